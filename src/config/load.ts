@@ -1,0 +1,96 @@
+import { resolve, join } from 'node:path';
+import { envSchema } from './schema.js';
+
+export interface ListenAddress {
+  host: string;
+  port: number;
+}
+
+/** The typed, frozen configuration every subsystem receives. Built once at start by loadConfig. */
+export interface Config {
+  listen: ListenAddress;
+  dataDir: string;
+  store: string | undefined;
+  s3Endpoint: string | undefined;
+  nodeId: string | undefined;
+  controlKeyPath: string;
+  controlEncryption: boolean;
+  jwtSecretPath: string;
+  sessionTtlHours: number;
+  adminPassword: string | undefined;
+  adminReset: boolean;
+  fips: boolean;
+  blockQueueCap: number;
+  blockSyncSecs: number;
+  maxBodyBytes: number;
+  retentionDefaultDays: number | undefined;
+  retentionSweepSecs: number;
+  timezone: string;
+  duckdbMemoryLimit: string;
+  duckdbThreads: number;
+  syslogTcp: ListenAddress | undefined;
+  syslogUdp: ListenAddress | undefined;
+  syslogToken: string | undefined;
+  llm: { url: string; model: string | undefined; apiKey: string | undefined } | undefined;
+  logLevel: string;
+  testClockOffsetSecs: number;
+  testHoldWriter: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses `host:port`, `:port` or `port`; a bare port listens on loopback (secure by default). */
+export function parseListen(value: string, name: string): ListenAddress {
+  const m = /^(?:\[?([^\]]*?)\]?:)?(\d{1,5})$/.exec(value.trim());
+  const port = m ? Number(m[2]) : NaN;
+  if (!m || port > 65535) throw new ConfigError(`${name}: cannot parse listen address "${value}" (want host:port)`);
+  return { host: m[1] || '127.0.0.1', port };
+}
+
+/** The only reader of process.env in svc. Throws ConfigError naming the bad setting. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+  const svcVars = Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('SVC_')));
+  const parsed = envSchema.safeParse(svcVars);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const key = String(issue.path[0]);
+    throw new ConfigError(`${key}: ${issue.message} (got "${svcVars[key] ?? ''}")`);
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.SVC_DATA_DIR);
+  const cfg: Config = {
+    listen: parseListen(e.SVC_LISTEN, 'SVC_LISTEN'),
+    dataDir,
+    store: e.SVC_STORE,
+    s3Endpoint: e.SVC_S3_ENDPOINT,
+    nodeId: e.SVC_NODE_ID,
+    controlKeyPath: resolve(e.SVC_CONTROL_KEY_PATH ?? join(dataDir, 'control.key')),
+    controlEncryption: e.SVC_CONTROL_ENCRYPTION === 'on',
+    jwtSecretPath: resolve(e.SVC_JWT_SECRET_PATH ?? join(dataDir, 'jwt.secret')),
+    sessionTtlHours: e.SVC_SESSION_TTL_HOURS,
+    adminPassword: e.SVC_ADMIN_PASSWORD,
+    adminReset: e.SVC_ADMIN_RESET,
+    fips: e.SVC_FIPS,
+    blockQueueCap: e.SVC_BLOCK_QUEUE_CAP,
+    blockSyncSecs: e.SVC_BLOCK_SYNC_SECS,
+    maxBodyBytes: e.SVC_MAX_BODY_BYTES,
+    retentionDefaultDays: e.SVC_RETENTION_DEFAULT_DAYS,
+    retentionSweepSecs: e.SVC_RETENTION_SWEEP_SECS,
+    timezone: e.SVC_TIMEZONE,
+    duckdbMemoryLimit: e.SVC_DUCKDB_MEMORY_LIMIT,
+    duckdbThreads: e.SVC_DUCKDB_THREADS,
+    syslogTcp: e.SVC_SYSLOG_TCP ? parseListen(e.SVC_SYSLOG_TCP, 'SVC_SYSLOG_TCP') : undefined,
+    syslogUdp: e.SVC_SYSLOG_UDP ? parseListen(e.SVC_SYSLOG_UDP, 'SVC_SYSLOG_UDP') : undefined,
+    syslogToken: e.SVC_SYSLOG_TOKEN,
+    llm: e.SVC_LLM_URL ? { url: e.SVC_LLM_URL, model: e.SVC_LLM_MODEL, apiKey: e.SVC_LLM_API_KEY } : undefined,
+    logLevel: e.SVC_LOG_LEVEL,
+    testClockOffsetSecs: e.SVC_TEST_CLOCK_OFFSET_SECS,
+    testHoldWriter: e.SVC_TEST_HOLD_WRITER,
+  };
+  return Object.freeze(cfg);
+}

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no', ''])
+  .transform((v) => v === '1' || v === 'true' || v === 'on' || v === 'yes');
+const posInt = z.coerce.number().int().positive();
+const optionalString = z.string().min(1).optional();
+
+/**
+ * Every SVC_* setting, its default and its validation. The README's settings table mirrors this.
+ * Paths left unset are derived from SVC_DATA_DIR in load.ts.
+ */
+export const envSchema = z.object({
+  SVC_LISTEN: z.string().default('127.0.0.1:7300'),
+  SVC_DATA_DIR: z.string().default('./data'),
+  SVC_STORE: optionalString,
+  SVC_S3_ENDPOINT: optionalString,
+  SVC_NODE_ID: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'letters, digits, _ and - only').optional(),
+
+  SVC_CONTROL_KEY_PATH: optionalString,
+  SVC_CONTROL_ENCRYPTION: z.enum(['on', 'off']).default('on'),
+  SVC_JWT_SECRET_PATH: optionalString,
+  SVC_SESSION_TTL_HOURS: posInt.default(168),
+  SVC_ADMIN_PASSWORD: optionalString,
+  SVC_ADMIN_RESET: bool.default('0'),
+  SVC_FIPS: bool.default('0'),
+
+  SVC_BLOCK_QUEUE_CAP: posInt.default(100_000),
+  SVC_BLOCK_SYNC_SECS: posInt.default(10),
+  SVC_MAX_BODY_BYTES: posInt.default(64 * 1024 * 1024),
+  SVC_RETENTION_DEFAULT_DAYS: posInt.optional(),
+  SVC_RETENTION_SWEEP_SECS: posInt.default(3600),
+  SVC_TIMEZONE: z.string().default('UTC'),
+
+  SVC_DUCKDB_MEMORY_LIMIT: z.string().default('1GB'),
+  SVC_DUCKDB_THREADS: posInt.default(2),
+
+  SVC_SYSLOG_TCP: optionalString,
+  SVC_SYSLOG_UDP: optionalString,
+  SVC_SYSLOG_TOKEN: optionalString,
+
+  SVC_LLM_URL: z.string().url().optional(),
+  SVC_LLM_MODEL: optionalString,
+  SVC_LLM_API_KEY: optionalString,
+
+  SVC_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Tests only: seconds added to the wall clock, so expiry can be exercised against a real process. */
+  SVC_TEST_CLOCK_OFFSET_SECS: z.coerce.number().int().default(0),
+  /** Tests only: hold the block writer so the queue fills (backpressure tests). */
+  SVC_TEST_HOLD_WRITER: bool.default('0'),
+});
+
+export type RawEnv = z.infer<typeof envSchema>;

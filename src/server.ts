@@ -1,0 +1,40 @@
+import { mkdirSync } from 'node:fs';
+import pino, { type Logger } from 'pino';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config/load.js';
+import { offsetClock } from './clock/clock.js';
+import { buildApp } from './http/app.js';
+import type { AppDeps } from './http/deps.js';
+
+export interface Server {
+  app: FastifyInstance;
+  deps: AppDeps;
+  /** The address the HTTP server listens on (port resolved when 0 was asked). */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens every subsystem in dependency order and starts listening.
+ * Order: data dir → control plane → auth → storage (WAL replay) → self-log → HTTP.
+ */
+export async function startServer(config: Readonly<Config>, log: Logger = pino({ level: config.logLevel })): Promise<Server> {
+  mkdirSync(config.dataDir, { recursive: true });
+  const clock = offsetClock(config.testClockOffsetSecs);
+  const deps: AppDeps = { config, clock, log };
+  const app = await buildApp(deps);
+  await app.listen({ host: config.listen.host, port: config.listen.port });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : config.listen.port;
+  const host = config.listen.host.includes(':') ? `[${config.listen.host}]` : config.listen.host;
+  const url = `http://${host}:${port}`;
+  log.info({ url, dataDir: config.dataDir }, 'svc listening');
+  return {
+    app,
+    deps,
+    url,
+    async close() {
+      await app.close();
+    },
+  };
+}

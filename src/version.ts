@@ -1,0 +1,17 @@
+import { readFileSync } from 'node:fs';
+
+/** svc's version, read once from package.json (works from src/ under tsx and from dist/src/). */
+function readVersion(): string {
+  for (const rel of ['../package.json', '../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'svc' && pkg.version) return pkg.version;
+    } catch {
+      // try the next candidate
+    }
+  }
+  return '0.0.0';
+}
+
+export const VERSION = readVersion();
+export const API_VERSION = 1;

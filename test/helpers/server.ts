@@ -1,0 +1,34 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { loadConfig } from '../../src/config/load.js';
+import { startServer, type Server } from '../../src/server.js';
+
+export interface TestServer extends Server {
+  dataDir: string;
+}
+
+/**
+ * Starts a real svc in this process on a fresh temporary data dir and a free loopback port.
+ * `env` adds SVC_* settings. close() stops it and removes the data dir unless keepData.
+ */
+export async function startTestServer(env: Record<string, string> = {}, opts: { keepData?: boolean; dataDir?: string } = {}): Promise<TestServer> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
+  const config = loadConfig({
+    SVC_LISTEN: '127.0.0.1:0',
+    SVC_DATA_DIR: dataDir,
+    SVC_ADMIN_PASSWORD: 'test-admin-password',
+    SVC_LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const server = await startServer(config, pino({ level: 'silent' }));
+  return {
+    ...server,
+    dataDir,
+    async close() {
+      await server.close();
+      if (!opts.keepData && !opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

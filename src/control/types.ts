@@ -1,0 +1,25 @@
+/**
+ * Records of the control plane (DESIGN 4). The control plane is one JSON document; these are its
+ * parts as the rest of svc reads them. Secrets never appear here: only their HMACs.
+ */
+export interface EnvRecord {
+  name: string;
+  /** Per-environment retention override in days; undefined: the global default applies. */
+  retentionDays?: number;
+  createdAt: string;
+}
+
+export interface Settings {
+  /** Admin → General retention default in days; SVC_RETENTION_DEFAULT_DAYS wins when set. */
+  retentionDefaultDays?: number;
+}
+
+/**
+ * Read access to environments and settings, for storage (retention), ingest (unknown environment)
+ * and search (env lists). Cheap, synchronous and always current: reads the in-memory document.
+ */
+export interface ControlReader {
+  env(name: string): EnvRecord | undefined;
+  envs(): EnvRecord[];
+  settings(): Settings;
+}

@@ -1,0 +1,71 @@
+/**
+ * The contract between the storage engine and the query layer.
+ *
+ * The query layer compiles a search into one DuckDB SQL statement over a relation the store
+ * provides. The relation has the core columns
+ *   _time TIMESTAMP, env VARCHAR, "index" VARCHAR, host VARCHAR, source VARCHAR,
+ *   sourcetype VARCHAR, message VARCHAR
+ * plus one column per user field (dotted names kept, e.g. "id.orig_h"), typed VARCHAR, BIGINT,
+ * DOUBLE or BOOLEAN. It covers the sealed blocks the planner kept and the not-yet-sealed events.
+ */
+export interface ScanSpec {
+  /** Environments to read (already narrowed by RBAC); never empty. */
+  envs: string[];
+  /** Indexes to read; null = every index of those envs. */
+  indexes: string[] | null;
+  /** Event-time range [fromUs, toUs) in epoch microseconds; undefined = unbounded. */
+  fromUs?: number;
+  toUs?: number;
+  /**
+   * Lowercased whole tokens that every matching event's message must contain. The store may skip a
+   * block whose token filter proves one is absent. Empty: no pruning by tokens.
+   */
+  requiredTokens: string[];
+  /**
+   * User fields the statement references; the relation must expose each (NULL where absent).
+   * '*' = every field (used when whole events are returned).
+   */
+  fields: string[] | '*';
+}
+
+export interface RelationInfo {
+  /** A parenthesised SQL table expression, to be used as `FROM ${sql} AS e`. */
+  sql: string;
+  /** User-field columns the relation exposes (beyond the core columns). */
+  fieldColumns: string[];
+  /** Events in the blocks and live data kept for this scan (before any filter). */
+  candidateEvents: number;
+}
+
+export interface QueryResult {
+  columns: string[];
+  rows: unknown[][];
+}
+
+export interface PartitionSummary {
+  env: string;
+  index: string;
+  events: number;
+  minTimeUs: number;
+  maxTimeUs: number;
+}
+
+export interface FieldSummary {
+  name: string;
+  /** Storage type seen for it: 'string' | 'number' | 'boolean'. */
+  type: string;
+  /** Blocks + live buffers in which it appears (approximate popularity). */
+  events: number;
+}
+
+/**
+ * The storage engine's read side. Safe to call concurrently with ingest.
+ * `scan` keeps the selected blocks from being deleted (merge, retention) until `run` settles.
+ */
+export interface EventStore {
+  scan<T>(spec: ScanSpec, run: (relation: RelationInfo, exec: (sql: string) => Promise<QueryResult>) => Promise<T>): Promise<T>;
+  /** Events per env/index with their time range, sealed and live; for hints, index lists and MCP. */
+  partitions(envs?: string[]): PartitionSummary[];
+  /** Field names in the given envs/indexes/time range, from block sidecars and live buffers. */
+  fields(spec: Omit<ScanSpec, 'requiredTokens' | 'fields'>): FieldSummary[];
+}

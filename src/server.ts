@@ -15,15 +15,28 @@ export interface Server {
 }
 
 /**
- * Opens every subsystem in dependency order and starts listening.
- * Order: data dir → control plane → auth → storage (WAL replay) → self-log → HTTP.
+ * Opens every subsystem in dependency order and starts listening; close() undoes it in reverse.
+ * Order: data dir → control plane → auth → storage (WAL replay) → self-log → HTTP → listeners.
  */
 export async function startServer(config: Readonly<Config>, log: Logger = pino({ level: config.logLevel })): Promise<Server> {
   mkdirSync(config.dataDir, { recursive: true });
   const clock = offsetClock(config.testClockOffsetSecs);
+  /** Closed in reverse order of opening. */
+  const closers: (() => Promise<void> | void)[] = [];
+
+  // --- control plane and auth ---
+
+  // --- storage ---
+
+  // --- self-log ---
+
   const deps: AppDeps = { config, clock, log };
   const app = await buildApp(deps);
   await app.listen({ host: config.listen.host, port: config.listen.port });
+  closers.push(() => app.close());
+
+  // --- extra listeners (syslog) ---
+
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.listen.port;
   const host = config.listen.host.includes(':') ? `[${config.listen.host}]` : config.listen.host;
@@ -34,7 +47,7 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
     deps,
     url,
     async close() {
-      await app.close();
+      for (const c of closers.reverse()) await c();
     },
   };
 }

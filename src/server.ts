@@ -3,14 +3,22 @@ import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/load.js';
 import { offsetClock } from './clock/clock.js';
-import { buildApp } from './http/app.js';
+import { buildApp, ingestContext } from './http/app.js';
+import { startSyslog, type SyslogListeners } from './ingest/syslog/listener.js';
 import type { AppDeps } from './http/deps.js';
+import { openAccess } from './auth/open.js';
+import { StorageEngine } from './storage/engine.js';
+import { QueryService } from './query/service.js';
+import { openSelfLog } from './selflog/index.js';
+import { VERSION } from './version.js';
 
 export interface Server {
   app: FastifyInstance;
   deps: AppDeps;
   /** The address the HTTP server listens on (port resolved when 0 was asked). */
   url: string;
+  /** The syslog listeners when SVC_SYSLOG_UDP / SVC_SYSLOG_TCP are set (bound ports resolved). */
+  syslog?: SyslogListeners;
   close(): Promise<void>;
 }
 
@@ -25,27 +33,48 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
   const closers: (() => Promise<void> | void)[] = [];
 
   // --- control plane and auth ---
+  const access = await openAccess(config, clock, log);
+  closers.push(() => access.close());
+  const { control, auth } = access;
 
   // --- storage ---
+  const storage = await StorageEngine.open({ config, control, clock, log });
+  closers.push(() => storage.close());
 
   // --- self-log ---
+  const startedAt = Date.now();
+  const selflog = openSelfLog({ config, writer: storage.writer, clock, log });
+  closers.push(async () => {
+    selflog.service('stop', { uptime_secs: Math.round((Date.now() - startedAt) / 1000) });
+    await selflog.close();
+  });
 
-  const deps: AppDeps = { config, clock, log };
+  const search = new QueryService({ store: storage, control, clock });
+  const deps: AppDeps = { config, clock, log, control, auth, writer: storage.writer, store: storage, storage, selflog, search };
   const app = await buildApp(deps);
   await app.listen({ host: config.listen.host, port: config.listen.port });
   closers.push(() => app.close());
 
   // --- extra listeners (syslog) ---
+  let syslog: SyslogListeners | undefined;
+  if (config.syslogUdp || config.syslogTcp) {
+    const listeners = await startSyslog(ingestContext(deps), { udp: config.syslogUdp, tcp: config.syslogTcp, token: config.syslogToken });
+    syslog = listeners;
+    closers.push(() => listeners.close());
+  }
 
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.listen.port;
   const host = config.listen.host.includes(':') ? `[${config.listen.host}]` : config.listen.host;
   const url = `http://${host}:${port}`;
   log.info({ url, dataDir: config.dataDir }, 'svc listening');
+  selflog.service('start', { version: VERSION, listen: url, node: storage.nodeId, data_dir: config.dataDir });
+  if (access.adminReset) selflog.service('admin_reset', { user: 'admin' });
   return {
     app,
     deps,
     url,
+    syslog,
     async close() {
       for (const c of closers.reverse()) await c();
     },

@@ -6,6 +6,15 @@ const bool = z
 const posInt = z.coerce.number().int().positive();
 const optionalString = z.string().min(1).optional();
 
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Every SVC_* setting, its default and its validation. The README's settings table mirrors this.
  * Paths left unset are derived from SVC_DATA_DIR in load.ts.
@@ -30,7 +39,8 @@ export const envSchema = z.object({
   SVC_MAX_BODY_BYTES: posInt.default(64 * 1024 * 1024),
   SVC_RETENTION_DEFAULT_DAYS: posInt.optional(),
   SVC_RETENTION_SWEEP_SECS: posInt.default(3600),
-  SVC_TIMEZONE: z.string().default('UTC'),
+  /** Zone of timestamps that carry none: UTC or an IANA name (checked through Intl at start). */
+  SVC_TIMEZONE: z.string().default('UTC').refine(isTimeZone, 'unknown time zone (want UTC or an IANA name like Europe/Berlin)'),
 
   SVC_DUCKDB_MEMORY_LIMIT: z.string().default('1GB'),
   SVC_DUCKDB_THREADS: posInt.default(2),

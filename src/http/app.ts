@@ -4,6 +4,22 @@ import { VERSION } from '../version.js';
 import { sendError, toSvcError } from './errors.js';
 import type { AppDeps } from './deps.js';
 import { versionRoutes } from './routes/version.js';
+import { registerAuthHook } from './auth-hook.js';
+import { authRoutes } from './routes/auth.js';
+import { adminApiKeyRoutes } from './routes/admin-api-keys.js';
+import { adminIngestTokenRoutes } from './routes/admin-ingest-tokens.js';
+import { adminEnvRoutes } from './routes/admin-envs.js';
+import { adminUserRoutes } from './routes/admin-users.js';
+import { adminSettingsRoutes } from './routes/admin-settings.js';
+import { adminGcRoutes } from './routes/admin-gc.js';
+import { ingestRoutes } from './routes/ingest.js';
+import { searchRoutes } from './routes/search.js';
+import { mcpRoutes } from '../mcp/route.js';
+import type { IngestContext } from '../ingest/common/context.js';
+import { elasticsearchRoutes } from '../ingest/elasticsearch/route.js';
+import { splunkHecRoutes } from '../ingest/splunk-hec/route.js';
+import { lokiRoutes } from '../ingest/loki/route.js';
+import { otlpRoutes } from '../ingest/otlp/route.js';
 
 /**
  * Builds the HTTP edge: one Fastify instance with svc's error mapping, version header and routes.
@@ -20,6 +36,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => Math.random().toString(36).slice(2, 12),
   });
   app.decorate('deps', deps);
+  registerAuthHook(app, deps.auth);
 
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.header('X-Svc-Version', VERSION);
@@ -37,7 +54,35 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
 
   await app.register(versionRoutes);
+  await app.register(authRoutes);
+  await app.register(adminApiKeyRoutes);
+  await app.register(adminIngestTokenRoutes);
+  await app.register(adminEnvRoutes);
+  await app.register(adminUserRoutes);
+  await app.register(adminSettingsRoutes);
+  await app.register(adminGcRoutes);
+  await app.register(ingestRoutes, { ctx: ingestContext(deps) });
+  // compatibility ingest: each protocol answers auth errors in its own shape (routes are 'public')
+  for (const plugin of [elasticsearchRoutes, splunkHecRoutes, lokiRoutes, otlpRoutes]) await app.register(plugin, { ctx: ingestContext(deps) });
+  await app.register(searchRoutes);
+  await app.register(mcpRoutes);
   return app;
+}
+
+/** What the ingest routes need from the subsystems (src/ingest/common/context.ts). */
+export function ingestContext(deps: AppDeps): IngestContext {
+  return {
+    writer: deps.writer,
+    authenticate(token) {
+      if (token === undefined) throw new SvcError('missing_credentials', 'missing ingest token');
+      return deps.auth.authenticateIngestToken(token);
+    },
+    envExists: (name) => deps.control.env(name) !== undefined,
+    clock: deps.clock,
+    maxBodyBytes: deps.config.maxBodyBytes,
+    timezone: deps.config.timezone,
+    log: deps.log,
+  };
 }
 
 declare module 'fastify' {

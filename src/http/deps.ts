@@ -1,6 +1,13 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/load.js';
 import type { Clock } from '../clock/clock.js';
+import type { ControlStore } from '../control/store.js';
+import type { AuthService } from '../auth/service.js';
+import type { Writer } from '../events/writer.js';
+import type { EventStore } from '../storage/types.js';
+import type { StorageHandle } from '../storage/handle.js';
+import type { SelfLog } from '../selflog/types.js';
+import type { SearchService } from '../query/types.js';
 
 /**
  * Everything the HTTP edge needs from the subsystems, built by server.ts.
@@ -10,4 +17,18 @@ export interface AppDeps {
   config: Readonly<Config>;
   clock: Clock;
   log: Logger;
+  /** The control plane (a ControlReader for envs and settings). */
+  control: ControlStore;
+  /** Authentication, API keys, ingest tokens, users, envs. */
+  auth: AuthService;
+  /** The one door into storage for every ingest route. */
+  writer: Writer;
+  /** The storage read side the query layer compiles searches over. */
+  store: EventStore;
+  /** Retention sweep (POST /api/admin/gc), writer release for backpressure tests, flush. */
+  storage: StorageHandle;
+  /** svc's own events into _system (_svclogs, _svcmcp): never blocks, never throws (src/selflog/README.md). */
+  selflog: SelfLog;
+  /** Search for every caller: REST, MCP, UI (src/query/types.ts). */
+  search: SearchService;
 }

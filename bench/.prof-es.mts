@@ -1,0 +1,14 @@
+import { startTestServer } from '../test/helpers/server.js';
+import { createEnv, createIngestToken } from '../test/helpers/auth.js';
+const srv = await startTestServer();
+await createEnv(srv, 'bench');
+const token = await createIngestToken(srv, { env: 'bench' });
+const parts: string[] = [];
+for (let i = 0; i < 5000; i++) parts.push('{"index":{"_index":"access"}}', JSON.stringify({ '@timestamp': new Date(Date.UTC(2026,10,20)+i*1000).toISOString(), message: `GET /api/items/${i} HTTP/1.1 200 ${i*7} "Mozilla/5.0 (X11; Linux x86_64)" rt=0.1`, host: { name: `web-${i%50}` }, http: { request: { method: 'GET' }, response: { status_code: 200, bytes: i*7 } }, url: { path: `/api/items/${i}` }, user: { id: `u${i}` } }));
+const body = new Uint8Array(Buffer.from(parts.join('\n') + '\n'));
+const c0 = process.cpuUsage(); const t0 = performance.now();
+let next = 0;
+await Promise.all([0, 1].map(async () => { while (next++ < 40) { const r = await fetch(`${srv.url}/_bulk`, { method: 'POST', headers: { authorization: `ApiKey ${token}`, 'content-type': 'application/x-ndjson' }, body }); await r.json(); } }));
+const c1 = process.cpuUsage(c0); const secs = (performance.now() - t0) / 1000;
+console.log(`200k events: wall ${secs.toFixed(2)} s (${Math.round(200000/secs)} ev/s), cpu ${( (c1.user + c1.system) / 1e6).toFixed(2)} s → ${((c1.user + c1.system) / 200000).toFixed(1)} µs cpu/event`);
+await srv.close();

@@ -1,0 +1,166 @@
+/**
+ * Native ingest over HTTP with durable acknowledgements, against a real svc process.
+ *
+ * Starts `node --import tsx src/main.ts` on a temporary data dir and a free port, creates an
+ * ingest token, then posts pre-built request bodies made of the real lines in SVC_REAL_DATA
+ * (default ../shared/data/real) from concurrent keep-alive connections. Every request is counted
+ * only when answered 200 (the events are fsynced in the WAL by then).
+ * Prints events/s, MB/s, p50/p99 request latency and the server's peak RSS (VmHWM).
+ *
+ * Usage: npx tsx bench/ingest-http.ts [--events 2000000] [--batch 5000] [--concurrency 4]
+ *        [--format text|ndjson] [--gzip] [--cpu-prof dir]
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+
+const { values: args } = parseArgs({
+  options: {
+    events: { type: 'string', default: '2000000' },
+    batch: { type: 'string', default: '5000' },
+    concurrency: { type: 'string', default: '4' },
+    format: { type: 'string', default: 'text' },
+    gzip: { type: 'boolean', default: false },
+    /** Directory for a V8 CPU profile of the server (--cpu-prof), written when it stops. */
+    'cpu-prof': { type: 'string' },
+  },
+});
+const TOTAL = Number(args.events);
+const BATCH = Number(args.batch);
+const CONC = Number(args.concurrency);
+const NDJSON = args.format === 'ndjson';
+const DATA = resolve(process.env.SVC_REAL_DATA ?? '../shared/data/real');
+const PASSWORD = 'bench-admin-password';
+
+function realLines(): string[] {
+  if (!existsSync(DATA)) throw new Error(`no real data at ${DATA} (set SVC_REAL_DATA)`);
+  const walk = (d: string): string[] => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)]));
+  const out: string[] = [];
+  for (const f of walk(DATA)) {
+    if (/README|LICENSE|CITATION|\.csv$/.test(f)) continue;
+    for (const l of readFileSync(f, 'utf8').split(/\r?\n/)) if (l.trim()) out.push(l);
+  }
+  return out;
+}
+
+/** Request bodies of BATCH events each, cycling through the real lines. */
+function buildBodies(lines: string[]): Buffer[] {
+  const bodies: Buffer[] = [];
+  let k = 0;
+  for (let b = 0; b < 40; b++) {
+    const part: string[] = [];
+    for (let i = 0; i < BATCH; i++, k++) {
+      const l = lines[k % lines.length];
+      part.push(NDJSON ? (l.startsWith('{') ? l : JSON.stringify({ message: l, host: `h${k % 50}`, n: k })) : l);
+    }
+    const raw = Buffer.from(part.join('\n') + '\n');
+    bodies.push(args.gzip ? gzipSync(raw) : raw);
+  }
+  return bodies;
+}
+
+async function startServer(dataDir: string): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_')));
+  const prof = args['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', resolve(args['cpu-prof'])] : [];
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'src/main.ts'], {
+    env: { ...clean, SVC_LISTEN: '127.0.0.1:0', SVC_DATA_DIR: dataDir, SVC_ADMIN_PASSWORD: PASSWORD, SVC_LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((ok, fail) => {
+    let buf = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      buf += d.toString();
+      const m = /"url":"(http:[^"]+)"[^\n]*svc listening|svc listening[^\n]*"url":"(http:[^"]+)"/.exec(buf);
+      if (m) ok(m[1] ?? m[2]);
+    });
+    child.on('exit', (c) => fail(new Error(`svc exited with ${c}: ${buf}`)));
+  });
+  child.stdout!.resume();
+  const exited = new Promise<void>((r) => child.on('exit', () => r()));
+  return {
+    url,
+    pid: child.pid!,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function json(url: string, method: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
+  const res = await fetch(url, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+function peakRssMiB(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+function post(agent: http.Agent, url: URL, token: string, body: Buffer): Promise<number> {
+  return new Promise((ok, fail) => {
+    const headers: Record<string, string | number> = { authorization: `Bearer ${token}`, 'content-type': NDJSON ? 'application/x-ndjson' : 'text/plain', 'content-length': body.length };
+    if (args.gzip) headers['content-encoding'] = 'gzip';
+    const req = http.request({ agent, host: url.hostname, port: url.port, path: '/api/ingest?index=bench', method: 'POST', headers }, (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => (text += d.toString()));
+      res.on('end', () => {
+        if (res.statusCode !== 200) return fail(new Error(`ingest: ${res.statusCode} ${text}`));
+        ok((JSON.parse(text) as { ingested: number }).ingested);
+      });
+    });
+    req.on('error', fail);
+    req.end(body);
+  });
+}
+
+async function main(): Promise<void> {
+  const lines = realLines();
+  const bodies = buildBodies(lines);
+  const bodyBytes = bodies.reduce((a, b) => a + b.length, 0) / bodies.length;
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  const srv = await startServer(dataDir);
+  try {
+    const { token: admin } = (await json(`${srv.url}/api/auth/login`, 'POST', { username: 'admin', password: PASSWORD })) as { token: string };
+    const { secret } = (await json(`${srv.url}/api/admin/ingest-tokens`, 'POST', { name: 'bench', env: 'default' }, admin)) as { secret: string };
+    const agent = new http.Agent({ keepAlive: true, maxSockets: CONC });
+    const url = new URL(srv.url);
+    const requests = Math.ceil(TOTAL / BATCH);
+    const lat: number[] = [];
+    let next = 0;
+    let ingested = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: CONC }, async () => {
+        while (next < requests) {
+          const i = next++;
+          const s = performance.now();
+          const n = await post(agent, url, secret, bodies[i % bodies.length]);
+          ingested += n;
+          lat.push(performance.now() - s);
+        }
+      }),
+    );
+    const secs = (performance.now() - t0) / 1000;
+    lat.sort((a, b) => a - b);
+    const pct = (p: number) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))].toFixed(1);
+    console.log(`data: ${lines.length} real lines from ${DATA}, format ${NDJSON ? 'ndjson' : 'text'}${args.gzip ? ' gzip' : ''}, ${BATCH} events/request (${(bodyBytes / 1024).toFixed(0)} KiB), ${CONC} connections`);
+    console.log(`ingested ${ingested} events in ${secs.toFixed(2)} s: ${Math.round(ingested / secs).toLocaleString('en-US')} events/s, ${((bodyBytes * requests) / secs / 1048576).toFixed(1)} MiB/s of request bodies`);
+    console.log(`request latency (durable ack): p50 ${pct(50)} ms, p99 ${pct(99)} ms, max ${lat[lat.length - 1].toFixed(1)} ms`);
+    console.log(`server peak RSS: ${peakRssMiB(srv.pid).toFixed(0)} MiB`);
+    agent.destroy();
+  } finally {
+    await srv.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

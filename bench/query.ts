@@ -1,0 +1,127 @@
+/**
+ * Query benchmark: loads the shared data set (bench/lib/dataset.ts, 5M events by default) into a
+ * storage engine once, then times searches through the SearchService, each beside `grep -c` over
+ * the same raw NDJSON.
+ *
+ *   npx tsx bench/query.ts [--events 5000000] [--runs 7] [--reload]
+ *
+ * The loaded data dir (/tmp/svc-bench/query-data-<N>) is reused across runs; --reload rebuilds it.
+ * Reports min / median / max wall time of the SearchService call (parse, plan, DuckDB, shaping),
+ * after one warm-up run. Goals (issue 2): rare term ≤ 100 ms, stats count by host ≤ 50 ms,
+ * timechart span=1h count ≤ 100 ms.
+ */
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpus } from 'node:os';
+import pino from 'pino';
+import { loadConfig } from '../src/config/load.js';
+import { systemClock } from '../src/clock/clock.js';
+import { StorageEngine } from '../src/storage/engine.js';
+import type { ControlReader } from '../src/control/types.js';
+import { SYSTEM_PRINCIPAL } from '../src/auth/principal.js';
+import { QueryService } from '../src/query/service.js';
+import { ensureDataset } from './lib/dataset.js';
+import { lineBatches, lineToEvent } from './lib/events.js';
+
+function arg(name: string, def: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : def;
+}
+
+const control: ControlReader = {
+  env: (n) => (n === 'default' ? { name: 'default', createdAt: new Date(0).toISOString() } : undefined),
+  envs: () => [{ name: 'default', createdAt: new Date(0).toISOString() }],
+  settings: () => ({}),
+};
+
+async function open(dataDir: string): Promise<StorageEngine> {
+  const config = loadConfig({ ...process.env, SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'silent' });
+  return StorageEngine.open({ config, control, clock: systemClock, log: pino({ level: 'silent' }) });
+}
+
+async function load(path: string, dataDir: string): Promise<void> {
+  rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(dataDir, { recursive: true });
+  const engine = await open(dataDir);
+  const t0 = performance.now();
+  const running = new Set<Promise<void>>();
+  for (const lines of lineBatches(path, 2000)) {
+    const p: Promise<void> = engine.writer.write(lines.map((l) => lineToEvent(l)), { wait: true }).then(() => void running.delete(p));
+    running.add(p);
+    if (running.size >= 8) await Promise.race(running);
+  }
+  await Promise.all(running);
+  await engine.flush();
+  console.error(`loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  await engine.close();
+  writeFileSync(`${dataDir}/.loaded`, new Date().toISOString());
+}
+
+function grepMs(args: string[], file: string): { ms: number; count: string } {
+  const t0 = performance.now();
+  const r = spawnSync('grep', [...args, file], { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } });
+  return { ms: performance.now() - t0, count: r.stdout.trim() };
+}
+
+/**
+ * A term in very few events: the digits of the first HDFS block id in the data set (copy 0 of a
+ * line is real; later copies shift 5+ digit runs, so these digits recur only by chance).
+ */
+function rareTerm(path: string): string {
+  for (const batch of lineBatches(path, 100_000)) {
+    for (const l of batch) {
+      const m = /blk_-?(\d{9,})/.exec(l);
+      if (m) return m[1];
+    }
+  }
+  return 'nosuchtoken';
+}
+
+async function main(): Promise<void> {
+  const events = arg('events', 5_000_000);
+  const runs = arg('runs', 7);
+  const ds = await ensureDataset(events);
+  const dataDir = `/tmp/svc-bench/query-data-${events}`;
+  if (process.argv.includes('--reload') || !existsSync(`${dataDir}/.loaded`)) await load(ds.path, dataDir);
+  const tOpen = performance.now();
+  const engine = await open(dataDir);
+  const openMs = performance.now() - tOpen;
+  const svc = new QueryService({ store: engine, control, clock: systemClock });
+  const s = engine.stats();
+
+  const rare = rareTerm(ds.path);
+  const cases: { name: string; q: string; grep?: string[] }[] = [
+    { name: 'rare term', q: rare, grep: ['-c', '-F', '-w', rare] },
+    { name: 'common term', q: ds.commonTerm, grep: ['-c', '-i', '-w', ds.commonTerm] },
+    { name: 'stats count by host', q: '* | stats count by host', grep: ['-c', ''] },
+    { name: 'timechart span=1h count', q: '* | timechart span=1h count', grep: ['-c', ''] },
+    { name: 'field filter', q: 'id.resp_p=22', grep: ['-c', '"id.resp_p":22[,}]'] },
+    { name: 'field filter + stats', q: 'sourcetype=hdfs | stats count by host | sort -count | head 5', grep: ['-c', '-F', '"sourcetype":"hdfs"'] },
+    { name: 'phrase', q: '"Failed password for invalid user"', grep: ['-c', '-i', '-F', 'Failed password for invalid user'] },
+  ];
+  const rows: string[] = [];
+  for (const c of cases) {
+    const first = await svc.search(SYSTEM_PRINCIPAL, { q: c.q });
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now();
+      await svc.search(SYSTEM_PRINCIPAL, { q: c.q });
+      times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    const g = c.grep ? grepMs(c.grep, ds.path) : undefined;
+    const answer = first.rows ? `${first.rows.length} rows` : `${first.events.length} events`;
+    rows.push(`| ${c.name} | \`${c.q}\` | ${times[0].toFixed(1)} | ${times[Math.floor(times.length / 2)].toFixed(1)} | ${times[times.length - 1].toFixed(1)} | ${first.meta.matched} (${answer}) | ${g ? `${g.ms.toFixed(0)} ms (${g.count})` : ''} |`);
+  }
+  console.log(`query benchmark: ${ds.events.toLocaleString('en')} events (${(ds.bytes / 2 ** 20).toFixed(0)} MiB NDJSON), ${s.blocks} blocks, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), reopen ${openMs.toFixed(0)} ms`);
+  console.log('');
+  console.log('| case | query | min ms | median ms | max ms | matched | grep -c (count) |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of rows) console.log(r);
+  await engine.close();
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,31 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config/load.js';
+import { SvcError } from '../errors/svc-error.js';
+import { ALLOW_ALL } from './principal.js';
+import { randomBase62 } from './secrets.js';
+import type { AuthService } from './service.js';
+import { ADMIN_USERNAME } from './users.js';
+
+/**
+ * First start: creates the `admin` user with SVC_ADMIN_PASSWORD, or a generated password printed
+ * once through `print` (stdout, never the log). With SVC_ADMIN_RESET=1 and SVC_ADMIN_PASSWORD:
+ * resets the admin password and ends every session. Answers whether it reset.
+ */
+export async function bootstrapAdmin(auth: AuthService, config: Readonly<Config>, log: Logger, print: (line: string) => void): Promise<boolean> {
+  const existing = auth.users.byUsername(ADMIN_USERNAME);
+  if (!existing) {
+    const password = config.adminPassword ?? randomBase62(18);
+    await auth.users.create({ username: ADMIN_USERNAME, password, role: 'admin', allow: { ...ALLOW_ALL } });
+    if (config.adminPassword) log.info({ user: ADMIN_USERNAME }, 'created the admin user with SVC_ADMIN_PASSWORD');
+    else print(`svc: created user "${ADMIN_USERNAME}" with password ${password} (shown once; change it under Admin → Users)`);
+    return false;
+  }
+  if (!config.adminReset) return false;
+  if (!config.adminPassword) {
+    throw new SvcError('invalid_input', 'SVC_ADMIN_RESET=1 needs SVC_ADMIN_PASSWORD: the new admin password');
+  }
+  await auth.users.update(existing.id, { password: config.adminPassword, role: 'admin' });
+  await auth.revokeAllSessions();
+  log.warn({ user: ADMIN_USERNAME }, 'admin password reset and every session revoked; unset SVC_ADMIN_RESET now, or each restart resets it again');
+  return true;
+}

@@ -1,0 +1,111 @@
+import type { Clock } from '../clock/clock.js';
+import type { Role, UserRecord } from '../control/records.js';
+import type { ControlStore } from '../control/store.js';
+import { SvcError } from '../errors/svc-error.js';
+import { hashPassword } from './passwords.js';
+import type { Allowlists } from './principal.js';
+import { newId } from './secrets.js';
+
+export const ADMIN_USERNAME = 'admin';
+export const MAX_USERS = 10_000;
+
+/** A user as the admin API shows it: never the password hash. */
+export interface UserView {
+  id: string;
+  username: string;
+  role: Role;
+  allow: Allowlists;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface UserPatch {
+  password?: string;
+  role?: Role;
+  allow?: Allowlists;
+}
+
+/** Local users. The `admin` user always exists (see bootstrap.ts) and cannot be deleted or demoted. */
+export class Users {
+  constructor(
+    private readonly control: ControlStore,
+    private readonly clock: Clock,
+    private readonly fips: boolean,
+  ) {}
+
+  list(): UserView[] {
+    return this.control.doc.users.map(view);
+  }
+
+  get(id: string): UserView {
+    return view(this.find(id));
+  }
+
+  byUsername(username: string): UserRecord | undefined {
+    return this.control.doc.users.find((u) => u.username === username);
+  }
+
+  async create(input: { username: string; password: string; role?: Role; allow?: Allowlists }): Promise<UserView> {
+    const now = new Date(this.clock.now()).toISOString();
+    const rec: UserRecord = {
+      id: newId(),
+      username: input.username,
+      passwordHash: await hashPassword(input.password, this.fips),
+      role: input.role ?? 'user',
+      allow: input.allow ?? { envs: ['*'], indexes: ['*'], tools: ['*'] },
+      sessionEpoch: 0,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.control.mutate((doc) => {
+      if (doc.users.length >= MAX_USERS) throw new SvcError('limit_reached', `cannot create more than ${MAX_USERS} users`);
+      if (doc.users.some((u) => u.username === input.username)) {
+        throw new SvcError('already_exists', `a user named "${input.username}" already exists`, { details: { field: 'username' } });
+      }
+      doc.users.push(rec);
+    });
+    return view(rec);
+  }
+
+  /** A new password or role ends the user's sessions. */
+  async update(id: string, patch: UserPatch): Promise<UserView> {
+    const existing = this.find(id);
+    if (existing.username === ADMIN_USERNAME && patch.role === 'user') {
+      throw new SvcError('invalid_input', `role: the "${ADMIN_USERNAME}" user must stay an admin`, { details: { field: 'role' } });
+    }
+    const passwordHash = patch.password === undefined ? undefined : await hashPassword(patch.password, this.fips);
+    const rec = await this.control.mutate((doc) => {
+      const u = doc.users.find((x) => x.id === id);
+      if (!u) throw notFound(id);
+      if (passwordHash) u.passwordHash = passwordHash;
+      if (patch.allow) u.allow = patch.allow;
+      if (passwordHash || (patch.role && patch.role !== u.role)) u.sessionEpoch++;
+      if (patch.role) u.role = patch.role;
+      u.updatedAt = new Date(this.clock.now()).toISOString();
+      return u;
+    });
+    return view(rec);
+  }
+
+  async delete(id: string): Promise<void> {
+    const u = this.find(id);
+    if (u.username === ADMIN_USERNAME) throw new SvcError('cannot_delete', `the "${ADMIN_USERNAME}" user cannot be deleted`);
+    await this.control.mutate((doc) => {
+      doc.users = doc.users.filter((x) => x.id !== id);
+    });
+  }
+
+  private find(id: string): UserRecord {
+    const u = this.control.doc.users.find((x) => x.id === id);
+    if (!u) throw notFound(id);
+    return u;
+  }
+}
+
+export function view(u: UserRecord): UserView {
+  return { id: u.id, username: u.username, role: u.role, allow: u.allow, createdAt: u.createdAt, updatedAt: u.updatedAt };
+}
+
+function notFound(id: string): SvcError {
+  return new SvcError('not_found', `no user with id "${id}"`);
+}

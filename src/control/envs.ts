@@ -1,0 +1,84 @@
+import type { Clock } from '../clock/clock.js';
+import { SvcError } from '../errors/svc-error.js';
+import { SYSTEM_ENV } from '../auth/rbac.js';
+import type { ControlStore } from './store.js';
+import type { EnvRecord } from './types.js';
+
+export const DEFAULT_ENV = 'default';
+/** Environments svc keeps: cannot be created or deleted through the API. */
+export const BUILTIN_ENVS = [DEFAULT_ENV, SYSTEM_ENV];
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/**
+ * Checks an environment or index name: 1-64 letters, digits, `_`, `.`, `-`, not starting with `_`
+ * (reserved for svc, e.g. `_system`). Throws reserved_name or invalid_input naming the field.
+ */
+export function checkName(field: string, name: string): void {
+  if (name.startsWith('_')) {
+    throw new SvcError('reserved_name', `${field}: names starting with "_" are reserved (got "${name}")`, { details: { field } });
+  }
+  if (!NAME.test(name)) {
+    throw new SvcError('invalid_input', `${field}: want 1-64 letters, digits, "_", "." or "-", starting with a letter or digit (got "${name.slice(0, 80)}")`, { details: { field } });
+  }
+}
+
+/** Environments in the control plane. `default` and `_system` always exist (see ensureBuiltins). */
+export class Envs {
+  constructor(private readonly control: ControlStore, private readonly clock: Clock) {}
+
+  list(): EnvRecord[] {
+    return this.control.envs();
+  }
+
+  get(name: string): EnvRecord {
+    const e = this.control.env(name);
+    if (!e) throw new SvcError('not_found', `no environment named "${name}"`);
+    return e;
+  }
+
+  async create(input: { name: string; retentionDays?: number }): Promise<EnvRecord> {
+    checkName('name', input.name);
+    const rec: EnvRecord = { name: input.name, createdAt: new Date(this.clock.now()).toISOString() };
+    if (input.retentionDays !== undefined) rec.retentionDays = input.retentionDays;
+    await this.control.mutate((doc) => {
+      if (doc.envs.some((e) => e.name === input.name)) {
+        throw new SvcError('already_exists', `environment "${input.name}" already exists`, { details: { field: 'name' } });
+      }
+      doc.envs.push(rec);
+    });
+    return rec;
+  }
+
+  /** retentionDays null removes the override (the global default applies again). */
+  async update(name: string, patch: { retentionDays?: number | null }): Promise<EnvRecord> {
+    this.get(name);
+    return this.control.mutate((doc) => {
+      const e = doc.envs.find((x) => x.name === name);
+      if (!e) throw new SvcError('not_found', `no environment named "${name}"`);
+      if (patch.retentionDays === null) delete e.retentionDays;
+      else if (patch.retentionDays !== undefined) e.retentionDays = patch.retentionDays;
+      return { ...e };
+    });
+  }
+
+  /** Removes the environment from the control plane; ingest into it is then "unknown environment". */
+  async delete(name: string): Promise<void> {
+    if (BUILTIN_ENVS.includes(name)) throw new SvcError('cannot_delete', `environment "${name}" cannot be deleted`);
+    this.get(name);
+    await this.control.mutate((doc) => {
+      doc.envs = doc.envs.filter((e) => e.name !== name);
+    });
+  }
+}
+
+/** Creates `default` and `_system` if missing (first start, or an older document). */
+export async function ensureBuiltinEnvs(control: ControlStore, clock: Clock): Promise<void> {
+  const missing = BUILTIN_ENVS.filter((n) => !control.env(n));
+  if (missing.length === 0) return;
+  await control.mutate((doc) => {
+    for (const name of missing) {
+      if (!doc.envs.some((e) => e.name === name)) doc.envs.push({ name, createdAt: new Date(clock.now()).toISOString() });
+    }
+  });
+}

@@ -1,0 +1,80 @@
+import type { Allowlists, Scope } from '../auth/principal.js';
+import type { EnvRecord, Settings } from './types.js';
+
+/**
+ * The control-plane document as it is stored (encrypted) on disk. Secrets appear only as HMACs,
+ * passwords only as salted hashes. Times are RFC 3339 strings.
+ */
+export interface ControlDoc {
+  format: 'svc-control';
+  /** Incremented by every write; a node reloads when the stored version differs from its own. */
+  version: number;
+  updatedAt: string;
+  users: UserRecord[];
+  apiKeys: ApiKeyRecord[];
+  ingestTokens: IngestTokenRecord[];
+  envs: EnvRecord[];
+  settings: Settings;
+  /** Sessions ended by logout before their expiry (JWT ids); pruned once expired. */
+  revokedSessions: { jti: string; expiresAt: string }[];
+}
+
+export type Role = 'admin' | 'user';
+
+export interface UserRecord {
+  id: string;
+  username: string;
+  /** `scrypt$…` or `pbkdf2-sha256$…` (see auth/passwords.ts). */
+  passwordHash: string;
+  role: Role;
+  allow: Allowlists;
+  /** Bumped to revoke every session of the user at once (password change, admin reset). */
+  sessionEpoch: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  name: string;
+  purpose: string;
+  scopes: Scope[];
+  allow: Allowlists;
+  /** null: never expires. */
+  expiresAt: string | null;
+  createdBy: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  disabled: boolean;
+  /** HMAC-SHA256 of the whole secret under the server's secret key, hex. */
+  secretHmac: string;
+  lastFour: string;
+}
+
+export interface IngestTokenRecord {
+  id: string;
+  name: string;
+  env: string;
+  /** Pinned index; undefined: the request's index (or the default) is used. */
+  index?: string;
+  createdBy: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  disabled: boolean;
+  secretHmac: string;
+  lastFour: string;
+}
+
+export function emptyDoc(now: string): ControlDoc {
+  return {
+    format: 'svc-control',
+    version: 0,
+    updatedAt: now,
+    users: [],
+    apiKeys: [],
+    ingestTokens: [],
+    envs: [],
+    settings: {},
+    revokedSessions: [],
+  };
+}

@@ -1,0 +1,196 @@
+import type { FieldValue, LogEvent } from './event.js';
+import { parseTimeValue, type TimeContext } from './time.js';
+
+/**
+ * JSON object → canonical LogEvent (DESIGN 5). Used by native NDJSON ingest and the
+ * Elasticsearch / Splunk HEC adapters.
+ *
+ * Rules:
+ * - time: the first of `_time`, `@timestamp`, `timestamp`, `time`, `ts` whose value parses
+ *   (parseTimeValue), else the caller's arrival time. The key it came from is dropped from fields
+ *   (its value is the event's `_time`); the other candidates stay fields.
+ * - message: `message`, else `msg`, `log`, `_raw` (first that is present and not an object); when
+ *   none, the original JSON line (`raw`, or JSON.stringify of the object) so every term still matches,
+ *   like Splunk's _raw. host: `host` (a scalar), else `hostname`, else `host.name` (ECS);
+ *   source: `source`; sourcetype: `sourcetype`. Missing ones take the caller's defaults.
+ *   A key promoted to a core column leaves fields.
+ * - nested objects flatten to dotted names (`{"a":{"b":1}}` → `a.b`); arrays become JSON text;
+ *   null values are dropped; strings, finite numbers and booleans are kept as they are.
+ * - collisions: a user field left over with a core name (`_time`, `env`, `index`, `host`, `source`,
+ *   `sourcetype`, `message`: e.g. an `env` key, or a `_time` that did not parse) is renamed by
+ *   appending `_user` (`env` → `env_user`), so it can never overwrite the event's own env/index.
+ */
+
+export interface EventDefaults {
+  env: string;
+  index: string;
+  host: string;
+  source: string;
+  sourcetype: string;
+  /** Arrival time (epoch µs) for events that carry no time. */
+  timeUs: number;
+}
+
+export const TIME_KEYS = ['_time', '@timestamp', 'timestamp', 'time', 'ts'] as const;
+const COLLISION_SUFFIX = '_user';
+
+/** Adds `value` under `name`, flattening objects to dotted names and arrays to JSON text. */
+export function addField(fields: Record<string, FieldValue>, name: string, value: unknown): void {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      fields[name] = value;
+      return;
+    case 'number':
+      if (Number.isFinite(value)) fields[name] = value;
+      return;
+    case 'bigint':
+      fields[name] = value.toString();
+      return;
+    case 'object':
+      if (value === null) return;
+      if (Array.isArray(value)) {
+        fields[name] = JSON.stringify(value);
+        return;
+      }
+      for (const k in value as Record<string, unknown>) addField(fields, `${name}.${k}`, (value as Record<string, unknown>)[k]);
+      return;
+    default:
+      return;
+  }
+}
+
+function scalarText(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return JSON.stringify(v);
+  return undefined;
+}
+
+/**
+ * Values of the keys with a core meaning, gathered in one pass. Plain slots instead of a map:
+ * this runs once per JSON event on the ingest hot path.
+ */
+class Specials {
+  time: unknown[] = [undefined, undefined, undefined, undefined, undefined]; // TIME_KEYS order
+  message: unknown = undefined;
+  msg: unknown = undefined;
+  log: unknown = undefined;
+  raw: unknown = undefined;
+  host: unknown = undefined;
+  hostname: unknown = undefined;
+  source: unknown = undefined;
+  sourcetype: unknown = undefined;
+  env: unknown = undefined;
+  index: unknown = undefined;
+  any = false;
+
+  reset(): this {
+    if (!this.any) return this;
+    this.time.fill(undefined);
+    this.message = this.msg = this.log = this.raw = undefined;
+    this.host = this.hostname = this.source = this.sourcetype = this.env = this.index = undefined;
+    this.any = false;
+    return this;
+  }
+
+  /** Keeps `v` if `k` is special and `v` is not a plain object; false to flatten it as a field. */
+  take(k: string, v: unknown): boolean {
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return false;
+    switch (k) {
+      case '_time': this.time[0] = v; break;
+      case '@timestamp': this.time[1] = v; break;
+      case 'timestamp': this.time[2] = v; break;
+      case 'time': this.time[3] = v; break;
+      case 'ts': this.time[4] = v; break;
+      case 'message': this.message = v; break;
+      case 'msg': this.msg = v; break;
+      case 'log': this.log = v; break;
+      case '_raw': this.raw = v; break;
+      case 'host': this.host = v; break;
+      case 'hostname': this.hostname = v; break;
+      case 'source': this.source = v; break;
+      case 'sourcetype': this.sourcetype = v; break;
+      case 'env': this.env = v; break;
+      case 'index': this.index = v; break;
+      default: return false;
+    }
+    this.any = true;
+    return true;
+  }
+}
+
+/** One instance, reset per call: eventFromObject is synchronous and never re-entered. */
+const SPECIALS = new Specials();
+
+/**
+ * Builds the event of one JSON object. `raw` is its original text (the NDJSON line) if the caller
+ * has it; it becomes the message of objects without a message field.
+ */
+export function eventFromObject(obj: Record<string, unknown>, raw: string | undefined, d: EventDefaults, ctx: TimeContext): LogEvent {
+  const fields: Record<string, FieldValue> = {};
+  const sp = SPECIALS.reset();
+  for (const k in obj) {
+    const v = obj[k];
+    if (!sp.take(k, v)) addField(fields, k, v);
+  }
+  let timeUs: number | undefined;
+  if (sp.any) {
+    // time: the first candidate that parses leaves fields; the others stay
+    for (let i = 0; i < TIME_KEYS.length; i++) {
+      const v = sp.time[i];
+      if (v === undefined || v === null) continue;
+      if (timeUs === undefined && (timeUs = parseTimeValue(v, ctx)) !== undefined) continue;
+      addField(fields, TIME_KEYS[i] === '_time' ? '_time' + COLLISION_SUFFIX : TIME_KEYS[i], v);
+    }
+  }
+  let message = promoted(fields, 'message', sp.message);
+  message = alias(fields, message, 'msg', sp.msg);
+  message = alias(fields, message, 'log', sp.log);
+  message = alias(fields, message, '_raw', sp.raw);
+  let host = promoted(fields, 'host', sp.host);
+  host = alias(fields, host, 'hostname', sp.hostname);
+  if (host === undefined) host = takeFlat(fields, 'host.name');
+  const source = promoted(fields, 'source', sp.source);
+  const sourcetype = promoted(fields, 'sourcetype', sp.sourcetype);
+  if (sp.env !== undefined) addField(fields, 'env' + COLLISION_SUFFIX, sp.env);
+  if (sp.index !== undefined) addField(fields, 'index' + COLLISION_SUFFIX, sp.index);
+  return {
+    timeUs: timeUs ?? d.timeUs,
+    env: d.env,
+    index: d.index,
+    host: host ?? d.host,
+    source: source ?? d.source,
+    sourcetype: sourcetype ?? d.sourcetype,
+    message: message ?? raw ?? JSON.stringify(obj),
+    fields,
+  };
+}
+
+/**
+ * An alias of a core value (msg, log, _raw, hostname): supplies the value when none was found yet
+ * and it is a scalar; otherwise it stays a field under its own name.
+ */
+function alias(fields: Record<string, FieldValue>, found: string | undefined, name: string, v: unknown): string | undefined {
+  if (v === undefined) return found;
+  if (found === undefined) {
+    const t = scalarText(v);
+    if (t !== undefined) return t;
+  }
+  addField(fields, name, v);
+  return found;
+}
+
+/** A core key (message, host, source, sourcetype): its scalar value, or a renamed field when it is not usable. */
+function promoted(fields: Record<string, FieldValue>, name: string, v: unknown): string | undefined {
+  const t = scalarText(v);
+  if (t === undefined && v !== undefined) addField(fields, name + COLLISION_SUFFIX, v);
+  return t;
+}
+
+function takeFlat(fields: Record<string, FieldValue>, name: string): string | undefined {
+  const v = fields[name];
+  if (v === undefined) return undefined;
+  delete fields[name];
+  return String(v);
+}

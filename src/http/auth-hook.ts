@@ -1,0 +1,160 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AuthService } from '../auth/service.js';
+import type { IngestPrincipal, Principal } from '../auth/principal.js';
+import { hasScope, isAdmin } from '../auth/rbac.js';
+import { SvcError, bug } from '../errors/svc-error.js';
+
+export type Access = 'public' | 'authenticated' | 'standard' | 'admin' | 'mcp' | 'ingest';
+
+/** The session cookie the login route sets (HttpOnly, SameSite=Strict). */
+export const SESSION_COOKIE = 'svc_session';
+
+/**
+ * The credential of a REST or MCP call: `Authorization: Bearer <svk_…|svi_…|JWT>`, else the session
+ * cookie. The header wins when both are present.
+ */
+export function restCredential(request: FastifyRequest): string | undefined {
+  const auth = request.headers.authorization;
+  if (auth) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    return m ? m[1] : undefined;
+  }
+  return sessionCookie(request.headers.cookie);
+}
+
+/**
+ * The ingest token of a push in any shipper's native form: `Bearer <t>`, `Basic` with the token as
+ * password (or as user name when the password is empty), `ApiKey <t>` (also base64 `id:t`),
+ * `Splunk <t>`.
+ */
+export function ingestCredential(request: FastifyRequest): string | undefined {
+  const auth = request.headers.authorization;
+  if (!auth) return undefined;
+  const m = /^(\S+)\s+(\S+)\s*$/.exec(auth.trim());
+  if (!m) return undefined;
+  const scheme = m[1].toLowerCase();
+  const value = m[2];
+  if (scheme === 'bearer' || scheme === 'splunk') return value;
+  if (scheme === 'basic') {
+    const decoded = Buffer.from(value, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) return undefined;
+    const password = decoded.slice(colon + 1);
+    return password.length > 0 ? password : decoded.slice(0, colon) || undefined;
+  }
+  if (scheme === 'apikey') {
+    if (value.startsWith('svi_') || value.startsWith('svk_')) return value;
+    const decoded = Buffer.from(value, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    return colon >= 0 ? decoded.slice(colon + 1) : value;
+  }
+  return undefined;
+}
+
+function sessionCookie(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) {
+      const v = part.slice(eq + 1).trim();
+      return v.length > 0 ? decodeURIComponent(v) : undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * For protocol routes that answer auth errors in their own shape (declare `access: 'public'` and
+ * call this): the request's ingest token as a principal, or an SvcError (missing_credentials /
+ * invalid_credentials / disabled_credentials: 401 kinds; insufficient_scope for an API key: 403).
+ * Also sets request.principal.
+ */
+export function authenticateIngest(request: FastifyRequest, auth: AuthService): IngestPrincipal {
+  const secret = ingestCredential(request);
+  if (!secret) throw new SvcError('missing_credentials', 'missing ingest token (Authorization: Bearer, Basic, ApiKey or Splunk)');
+  const p = auth.authenticateIngestToken(secret);
+  request.principal = p;
+  return p;
+}
+
+/** Throws 403 insufficient_scope unless `p` may use a route of class `access`. Pure. */
+export function enforceAccess(access: Access, p: Principal, mcpKeyExists: boolean): void {
+  switch (access) {
+    case 'public':
+      return;
+    case 'ingest':
+      if (p.kind !== 'ingest_token') throw new SvcError('insufficient_scope', 'this endpoint accepts ingest tokens only');
+      return;
+    case 'authenticated':
+    case 'standard':
+      if (p.kind === 'ingest_token') throw new SvcError('insufficient_scope', 'ingest tokens can only push logs');
+      if (!hasScope(p, 'standard')) throw new SvcError('insufficient_scope', 'this API key lacks the Standard API scope');
+      return;
+    case 'admin':
+      if (!isAdmin(p)) throw new SvcError('insufficient_scope', 'this endpoint needs the Admin API scope or an admin user');
+      return;
+    case 'mcp':
+      if (p.kind === 'ingest_token') throw new SvcError('insufficient_scope', 'ingest tokens can only push logs');
+      if (p.kind === 'api_key' && !p.scopes.has('mcp')) throw new SvcError('insufficient_scope', 'this API key lacks the MCP server scope');
+      if (p.kind === 'user' && mcpKeyExists) throw new SvcError('insufficient_scope', '/mcp needs an API key with the MCP server scope');
+      return;
+    default:
+      throw bug(`unknown access class "${String(access)}"`);
+  }
+}
+
+/**
+ * Registers the onRequest hook that authenticates every request and enforces its route's
+ * `config.access` (default: authenticated) before any body is read. Sets request.principal.
+ * 401: missing, unknown, expired, disabled or deleted credential; 403: valid but wrong scope.
+ */
+export function registerAuthHook(app: FastifyInstance, auth: AuthService): void {
+  app.decorateRequest('principal', undefined);
+  app.addHook('onRequest', async (request) => {
+    if (request.is404) return;
+    const access: Access = request.routeOptions.config?.access ?? 'authenticated';
+    if (access === 'public') return;
+    const secret = access === 'ingest' ? ingestCredential(request) : restCredential(request);
+    if (!secret) throw new SvcError('missing_credentials', access === 'ingest' ? 'missing ingest token' : 'missing credentials: log in or send Authorization: Bearer <API key>');
+    try {
+      // any valid credential on a route of the wrong class is 403, not 401: it is known but not allowed here
+      const p = await auth.authenticate(secret);
+      request.principal = p;
+      enforceAccess(access, p, auth.mcpKeyExists());
+    } catch (e) {
+      if (e instanceof SvcError) recordRejection(request, secret, e);
+      throw e;
+    }
+  });
+}
+
+/** A refused credential goes to `_svclogs` as credential_rejected: never the secret, at most its last four. */
+function recordRejection(request: FastifyRequest, secret: string, err: SvcError): void {
+  const credential = secret.startsWith('svk_') ? 'api_key' : secret.startsWith('svi_') ? 'ingest_token' : 'session';
+  const { auth, selflog } = request.server.deps;
+  const known = credential === 'session' ? undefined : auth.identify(secret);
+  selflog?.service('credential_rejected', {
+    reason: err.code,
+    credential,
+    path: request.url.split('?')[0],
+    method: request.method,
+    last_four: credential === 'session' ? undefined : secret.slice(-4),
+    key_id: known?.id,
+    key_name: known?.name,
+    user: request.principal?.kind === 'user' ? request.principal.name : undefined,
+    remote_address: request.ip,
+  });
+}
+
+/** The principal the hook set; a route that runs without one is a bug (it declared `public`). */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw bug(`no principal on ${request.method} ${request.url.split('?')[0]}: route is public?`);
+  return request.principal;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who is calling; set by the auth hook for every non-public route. */
+    principal?: Principal;
+  }
+}

@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { principalOf } from '../auth-hook.js';
+import { allowSchema, idParams, nameSchema, parseInput, scopeSchema } from './admin-input.js';
+
+const createKey = z
+  .object({
+    name: nameSchema(100),
+    purpose: z.string({ invalid_type_error: 'must be a string' }).max(1000, 'must be at most 1000 characters').optional(),
+    scopes: z.array(scopeSchema, { invalid_type_error: 'must be a list of scopes', required_error: 'is required' }).min(1, 'needs at least one scope'),
+    expiresInDays: z
+      .number({ invalid_type_error: 'must be a whole number of days' })
+      .int('must be a whole number of days')
+      .min(1, 'must be at least 1')
+      .max(3650, 'must be at most 3650')
+      .nullable()
+      .optional(),
+    allow: allowSchema.optional(),
+  })
+  .strict();
+
+/** /api/admin/api-keys: create (secret answered once), list, get, disable, enable, delete. */
+export async function adminApiKeyRoutes(app: FastifyInstance): Promise<void> {
+  const keys = () => app.deps.auth.apiKeys;
+  const opts = { config: { access: 'admin' as const } };
+
+  app.get('/api/admin/api-keys', opts, async () => ({ apiKeys: keys().list() }));
+
+  app.post('/api/admin/api-keys', opts, async (request, reply) => {
+    const input = parseInput(createKey, request.body);
+    const created = await keys().create({ ...input, expiresInDays: input.expiresInDays ?? undefined }, principalOf(request).name);
+    return reply.code(201).header('Cache-Control', 'no-store').send(created);
+  });
+
+  app.get('/api/admin/api-keys/:id', opts, async (request) => keys().get(parseInput(idParams, request.params).id));
+
+  app.post('/api/admin/api-keys/:id/disable', opts, async (request) => keys().setDisabled(parseInput(idParams, request.params).id, true));
+
+  app.post('/api/admin/api-keys/:id/enable', opts, async (request) => keys().setDisabled(parseInput(idParams, request.params).id, false));
+
+  app.delete('/api/admin/api-keys/:id', opts, async (request, reply) => {
+    await keys().delete(parseInput(idParams, request.params).id);
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { principalOf } from '../auth-hook.js';
+import { idParams, nameSchema, parseInput } from './admin-input.js';
+
+const createToken = z
+  .object({
+    name: nameSchema(100),
+    env: nameSchema(64),
+    index: nameSchema(64).optional(),
+  })
+  .strict();
+
+/** /api/admin/ingest-tokens: create (secret answered once), list, get, disable, enable, delete. */
+export async function adminIngestTokenRoutes(app: FastifyInstance): Promise<void> {
+  const tokens = () => app.deps.auth.ingestTokens;
+  const opts = { config: { access: 'admin' as const } };
+
+  app.get('/api/admin/ingest-tokens', opts, async () => ({ ingestTokens: tokens().list() }));
+
+  app.post('/api/admin/ingest-tokens', opts, async (request, reply) => {
+    const created = await tokens().create(parseInput(createToken, request.body), principalOf(request).name);
+    return reply.code(201).header('Cache-Control', 'no-store').send(created);
+  });
+
+  app.get('/api/admin/ingest-tokens/:id', opts, async (request) => tokens().get(parseInput(idParams, request.params).id));
+
+  app.post('/api/admin/ingest-tokens/:id/disable', opts, async (request) => tokens().setDisabled(parseInput(idParams, request.params).id, true));
+
+  app.post('/api/admin/ingest-tokens/:id/enable', opts, async (request) => tokens().setDisabled(parseInput(idParams, request.params).id, false));
+
+  app.delete('/api/admin/ingest-tokens/:id', opts, async (request, reply) => {
+    await tokens().delete(parseInput(idParams, request.params).id);
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { SCOPES, type Allowlists, type Scope } from '../../auth/principal.js';
+import { SvcError } from '../../errors/svc-error.js';
+
+/**
+ * Validates a request body (or params) with a zod schema. The first problem becomes a 400
+ * invalid_input whose message names the field and quotes the bad value; details carry `field`.
+ */
+export function parseInput<T extends z.ZodTypeAny>(schema: T, value: unknown): z.infer<T> {
+  const r = schema.safeParse(value ?? {});
+  if (r.success) return r.data as z.infer<T>;
+  const issue = r.error.issues[0];
+  const field = issue.code === 'unrecognized_keys' ? issue.keys[0] : issue.path.join('.') || 'body';
+  const message = issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message;
+  const bad = issue.code === 'unrecognized_keys' ? undefined : at(value, issue.path);
+  throw new SvcError('invalid_input', `${field}: ${message}${bad === undefined ? '' : ` (got ${quote(bad)})`}`, { details: { field } });
+}
+
+function at(value: unknown, path: (string | number)[]): unknown {
+  let v = value;
+  for (const k of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string | number, unknown>)[k];
+  }
+  return v;
+}
+
+function quote(v: unknown): string {
+  if (typeof v === 'string') return v.length > 40 ? `a ${v.length}-character string` : JSON.stringify(v);
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > 60 ? s.slice(0, 57) + '...' : s;
+}
+
+/** Accepts svc's scope names and the spec's labels ("Standard API", "Admin API", "MCP server"). */
+const SCOPE_LABELS: Record<string, Scope> = { 'standard api': 'standard', 'admin api': 'admin', 'mcp server': 'mcp' };
+export const scopeSchema = z.preprocess(
+  (v) => (typeof v === 'string' ? (SCOPE_LABELS[v.toLowerCase()] ?? v) : v),
+  z.enum(SCOPES as [Scope, ...Scope[]], { errorMap: () => ({ message: 'want "standard", "admin" or "mcp"' }) }),
+);
+
+const allowName = z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const allowList = z.array(allowName).max(1000, 'at most 1000 entries');
+export const allowSchema = z
+  .object({ envs: allowList.default(['*']), indexes: allowList.default(['*']), tools: allowList.default(['*']) })
+  .strict() as z.ZodType<Allowlists, z.ZodTypeDef, unknown>;
+
+export const nameSchema = (max: number) =>
+  z
+    .string({ invalid_type_error: 'must be a string', required_error: 'is required' })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`);
+
+export const idParams = z.object({ id: z.string().min(1).max(100) });

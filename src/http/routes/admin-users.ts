@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { allowSchema, idParams, nameSchema, parseInput } from './admin-input.js';
+
+const password = z
+  .string({ invalid_type_error: 'must be a string', required_error: 'is required' })
+  .min(8, 'must be at least 8 characters')
+  .max(1024, 'must be at most 1024 characters');
+const role = z.enum(['admin', 'user'], { errorMap: () => ({ message: 'want "admin" or "user"' }) });
+const username = nameSchema(100).refine((s) => /^[A-Za-z0-9][A-Za-z0-9_.@-]*$/.test(s), 'want letters, digits, "_", ".", "@" or "-"');
+
+const createUser = z.object({ username, password, role: role.optional(), allow: allowSchema.optional() }).strict();
+const updateUser = z.object({ password: password.optional(), role: role.optional(), allow: allowSchema.optional() }).strict();
+
+/** /api/admin/users: list, create, get, update (password, role, allowlists), delete. */
+export async function adminUserRoutes(app: FastifyInstance): Promise<void> {
+  const users = () => app.deps.auth.users;
+  const opts = { config: { access: 'admin' as const } };
+
+  app.get('/api/admin/users', opts, async () => ({ users: users().list() }));
+
+  app.post('/api/admin/users', opts, async (request, reply) => reply.code(201).send(await users().create(parseInput(createUser, request.body))));
+
+  app.get('/api/admin/users/:id', opts, async (request) => users().get(parseInput(idParams, request.params).id));
+
+  app.patch('/api/admin/users/:id', opts, async (request) => users().update(parseInput(idParams, request.params).id, parseInput(updateUser, request.body)));
+
+  app.delete('/api/admin/users/:id', opts, async (request, reply) => {
+    await users().delete(parseInput(idParams, request.params).id);
+    return reply.code(204).send();
+  });
+}

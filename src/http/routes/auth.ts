@@ -1,0 +1,47 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import type { Principal } from '../../auth/principal.js';
+import { SESSION_COOKIE, principalOf } from '../auth-hook.js';
+import { parseInput } from './admin-input.js';
+
+const login = z
+  .object({
+    username: z.string({ invalid_type_error: 'must be a string', required_error: 'is required' }).min(1, 'must not be empty').max(200),
+    password: z.string({ invalid_type_error: 'must be a string', required_error: 'is required' }).min(1, 'must not be empty').max(1024),
+  })
+  .strict();
+
+function setSessionCookie(reply: FastifyReply, token: string, maxAgeSecs: number): void {
+  reply.header('Set-Cookie', `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.max(0, Math.floor(maxAgeSecs))}`);
+}
+
+/** Who the caller is, for the UI and for tools checking their key. */
+export function describePrincipal(p: Principal): Record<string, unknown> {
+  if (p.kind === 'ingest_token') return { kind: p.kind, id: p.id, name: p.name, pin: p.pin };
+  const base = { kind: p.kind, id: p.id, name: p.name, scopes: [...p.scopes], allow: p.allow };
+  return p.kind === 'user' ? { ...base, role: p.role } : base;
+}
+
+/** /api/auth/login (public, rate-limited), /api/auth/logout, /api/auth/me. */
+export async function authRoutes(app: FastifyInstance): Promise<void> {
+  app.post('/api/auth/login', { config: { access: 'public' } }, async (request, reply) => {
+    const input = parseInput(login, request.body);
+    const result = await app.deps.auth.login(input.username, input.password, request.ip).catch((e: unknown) => {
+      const reason = (e as { code?: string }).code ?? 'internal';
+      // the name only when such a user exists: a password typed into the name field must not be logged
+      const user = app.deps.auth.users.byUsername(input.username) ? input.username : undefined;
+      app.deps.selflog?.service('credential_rejected', { reason, credential: 'password', path: '/api/auth/login', method: 'POST', user, remote_address: request.ip });
+      throw e;
+    });
+    setSessionCookie(reply, result.token, (Date.parse(result.expiresAt) - app.deps.clock.now()) / 1000);
+    return reply.header('Cache-Control', 'no-store').send(result);
+  });
+
+  app.post('/api/auth/logout', { config: { access: 'authenticated' } }, async (request, reply) => {
+    await app.deps.auth.logout(principalOf(request));
+    setSessionCookie(reply, '', 0);
+    return reply.code(204).send();
+  });
+
+  app.get('/api/auth/me', { config: { access: 'authenticated' } }, async (request) => describePrincipal(principalOf(request)));
+}

@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import { SvcError } from '../../errors/svc-error.js';
+import type { IngestContext } from '../../ingest/common/context.js';
+import { bodyOf, header, useRawBodies } from '../../ingest/common/raw-body.js';
+import { ingestNative, type NativeQuery } from '../../ingest/native/ingest.js';
+import { principalOf } from '../auth-hook.js';
+
+const QUERY_KEYS = ['env', 'index', 'host', 'source', 'sourcetype'] as const;
+
+/** Reads the optional string parameters; a repeated one is a 400 rather than a guess. */
+function nativeQuery(q: unknown): NativeQuery {
+  const out: NativeQuery = {};
+  const src = (q ?? {}) as Record<string, unknown>;
+  for (const k of QUERY_KEYS) {
+    const v = src[k];
+    if (v === undefined || v === '') continue;
+    if (typeof v !== 'string') throw new SvcError('invalid_input', `query parameter "${k}" must be given once`);
+    out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * `POST /api/ingest?env=&index=&host=&source=&sourcetype=` — native ingest with an ingest token
+ * (the auth hook authenticates it and sets request.principal). Takes the raw body whatever its
+ * Content-Type: the parsers are replaced inside this plugin's own encapsulated scope only.
+ * Answer: `{"ingested": n, "errors": m, "firstErrors": [{line, message}]}`.
+ */
+export async function ingestRoutes(app: FastifyInstance, opts: { ctx: IngestContext }): Promise<void> {
+  const { ctx } = opts;
+  useRawBodies(app, ctx.maxBodyBytes);
+  app.post('/api/ingest', { config: { access: 'ingest' } }, async (request) =>
+    ingestNative(ctx, principalOf(request), {
+      query: nativeQuery(request.query),
+      contentType: header(request.headers['content-type']),
+      contentEncoding: header(request.headers['content-encoding']),
+      body: bodyOf(request.body),
+    }),
+  );
+}

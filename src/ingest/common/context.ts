@@ -1,0 +1,93 @@
+import type { Logger } from 'pino';
+import type { IngestPrincipal } from '../../auth/principal.js';
+import { resolveIngestTarget } from '../../auth/rbac.js';
+import type { Clock } from '../../clock/clock.js';
+import { SvcError } from '../../errors/svc-error.js';
+import { DEFAULT_INDEX, type LogEvent } from '../../events/event.js';
+import type { Writer } from '../../events/writer.js';
+import { timeContext, type TimeContext } from '../../events/time.js';
+
+/**
+ * What every compatibility ingest adapter needs, handed to its Fastify plugin as an option so the
+ * adapters can be driven in tests with any Writer. Built from AppDeps by `ingestContext` (app.ts).
+ */
+export interface IngestContext {
+  writer: Writer;
+  /**
+   * Authenticates a raw ingest token (`svi_…`). Throws SvcError missing_credentials when undefined,
+   * invalid/expired/disabled_credentials when not a live ingest token.
+   */
+  authenticate(token: string | undefined): IngestPrincipal | Promise<IngestPrincipal>;
+  /** Does the environment exist? Ingest into a missing one is 400 unknown_environment. */
+  envExists(name: string): boolean;
+  clock: Clock;
+  /** Bound on a request body, compressed and decompressed (SVC_MAX_BODY_BYTES). */
+  maxBodyBytes: number;
+  /** IANA zone for timestamps that carry none (syslog 3164), SVC_TIMEZONE. */
+  timezone: string;
+  log?: Logger;
+}
+
+export interface Target {
+  env: string;
+  index: string;
+}
+
+/**
+ * Resolves where events of one request go: the token's pin wins; `requestedIndex` (ES `_index`,
+ * HEC `index`, Loki label `index`, OTLP attribute `svc.index`) may choose the index only when the
+ * token pins none. Results are memoised per index because a bulk request repeats them.
+ */
+export class TargetResolver {
+  private readonly cache = new Map<string, Target | SvcError>();
+
+  constructor(
+    private readonly ctx: IngestContext,
+    readonly principal: IngestPrincipal,
+  ) {}
+
+  /** Throws SvcError access_denied / reserved_name / unknown_environment. */
+  resolve(requestedIndex?: string): Target {
+    const key = requestedIndex ?? '';
+    let hit = this.cache.get(key);
+    if (hit === undefined) {
+      hit = this.compute(requestedIndex);
+      this.cache.set(key, hit);
+    }
+    if (hit instanceof SvcError) throw hit;
+    return hit;
+  }
+
+  private compute(requestedIndex: string | undefined): Target | SvcError {
+    try {
+      const t = resolveIngestTarget(this.principal, { index: requestedIndex }, DEFAULT_INDEX);
+      if (!this.ctx.envExists(t.env)) return new SvcError('unknown_environment', `unknown environment: "${t.env}"`);
+      return t;
+    } catch (e) {
+      if (e instanceof SvcError) return e;
+      throw e;
+    }
+  }
+}
+
+/** Authenticates and prepares the target resolver of one request. */
+export async function authorize(ctx: IngestContext, token: string | undefined): Promise<TargetResolver> {
+  const principal = await ctx.authenticate(token);
+  return new TargetResolver(ctx, principal);
+}
+
+/** Hands a batch to the writer without waiting for room: a full queue throws queue_full (→ 429). */
+export async function forward(ctx: IngestContext, events: LogEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await ctx.writer.write(events, { wait: false });
+}
+
+/** Current time in epoch microseconds. */
+export function nowUs(ctx: IngestContext): number {
+  return ctx.clock.now() * 1000;
+}
+
+/** Zone and "now" for the timestamps of one request. */
+export function timeCtx(ctx: IngestContext): TimeContext {
+  return timeContext(ctx.timezone, ctx.clock.now());
+}

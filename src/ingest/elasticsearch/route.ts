@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SvcError, isSvcError } from '../../errors/svc-error.js';
+import type { LogEvent } from '../../events/event.js';
+import { toSvcError } from '../../http/errors.js';
+import { decodeBody } from '../common/body.js';
+import { authorize, forward, nowUs, timeCtx, type IngestContext, type TargetResolver } from '../common/context.js';
+import { eventFromObject } from '../../events/flatten.js';
+import { bodyOf, header, useRawBodies } from '../common/raw-body.js';
+import { extractToken } from '../common/token.js';
+import { BulkSyntaxError, parseBulk, type BulkOp } from './bulk.js';
+import { renderBulkResponse, parseFilterPath, type BulkItem } from './bulk-response.js';
+import { clusterInfo, esErrorType, esStatus, sendEsError } from './respond.js';
+
+/**
+ * Elasticsearch compatibility: `GET|HEAD /`, `POST /_bulk`, `POST /{index}/_bulk` (also under
+ * /api/es/) and the setup probes shippers make before their first bulk. Every answer carries
+ * `X-Elastic-Product: Elasticsearch` (the official clients refuse 2xx answers without it).
+ *
+ * Backpressure: when the writer queue is full the bulk answer is 200 with every accepted item
+ * `status: 429` (es_rejected_execution_exception) plus `Retry-After`; that is what the client's
+ * bulk helper, Filebeat and Logstash retry (a whole-request 429 is not retried by the helper).
+ */
+
+const AUTH_SCHEMES = ['apikey', 'basic', 'bearer'] as const;
+const ID_PREFIX = randomBytes(6).toString('base64url');
+let idSeq = 0;
+function newId(): string {
+  return ID_PREFIX + (idSeq++).toString(36);
+}
+
+function errItem(op: BulkOp, id: string | undefined, status: number, type: string, reason: string): BulkItem {
+  return { op: op.op, index: op.index ?? '', id, status, error: { type, reason } };
+}
+
+async function authorizeEs(ctx: IngestContext, req: FastifyRequest): Promise<TargetResolver> {
+  const tok = extractToken(header(req.headers.authorization), AUTH_SCHEMES);
+  return authorize(ctx, tok?.token);
+}
+
+/** Decodes the bulk operations into events and per-item answers (events[i] ↔ itemOf[i]). */
+function decodeOps(ctx: IngestContext, targets: TargetResolver, ops: BulkOp[]) {
+  const items: BulkItem[] = new Array(ops.length);
+  const events: LogEvent[] = [];
+  const itemOf: number[] = [];
+  const arrival = nowUs(ctx);
+  const time = timeCtx(ctx);
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i];
+    if (op.op !== 'index' && op.op !== 'create') {
+      items[i] = errItem(op, op.id, 400, 'illegal_argument_exception', `action [${op.op}] is not supported: svc is append-only`);
+      continue;
+    }
+    const id = op.id ?? newId();
+    if (!op.doc) {
+      items[i] = errItem(op, id, 400, 'document_parsing_exception', op.docError ?? 'missing source');
+      continue;
+    }
+    try {
+      const t = targets.resolve(op.index);
+      events.push(eventFromObject(op.doc, op.raw, { env: t.env, index: t.index, timeUs: arrival, host: '', source: '', sourcetype: 'elasticsearch' }, time));
+      itemOf.push(i);
+      items[i] = { op: op.op, index: op.index ?? '', id, status: 201 };
+    } catch (e) {
+      // the env comes from the token alone: an unknown one refuses the whole request (400)
+      if (!isSvcError(e) || e.code === 'unknown_environment') throw e;
+      items[i] = errItem(op, id, esStatus(e), esErrorType(e), e.message);
+    }
+  }
+  return { items, events, itemOf };
+}
+
+async function bulk(ctx: IngestContext, req: FastifyRequest, reply: FastifyReply, pathIndex?: string): Promise<unknown> {
+  const started = Date.now();
+  const targets = await authorizeEs(ctx, req);
+  const body = decodeBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
+  let ops: BulkOp[];
+  try {
+    ops = parseBulk(body.toString('utf8'), pathIndex);
+  } catch (e) {
+    if (e instanceof BulkSyntaxError) throw new SvcError('invalid_input', e.message);
+    throw e;
+  }
+  if (ops.length === 0) throw new SvcError('invalid_input', 'request body is required');
+  const { items, events, itemOf } = decodeOps(ctx, targets, ops);
+  try {
+    await forward(ctx, events);
+  } catch (e) {
+    if (!isSvcError(e) || e.code !== 'queue_full') throw e;
+    // backpressure: every accepted item becomes a retryable 429 inside a 200 answer
+    for (const i of itemOf) items[i] = { ...items[i], status: 429, error: { type: 'es_rejected_execution_exception', reason: e.message } };
+    reply.header('Retry-After', String(Math.max(1, Math.ceil(e.retryAfterSecs ?? 1))));
+  }
+  const filter = parseFilterPath((req.query as Record<string, string | undefined>).filter_path);
+  return reply.type('application/json').send(renderBulkResponse(items, Date.now() - started, filter));
+}
+
+/** Setup probes of Filebeat, Logstash, Vector, Fluent Bit: answered so they start, nothing stored. */
+function setupRoutes(app: FastifyInstance, p: string): void {
+  const config = { access: 'public' as const };
+  const ack = async () => ({ acknowledged: true });
+  const get = (url: string, body: unknown) => app.get(url, { config }, async () => body);
+  get(`${p}/_license`, { license: { status: 'active', uid: 'svc', type: 'basic', issue_date_in_millis: 0, max_nodes: 1000 } });
+  get(`${p}/_xpack`, { build: {}, license: { status: 'active', type: 'basic', mode: 'basic' }, features: {} });
+  get(`${p}/_cluster/health`, { cluster_name: 'svc', status: 'green', timed_out: false, number_of_nodes: 1, number_of_data_nodes: 1 });
+  get(`${p}/_nodes`, { _nodes: { total: 1, successful: 1, failed: 0 }, cluster_name: 'svc', nodes: {} });
+  for (const kind of ['_index_template', '_template', '_component_template', '_ilm/policy', '_ingest/pipeline']) {
+    app.route({ method: ['GET', 'HEAD'], url: `${p}/${kind}/:name`, config, handler: async () => ({}) });
+    app.route({ method: ['PUT', 'POST'], url: `${p}/${kind}/:name`, config, handler: ack });
+  }
+  app.route({ method: ['PUT', 'POST'], url: `${p}/_data_stream/:name`, config, handler: ack });
+  app.route({ method: ['GET', 'HEAD'], url: `${p}/:index/_mapping`, config, handler: async () => ({}) });
+}
+
+export async function elasticsearchRoutes(app: FastifyInstance, opts: { ctx: IngestContext }): Promise<void> {
+  const { ctx } = opts;
+  useRawBodies(app, ctx.maxBodyBytes);
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('X-Elastic-Product', 'Elasticsearch');
+    return payload;
+  });
+  app.setErrorHandler((err, _req, reply) => sendEsError(reply, toSvcError(err)));
+  const cfg = { config: { access: 'public' as const } };
+  for (const p of ['', '/api/es']) {
+    app.route({ method: ['GET', 'HEAD'], url: p === '' ? '/' : p, ...cfg, handler: async () => clusterInfo() });
+    app.post(`${p}/_bulk`, cfg, (req, reply) => bulk(ctx, req, reply));
+    app.put(`${p}/_bulk`, cfg, (req, reply) => bulk(ctx, req, reply));
+    app.post<{ Params: { index: string } }>(`${p}/:index/_bulk`, cfg, (req, reply) => bulk(ctx, req, reply, req.params.index));
+    app.put<{ Params: { index: string } }>(`${p}/:index/_bulk`, cfg, (req, reply) => bulk(ctx, req, reply, req.params.index));
+    app.register(async (sub) => setupRoutes(sub, p));
+  }
+}
+

@@ -1,0 +1,159 @@
+import type { FieldValue, LogEvent } from '../../events/event.js';
+import { eventFromObject, type EventDefaults } from '../../events/flatten.js';
+import { leadingTimestamp, type TimeContext } from '../../events/time.js';
+
+/**
+ * Native ingest bodies → LogEvents, in one pass over the (decompressed) bytes.
+ *
+ * Lines: split on LF; a CR before the LF is dropped; the last line needs no LF; lines of only
+ * spaces/tabs are skipped (they count for line numbers, which are 1-based over the whole body).
+ * A UTF-8 BOM at the start is ignored.
+ *
+ * Each line is decoded from the Buffer into its own string (not a slice of one big body string),
+ * so events held in the writer's live buffer do not keep the whole request body alive.
+ */
+
+export interface LineError {
+  line: number;
+  message: string;
+}
+
+export interface DecodeResult {
+  events: LogEvent[];
+  /** Malformed lines: counted, not ingested. */
+  errors: number;
+  /** The first MAX_FIRST_ERRORS of them. */
+  firstErrors: LineError[];
+}
+
+export const MAX_FIRST_ERRORS = 10;
+const MAX_ERROR_TEXT = 120;
+
+/** Shared by every text event: text lines carry no fields. Frozen so a bug that writes to it throws. */
+const NO_FIELDS: Record<string, FieldValue> = Object.freeze({}) as Record<string, FieldValue>;
+
+const LF = 10;
+const CR = 13;
+
+/** Calls `fn(start, end, lineNo)` for every non-blank line of `buf` (end excludes CR/LF). */
+function forEachLine(buf: Buffer, fn: (start: number, end: number, lineNo: number) => void): void {
+  const len = buf.length;
+  let start = len >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+  let lineNo = 0;
+  while (start < len) {
+    let nl = buf.indexOf(LF, start);
+    if (nl < 0) nl = len;
+    lineNo++;
+    let end = nl;
+    if (end > start && buf[end - 1] === CR) end--;
+    if (!isBlank(buf, start, end)) fn(start, end, lineNo);
+    start = nl + 1;
+  }
+}
+
+function isBlank(buf: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = buf[i];
+    if (c !== 32 && c !== 9 && c !== CR) return false;
+  }
+  return true;
+}
+
+function addError(r: DecodeResult, line: number, message: string): void {
+  r.errors++;
+  if (r.firstErrors.length < MAX_FIRST_ERRORS) r.firstErrors.push({ line, message });
+}
+
+/**
+ * text/plain: one event per line, the line is the message. Time: a timestamp at or near the start
+ * of the line; a line without one (a stack-trace or config-dump continuation) takes the time of the
+ * last timestamped line before it in the same body, else the arrival time.
+ */
+export function decodeText(buf: Buffer, d: EventDefaults, ctx: TimeContext): DecodeResult {
+  const r: DecodeResult = { events: [], errors: 0, firstErrors: [] };
+  let lastTime = d.timeUs;
+  forEachLine(buf, (start, end) => {
+    const message = buf.toString('utf8', start, end);
+    const t = leadingTimestamp(message, ctx);
+    if (t !== undefined) lastTime = t;
+    r.events.push({ timeUs: lastTime, env: d.env, index: d.index, host: d.host, source: d.source, sourcetype: d.sourcetype, message, fields: NO_FIELDS });
+  });
+  return r;
+}
+
+/** NDJSON: one JSON object per line. A line that is not a JSON object is an error. */
+export function decodeNdjson(buf: Buffer, d: EventDefaults, ctx: TimeContext): DecodeResult {
+  const r: DecodeResult = { events: [], errors: 0, firstErrors: [] };
+  forEachLine(buf, (start, end, lineNo) => {
+    const line = buf.toString('utf8', start, end);
+    const obj = parseObject(line);
+    if (typeof obj === 'string') addError(r, lineNo, obj);
+    else r.events.push(eventFromObject(obj, line, d, ctx));
+  });
+  return r;
+}
+
+/**
+ * application/json: a JSON array of objects (errors name the 1-based item as `line`), a single
+ * object even when pretty-printed over several lines, or else NDJSON.
+ */
+export function decodeJson(buf: Buffer, d: EventDefaults, ctx: TimeContext): DecodeResult {
+  const first = firstNonSpace(buf);
+  // NDJSON unless the first line alone is not a complete JSON value (an array or pretty-printed object)
+  if (buf[first] !== 0x5b && firstLineParses(buf, first)) return decodeNdjson(buf, d, ctx);
+  let whole: unknown;
+  try {
+    whole = JSON.parse(buf.toString('utf8'));
+  } catch (e) {
+    if (buf[first] !== 0x5b) return decodeNdjson(buf, d, ctx);
+    const r: DecodeResult = { events: [], errors: 0, firstErrors: [] };
+    addError(r, 1, `cannot parse JSON: ${(e as Error).message}`);
+    return r;
+  }
+  const items = Array.isArray(whole) ? whole : [whole];
+  const r: DecodeResult = { events: [], errors: 0, firstErrors: [] };
+  for (let i = 0; i < items.length; i++) {
+    const item: unknown = items[i];
+    if (isPlainObject(item)) r.events.push(eventFromObject(item, undefined, d, ctx));
+    else addError(r, i + 1, `unexpected ${jsonType(item)}, want a JSON object`);
+  }
+  return r;
+}
+
+function firstLineParses(buf: Buffer, start: number): boolean {
+  let nl = buf.indexOf(LF, start);
+  if (nl < 0) nl = buf.length;
+  try {
+    JSON.parse(buf.toString('utf8', start, nl));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function firstNonSpace(buf: Buffer): number {
+  let i = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+  while (i < buf.length && (buf[i] === 32 || buf[i] === 9 || buf[i] === CR || buf[i] === LF)) i++;
+  return i;
+}
+
+/** The object of one NDJSON line, or the error message. */
+function parseObject(line: string): Record<string, unknown> | string {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch (e) {
+    return `cannot parse JSON: ${(e as Error).message}`;
+  }
+  return isPlainObject(v) ? v : `unexpected ${jsonType(v)} ${JSON.stringify(v).slice(0, MAX_ERROR_TEXT)}, want a JSON object`;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function jsonType(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
+}

@@ -1,0 +1,103 @@
+import type { FieldValue, LogEvent } from '../../events/event.js';
+import { epochToUs, leadingTimestamp, type TimeContext } from '../../events/time.js';
+import { addField, eventFromObject } from '../../events/flatten.js';
+import { hecError } from './respond.js';
+import { splitConcatenatedJson } from './split-events.js';
+
+/**
+ * Decodes HEC bodies into events still missing env/index: each carries the `index` it asks for.
+ * Pure: no HTTP, no auth. Throws HecError with Splunk's code for a bad body (the whole request is
+ * refused, so a batch is stored whole or not at all).
+ */
+
+export interface HecMeta {
+  host?: string;
+  source?: string;
+  sourcetype?: string;
+  index?: string;
+  /** Channel of the request (X-Splunk-Request-Channel or ?channel=), kept as a field. */
+  channel?: string;
+}
+
+export interface HecDecoded {
+  index?: string;
+  event: LogEvent;
+}
+
+/** `time` as epoch seconds (number or string, decimals allowed) → µs; ms/µs/ns tolerated by magnitude. */
+export function hecTimeUs(t: unknown): number | undefined {
+  const n = typeof t === 'number' ? t : typeof t === 'string' && t.trim() !== '' ? Number(t) : NaN;
+  if (!Number.isFinite(n) || n < 0) return undefined;
+  return epochToUs(n);
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v.length > 0 ? v : undefined;
+}
+
+function decodeOne(obj: Record<string, unknown>, n: number, meta: HecMeta, time: TimeContext): HecDecoded {
+  const ev = obj.event;
+  if (ev === undefined || ev === null) throw hecError(400, 'Event field is required', 12, { 'invalid-event-number': n });
+  if (ev === '' || (typeof ev === 'object' && !Array.isArray(ev) && Object.keys(ev).length === 0)) {
+    throw hecError(400, 'Event field cannot be blank', 13, { 'invalid-event-number': n });
+  }
+  const timeUs = obj.time === undefined ? undefined : hecTimeUs(obj.time);
+  if (obj.time !== undefined && timeUs === undefined) throw hecError(400, 'Invalid data format', 6, { 'invalid-event-number': n, reason: 'cannot parse time' });
+  const host = str(obj.host) ?? meta.host ?? '';
+  const source = str(obj.source) ?? meta.source ?? '';
+  const sourcetype = str(obj.sourcetype) ?? meta.sourcetype ?? 'httpevent';
+  const base = { env: '', index: '', timeUs: timeUs ?? time.nowUs, host, source, sourcetype };
+  let event: LogEvent;
+  if (typeof ev === 'object' && !Array.isArray(ev)) {
+    event = eventFromObject(ev as Record<string, unknown>, undefined, base, time);
+    if (timeUs !== undefined) event.timeUs = timeUs;
+    if (str(obj.host) ?? meta.host) event.host = host;
+    if (str(obj.source) ?? meta.source) event.source = source;
+    if (str(obj.sourcetype) ?? meta.sourcetype) event.sourcetype = sourcetype;
+  } else {
+    event = { env: '', index: '', timeUs: base.timeUs, host, source, sourcetype, message: typeof ev === 'string' ? ev : JSON.stringify(ev), fields: {} };
+  }
+  if (obj.fields !== undefined && typeof obj.fields === 'object' && obj.fields !== null) {
+    for (const [k, v] of Object.entries(obj.fields)) addField(event.fields, k, v);
+  }
+  if (meta.channel) event.fields.channel = meta.channel;
+  return { index: str(obj.index) ?? meta.index, event };
+}
+
+/** `/services/collector[/event[/1.0]]`: concatenated JSON event objects. */
+export function decodeEventBody(text: string, meta: HecMeta, time: TimeContext): HecDecoded[] {
+  const { objects, invalidAt } = splitConcatenatedJson(text);
+  if (objects.length === 0 && invalidAt === undefined) throw hecError(400, 'No data', 5);
+  const out: HecDecoded[] = [];
+  for (let n = 0; n < objects.length; n++) {
+    let obj: unknown;
+    try {
+      obj = JSON.parse(objects[n]);
+    } catch {
+      throw hecError(400, 'Invalid data format', 6, { 'invalid-event-number': n });
+    }
+    if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) throw hecError(400, 'Invalid data format', 6, { 'invalid-event-number': n });
+    out.push(decodeOne(obj as Record<string, unknown>, n, meta, time));
+  }
+  if (invalidAt !== undefined) throw hecError(400, 'Invalid data format', 6, { 'invalid-event-number': invalidAt });
+  return out;
+}
+
+/**
+ * `/services/collector/raw`: one event per non-empty line, metadata from the query string; the
+ * time is a timestamp leading the line, else arrival.
+ */
+export function decodeRawBody(text: string, meta: HecMeta, time: TimeContext): HecDecoded[] {
+  const out: HecDecoded[] = [];
+  for (const rawLine of text.split('\n')) {
+    const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
+    if (line.trim().length === 0) continue;
+    const fields: Record<string, FieldValue> = meta.channel ? { channel: meta.channel } : {};
+    out.push({
+      index: meta.index,
+      event: { timeUs: leadingTimestamp(line, time) ?? time.nowUs, env: '', index: '', host: meta.host ?? '', source: meta.source ?? '', sourcetype: meta.sourcetype ?? 'httpevent', message: line, fields },
+    });
+  }
+  if (out.length === 0) throw hecError(400, 'No data', 5);
+  return out;
+}

@@ -1,0 +1,102 @@
+/**
+ * Splits a syslog TCP byte stream into messages (RFC 6587): octet-counted frames (`LEN SP MSG`,
+ * chosen per frame when it starts with a digit) or LF-delimited lines. Frames longer than
+ * `maxFrame` never grow the buffer: a long line is cut at maxFrame and the rest up to its LF
+ * dropped; an over-long counted frame is skipped whole. Not shared between connections.
+ */
+export class SyslogFramer {
+  private buf: Buffer = Buffer.alloc(0);
+  /** Bytes still to drop (rest of an over-long frame); Infinity = until the next LF. */
+  private skip = 0;
+  /** Frames cut or skipped because they were longer than maxFrame. */
+  oversized = 0;
+
+  constructor(private readonly maxFrame: number) {}
+
+  /** Feeds a chunk; returns the complete messages it finished (trailing CR/LF/NUL trimmed). */
+  push(chunk: Buffer): string[] {
+    const out: string[] = [];
+    let data = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
+    let p = 0;
+    for (;;) {
+      if (this.skip > 0) {
+        if (this.skip === Infinity) {
+          const lf = data.indexOf(0x0a, p);
+          if (lf < 0) {
+            p = data.length;
+            break;
+          }
+          p = lf + 1;
+          this.skip = 0;
+        } else {
+          const n = Math.min(this.skip, data.length - p);
+          p += n;
+          this.skip -= n;
+          if (this.skip > 0) break;
+        }
+      }
+      if (p >= data.length) break;
+      const next = this.frameAt(data, p, out);
+      if (next < 0) break;
+      p = next;
+    }
+    this.buf = p >= data.length ? Buffer.alloc(0) : Buffer.from(data.subarray(p));
+    data = Buffer.alloc(0);
+    return out;
+  }
+
+  /** Reads one frame at p into out; returns the position after it, or -1 when more bytes are needed. */
+  private frameAt(data: Buffer, p: number, out: string[]): number {
+    const c = data[p];
+    if (c === 0x0a || c === 0x0d || c === 0x00 || c === 0x20) return p + 1; // stray separators
+    if (c >= 0x30 && c <= 0x39) {
+      let q = p;
+      while (q < data.length && q - p < 10 && data[q] >= 0x30 && data[q] <= 0x39) q++;
+      if (q >= data.length) return -1;
+      if (data[q] === 0x20) {
+        const len = Number(data.toString('latin1', p, q));
+        const start = q + 1;
+        if (len > this.maxFrame) {
+          this.oversized++;
+          this.skip = len;
+          return start;
+        }
+        if (data.length - start < len) return -1;
+        out.push(trimEnd(data.toString('utf8', start, start + len)));
+        return start + len;
+      }
+      // digits not followed by a space: an LF-framed line that starts with a digit
+    }
+    const lf = data.indexOf(0x0a, p);
+    if (lf < 0) {
+      if (data.length - p <= this.maxFrame) return -1;
+      this.oversized++;
+      out.push(trimEnd(data.toString('utf8', p, p + this.maxFrame)));
+      this.skip = Infinity;
+      return p + this.maxFrame;
+    }
+    if (lf - p > this.maxFrame) {
+      this.oversized++;
+      out.push(trimEnd(data.toString('utf8', p, p + this.maxFrame)));
+    } else out.push(trimEnd(data.toString('utf8', p, lf)));
+    return lf + 1;
+  }
+
+  /** What remains at end of stream (a last line without LF). */
+  end(): string[] {
+    const rest = this.skip > 0 ? '' : trimEnd(this.buf.toString('utf8'));
+    this.buf = Buffer.alloc(0);
+    return rest.length > 0 ? [rest] : [];
+  }
+}
+
+/** Removes trailing LF, CR and NUL (rsyslog's octet count includes its trailing LF). */
+export function trimEnd(s: string): string {
+  let e = s.length;
+  while (e > 0) {
+    const c = s.charCodeAt(e - 1);
+    if (c !== 10 && c !== 13 && c !== 0) break;
+    e--;
+  }
+  return e === s.length ? s : s.slice(0, e);
+}

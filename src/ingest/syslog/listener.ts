@@ -1,0 +1,194 @@
+import { createSocket, type Socket as UdpSocket } from 'node:dgram';
+import { createServer, type Server as TcpServer, type Socket } from 'node:net';
+import type { ListenAddress } from '../../config/load.js';
+import { SvcError } from '../../errors/svc-error.js';
+import type { LogEvent } from '../../events/event.js';
+import { authorize, timeCtx, type IngestContext } from '../common/context.js';
+import { SyslogFramer, trimEnd } from './framing.js';
+import { parseSyslog } from './parse.js';
+
+/**
+ * Syslog over UDP and TCP (SVC_SYSLOG_UDP / SVC_SYSLOG_TCP). Every event goes to the env/index
+ * pinned by SVC_SYSLOG_TOKEN, authenticated at each flush (a revoked token stops ingest at once).
+ *
+ * TCP: each connection has its own framer and batch; while its batch waits for the writer (which
+ * waits for room when the queue is full) the socket stops being read once MAX_PENDING events are
+ * buffered, so a full queue pushes back through TCP instead of dropping. A slow, silent or broken
+ * sender only holds its own connection (idle timeout, frame size bound, connection cap).
+ * UDP cannot push back: when MAX_PENDING events wait, further datagrams are dropped and counted.
+ */
+
+export const MAX_FRAME_BYTES = 64 * 1024;
+export const MAX_PENDING = 10_000;
+export const MAX_CONNECTIONS = 1024;
+export const IDLE_TIMEOUT_MS = 10 * 60_000;
+
+export interface SyslogOptions {
+  udp?: ListenAddress;
+  tcp?: ListenAddress;
+  token: string | undefined;
+}
+
+export interface SyslogListeners {
+  /** Bound ports (0 resolved), for tests. */
+  udpPort?: number;
+  tcpPort?: number;
+  stats: { received: number; dropped: number; oversized: number; failedBatches: number };
+  close(): Promise<void>;
+}
+
+/** One batch queue: accumulate, write one batch at a time, tell the owner when it drained. */
+class Batcher {
+  private pending: LogEvent[] = [];
+  private writing: Promise<void> | undefined;
+
+  constructor(
+    private readonly write: (events: LogEvent[]) => Promise<void>,
+    private readonly onDrained: () => void = () => {},
+  ) {}
+
+  get size(): number {
+    return this.pending.length;
+  }
+
+  add(events: LogEvent[]): void {
+    for (const e of events) this.pending.push(e);
+    if (!this.writing) this.writing = this.loop();
+  }
+
+  private async loop(): Promise<void> {
+    while (this.pending.length > 0) {
+      const batch = this.pending;
+      this.pending = [];
+      await this.write(batch);
+    }
+    this.writing = undefined;
+    this.onDrained();
+  }
+
+  async drain(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+}
+
+/**
+ * Starts the configured listeners. Throws (svc refuses to start) when SVC_SYSLOG_TOKEN is missing
+ * or is not a live ingest token: it can never become valid later, tokens are generated secrets.
+ */
+export async function startSyslog(ctx: IngestContext, opts: SyslogOptions): Promise<SyslogListeners> {
+  if (!opts.token) throw new SvcError('invalid_input', 'SVC_SYSLOG_TOKEN is required when SVC_SYSLOG_UDP or SVC_SYSLOG_TCP is set');
+  try {
+    (await authorize(ctx, opts.token)).resolve(undefined);
+  } catch (e) {
+    throw new SvcError('invalid_input', `SVC_SYSLOG_TOKEN cannot be used: ${(e as Error).message}`, { cause: e });
+  }
+  const stats = { received: 0, dropped: 0, oversized: 0, failedBatches: 0 };
+  const log = ctx.log;
+  const writeBatch = async (events: LogEvent[]): Promise<void> => {
+    try {
+      const target = (await authorize(ctx, opts.token)).resolve(undefined);
+      for (const e of events) {
+        e.env = target.env;
+        e.index = target.index;
+      }
+      await ctx.writer.write(events, { wait: true });
+    } catch (err) {
+      stats.failedBatches++;
+      stats.dropped += events.length;
+      log?.error({ err, events: events.length }, 'cannot store syslog events');
+    }
+  };
+  const parse = (lines: string[]): LogEvent[] => {
+    const time = timeCtx(ctx);
+    stats.received += lines.length;
+    return lines.filter((l) => l.length > 0).map((l) => parseSyslog(l, time));
+  };
+
+  const closers: (() => Promise<void>)[] = [];
+  const out: SyslogListeners = { stats, close: async () => {} };
+  if (opts.udp) {
+    const { socket, port, batcher } = await startUdp(opts.udp, parse, writeBatch, stats);
+    out.udpPort = port;
+    closers.push(async () => {
+      await new Promise<void>((r) => socket.close(() => r()));
+      await batcher.drain();
+    });
+  }
+  if (opts.tcp) {
+    const { server, port, drainAll } = await startTcp(opts.tcp, parse, writeBatch, stats);
+    out.tcpPort = port;
+    closers.push(async () => {
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      await drainAll();
+      await closed;
+    });
+  }
+  out.close = async () => {
+    for (const c of closers) await c();
+  };
+  return out;
+}
+
+async function startUdp(addr: ListenAddress, parse: (l: string[]) => LogEvent[], write: (e: LogEvent[]) => Promise<void>, stats: SyslogListeners['stats']) {
+  const socket: UdpSocket = createSocket(addr.host.includes(':') ? 'udp6' : 'udp4');
+  const batcher = new Batcher(write);
+  socket.on('message', (msg) => {
+    if (batcher.size >= MAX_PENDING) {
+      stats.dropped++;
+      return;
+    }
+    const text = trimEnd(msg.toString('utf8', 0, Math.min(msg.length, MAX_FRAME_BYTES)));
+    // setImmediate-free batching: events of datagrams arriving while a write runs join the next batch
+    batcher.add(parse([text]));
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('error', reject);
+    socket.bind(addr.port, addr.host, () => {
+      socket.off('error', reject);
+      resolve();
+    });
+  });
+  return { socket, port: socket.address().port, batcher };
+}
+
+async function startTcp(addr: ListenAddress, parse: (l: string[]) => LogEvent[], write: (e: LogEvent[]) => Promise<void>, stats: SyslogListeners['stats']) {
+  const open = new Set<{ socket: Socket; batcher: Batcher }>();
+  const server: TcpServer = createServer((socket) => {
+    const framer = new SyslogFramer(MAX_FRAME_BYTES);
+    const conn = { socket, batcher: new Batcher(write, () => socket.isPaused() && !socket.destroyed && socket.resume()) };
+    open.add(conn);
+    socket.setTimeout(IDLE_TIMEOUT_MS, () => socket.destroy());
+    socket.on('data', (chunk: Buffer) => {
+      const lines = framer.push(chunk);
+      stats.oversized += framer.oversized;
+      framer.oversized = 0;
+      if (lines.length) conn.batcher.add(parse(lines));
+      // backpressure: stop reading this connection until its batch is written
+      if (conn.batcher.size >= MAX_PENDING) socket.pause();
+    });
+    socket.on('end', () => {
+      const rest = framer.end();
+      if (rest.length) conn.batcher.add(parse(rest));
+      socket.end();
+    });
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => {
+      void conn.batcher.drain().finally(() => open.delete(conn));
+    });
+  });
+  server.maxConnections = MAX_CONNECTIONS;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(addr.port, addr.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const a = server.address();
+  const port = typeof a === 'object' && a ? a.port : addr.port;
+  const drainAll = async () => {
+    for (const c of open) c.socket.destroy();
+    for (const c of open) await c.batcher.drain();
+  };
+  return { server, port, drainAll };
+}

@@ -1,0 +1,154 @@
+import type { FieldValue, LogEvent } from '../../events/event.js';
+import { parseTimeValue, type TimeContext } from '../../events/time.js';
+
+/**
+ * One syslog message → a canonical event (env/index filled by the listener). Pure.
+ * RFC 5424: `<PRI>1 TIMESTAMP HOST APP PROCID MSGID [SD...] MSG`, structured data → fields
+ * `<sd-id>.<name>`. RFC 3164: `<PRI>Mmm dd hh:mm:ss HOST TAG[PID]: MSG`, also with an RFC 3339
+ * time (rsyslog's forward format) and without a host (local /dev/log style). A year or zone the
+ * message lacks comes from the current year and SVC_TIMEZONE (TimeContext). Anything without a
+ * valid PRI is kept whole as the message, at arrival time.
+ */
+
+export const FACILITIES = ['kern', 'user', 'mail', 'daemon', 'auth', 'syslog', 'lpr', 'news', 'uucp', 'cron', 'authpriv', 'ftp', 'ntp', 'security', 'console', 'solaris-cron', 'local0', 'local1', 'local2', 'local3', 'local4', 'local5', 'local6', 'local7'];
+export const SEVERITIES = ['emerg', 'alert', 'crit', 'err', 'warning', 'notice', 'info', 'debug'];
+
+interface Cursor {
+  s: string;
+  p: number;
+}
+
+/** Next space-delimited token (advances past one following space). */
+function token(c: Cursor): string {
+  const end = c.s.indexOf(' ', c.p);
+  const t = end < 0 ? c.s.slice(c.p) : c.s.slice(c.p, end);
+  c.p = end < 0 ? c.s.length : end + 1;
+  return t;
+}
+
+function nil(v: string): string | undefined {
+  return v === '-' || v === '' ? undefined : v;
+}
+
+function parsePri(c: Cursor): number | undefined {
+  const m = /^<(\d{1,3})>/.exec(c.s);
+  if (!m || Number(m[1]) > 191) return undefined;
+  c.p = m[0].length;
+  return Number(m[1]);
+}
+
+/** `[id k="v" k2="v\"x"][id2]` at the cursor; params into fields. Returns false if not SD. */
+function structuredData(c: Cursor, fields: Record<string, FieldValue>): void {
+  const s = c.s;
+  if (s[c.p] === '-') {
+    c.p += s[c.p + 1] === ' ' ? 2 : 1;
+    return;
+  }
+  while (s[c.p] === '[') {
+    let p = c.p + 1;
+    const idEnd = p + strcspn(s, p, ' ]');
+    const id = s.slice(p, idEnd);
+    p = idEnd;
+    while (s[p] === ' ') {
+      p++;
+      const eq = s.indexOf('="', p);
+      if (eq < 0) break;
+      const name = s.slice(p, eq);
+      let v = '';
+      let q = eq + 2;
+      for (; q < s.length && s[q] !== '"'; q++) {
+        if (s[q] === '\\' && (s[q + 1] === '"' || s[q + 1] === '\\' || s[q + 1] === ']')) q++;
+        v += s[q];
+      }
+      fields[`${id}.${name}`] = v;
+      p = q + 1;
+    }
+    if (s[p] !== ']') break;
+    c.p = p + 1;
+  }
+  if (s[c.p] === ' ') c.p++;
+}
+
+function strcspn(s: string, p: number, stops: string): number {
+  let q = p;
+  while (q < s.length && !stops.includes(s[q])) q++;
+  return q - p;
+}
+
+function rfc5424(c: Cursor, ev: LogEvent, time: TimeContext): void {
+  const ts = token(c);
+  const t = nil(ts) === undefined ? undefined : parseTimeValue(ts, time);
+  if (t !== undefined) ev.timeUs = t;
+  ev.host = nil(token(c)) ?? '';
+  const app = nil(token(c));
+  const procid = nil(token(c));
+  const msgid = nil(token(c));
+  if (app) ev.fields.app = app;
+  if (procid) ev.fields.procid = procid;
+  if (msgid) ev.fields.msgid = msgid;
+  ev.source = app ?? '';
+  structuredData(c, ev.fields);
+  let msg = c.s.slice(c.p);
+  if (msg.charCodeAt(0) === 0xfeff) msg = msg.slice(1); // BOM
+  ev.message = msg;
+}
+
+/** The 3164 timestamp: `Mmm dd hh:mm:ss` (15 chars) or an RFC 3339 token. */
+function rfc3164Time(c: Cursor, time: TimeContext): number | undefined {
+  const s = c.s;
+  const ch = s.charCodeAt(c.p);
+  if (ch >= 65 && ch <= 90) {
+    const t = parseTimeValue(s.slice(c.p, c.p + 15), time);
+    if (t !== undefined) c.p = s[c.p + 15] === ' ' ? c.p + 16 : c.p + 15;
+    return t;
+  }
+  if (ch >= 48 && ch <= 57) {
+    const save = c.p;
+    const t = parseTimeValue(token(c), time);
+    if (t === undefined) c.p = save;
+    return t;
+  }
+  return undefined;
+}
+
+const TAG_RE = /^([^\s[\]:]{1,64})(?:\[([^\]\s]{1,32})\])?:(?: |$)/;
+
+function rfc3164(c: Cursor, ev: LogEvent, time: TimeContext): void {
+  const t = rfc3164Time(c, time);
+  if (t !== undefined) ev.timeUs = t;
+  // a host is the next token unless it is already the tag (`app[12]:` / `app:`)
+  if (!TAG_RE.test(c.s.slice(c.p, c.p + 100))) {
+    const save = c.p;
+    const h = token(c);
+    if (/^[\w.:-]+$/.test(h)) ev.host = h;
+    else c.p = save;
+  }
+  const rest = c.s.slice(c.p);
+  const m = TAG_RE.exec(rest);
+  if (m) {
+    ev.fields.app = m[1];
+    ev.source = m[1];
+    if (m[2]) ev.fields.procid = m[2];
+    ev.message = rest.slice(m[0].length);
+  } else ev.message = rest;
+}
+
+/** Parses one message (no framing, trailing CR/LF/NUL already removed). */
+export function parseSyslog(line: string, time: TimeContext): LogEvent {
+  const ev: LogEvent = { timeUs: time.nowUs, env: '', index: '', host: '', source: '', sourcetype: 'syslog', message: line, fields: {} };
+  const c: Cursor = { s: line, p: 0 };
+  const pri = parsePri(c);
+  if (pri === undefined) return ev;
+  ev.fields.facility = FACILITIES[pri >> 3] ?? String(pri >> 3);
+  ev.fields.severity = SEVERITIES[pri & 7];
+  ev.fields.priority = pri;
+  if (line[c.p] === '1' && line[c.p + 1] === ' ') {
+    c.p += 2;
+    ev.fields.syslog_format = 'rfc5424';
+    rfc5424(c, ev, time);
+  } else {
+    ev.fields.syslog_format = 'rfc3164';
+    rfc3164(c, ev, time);
+  }
+  return ev;
+}

@@ -1,0 +1,97 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
+import type { Principal } from '../auth/principal.js';
+import { canUseTool } from '../auth/rbac.js';
+import { SvcError, isSvcError } from '../errors/svc-error.js';
+import { VERSION } from '../version.js';
+import { SERVER_INSTRUCTIONS } from './query-help.js';
+import { TOOLS } from './tools/index.js';
+import type { McpDeps, McpTool, ToolOutput } from './tools/types.js';
+import type { McpOutcome } from '../selflog/types.js';
+
+/**
+ * The MCP server for one authenticated principal (stateless: one per HTTP request).
+ * tools/list shows only the tools the principal's allowlist holds; calling any other tool is a
+ * JSON-RPC error (-32602), never a tool result. Every tools/call is recorded in `_svcmcp`.
+ */
+export function buildMcpServer(deps: McpDeps, principal: Principal): Server {
+  const server = new Server({ name: 'svc', version: VERSION }, { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS });
+  const visible = TOOLS.filter((t) => canUseTool(principal, t.name));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: visible.map(toolDefinition) }));
+  server.setRequestHandler(CallToolRequestSchema, async (req) => callTool(deps, principal, req.params.name, req.params.arguments ?? {}));
+  return server;
+}
+
+const definitions = new Map<string, Tool>();
+
+export function toolDefinition(t: McpTool): Tool {
+  let def = definitions.get(t.name);
+  if (!def) {
+    const inputSchema = toJsonSchemaCompat(t.input, { strictUnions: true, pipeStrategy: 'input' }) as Tool['inputSchema'];
+    def = { name: t.name, title: t.title, description: t.description, inputSchema, annotations: { readOnlyHint: true, openWorldHint: false } };
+    definitions.set(t.name, def);
+  }
+  return def;
+}
+
+type Recorder = (outcome: McpOutcome, resultCount: number, err?: { code: string; message: string }) => void;
+
+/** Runs one tools/call: allowlist, argument validation, the tool, the `_svcmcp` record. */
+export async function callTool(deps: McpDeps, principal: Principal, name: string, rawArgs: unknown): Promise<CallToolResult> {
+  const record = recorder(deps, principal, name, rawArgs);
+  const tool = TOOLS.find((t) => t.name === name);
+  if (!tool || !canUseTool(principal, name)) {
+    const code = tool ? 'tool_hidden' : 'unknown_tool';
+    const message = tool ? `tool "${name}" is not available to this key` : `unknown tool "${name}"`;
+    record('rejected', 0, { code, message });
+    throw new McpError(ErrorCode.InvalidParams, message, { code });
+  }
+  const parsed = tool.input.safeParse(rawArgs);
+  if (!parsed.success) {
+    const message = `invalid arguments for tool "${name}": ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}`;
+    record('rejected', 0, { code: 'invalid_input', message });
+    throw new McpError(ErrorCode.InvalidParams, message, { code: 'invalid_input' });
+  }
+  return runTool(deps, principal, tool, parsed.data, record);
+}
+
+async function runTool(deps: McpDeps, principal: Principal, tool: McpTool, args: unknown, record: Recorder): Promise<CallToolResult> {
+  try {
+    const out: ToolOutput = await tool.run({ deps, principal }, args as never);
+    record('ok', out.resultCount);
+    return { content: [{ type: 'text', text: out.text }], structuredContent: out.structured };
+  } catch (err) {
+    const e = asSvcError(err);
+    if (e.kind === 'internal') deps.log.error({ err, tool: tool.name, principal: principal.id }, 'mcp tool failed');
+    record('error', 0, { code: e.code, message: e.message });
+    // tool-level errors (bad query, forbidden env, unknown event id) go back to the model to correct
+    const text = `error ${e.code}: ${e.message}`;
+    return { content: [{ type: 'text', text }], structuredContent: { error: { code: e.code, message: e.message, ...e.details } }, isError: true };
+  }
+}
+
+/** One `_svcmcp` record per call, timed from here. */
+function recorder(deps: McpDeps, principal: Principal, tool: string, args: unknown): Recorder {
+  const started = performance.now();
+  return (outcome, resultCount, err) => {
+    if (principal.kind === 'ingest_token') return;
+    deps.selflog.mcpCall({
+      tool,
+      principalName: principal.name,
+      principalId: principal.id,
+      principalKind: principal.kind,
+      args,
+      outcome,
+      errorCode: err?.code,
+      errorMessage: err?.message,
+      durationMs: performance.now() - started,
+      resultCount,
+    });
+  };
+}
+
+function asSvcError(err: unknown): SvcError {
+  if (isSvcError(err)) return err;
+  return new SvcError('internal', 'internal error while running the tool', { cause: err });
+}

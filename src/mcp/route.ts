@@ -1,0 +1,58 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Principal } from '../auth/principal.js';
+import { SvcError } from '../errors/svc-error.js';
+import { VERSION } from '../version.js';
+import { buildMcpServer } from './mcp-server.js';
+import type { McpDeps } from './tools/types.js';
+
+/**
+ * `/mcp`: the MCP Streamable HTTP endpoint, stateless (a server and transport per POST, answers as
+ * plain JSON; notifications get 202 from the transport). GET and DELETE answer 405: there is no
+ * session and no server-initiated stream. The auth hook enforces `access: 'mcp'` before the
+ * handler runs and sets `request.principal`.
+ */
+export async function mcpRoutes(app: FastifyInstance): Promise<void> {
+  const { search, control, store, selflog, clock, log } = app.deps;
+  const deps: McpDeps = { search, control, store, selflog, clock, log };
+  app.post('/mcp', { config: { access: 'mcp' } }, (request, reply) => handlePost(deps, request, reply));
+  for (const method of ['GET', 'DELETE'] as const) {
+    app.route({ method, url: '/mcp', config: { access: 'mcp' }, handler: methodNotAllowed });
+  }
+}
+
+function principalOf(request: FastifyRequest): Principal | undefined {
+  return (request as unknown as { principal?: Principal }).principal;
+}
+
+async function handlePost(deps: McpDeps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const principal = principalOf(request);
+  // defense in depth: the hook refuses anonymous calls, but /mcp must never run without a principal
+  if (!principal || principal.kind === 'ingest_token') throw new SvcError('missing_credentials', 'the MCP endpoint needs an API key with the MCP scope');
+  const server = buildMcpServer(deps, principal);
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  reply.hijack();
+  reply.raw.setHeader('X-Svc-Version', VERSION);
+  reply.raw.on('close', () => {
+    void transport.close().catch(() => {});
+    void server.close().catch(() => {});
+  });
+  try {
+    await server.connect(transport);
+    await transport.handleRequest(request.raw, reply.raw, request.body);
+  } catch (err) {
+    deps.log.error({ err, reqId: request.id }, 'mcp request failed');
+    if (!reply.raw.headersSent) {
+      reply.raw.writeHead(500, { 'Content-Type': 'application/json' });
+      reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'internal error' }, id: null }));
+    }
+  }
+}
+
+async function methodNotAllowed(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  return reply
+    .code(405)
+    .header('Allow', 'POST')
+    .type('application/json')
+    .send({ jsonrpc: '2.0', error: { code: -32000, message: `method ${request.method} not allowed: svc's MCP endpoint is stateless, use POST` }, id: null });
+}

@@ -1,0 +1,153 @@
+import { SvcError } from '../errors/svc-error.js';
+
+/**
+ * The query lexer. The language has two lexical contexts, chosen by the parser token by token:
+ * - `search`: the part before the first pipe and raw values (`span=1m`, `earliest=-15m`): a word
+ *   runs until whitespace or one of `( ) | " = < > !=`; `*`, `-`, `.`, `:` are word characters
+ *   (except `name:` directly followed by a value, which is a field test).
+ * - `expr`: pipe arguments and `where`/`eval` expressions: identifiers, numbers, operators.
+ */
+export type TokenKind = 'word' | 'string' | 'ident' | 'number' | 'op' | 'eof';
+
+export interface Token {
+  kind: TokenKind;
+  /** The token's value: the word, the unescaped string, the operator. */
+  text: string;
+  /** Offset of the first character in the query. */
+  pos: number;
+  /** The token exactly as written (strings with quotes). */
+  raw: string;
+}
+
+export type LexMode = 'search' | 'expr';
+
+const SEARCH_OPS = ['!=', '>=', '<=', '(', ')', '|', '=', '<', '>', ':'];
+const EXPR_OPS = ['==', '!=', '>=', '<=', '(', ')', '|', ',', '=', '<', '>', '+', '-', '*', '/', '%', '[', ']'];
+const FIELD_NAME = /^[A-Za-z_@][A-Za-z0-9_.@-]*$/;
+const IDENT_START = /[A-Za-z_@]/;
+const IDENT_CHAR = /[A-Za-z0-9_.@]/;
+
+export function isFieldName(s: string): boolean {
+  return FIELD_NAME.test(s);
+}
+
+export function parseError(message: string, pos: number, token: string): SvcError {
+  return new SvcError('invalid_query', message, { details: { position: pos, token } });
+}
+
+/** Describes a token for error messages: `"|"`, `end of query`. */
+export function describe(t: Token): string {
+  return t.kind === 'eof' ? 'end of query' : JSON.stringify(t.raw);
+}
+
+export class Lexer {
+  private pos = 0;
+  private cache: { pos: number; mode: LexMode; tok: Token; end: number } | undefined;
+
+  constructor(readonly src: string) {}
+
+  /** The next token in `mode` without consuming it. */
+  peek(mode: LexMode): Token {
+    if (this.cache && this.cache.pos === this.pos && this.cache.mode === mode) return this.cache.tok;
+    const start = this.skipSpace(this.pos);
+    const [tok, end] = mode === 'search' ? this.lexSearch(start) : this.lexExpr(start);
+    this.cache = { pos: this.pos, mode, tok, end };
+    return tok;
+  }
+
+  next(mode: LexMode): Token {
+    const tok = this.peek(mode);
+    this.pos = this.cache!.end;
+    return tok;
+  }
+
+  /** True when whitespace separates the current position from the next token. */
+  spaceAhead(): boolean {
+    return this.pos < this.src.length && /\s/.test(this.src[this.pos]);
+  }
+
+  private skipSpace(i: number): number {
+    while (i < this.src.length && /\s/.test(this.src[i])) i++;
+    return i;
+  }
+
+  private tok(kind: TokenKind, text: string, pos: number, end: number): [Token, number] {
+    return [{ kind, text, pos, raw: this.src.slice(pos, end) }, end];
+  }
+
+  private lexSearch(i: number): [Token, number] {
+    const s = this.src;
+    if (i >= s.length) return this.tok('eof', '', i, i);
+    if (s[i] === '"') return this.lexString(i, '"', 'string');
+    for (const op of SEARCH_OPS) {
+      if (s.startsWith(op, i) && op !== ':') return this.tok('op', op, i, i + op.length);
+    }
+    // the colon of `name:value`: the word before it stopped right there
+    if (s[i] === ':' && i > 0 && !/\s/.test(s[i - 1])) return this.tok('op', ':', i, i + 1);
+    let j = i;
+    while (j < s.length && !/[\s()|"=<>]/.test(s[j]) && !s.startsWith('!=', j)) {
+      // `name:value` and `name:"value"`: the colon ends the word when a field name precedes it
+      if (s[j] === ':' && j > i && isFieldName(s.slice(i, j)) && j + 1 < s.length && !/[\s:/|)]/.test(s[j + 1])) break;
+      j++;
+    }
+    if (j === i) return this.tok('op', s[i], i, i + 1);
+    return this.tok('word', s.slice(i, j), i, j);
+  }
+
+  private lexExpr(i: number): [Token, number] {
+    const s = this.src;
+    if (i >= s.length) return this.tok('eof', '', i, i);
+    const c = s[i];
+    if (c === '"') return this.lexString(i, '"', 'string');
+    if (c === "'") return this.lexString(i, "'", 'ident');
+    if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(s[i + 1] ?? ''))) {
+      const m = /^(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/.exec(s.slice(i))!;
+      // a number glued to letters (`1m`, `5xx`) is a word such as a span or a value
+      const after = s[i + m[0].length] ?? '';
+      if (/[A-Za-z_]/.test(after)) {
+        let j = i + m[0].length;
+        while (j < s.length && IDENT_CHAR.test(s[j])) j++;
+        return this.tok('ident', s.slice(i, j), i, j);
+      }
+      return this.tok('number', m[0], i, i + m[0].length);
+    }
+    if (IDENT_START.test(c)) {
+      let j = i + 1;
+      while (j < s.length && IDENT_CHAR.test(s[j])) j++;
+      return this.tok('ident', s.slice(i, j), i, j);
+    }
+    for (const op of EXPR_OPS) if (s.startsWith(op, i)) return this.tok('op', op, i, i + op.length);
+    return this.tok('op', c, i, i + 1);
+  }
+
+  private lexString(i: number, q: string, kind: TokenKind): [Token, number] {
+    const s = this.src;
+    let out = '';
+    let j = i + 1;
+    while (j < s.length && s[j] !== q) {
+      if (s[j] === '\\' && j + 1 < s.length && (s[j + 1] === q || s[j + 1] === '\\')) {
+        out += s[j + 1];
+        j += 2;
+      } else out += s[j++];
+    }
+    if (j >= s.length) throw parseError(`missing closing ${q} for the string starting at position ${i}`, i, s.slice(i, i + 20));
+    return this.tok(kind, out, i, j + 1);
+  }
+}
+
+/** Quotes a value as a query string literal: `"a \"b\""`. */
+export function quoteString(s: string, q = '"'): string {
+  let out = q;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    // a backslash stays single unless the lexer would read it as an escape
+    if (c === '\\') out += i + 1 === s.length || s[i + 1] === '\\' || s[i + 1] === q ? '\\\\' : '\\';
+    else out += c === q ? `\\${q}` : c;
+  }
+  return out + q;
+}
+
+/** Prints a field name in an expression: bare when it lexes as one identifier, else single-quoted. */
+export function printIdent(name: string): string {
+  return /^[A-Za-z_@][A-Za-z0-9_.@]*$/.test(name) ? name : quoteString(name, "'");
+}

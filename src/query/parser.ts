@@ -1,0 +1,230 @@
+import { describe, isFieldName, Lexer, parseError, type LexMode, type Token } from './lexer.js';
+import type { SvcError } from '../errors/svc-error.js';
+import { MATCH_ALL, type SearchNode } from './search/filter-logic.js';
+import type { FieldOp } from './search/filter-field.js';
+import { PIPES, type PipeNode } from './pipes/registry.js';
+import { parseTime } from './time.js';
+
+/** A parsed query: the search before the first pipe, then the pipes in order. */
+export interface Query {
+  search: SearchNode;
+  pipes: PipeNode[];
+}
+
+const FIELD_OPS = new Set(['=', '!=', '<', '<=', '>', '>=', ':']);
+const LIST_NAME = /^[A-Za-z_@*][A-Za-z0-9_.@*-]*$/;
+
+/**
+ * Recursive-descent parser over the context-sensitive lexer. Pipe modules use its helpers.
+ * Every error is SvcError('invalid_query') with details {position, token}.
+ */
+export class Parser {
+  readonly lex: Lexer;
+
+  constructor(readonly src: string) {
+    this.lex = new Lexer(src);
+  }
+
+  peek(mode: LexMode): Token {
+    return this.lex.peek(mode);
+  }
+
+  next(mode: LexMode): Token {
+    return this.lex.next(mode);
+  }
+
+  fail(message: string, t: Token): SvcError {
+    return parseError(message, t.pos, t.kind === 'eof' ? '' : t.raw);
+  }
+
+  unexpected(t: Token, hint = ''): SvcError {
+    return this.fail(`unexpected ${describe(t)}${hint ? `: ${hint}` : ''}`, t);
+  }
+
+  acceptOp(op: string, mode: LexMode): boolean {
+    const t = this.peek(mode);
+    if (t.kind !== 'op' || t.text !== op) return false;
+    this.next(mode);
+    return true;
+  }
+
+  expectOp(op: string, mode: LexMode): Token {
+    const t = this.peek(mode);
+    if (t.kind !== 'op' || t.text !== op) throw this.fail(`unexpected ${describe(t)}: missing "${op}"`, t);
+    return this.next(mode);
+  }
+
+  /** Consumes an unquoted keyword (case-insensitive) when it comes next. */
+  acceptKeyword(word: string): boolean {
+    const t = this.peek('expr');
+    if (t.kind !== 'ident' || t.raw.toLowerCase() !== word) return false;
+    this.next('expr');
+    return true;
+  }
+
+  /** True at `|` or the end of the query. */
+  atPipeEnd(): boolean {
+    const t = this.peek('search');
+    return t.kind === 'eof' || (t.kind === 'op' && t.text === '|');
+  }
+
+  /** A field name in an expression context (`'quoted name'` allowed). */
+  fieldName(what: string): string {
+    const t = this.peek('expr');
+    if (t.kind !== 'ident' || /^[0-9]/.test(t.raw)) throw this.fail(`unexpected ${describe(t)}: missing ${what}`, t);
+    this.next('expr');
+    return t.text;
+  }
+
+  /** A positive integer argument. */
+  positiveInt(what: string): number {
+    const t = this.next('expr');
+    if (t.kind !== 'number' || !/^\d+$/.test(t.text) || Number(t.text) < 1) throw this.fail(`unexpected ${describe(t)}: missing ${what} (a positive integer)`, t);
+    return Number(t.text);
+  }
+
+  /** True when a plain integer comes next. */
+  intAhead(): boolean {
+    const t = this.peek('expr');
+    return t.kind === 'number' && /^\d+$/.test(t.text);
+  }
+
+  /**
+   * Field names separated by commas and/or spaces (`*` wildcards allowed), up to `|`, the end or a
+   * stop keyword such as `by`. Each may carry a leading `+`/`-` when `signs`.
+   */
+  fieldList(what: string, opts: { stop?: string[]; signs?: boolean; allowEmpty?: boolean } = {}): string[] {
+    const out: string[] = [];
+    for (;;) {
+      const t = this.peek('search');
+      if (t.kind === 'eof' || (t.kind === 'op' && t.text === '|')) break;
+      if (t.kind === 'word' && opts.stop?.includes(t.text.toLowerCase())) break;
+      if (t.kind !== 'word') throw this.unexpected(t, `missing ${what}`);
+      this.next('search');
+      for (const part of t.text.split(',')) {
+        if (part === '') continue;
+        const name = opts.signs ? part.replace(/^[+-]/, '') : part;
+        if (!LIST_NAME.test(name)) throw this.fail(`unexpected ${JSON.stringify(part)}: missing ${what}`, t);
+        out.push(part);
+      }
+    }
+    if (out.length === 0 && !opts.allowEmpty) throw this.fail(`missing ${what}`, this.peek('search'));
+    return out;
+  }
+
+  // ---- the search part ----
+
+  parseSearch(): SearchNode {
+    if (this.atPipeEnd()) return MATCH_ALL;
+    const node = this.parseOr();
+    const t = this.peek('search');
+    if (!(t.kind === 'eof' || (t.kind === 'op' && t.text === '|'))) throw this.unexpected(t);
+    return node;
+  }
+
+  private isWord(t: Token, w: string): boolean {
+    return t.kind === 'word' && t.text === w;
+  }
+
+  private parseOr(): SearchNode {
+    const items = [this.parseAnd()];
+    while (this.isWord(this.peek('search'), 'OR')) {
+      this.next('search');
+      items.push(this.parseAnd());
+    }
+    return items.length === 1 ? items[0] : { kind: 'or', items: items.flatMap((i) => (i.kind === 'or' ? i.items : [i])) };
+  }
+
+  private parseAnd(): SearchNode {
+    const items: SearchNode[] = [];
+    for (;;) {
+      const t = this.peek('search');
+      if (t.kind === 'eof' || (t.kind === 'op' && (t.text === ')' || t.text === '|')) || this.isWord(t, 'OR')) break;
+      if (this.isWord(t, 'AND')) {
+        if (items.length === 0) throw this.unexpected(t, 'missing a search term before it');
+        this.next('search');
+        const after = this.peek('search');
+        if (after.kind === 'eof' || (after.kind === 'op' && after.text !== '(')) throw this.unexpected(after, 'missing a search term after "AND"');
+        continue;
+      }
+      items.push(this.parseUnary());
+    }
+    if (items.length === 0) throw this.unexpected(this.peek('search'), 'missing a search term');
+    return items.length === 1 ? items[0] : { kind: 'and', items: items.flatMap((i) => (i.kind === 'and' ? i.items : [i])) };
+  }
+
+  private parseUnary(): SearchNode {
+    const t = this.peek('search');
+    if (this.isWord(t, 'NOT')) {
+      this.next('search');
+      const after = this.peek('search');
+      if (after.kind === 'eof' || (after.kind === 'op' && after.text !== '(')) throw this.unexpected(after, 'missing a search term after "NOT"');
+      return { kind: 'not', item: this.parseUnary() };
+    }
+    if (t.kind === 'word' && t.text.length > 1 && t.text.startsWith('-')) {
+      this.next('search');
+      return { kind: 'not', item: this.parseWord({ ...t, text: t.text.slice(1), pos: t.pos + 1, raw: t.raw.slice(1) }) };
+    }
+    return this.parsePrimary();
+  }
+
+  private parsePrimary(): SearchNode {
+    const t = this.next('search');
+    if (t.kind === 'op' && t.text === '(') {
+      const inner = this.parseOr();
+      this.expectOp(')', 'search');
+      return inner;
+    }
+    if (t.kind === 'string') return { kind: 'phrase', text: t.text };
+    if (t.kind === 'word') return this.parseWord(t);
+    throw this.unexpected(t, t.kind === 'eof' ? 'missing a search term' : undefined);
+  }
+
+  /** A word: a term, or the field name of `field<op>value`. */
+  private parseWord(t: Token): SearchNode {
+    if (t.text === 'AND' || t.text === 'OR' || t.text === 'NOT') throw this.unexpected(t, 'missing a search term');
+    const op = this.peek('search');
+    if (op.kind !== 'op' || !FIELD_OPS.has(op.text)) return { kind: 'term', text: t.text };
+    if (!isFieldName(t.text)) throw this.fail(`invalid field name ${JSON.stringify(t.text)}`, t);
+    this.next('search');
+    const v = this.next('search');
+    if (v.kind !== 'word' && v.kind !== 'string') throw this.unexpected(v, `missing a value after "${t.text}${op.text}"`);
+    const fieldOp = (op.text === ':' ? '=' : op.text) as FieldOp;
+    const bound = t.text.toLowerCase();
+    if ((bound === 'earliest' || bound === 'latest') && fieldOp === '=') {
+      try {
+        parseTime(v.text, Date.now());
+      } catch (e) {
+        throw this.fail(`cannot parse ${bound} time ${JSON.stringify(v.text)}: want RFC 3339, epoch seconds, now or relative like -15m`, v);
+      }
+      return { kind: 'time', bound, value: v.text, quoted: v.kind === 'string' };
+    }
+    return { kind: 'field', field: t.text, op: fieldOp, value: v.text, quoted: v.kind === 'string' };
+  }
+
+  // ---- pipes ----
+
+  parsePipes(): PipeNode[] {
+    const pipes: PipeNode[] = [];
+    while (this.acceptOp('|', 'search')) {
+      const cmd = this.next('expr');
+      if (cmd.kind !== 'ident') throw this.unexpected(cmd, 'missing a command after "|"');
+      const def = PIPES[cmd.text.toLowerCase()];
+      if (!def) throw this.fail(`unknown command ${JSON.stringify(cmd.text)}`, cmd);
+      pipes.push(def.parse(this, cmd));
+      const end = this.peek('search');
+      if (!(end.kind === 'eof' || (end.kind === 'op' && end.text === '|'))) throw this.unexpected(end, `after "${cmd.text.toLowerCase()}"`);
+    }
+    return pipes;
+  }
+}
+
+/** Parses a query. Throws SvcError('invalid_query') with {position, token}. */
+export function parse(q: string): Query {
+  const p = new Parser(q);
+  const search = p.parseSearch();
+  const pipes = p.parsePipes();
+  const t = p.peek('search');
+  if (t.kind !== 'eof') throw p.unexpected(t);
+  return { search, pipes };
+}

@@ -1,0 +1,53 @@
+import { describe, printIdent } from '../lexer.js';
+import { compileExpr, exprFields, parseExpr, printExpr, type Expr } from '../expr/expr.js';
+import { ident } from '../sql.js';
+import type { StageBuilder } from '../stages.js';
+import type { PipeDef } from './pipe.js';
+
+/** `eval name=<expr>[, name=<expr>]`: computes fields in order; a later one may use an earlier one. */
+export interface EvalPipe {
+  kind: 'eval';
+  assignments: { name: string; expr: Expr }[];
+}
+
+/** Sets column `name` of the current stage to `sql` (replacing it when it exists). */
+export function setColumn(b: StageBuilder, name: string, sql: string, type: Parameters<StageBuilder['schema']['set']>[1]): void {
+  const schema = new Map(b.schema);
+  schema.set(name, type);
+  const body = b.schema.has(name)
+    ? `SELECT * REPLACE (${sql} AS ${ident(name)}) FROM ${b.cur}`
+    : `SELECT *, ${sql} AS ${ident(name)} FROM ${b.cur}`;
+  b.push(body, schema);
+}
+
+export const evalPipe: PipeDef<EvalPipe> = {
+  name: 'eval',
+  parse(p) {
+    const assignments: EvalPipe['assignments'] = [];
+    do {
+      const name = p.fieldName('a field name to assign');
+      const eq = p.peek('expr');
+      if (eq.kind !== 'op' || eq.text !== '=') throw p.fail(`unexpected ${describe(eq)}: missing "=" after "${name}"`, eq);
+      p.next('expr');
+      assignments.push({ name, expr: parseExpr(p) });
+    } while (p.acceptOp(',', 'expr'));
+    return { kind: 'eval', assignments };
+  },
+  print: (n) => `eval ${n.assignments.map((a) => `${printIdent(a.name)}=${printExpr(a.expr)}`).join(', ')}`,
+  reads: (n) => {
+    const defined = new Set<string>();
+    const out: string[] = [];
+    for (const a of n.assignments) {
+      out.push(...exprFields(a.expr).filter((f) => !defined.has(f)));
+      defined.add(a.name);
+    }
+    return out;
+  },
+  writes: (n) => n.assignments.map((a) => a.name),
+  compile(n, b) {
+    for (const a of n.assignments) {
+      const c = compileExpr(a.expr, { schema: b.schema, nowMs: b.nowMs });
+      setColumn(b, a.name, c.sql, c.type);
+    }
+  },
+};

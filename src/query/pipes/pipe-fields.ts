@@ -1,0 +1,34 @@
+import type { PipeDef } from './pipe.js';
+import { expandNames, project } from './projection.js';
+
+/** `fields [+] a, b` keeps only those fields (events keep their time); `fields - a, b` drops them. */
+export interface FieldsPipe {
+  kind: 'fields';
+  mode: '+' | '-' | '';
+  names: string[];
+}
+
+export const fieldsPipe: PipeDef<FieldsPipe> = {
+  name: 'fields',
+  parse(p) {
+    let mode: FieldsPipe['mode'] = '';
+    const t = p.peek('search');
+    if (t.kind === 'word' && (t.text === '+' || t.text === '-')) {
+      p.next('search');
+      mode = t.text;
+    }
+    return { kind: 'fields', mode, names: p.fieldList('a field name') };
+  },
+  print: (n) => `fields ${n.mode ? `${n.mode} ` : ''}${n.names.join(', ')}`,
+  reads: (n) => (n.mode === '-' ? [] : n.names.some((x) => x.includes('*')) ? '*' : n.names),
+  writes: () => [],
+  compile(n, b) {
+    const named = expandNames(b, n.names);
+    if (n.mode === '-') {
+      project(b, [...b.schema.keys()].filter((c) => !named.includes(c)));
+      return;
+    }
+    const keep = b.mode === 'events' && !named.includes('_time') ? ['_time', ...named] : named;
+    project(b, keep);
+  },
+};

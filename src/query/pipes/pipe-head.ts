@@ -1,0 +1,19 @@
+import type { PipeDef } from './pipe.js';
+
+/** `head [N]`: the first N rows (default 10) in the current order (events: newest first). */
+export interface HeadPipe {
+  kind: 'head';
+  n: number;
+}
+
+export const headPipe: PipeDef<HeadPipe> = {
+  name: 'head',
+  parse: (p) => ({ kind: 'head', n: p.atPipeEnd() ? 10 : p.positiveInt('a row count') }),
+  print: (n) => `head ${n.n}`,
+  reads: () => [],
+  writes: () => [],
+  compile(n, b) {
+    b.markMatched();
+    b.push(`SELECT * FROM ${b.cur}${b.orderBy()} LIMIT ${n.n}`);
+  },
+};

@@ -1,0 +1,45 @@
+import type { Parser } from '../parser.js';
+import type { Schema } from '../schema.js';
+import { ident } from '../sql.js';
+import { aggName, aggSql, parseAggs, printAgg, type Agg } from './aggregations.js';
+import type { PipeDef } from './pipe.js';
+
+/** `stats count, avg(ms) as mean by host, status`: one row per group, ordered by the group fields. */
+export interface StatsPipe {
+  kind: 'stats';
+  aggs: Agg[];
+  by: string[];
+}
+
+export const statsPipe: PipeDef<StatsPipe> = {
+  name: 'stats',
+  parse(p: Parser): StatsPipe {
+    const aggs = parseAggs(p);
+    const by = p.acceptKeyword('by') ? p.fieldList('a field after "by"') : [];
+    return { kind: 'stats', aggs, by };
+  },
+  print: (n) => `stats ${n.aggs.map(printAgg).join(', ')}${n.by.length ? ` by ${n.by.join(', ')}` : ''}`,
+  reads: (n) => [...n.by, ...n.aggs.flatMap((a) => (a.field ? [a.field] : []))],
+  writes: () => 'all',
+  compile(n, b) {
+    b.markMatched();
+    const schema: Schema = new Map();
+    const select: string[] = [];
+    for (const f of n.by) {
+      const c = b.col(f);
+      select.push(`${c.sql} AS ${ident(f)}`);
+      schema.set(f, c.type);
+    }
+    for (const a of n.aggs) {
+      const s = aggSql(a, b);
+      select.push(`${s.sql} AS ${ident(aggName(a))}`);
+      schema.set(aggName(a), s.type);
+    }
+    const keys = n.by.map((f) => b.col(f).sql);
+    const where = keys.length ? ` WHERE ${keys.map((k) => `${k} IS NOT NULL`).join(' AND ')}` : '';
+    const group = keys.length ? ` GROUP BY ${n.by.map((_, i) => i + 1).join(', ')}` : '';
+    b.push(`SELECT ${select.join(', ')} FROM ${b.cur}${where}${group}`, schema);
+    b.order = n.by.map((f) => ({ sql: ident(f), desc: false, cols: [f] }));
+    b.mode = 'table';
+  },
+};

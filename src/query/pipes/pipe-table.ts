@@ -1,0 +1,20 @@
+import type { PipeDef } from './pipe.js';
+import { expandNames, project } from './projection.js';
+
+/** `table a b c`: the result becomes a table of those columns, rows in the current order. */
+export interface TablePipe {
+  kind: 'table';
+  names: string[];
+}
+
+export const tablePipe: PipeDef<TablePipe> = {
+  name: 'table',
+  parse: (p) => ({ kind: 'table', names: p.fieldList('a field name') }),
+  print: (n) => `table ${n.names.join(' ')}`,
+  reads: (n) => (n.names.some((x) => x.includes('*')) ? '*' : n.names),
+  writes: () => 'all',
+  compile(n, b) {
+    project(b, expandNames(b, n.names));
+    b.mode = 'table';
+  },
+};

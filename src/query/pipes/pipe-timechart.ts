@@ -1,0 +1,69 @@
+import { describe } from '../lexer.js';
+import type { Parser } from '../parser.js';
+import type { Schema } from '../schema.js';
+import { ident } from '../sql.js';
+import type { StageBuilder } from '../stages.js';
+import { autoSpanSecs, parseSpan } from '../time.js';
+import { aggName, aggSql, parseAggs, printAgg, type Agg } from './aggregations.js';
+import type { PipeDef } from './pipe.js';
+
+/**
+ * `timechart [span=1m] <aggs> [by f]`: one row per time bucket (column `_time`, the bucket start).
+ * As the last pipe, empty buckets are filled and `by f` pivots into one column per value of f.
+ * Without span, about 100 buckets over the query's time range.
+ */
+export interface TimechartPipe {
+  kind: 'timechart';
+  span?: string;
+  aggs: Agg[];
+  by?: string;
+}
+
+const DEFAULT_BUCKETS = 100;
+
+export function spanOf(n: TimechartPipe, b: StageBuilder): number {
+  if (n.span) return parseSpan(n.span)!;
+  return b.range ? autoSpanSecs(b.range.fromMs, b.range.toMs, DEFAULT_BUCKETS) : 3600;
+}
+
+export const timechartPipe: PipeDef<TimechartPipe> = {
+  name: 'timechart',
+  parse(p: Parser): TimechartPipe {
+    let span: string | undefined;
+    if (p.acceptKeyword('span')) {
+      p.expectOp('=', 'expr');
+      const t = p.next('search');
+      if (t.kind !== 'word' || parseSpan(t.text) === undefined) throw p.fail(`unexpected ${describe(t)}: missing a span such as 30s, 1m, 1h or 1d`, t);
+      span = t.text;
+    }
+    const aggs = parseAggs(p);
+    let by: string | undefined;
+    if (p.acceptKeyword('by')) by = p.fieldName('a field after "by"');
+    return { kind: 'timechart', span, aggs, by };
+  },
+  print: (n) => `timechart ${n.span ? `span=${n.span} ` : ''}${n.aggs.map(printAgg).join(', ')}${n.by ? ` by ${n.by}` : ''}`,
+  reads: (n) => ['_time', ...(n.by ? [n.by] : []), ...n.aggs.flatMap((a) => (a.field ? [a.field] : []))],
+  writes: () => 'all',
+  compile(n, b) {
+    b.markMatched();
+    const spanUs = spanOf(n, b) * 1_000_000;
+    const schema: Schema = new Map([['_time', 'time']]);
+    const select = [`make_timestamp((epoch_us(_time) // ${spanUs}) * ${spanUs}) AS _time`];
+    let where = ' WHERE _time IS NOT NULL';
+    if (n.by) {
+      const c = b.col(n.by);
+      select.push(`${c.sql} AS ${ident(n.by)}`);
+      schema.set(n.by, c.type);
+      where += ` AND ${c.sql} IS NOT NULL`;
+    }
+    for (const a of n.aggs) {
+      const s = aggSql(a, b);
+      select.push(`${s.sql} AS ${ident(aggName(a))}`);
+      schema.set(aggName(a), s.type);
+    }
+    b.push(`SELECT ${select.join(', ')} FROM ${b.cur}${where} GROUP BY ${n.by ? '1, 2' : '1'}`, schema);
+    b.order = [{ sql: '_time', desc: false, cols: ['_time'] }, ...(n.by ? [{ sql: ident(n.by), desc: false, cols: [n.by] }] : [])];
+    b.mode = 'table';
+    b.timechart = { spanSecs: spanUs / 1_000_000, by: n.by, aggs: n.aggs.map((a) => ({ name: aggName(a), zero: a.fn === 'count' || a.fn === 'dc' })) };
+  },
+};

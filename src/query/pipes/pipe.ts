@@ -1,0 +1,19 @@
+import type { Token } from '../lexer.js';
+import type { Parser } from '../parser.js';
+import type { StageBuilder } from '../stages.js';
+
+/**
+ * One pipe command of the language. Each `pipe-*.ts` exports its node type and one PipeDef that
+ * parses it (after the command name), prints it back in canonical form, says which input fields it
+ * reads, and adds its stage(s) to the SQL CTE chain.
+ */
+export interface PipeDef<N extends { kind: string }> {
+  name: string;
+  parse(p: Parser, cmd: Token): N;
+  print(n: N): string;
+  /** Input fields it reads; '*' when it may read any (wildcards). */
+  reads(n: N): string[] | '*';
+  /** Names it creates or overwrites; 'all' when its output replaces the input (stats, table...). */
+  writes(n: N): string[] | 'all';
+  compile(n: N, b: StageBuilder): void;
+}

@@ -1,0 +1,27 @@
+import type { PipeDef } from './pipe.js';
+import { dedupPipe, type DedupPipe } from './pipe-dedup.js';
+import { evalPipe, type EvalPipe } from './pipe-eval.js';
+import { fieldsPipe, type FieldsPipe } from './pipe-fields.js';
+import { headPipe, type HeadPipe } from './pipe-head.js';
+import { rexPipe, type RexPipe } from './pipe-rex.js';
+import { sortPipe, type SortPipe } from './pipe-sort.js';
+import { statsPipe, type StatsPipe } from './pipe-stats.js';
+import { tablePipe, type TablePipe } from './pipe-table.js';
+import { tailPipe, type TailPipe } from './pipe-tail.js';
+import { timechartPipe, type TimechartPipe } from './pipe-timechart.js';
+import { rarePipe, topPipe, type TopPipe } from './pipe-top.js';
+import { wherePipe, type WherePipe } from './pipe-where.js';
+
+export type PipeNode =
+  | StatsPipe | TimechartPipe | WherePipe | EvalPipe | RexPipe | FieldsPipe | TablePipe
+  | SortPipe | HeadPipe | TailPipe | TopPipe | DedupPipe;
+
+/** Every pipe command by name. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const PIPES: Record<string, PipeDef<any>> = Object.fromEntries(
+  [statsPipe, timechartPipe, wherePipe, evalPipe, rexPipe, fieldsPipe, tablePipe, sortPipe, headPipe, tailPipe, topPipe, rarePipe, dedupPipe].map((d) => [d.name, d]),
+);
+
+export function pipeDef(n: PipeNode): PipeDef<PipeNode> {
+  return PIPES[n.kind];
+}

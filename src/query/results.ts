@@ -1,0 +1,63 @@
+import type { EventJson } from './types.js';
+import { CORE_NAMES } from './schema.js';
+import type { TimechartInfo } from './stages.js';
+
+/** A DuckDB result value as plain JSON: numbers, strings, booleans, arrays, null. */
+export function jsonValue(v: unknown): unknown {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'bigint') return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  if (typeof v === 'string' || typeof v === 'boolean') return v;
+  if (v instanceof Date) return v.toISOString();
+  if (Array.isArray(v)) return v.map(jsonValue);
+  const items = (v as { items?: unknown[] }).items;
+  if (Array.isArray(items)) return items.map(jsonValue);
+  return String(v);
+}
+
+/** One result row of an event stage as the API's event: core columns on top, the rest in `fields`. */
+export function toEvent(columns: string[], row: unknown[]): EventJson {
+  const ev: EventJson = { time: '', env: '', index: '', host: '', source: '', sourcetype: '', message: '', fields: {} };
+  columns.forEach((c, i) => {
+    const v = jsonValue(row[i]);
+    if (c === '_time') ev.time = typeof v === 'string' ? v : '';
+    else if (CORE_NAMES.has(c)) (ev as unknown as Record<string, unknown>)[c] = v === null ? '' : String(v);
+    else if (v !== null && c !== '__ord') ev.fields[c] = v;
+  });
+  return ev;
+}
+
+const MAX_BUCKETS = 10_000;
+
+/**
+ * Shapes a final timechart: fills empty buckets between the first and last (0 for count and dc,
+ * null otherwise) and, with `by`, pivots one column per value (per aggregation when several).
+ */
+export function shapeTimechart(info: TimechartInfo, columns: string[], rows: unknown[][]): { columns: string[]; rows: unknown[][] } {
+  if (rows.length === 0) return { columns, rows };
+  const spanMs = info.spanSecs * 1000;
+  const ti = columns.indexOf('_time');
+  const times = rows.map((r) => Date.parse(String(r[ti])));
+  const first = Math.min(...times);
+  const last = Math.max(...times);
+  const buckets: number[] = [];
+  for (let t = first; t <= last && buckets.length < MAX_BUCKETS; t += spanMs) buckets.push(t);
+  const fill = info.aggs.map((a) => (a.zero ? 0 : null));
+  const iso = (t: number) => new Date(t).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+  if (!info.by) {
+    const byTime = new Map(rows.map((r, i) => [times[i], r]));
+    return { columns, rows: buckets.map((t) => byTime.get(t) ?? [iso(t), ...fill]) };
+  }
+  const bi = columns.indexOf(info.by);
+  const aggIdx = info.aggs.map((a) => columns.indexOf(a.name));
+  const series = [...new Set(rows.map((r) => String(jsonValue(r[bi]))))].sort();
+  const outCols = ['_time', ...(info.aggs.length === 1 ? series : info.aggs.flatMap((a) => series.map((s) => `${a.name}: ${s}`)))];
+  const cells = new Map<number, unknown[]>();
+  rows.forEach((r, i) => {
+    let row = cells.get(times[i]);
+    if (!row) cells.set(times[i], (row = info.aggs.flatMap((_, a) => series.map(() => fill[a]))));
+    const s = series.indexOf(String(jsonValue(r[bi])));
+    aggIdx.forEach((ci, a) => (row![a * series.length + s] = r[ci]));
+  });
+  return { columns: outCols, rows: buckets.map((t) => [iso(t), ...(cells.get(t) ?? info.aggs.flatMap((_, a) => series.map(() => fill[a])))]) };
+}

@@ -1,0 +1,37 @@
+import { ident } from './sql.js';
+
+/** What the compiler knows about a column's values; `any` is a user field of unknown storage type. */
+export type ColType = 'time' | 'str' | 'num' | 'bool' | 'any' | 'list';
+
+/** The core columns of every event relation (storage/types.ts) and their types. */
+export const CORE_COLUMNS: ReadonlyArray<[string, ColType]> = [
+  ['_time', 'time'],
+  ['env', 'str'],
+  ['index', 'str'],
+  ['host', 'str'],
+  ['source', 'str'],
+  ['sourcetype', 'str'],
+  ['message', 'str'],
+];
+export const CORE_NAMES: ReadonlySet<string> = new Set(CORE_COLUMNS.map(([n]) => n));
+
+/** Columns of one stage of the pipeline, in output order. */
+export type Schema = Map<string, ColType>;
+
+export interface ColRef {
+  sql: string;
+  type: ColType;
+}
+
+/** A column of the stage; a name the stage lacks is NULL (Splunk: an absent field is null). */
+export function colRef(schema: Schema, name: string): ColRef {
+  const t = schema.get(name);
+  return t === undefined ? { sql: 'NULL', type: 'any' } : { sql: ident(name), type: t };
+}
+
+/** Names in `schema` matching a pattern with `*` wildcards. */
+export function expandPattern(schema: Schema, pattern: string): string[] {
+  if (!pattern.includes('*')) return [pattern];
+  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return [...schema.keys()].filter((n) => re.test(n));
+}

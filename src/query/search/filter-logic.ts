@@ -1,0 +1,91 @@
+import type { Schema } from '../schema.js';
+import { compileField, printField, type FieldFilter } from './filter-field.js';
+import { compilePhrase, compileTerm, phraseTokens, printPhrase, printTerm, termTokens, type PhraseFilter, type TermFilter } from './filter-term.js';
+import { compileTime, printTime, type TimeFilter } from './filter-time.js';
+
+/** Implicit or explicit AND (printed as juxtaposition), OR, and NOT (`-term` prints as `NOT term`). */
+export interface AndFilter {
+  kind: 'and';
+  items: SearchNode[];
+}
+export interface OrFilter {
+  kind: 'or';
+  items: SearchNode[];
+}
+export interface NotFilter {
+  kind: 'not';
+  item: SearchNode;
+}
+
+export type SearchNode = TermFilter | PhraseFilter | FieldFilter | TimeFilter | AndFilter | OrFilter | NotFilter;
+
+export const MATCH_ALL: TermFilter = Object.freeze({ kind: 'term', text: '*' }) as TermFilter;
+
+export function printSearch(n: SearchNode): string {
+  switch (n.kind) {
+    case 'term':
+      return printTerm(n);
+    case 'phrase':
+      return printPhrase(n);
+    case 'field':
+      return printField(n);
+    case 'time':
+      return printTime(n);
+    case 'and':
+      return n.items.map((i) => (i.kind === 'or' ? `(${printSearch(i)})` : printSearch(i))).join(' ');
+    case 'or':
+      return n.items.map(printSearch).join(' OR ');
+    case 'not':
+      return `NOT ${n.item.kind === 'and' || n.item.kind === 'or' ? `(${printSearch(n.item)})` : printSearch(n.item)}`;
+  }
+}
+
+/** SQL that is TRUE or FALSE (never NULL) for each event. */
+export function compileSearch(n: SearchNode, schema: Schema, nowMs: number): string {
+  switch (n.kind) {
+    case 'term':
+      return compileTerm(n);
+    case 'phrase':
+      return compilePhrase(n);
+    case 'field':
+      return compileField(n, schema);
+    case 'time':
+      return compileTime(n, nowMs);
+    case 'and':
+      return `(${n.items.map((i) => compileSearch(i, schema, nowMs)).join(' AND ')})`;
+    case 'or':
+      return `(${n.items.map((i) => compileSearch(i, schema, nowMs)).join(' OR ')})`;
+    case 'not':
+      return `(NOT ${compileSearch(n.item, schema, nowMs)})`;
+  }
+}
+
+/** The positively AND-ed nodes at the top: what every match must satisfy. */
+export function conjuncts(n: SearchNode): SearchNode[] {
+  return n.kind === 'and' ? n.items.flatMap(conjuncts) : [n];
+}
+
+/** Lowercased tokens every matching message must contain (for block pruning). */
+export function requiredTokens(n: SearchNode): string[] {
+  const out = new Set<string>();
+  for (const c of conjuncts(n)) {
+    if (c.kind === 'term') termTokens(c).forEach((t) => out.add(t));
+    if (c.kind === 'phrase') phraseTokens(c).forEach((t) => out.add(t));
+  }
+  return [...out];
+}
+
+/** Field names the search reads (core and user). */
+export function searchFields(n: SearchNode): string[] {
+  switch (n.kind) {
+    case 'field':
+      return [n.field];
+    case 'and':
+    case 'or':
+      return n.items.flatMap(searchFields);
+    case 'not':
+      return searchFields(n.item);
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,240 @@
+import type { Clock } from '../clock/clock.js';
+import type { ControlReader } from '../control/types.js';
+import type { Principal } from '../auth/principal.js';
+import { resolveSearchTargets, type SearchTargets } from '../auth/rbac.js';
+import type { EventStore, PartitionSummary, QueryResult, RelationInfo, ScanSpec } from '../storage/types.js';
+import { analyze, compile, type QueryAnalysis } from './compile.js';
+import { parse, type Query } from './parser.js';
+import { jsonValue, shapeTimechart, toEvent } from './results.js';
+import { searchFields } from './search/filter-logic.js';
+import { CORE_NAMES } from './schema.js';
+import { ident } from './sql.js';
+import { timeLiteral } from './sql-time.js';
+import { autoSpanSecs, isoFromMs, parseTime } from './time.js';
+import type { FieldsResult, HistogramResult, SearchMeta, SearchRequest, SearchResult, SearchService } from './types.js';
+
+export interface QueryServiceDeps {
+  store: EventStore;
+  control: ControlReader;
+  clock: Clock;
+}
+
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 10_000;
+/** Rows a table result may return. */
+const TABLE_ROWS = 10_000;
+/** Newest matching events the field summary samples. */
+const FIELD_SAMPLE = 10_000;
+
+/** Names the store must expose: user fields only (core columns are always there). */
+function userFields(names: string[]): string[] {
+  return [...new Set(names)].filter((n) => !CORE_NAMES.has(n));
+}
+
+type Exec = (sql: string) => Promise<QueryResult>;
+
+interface Prepared {
+  q: Query;
+  a: QueryAnalysis;
+  targets: SearchTargets;
+  nowMs: number;
+  fromMs?: number;
+  toMs?: number;
+  /** False when nothing can match (no readable env, empty time range). */
+  possible: boolean;
+}
+
+/**
+ * The SearchService over the storage engine (query/types.ts). Stateless between calls; every call
+ * parses, narrows by RBAC, plans one scan (or two for plain event searches) and shapes the answer.
+ */
+export class QueryService implements SearchService {
+  constructor(private readonly deps: QueryServiceDeps) {}
+
+  private prepare(principal: Principal, req: SearchRequest): Prepared {
+    const nowMs = this.deps.clock.now();
+    const q = parse(req.q ?? '');
+    const targets = resolveSearchTargets(principal, req, this.deps.control.envs().map((e) => e.name));
+    const a = analyze(q, nowMs);
+    const from = [req.from ? parseTime(req.from, nowMs) : undefined, a.fromMs].filter((x): x is number => x !== undefined);
+    const to = [req.to ? parseTime(req.to, nowMs) : undefined, a.toMs].filter((x): x is number => x !== undefined);
+    const fromMs = from.length ? Math.max(...from) : undefined;
+    const toMs = to.length ? Math.min(...to) : undefined;
+    const possible = targets.envs.length > 0 && (targets.indexes === null || targets.indexes.length > 0) && !(fromMs !== undefined && toMs !== undefined && fromMs >= toMs);
+    return { q, a, targets, nowMs, fromMs, toMs, possible };
+  }
+
+  private spec(p: Prepared, fields: ScanSpec['fields'], requiredTokens = p.a.requiredTokens): ScanSpec {
+    return {
+      envs: p.targets.envs,
+      indexes: p.targets.indexes,
+      fromUs: p.fromMs === undefined ? undefined : p.fromMs * 1000,
+      toUs: p.toMs === undefined ? undefined : p.toMs * 1000,
+      requiredTokens,
+      fields,
+    };
+  }
+
+  private partitions(p: Prepared): PartitionSummary[] {
+    if (p.targets.envs.length === 0) return [];
+    return this.deps.store.partitions(p.targets.envs).filter((s) => p.targets.indexes === null || p.targets.indexes.includes(s.index));
+  }
+
+  /** The query's time range, else the extent of the data it may read. */
+  private extent(p: Prepared): { fromMs: number; toMs: number } | undefined {
+    const parts = this.partitions(p);
+    const dataFrom = parts.length ? Math.floor(Math.min(...parts.map((s) => s.minTimeUs)) / 1000) : undefined;
+    const dataTo = parts.length ? Math.floor(Math.max(...parts.map((s) => s.maxTimeUs)) / 1000) + 1 : undefined;
+    const fromMs = p.fromMs ?? dataFrom;
+    const toMs = p.toMs ?? dataTo;
+    return fromMs === undefined || toMs === undefined || !Number.isFinite(fromMs) || !Number.isFinite(toMs) ? undefined : { fromMs, toMs };
+  }
+
+  async search(principal: Principal, req: SearchRequest): Promise<SearchResult> {
+    const t0 = performance.now();
+    const p = this.prepare(principal, req);
+    const limit = Math.min(Math.max(1, Math.floor(req.limit ?? DEFAULT_LIMIT)), MAX_LIMIT);
+    let result: SearchResult;
+    if (!p.possible) {
+      result = { events: [], ...(p.a.mode === 'table' ? { columns: [], rows: [] } : {}), meta: { matched: 0, scanned: 0, tookMs: 0 } };
+    } else if (p.a.plainEvents) {
+      result = await this.plainEvents(p, Math.min(limit, p.a.headN ?? Infinity));
+    } else {
+      result = await this.pipeline(p, limit);
+    }
+    if (result.meta.matched === 0) result.meta.hint = await this.hint(p, req);
+    result.meta.tookMs = Math.round((performance.now() - t0) * 100) / 100;
+    return result;
+  }
+
+  /**
+   * fast path for `terms | head N`: one pass counts the matches and finds the time of the N-th
+   * newest with only `_time` materialised; a second scan, pruned to blocks from that time on,
+   * fetches the full rows.
+   */
+  private async plainEvents(p: Prepared, k: number): Promise<SearchResult> {
+    const first = await this.newestCutoff(p, k);
+    const meta: SearchMeta = { matched: first.n, scanned: first.scanned, tookMs: 0 };
+    if (first.n === 0 || first.cutoffUs === null) return { events: [], meta };
+    const cutoffUs = first.cutoffUs;
+    const spec = this.spec(p, '*');
+    spec.fromUs = Math.max(spec.fromUs ?? -Infinity, cutoffUs);
+    const events = await this.deps.store.scan(spec, async (rel, exec) => {
+      const c = compile(p.q, rel, { nowMs: p.nowMs, limit: k, searchOnly: true, extraWhere: `_time >= ${timeLiteral(cutoffUs / 1000)}` });
+      const r = await exec(c.sql);
+      return r.rows.map((row) => toEvent(r.columns, row));
+    });
+    return { events, meta };
+  }
+
+  /** Counts the search's matches and finds the time of the k-th newest, reading only the columns the search needs. */
+  private async newestCutoff(p: Prepared, k: number): Promise<{ n: number; cutoffUs: number | null; scanned: number }> {
+    return this.deps.store.scan(this.spec(p, userFields(searchFields(p.q.search))), async (rel, exec) => {
+      const c = compile(p.q, rel, { nowMs: p.nowMs, limit: k, searchOnly: true });
+      const r = await exec(`${c.with} SELECT count(*) AS n, epoch_us(list_min(max(_time, ${k}))) AS cutoff FROM ${c.last}`);
+      const cutoff = jsonValue(r.rows[0][1]);
+      return { n: Number(jsonValue(r.rows[0][0])), cutoffUs: cutoff === null ? null : Number(cutoff), scanned: rel.candidateEvents };
+    });
+  }
+
+  private async pipeline(p: Prepared, limit: number): Promise<SearchResult> {
+    const range = this.extent(p);
+    return this.deps.store.scan(this.spec(p, p.a.fields), async (rel, exec) => {
+      const c = compile(p.q, rel, { nowMs: p.nowMs, range, limit: p.a.mode === 'table' ? TABLE_ROWS : limit });
+      const [rows, count] = await Promise.all([exec(c.sql), exec(c.countSql)]);
+      const meta: SearchMeta = { matched: Number(jsonValue(count.rows[0][0])), scanned: rel.candidateEvents, tookMs: 0 };
+      if (c.mode === 'events') return { events: rows.rows.map((r) => toEvent(rows.columns, r)), meta };
+      let table = { columns: rows.columns, rows: rows.rows.map((r) => r.map(jsonValue)) };
+      if (c.timechart) table = shapeTimechart(c.timechart, table.columns, table.rows);
+      return { events: [], columns: table.columns, rows: table.rows, meta };
+    });
+  }
+
+  /** Why nothing matched: how many events the env/index hold, and how many lie outside the time range. */
+  private async hint(p: Prepared, req: SearchRequest): Promise<SearchMeta['hint']> {
+    const where = `env ${p.targets.envs.length === 1 ? `"${p.targets.envs[0]}"` : `(${p.targets.envs.join(', ')})`}${req.index && req.index !== '*' ? ` index "${req.index}"` : ''}`;
+    if (p.targets.envs.length === 0) return { eventsOutsideRange: 0, message: 'no environment to search: none is readable with these credentials' };
+    const envName = p.targets.envs[0];
+    if (p.targets.envs.length === 1 && !this.deps.control.env(envName)) {
+      return { eventsOutsideRange: 0, message: `environment "${envName}" does not exist: check env` };
+    }
+    const parts = this.partitions(p);
+    const total = parts.reduce((s, x) => s + x.events, 0);
+    if (total === 0) return { eventsOutsideRange: 0, message: `${where} holds no events: check env and index` };
+    const earliest = isoFromMs(Math.floor(Math.min(...parts.map((s) => s.minTimeUs)) / 1000));
+    const latest = isoFromMs(Math.floor(Math.max(...parts.map((s) => s.maxTimeUs)) / 1000));
+    let inRange = total;
+    if (p.fromMs !== undefined || p.toMs !== undefined) {
+      inRange = await this.deps.store.scan(this.spec(p, [], []), async (rel, exec) => Number(jsonValue((await exec(`SELECT count(*) FROM ${rel.sql} AS e`)).rows[0][0])));
+    }
+    const outside = total - inRange;
+    const message =
+      outside > 0
+        ? `no events match; ${outside} events of ${where} lie outside the time range (data from ${earliest} to ${latest}): widen the time range`
+        : `no events match the query; ${where} holds ${total} events from ${earliest} to ${latest}`;
+    return { eventsOutsideRange: outside, earliest, latest, message };
+  }
+
+  async histogram(principal: Principal, req: SearchRequest & { buckets?: number }): Promise<HistogramResult> {
+    const t0 = performance.now();
+    const p = this.prepare(principal, req);
+    const range = p.possible ? this.extent(p) : undefined;
+    const want = Math.min(Math.max(1, Math.floor(req.buckets ?? 60)), 1000);
+    if (!range) return { spanSecs: 60, buckets: [], meta: { matched: 0, scanned: 0, tookMs: Math.round(performance.now() - t0) } };
+    const spanSecs = autoSpanSecs(range.fromMs, range.toMs, want);
+    const spanUs = spanSecs * 1_000_000;
+    const withPipes = p.a.mode === 'events' && p.q.pipes.every((x) => ['where', 'eval', 'rex', 'dedup', 'sort'].includes(x.kind));
+    const fields = withPipes ? p.a.fields : userFields(searchFields(p.q.search));
+    const res = await this.deps.store.scan(this.spec(p, fields), async (rel, exec) => {
+      const c = compile(p.q, rel, { nowMs: p.nowMs, limit: 1, searchOnly: !withPipes });
+      const r = await exec(`${c.with} SELECT epoch_us(_time) // ${spanUs} AS b, count(*) AS n FROM ${c.last} GROUP BY 1 ORDER BY 1`);
+      return { rows: r.rows.map((x) => [Number(jsonValue(x[0])), Number(jsonValue(x[1]))]), scanned: rel.candidateEvents };
+    });
+    const counts = new Map(res.rows.map(([b, n]) => [b, n]));
+    const firstB = Math.floor((range.fromMs * 1000) / spanUs);
+    const lastB = Math.floor((range.toMs * 1000 - 1) / spanUs);
+    const buckets: HistogramResult['buckets'] = [];
+    for (let b = firstB; b <= lastB && buckets.length < 10_000; b++) buckets.push({ time: isoFromMs((b * spanUs) / 1000), count: counts.get(b) ?? 0 });
+    const matched = res.rows.reduce((s, [, n]) => s + n, 0);
+    return { spanSecs, buckets, meta: { matched, scanned: res.scanned, tookMs: Math.round((performance.now() - t0) * 100) / 100 } };
+  }
+
+  async fields(principal: Principal, req: SearchRequest & { top?: number }): Promise<FieldsResult> {
+    const t0 = performance.now();
+    const p = this.prepare(principal, req);
+    const top = Math.min(Math.max(1, Math.floor(req.top ?? 5)), 100);
+    if (!p.possible) return { fields: [], meta: { matched: 0, scanned: 0, tookMs: 0 } };
+    const types = new Map(this.deps.store.fields({ envs: p.targets.envs, indexes: p.targets.indexes, fromUs: this.spec(p, []).fromUs, toUs: this.spec(p, []).toUs }).map((f) => [f.name, f.type]));
+    // the sample is the newest FIELD_SAMPLE matches: find the time of the last one reading few
+    // columns, then extract every field only from blocks and rows from that time on
+    const first = await this.newestCutoff(p, FIELD_SAMPLE);
+    if (first.n === 0 || first.cutoffUs === null) return { fields: [], meta: { matched: 0, scanned: first.scanned, tookMs: Math.round((performance.now() - t0) * 100) / 100 } };
+    const spec = this.spec(p, '*');
+    spec.fromUs = Math.max(spec.fromUs ?? -Infinity, first.cutoffUs);
+    const res = await this.deps.store.scan(spec, async (rel: RelationInfo, exec: Exec) => {
+      const c = compile(p.q, rel, { nowMs: p.nowMs, limit: 1, searchOnly: true, extraWhere: `_time >= ${timeLiteral(first.cutoffUs! / 1000)}` });
+      const names = ['index', 'host', 'source', 'sourcetype', 'env', ...rel.fieldColumns];
+      const cast = names.map((n) => `CAST(${ident(n)} AS VARCHAR) AS ${ident(n)}`).join(', ');
+      const sql =
+        `${c.with}, smp AS (SELECT * FROM ${c.last} ORDER BY _time DESC LIMIT ${FIELD_SAMPLE}), ` +
+        `u AS (UNPIVOT (SELECT ${cast} FROM smp) ON COLUMNS(*) INTO NAME name VALUE value), ` +
+        `g AS (SELECT name, value, count(*) AS c FROM u GROUP BY ALL) ` +
+        `SELECT name, value, c, sum(c) OVER (PARTITION BY name) AS total FROM g QUALIFY row_number() OVER (PARTITION BY name ORDER BY c DESC, value) <= ${top}`;
+      const r = await exec(sql);
+      return { rows: r.rows, matched: first.n, scanned: first.scanned };
+    });
+    const byName = new Map<string, FieldsResult['fields'][number]>();
+    for (const [name, value, cnt, total] of res.rows) {
+      const n = String(name);
+      const type = ['index', 'host', 'source', 'sourcetype', 'env'].includes(n) ? 'string' : types.get(n) ?? 'string';
+      let f = byName.get(n);
+      if (!f) byName.set(n, (f = { name: n, type, count: Number(jsonValue(total)), top: [] }));
+      const v = type === 'number' && value !== null && value !== '' && !Number.isNaN(Number(value)) ? Number(value) : type === 'boolean' ? value === 'true' : value;
+      f.top.push({ value: v, count: Number(jsonValue(cnt)) });
+    }
+    const fields = [...byName.values()].sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : 1));
+    for (const f of fields) f.top.sort((a, b) => b.count - a.count || (String(a.value) < String(b.value) ? -1 : 1));
+    return { fields, meta: { matched: res.matched, scanned: res.scanned, tookMs: Math.round((performance.now() - t0) * 100) / 100 } };
+  }
+}
+

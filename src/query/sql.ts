@@ -1,0 +1,46 @@
+/**
+ * SQL text helpers. Every user-provided string that reaches DuckDB goes through `str` (a string
+ * literal) or `ident` (a quoted identifier); nothing is ever spliced in raw.
+ */
+
+/** A DuckDB string literal: single quotes doubled; NUL (which DuckDB rejects) dropped. */
+export function str(s: string): string {
+  return `'${s.replace(/\u0000/g, '').replace(/'/g, "''")}'`;
+}
+
+/** A quoted identifier: double quotes doubled. */
+export function ident(name: string): string {
+  return `"${name.replace(/\u0000/g, '').replace(/"/g, '""')}"`;
+}
+
+/** Escapes RE2 metacharacters so `s` matches itself. */
+export function reEscape(s: string): string {
+  return s.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
+}
+
+/** Escapes LIKE wildcards (`%`, `_`, `\`) for a pattern used with `ESCAPE '\'`. */
+export function likeEscape(s: string): string {
+  return s.replace(/[\\%_]/g, '\\$&');
+}
+
+/** A finite number as SQL; the parser only lets numeric literals through, this is the last guard. */
+export function num(n: number): string {
+  if (!Number.isFinite(n)) throw new Error(`BUG: non-finite number in SQL: ${n}`);
+  return String(n);
+}
+
+export const NUMERIC = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+
+/** A column as a DOUBLE whatever its storage type (VARCHAR "404", BIGINT, DOUBLE). */
+export function asNumber(sqlExpr: string): string {
+  return `TRY_CAST(${sqlExpr} AS DOUBLE)`;
+}
+
+export function asText(sqlExpr: string): string {
+  return `CAST(${sqlExpr} AS VARCHAR)`;
+}
+
+/** RFC 3339 text of a TIMESTAMP column with microseconds, as the API returns times. */
+export function timeText(sqlExpr: string): string {
+  return `strftime(${sqlExpr}, '%Y-%m-%dT%H:%M:%S.%fZ')`;
+}

@@ -1,0 +1,97 @@
+import { colRef, type ColType, type Schema } from './schema.js';
+import { ident } from './sql.js';
+
+export interface OrderKey {
+  /** SQL of the sort expression over the stage's columns. */
+  sql: string;
+  desc: boolean;
+  /** Columns the expression reads. */
+  cols: string[];
+}
+
+export type ResultMode = 'events' | 'table';
+
+/** A timechart's shape, for filling empty buckets (`zero`: count-like, else null) and pivoting `by`. */
+export interface TimechartInfo {
+  spanSecs: number;
+  by?: string;
+  aggs: { name: string; zero: boolean }[];
+}
+
+/**
+ * Builds the CTE chain of one query: each pipe appends stages that read the previous one.
+ * Tracks the columns and types of the current stage, its row order (CTEs carry no order, so the
+ * order is applied where it matters: head, tail, dedup and the final SELECT) and whether the result
+ * is still events or has become a table.
+ */
+export class StageBuilder {
+  readonly ctes: string[] = [];
+  cur: string;
+  schema: Schema;
+  order: OrderKey[];
+  mode: ResultMode = 'events';
+  /** The stage whose row count is `meta.matched` (fixed at the first head/tail/table pipe). */
+  matchedStage: string | undefined;
+  /** Set by timechart; when it is the last pipe, the service fills empty buckets and pivots `by`. */
+  timechart: TimechartInfo | undefined;
+
+  constructor(
+    first: string,
+    schema: Schema,
+    readonly nowMs: number,
+    /** The query's time range when known (request, earliest/latest or the data's own extent). */
+    readonly range: { fromMs: number; toMs: number } | undefined,
+  ) {
+    this.cur = first;
+    this.schema = schema;
+    this.order = [{ sql: '_time', desc: true, cols: ['_time'] }];
+  }
+
+  /** Appends a stage; `body` is a SELECT over `this.cur`. */
+  push(body: string, schema: Schema = this.schema): void {
+    const name = `s${this.ctes.length}`;
+    this.ctes.push(`${name} AS (${body})`);
+    this.cur = name;
+    this.schema = schema;
+  }
+
+  /** Marks the current stage as the one `matched` counts, unless one was marked already. */
+  markMatched(): void {
+    this.matchedStage ??= this.cur;
+  }
+
+  col(name: string) {
+    return colRef(this.schema, name);
+  }
+
+  orderSql(order: OrderKey[] = this.order): string {
+    return order.map((k) => `${k.sql} ${k.desc ? 'DESC NULLS LAST' : 'ASC NULLS FIRST'}`).join(', ');
+  }
+
+  orderBy(order: OrderKey[] = this.order): string {
+    return order.length ? ` ORDER BY ${this.orderSql(order)}` : '';
+  }
+
+  /**
+   * Before a stage that keeps only `kept` columns: when the current order reads a column that will
+   * be gone, number the rows so the order survives as `__ord`. Returns the extra SELECT item.
+   */
+  keepOrder(kept: Set<string>): string {
+    if (this.order.every((k) => k.cols.every((c) => kept.has(c)))) return '';
+    if (this.order.length === 1 && this.order[0].sql === '__ord') return ', __ord';
+    const expr = `row_number() OVER (${this.orderBy()}) AS __ord`;
+    this.order = [{ sql: '__ord', desc: false, cols: ['__ord'] }];
+    return `, ${expr}`;
+  }
+
+  /** A SELECT list that keeps every current column. */
+  allColumns(schema: Schema = this.schema): string {
+    const cols = [...schema.keys()].map(ident);
+    if (this.order.some((k) => k.sql === '__ord')) cols.push('__ord');
+    return cols.join(', ');
+  }
+
+  static schemaOf(entries: Iterable<[string, ColType]>): Schema {
+    return new Map(entries);
+  }
+}

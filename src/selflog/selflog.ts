@@ -1,0 +1,140 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../clock/clock.js';
+import type { LogEvent } from '../events/event.js';
+import type { Writer } from '../events/writer.js';
+import { isSvcError } from '../errors/svc-error.js';
+import { defaultLevel, mcpCallEvent, serviceEvent } from './records.js';
+import type { DetailFor, McpCallRecord, SelfLog, SelfLogLevel, SelfLogStats, ServiceEventName } from './types.js';
+
+export interface SelfLogOptions {
+  writer: Writer;
+  clock: Clock;
+  /** The process log: drops and write failures are reported here, never into the self-log. */
+  log: Logger;
+  /** Records held while the writer is busy or full (default 1000); beyond it records are dropped. */
+  capacity?: number;
+  /** Records per write (default 200). */
+  batchSize?: number;
+  /** Pause after the writer refused a batch as queue_full (default 1000 ms). */
+  retryAfterMs?: number;
+  /** Longest close() waits for the buffer to drain (default 3000 ms). */
+  closeTimeoutMs?: number;
+}
+
+const WARN_EVERY_MS = 60_000;
+
+/**
+ * The buffered self-log (see README.md beside this file).
+ * Recording is a synchronous push onto a bounded array; one background loop at a time hands
+ * batches to the writer with `wait: false`. It never calls itself: failures go to the process log.
+ */
+export class BufferedSelfLog implements SelfLog {
+  private readonly queue: LogEvent[] = [];
+  private readonly counters = { written: 0, dropped: 0 };
+  private draining: Promise<void> | null = null;
+  private pausedUntil = 0;
+  private closed = false;
+  private lastWarnMs = 0;
+  private readonly capacity: number;
+  private readonly batchSize: number;
+  private readonly retryAfterMs: number;
+  private readonly closeTimeoutMs: number;
+
+  constructor(private readonly opts: SelfLogOptions) {
+    this.capacity = opts.capacity ?? 1000;
+    this.batchSize = opts.batchSize ?? 200;
+    this.retryAfterMs = opts.retryAfterMs ?? 1000;
+    this.closeTimeoutMs = opts.closeTimeoutMs ?? 3000;
+  }
+
+  service<E extends ServiceEventName>(event: E, detail: DetailFor<E>, level?: SelfLogLevel): void {
+    this.guard(() => serviceEvent(event, detail, level ?? defaultLevel(event), this.opts.clock.now()));
+  }
+
+  mcpCall(rec: McpCallRecord): void {
+    this.guard(() => mcpCallEvent(rec, this.opts.clock.now()));
+  }
+
+  stats(): SelfLogStats {
+    return { queued: this.queue.length, ...this.counters };
+  }
+
+  async flush(): Promise<void> {
+    // bounded: a writer that stays full must not keep the caller waiting forever
+    for (let round = 0; round < 5 && (this.queue.length > 0 || this.draining); round++) {
+      if (!this.draining) this.kick(true);
+      await this.draining;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((res) => (timer = setTimeout(res, this.closeTimeoutMs)));
+    await Promise.race([this.flush(), timeout]);
+    clearTimeout(timer);
+    this.closed = true;
+    this.drop(this.queue.splice(0).length, 'closed');
+  }
+
+  /** Builds and enqueues a record; nothing a caller passes can make this throw. */
+  private guard(build: () => LogEvent): void {
+    try {
+      if (this.closed) return this.drop(1, 'closed');
+      if (this.queue.length >= this.capacity) return this.drop(1, 'buffer full');
+      this.queue.push(build());
+      this.kick(false);
+    } catch (err) {
+      this.drop(1, 'cannot build record', err);
+    }
+  }
+
+  /** Starts the background loop unless one runs; `force` ignores the queue_full pause (flush, close). */
+  private kick(force: boolean): void {
+    if (this.draining || this.queue.length === 0) return;
+    const wait = force ? 0 : Math.max(0, this.pausedUntil - Date.now());
+    this.draining = new Promise<void>((res) => (wait > 0 ? setTimeout(res, wait) : setImmediate(res)))
+      .then(() => this.drain())
+      .finally(() => {
+        this.draining = null;
+        if (this.queue.length > 0 && !this.closed) this.kick(false);
+      });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.batchSize);
+      try {
+        await this.opts.writer.write(batch, { wait: false });
+        this.counters.written += batch.length;
+      } catch (err) {
+        if (isSvcError(err) && err.code === 'queue_full') {
+          // keep the batch (up to capacity) and pause: a full writer queue is the moment not to add load
+          const room = Math.max(0, this.capacity - this.queue.length);
+          this.queue.unshift(...batch.slice(0, room));
+          this.drop(batch.length - Math.min(room, batch.length), 'writer queue full', err);
+          this.pausedUntil = Date.now() + this.retryAfterMs;
+          return;
+        }
+        this.drop(batch.length, 'writer refused', err);
+      }
+    }
+  }
+
+  private drop(n: number, why: string, err?: unknown): void {
+    if (n <= 0) return;
+    this.counters.dropped += n;
+    const now = Date.now();
+    if (now - this.lastWarnMs < WARN_EVERY_MS) return;
+    this.lastWarnMs = now;
+    try {
+      this.opts.log.warn({ err, why, dropped: this.counters.dropped }, 'self-log records dropped');
+    } catch {
+      // the process log failing must not reach the caller either
+    }
+  }
+}
+
+export function createSelfLog(opts: SelfLogOptions): SelfLog {
+  return new BufferedSelfLog(opts);
+}

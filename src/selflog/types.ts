@@ -1,0 +1,107 @@
+import type { FieldValue } from '../events/event.js';
+
+/** The self-log indexes of the reserved `_system` environment (SYSTEM_ENV in auth/rbac.ts). */
+export const SVCLOGS_INDEX = '_svclogs';
+export const SVCMCP_INDEX = '_svcmcp';
+
+export type SelfLogLevel = 'info' | 'warn' | 'error';
+
+/** Loose extra detail: flattened into fields; undefined and null are left out. */
+export type Detail = Record<string, FieldValue | null | undefined>;
+
+/**
+ * The service events svc records in `_system/_svclogs`, with the detail each carries.
+ * Field names are snake_case so `stats count by reason` reads naturally.
+ */
+export interface ServiceEventDetails {
+  /** The process is serving. */
+  start: { version: string; listen: string; node?: string; data_dir?: string } & Detail;
+  /** The process is shutting down (SIGTERM, SIGINT, close()). */
+  stop: { reason?: string; uptime_secs?: number } & Detail;
+  /** A setting is accepted but questionable (e.g. encryption off, LLM URL without model). */
+  config_warning: { setting: string; message: string } & Detail;
+  /**
+   * A credential was refused. `reason` is the error code answered (invalid_credentials,
+   * expired_credentials, disabled_credentials, insufficient_scope, ...). Never the secret: at most
+   * its id or last four characters.
+   */
+  credential_rejected: {
+    reason: string;
+    credential: 'api_key' | 'ingest_token' | 'session' | 'password' | 'none';
+    path: string;
+    method?: string;
+    key_id?: string;
+    key_name?: string;
+    last_four?: string;
+    user?: string;
+    remote_address?: string;
+  } & Detail;
+  /** A retention sweep ran (timer or POST /api/admin/gc). */
+  retention_sweep: { forced: boolean; deleted_blocks: number; deleted_events?: number; took_ms?: number } & Detail;
+  /** SVC_ADMIN_RESET=1 reset the admin password and revoked sessions. */
+  admin_reset: { user: string; sessions_revoked?: boolean } & Detail;
+  /** The agent or a monitor could not reach or use the LLM provider. */
+  llm_error: { provider: string; message: string; status?: number; model?: string } & Detail;
+}
+
+/** `saml_*` events (saml_login_failed, saml_audience_mismatch, ...) carry free detail. */
+export type SamlEventName = `saml_${string}`;
+export type ServiceEventName = keyof ServiceEventDetails | SamlEventName;
+export type DetailFor<E extends ServiceEventName> = E extends keyof ServiceEventDetails ? ServiceEventDetails[E] : Detail;
+
+export type McpOutcome = 'ok' | 'error' | 'rejected';
+
+/** One MCP tools/call, as recorded in `_system/_svcmcp`. */
+export interface McpCallRecord {
+  /** The tool asked for (also when it was unknown or hidden). */
+  tool: string;
+  /** Key name (or user name for a session) and id: who made the call. */
+  principalName: string;
+  principalId: string;
+  principalKind: 'api_key' | 'user';
+  /** The call's arguments; secrets are redacted by the self-log before writing. */
+  args: unknown;
+  /** ok: answered; error: the tool answered an error (bad query, access denied); rejected: JSON-RPC error (hidden/unknown tool, bad arguments). */
+  outcome: McpOutcome;
+  errorCode?: string;
+  errorMessage?: string;
+  durationMs: number;
+  /** Events, rows, buckets or list entries returned. */
+  resultCount: number;
+}
+
+export interface SelfLogStats {
+  /** Records waiting in the self-log buffer. */
+  queued: number;
+  /** Records the writer accepted. */
+  written: number;
+  /** Records lost: buffer full, writer refused, or after close. */
+  dropped: number;
+}
+
+/**
+ * svc's own events into `_system`. Called from any subsystem, concurrently, on hot paths:
+ * every method returns at once, never throws and never waits for storage. Records are buffered
+ * (bounded) and written in the background with `wait: false`; when the buffer is full they are
+ * dropped and counted (see stats()).
+ */
+export interface SelfLog {
+  /** A service event into `_svclogs`. `level` defaults per event (warn for rejections and saml_*). */
+  service<E extends ServiceEventName>(event: E, detail: DetailFor<E>, level?: SelfLogLevel): void;
+  /** One MCP call into `_svcmcp`. */
+  mcpCall(rec: McpCallRecord): void;
+  stats(): SelfLogStats;
+  /** Resolves when everything buffered so far was handed to the writer (or dropped). Never rejects. */
+  flush(): Promise<void>;
+  /** Flushes (bounded wait) and stops accepting records. Never rejects. */
+  close(): Promise<void>;
+}
+
+/** A self-log that records nothing: for tests and tools that run without storage. */
+export const NULL_SELFLOG: SelfLog = Object.freeze({
+  service() {},
+  mcpCall() {},
+  stats: () => ({ queued: 0, written: 0, dropped: 0 }),
+  flush: async () => {},
+  close: async () => {},
+});

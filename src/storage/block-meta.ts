@@ -1,0 +1,113 @@
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import type { ColumnType } from './field-types.js';
+import { fsyncFile, syncDir } from './wal.js';
+import { Bloom } from './bloom.js';
+
+/** A field of a block: promoted fields are Parquet columns, the others live in the `_extra` JSON column. */
+export interface BlockField {
+  name: string;
+  type: ColumnType;
+  /** Events in the block carrying the field. */
+  count: number;
+  promoted: boolean;
+}
+
+/**
+ * The sidecar `<node>-<seq>.json` beside every block `<node>-<seq>.parquet`. A block exists only
+ * when its sidecar does (written last); a Parquet file without one is debris of a crash.
+ */
+export interface BlockMeta {
+  v: 1;
+  /** `<node>-<seq>` */
+  name: string;
+  env: string;
+  index: string;
+  /** yyyy-mm-dd of event time (UTC) */
+  day: string;
+  count: number;
+  minUs: number;
+  maxUs: number;
+  fields: BlockField[];
+  /** True when some fields are not promoted and the block has an `_extra` column. */
+  hasExtra: boolean;
+  /** Token filter over lowercased message tokens (tokens.ts). */
+  bloom: { m: number; b64: string };
+  /** WAL segment a sealed block came from; its seal is committed when the segment is gone or marked. */
+  walSeg: number | null;
+  /** Blocks a merge replaced: if still present at start-up they are deleted (the merge committed). */
+  replaces: string[];
+  bytes: number;
+  createdAt: number;
+}
+
+/** A block known to the catalog, with its parsed filter and paths. */
+export interface Block {
+  meta: BlockMeta;
+  path: string;
+  sidecar: string;
+  bloom: Bloom;
+}
+
+export function blockDir(root: string, env: string, index: string, day: string): string {
+  return join(root, encodeName(env), encodeName(index), day);
+}
+
+/** Env and index names become directory names; anything outside a safe set is %-escaped. */
+export function encodeName(s: string): string {
+  return s.replace(/[^a-zA-Z0-9_.-]|^\./g, (c) => '%' + c.charCodeAt(0).toString(16).padStart(2, '0'));
+}
+
+export function toBlock(meta: BlockMeta, path: string): Block {
+  return { meta, path, sidecar: sidecarPath(path), bloom: Bloom.fromBase64(meta.bloom.b64, meta.bloom.m) };
+}
+
+export function sidecarPath(parquet: string): string {
+  return parquet.replace(/\.parquet$/, '.json');
+}
+
+/** Makes a block durable: the Parquet file is already at `tmpParquet`; rename it, then write the sidecar. */
+export function publishBlock(tmpParquet: string, finalParquet: string, meta: BlockMeta): Block {
+  fsyncFile(tmpParquet);
+  renameSync(tmpParquet, finalParquet);
+  const side = sidecarPath(finalParquet);
+  const tmpSide = side + '.tmp';
+  writeFileSync(tmpSide, JSON.stringify(meta));
+  fsyncFile(tmpSide);
+  renameSync(tmpSide, side);
+  syncDir(dirname(finalParquet));
+  return toBlock(meta, finalParquet);
+}
+
+/** Deletes a block: sidecar first, so a crash in between leaves only debris, never half a block. */
+export function deleteBlockFiles(b: Block): void {
+  rmSync(b.sidecar, { force: true });
+  rmSync(b.path, { force: true });
+}
+
+/** Every block under `root`; removes debris (tmp files, Parquet without sidecar) on the way. */
+export function loadBlocks(root: string): Block[] {
+  const out: Block[] = [];
+  if (!existsSync(root)) return out;
+  walk(root, (file) => {
+    if (file.endsWith('.tmp')) return rmSync(file, { force: true });
+    if (file.endsWith('.parquet')) {
+      const side = sidecarPath(file);
+      if (!existsSync(side)) return rmSync(file, { force: true });
+      out.push(toBlock(JSON.parse(readFileSync(side, 'utf8')) as BlockMeta, file));
+    }
+  });
+  return out;
+}
+
+function walk(dir: string, fn: (file: string) => void): void {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) walk(p, fn);
+    else fn(p);
+  }
+}
+
+export function relName(root: string, path: string): string {
+  return relative(root, path);
+}

@@ -1,0 +1,197 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { mkdirSync } from 'node:fs';
+import { Bloom } from './bloom.js';
+import { queryOn, ident, jsonKeyPath, lit } from './duck.js';
+import { bitsOfColumnType, columnType, kindOfJsonType } from './field-types.js';
+import { blockDir, publishBlock, type Block, type BlockField, type BlockMeta } from './block-meta.js';
+import { TOKEN_SPLIT_SQL, tokenHashSql } from './tokens.js';
+import { dayString } from './live.js';
+
+/** At most this many user fields become Parquet columns per block; the rest stay in `_extra`. */
+export const MAX_PROMOTED_FIELDS = 200;
+/** Column names a user field can never take (compared lowercased: DuckDB names are case-insensitive). */
+const RESERVED = new Set(['_time', 'env', 'index', 'host', 'source', 'sourcetype', 'message', '_extra', '_f', '_day']);
+
+/** Where and under which names blocks are written. */
+export interface BlockTarget {
+  root: string;
+  node: string;
+  nextSeq: () => number;
+}
+
+export interface PartRow {
+  env: string;
+  index: string;
+  day: number;
+  count: number;
+  minUs: number;
+  maxUs: number;
+}
+
+/**
+ * Writes one block per env/index/day found in `table`, a temp table with columns
+ * `_time, env, "index", host, source, sourcetype, message, _f JSON, _day BIGINT`.
+ * Returns the published blocks; the caller commits them to the catalog.
+ */
+export async function writeBlocks(
+  c: DuckDBConnection,
+  table: string,
+  target: BlockTarget,
+  extra: Pick<BlockMeta, 'walSeg' | 'replaces'>,
+  knownFields?: FieldsByPart,
+): Promise<Block[]> {
+  const parts = await partitionsOf(c, table);
+  // the live accounting already knows the fields: asking DuckDB again costs a JSON pass
+  const fields = knownFields ?? (await fieldsOf(c, table));
+  const out: Block[] = [];
+  for (const p of parts) {
+    out.push(await writeOne(c, table, target, p, fields.get(partKey(p.env, p.index, p.day)) ?? [], extra));
+  }
+  return out;
+}
+
+/** Per partition key (partKey): its fields with kind bits and event counts. */
+export type FieldsByPart = Map<string, { name: string; bits: number; count: number }[]>;
+
+export function partKey(env: string, index: string, day: number): string {
+  return `${env}\u0001${index}\u0001${day}`;
+}
+
+export async function partitionsOf(c: DuckDBConnection, table: string): Promise<PartRow[]> {
+  const r = await queryOn(c, `SELECT env, "index", _day, count(*), epoch_us(min(_time)), epoch_us(max(_time)) FROM ${table} GROUP BY ALL ORDER BY ALL`);
+  return r.rows.map(([env, index, day, count, minUs, maxUs]) => ({ env, index, day, count, minUs, maxUs }) as PartRow);
+}
+
+export async function fieldsOf(c: DuckDBConnection, table: string): Promise<FieldsByPart> {
+  const r = await queryOn(
+    c,
+    `SELECT env, "index", _day, k, json_type(json_extract(_f, '$."' || replace(replace(k, '\\', '\\\\'), '"', '\\"') || '"')) AS t, count(*)
+       FROM (SELECT env, "index", _day, _f, unnest(json_keys(_f)) AS k FROM ${table} WHERE _f IS NOT NULL)
+      GROUP BY ALL`,
+  );
+  const byPart = new Map<string, Map<string, { name: string; bits: number; count: number }>>();
+  for (const [env, index, day, name, t, n] of r.rows as [string, string, number, string, string, number][]) {
+    const kind = kindOfJsonType(t);
+    if (kind === 0) continue;
+    const key = partKey(env, index, day);
+    let m = byPart.get(key);
+    if (!m) byPart.set(key, (m = new Map()));
+    const f = m.get(name) ?? { name, bits: 0, count: 0 };
+    f.bits |= kind;
+    f.count += n;
+    m.set(name, f);
+  }
+  return new Map([...byPart].map(([k, m]) => [k, [...m.values()]]));
+}
+
+/**
+ * The token filter of one partition of `table`, built from DuckDB's distinct token hashes. The
+ * hashes come over as two UINTEGER halves read straight from the result vectors: no BigInt per
+ * token on the JS side.
+ */
+async function tokenFilterOf(c: DuckDBConnection, table: string, where: string): Promise<Bloom> {
+  const h = tokenHashSql('tok');
+  // two stages: a plain split on spaces and DISTINCT first, so the (10x dearer) regex split runs
+  // once per distinct word instead of over every message; spaces are separators either way
+  const result = await c.stream(
+    `SELECT (${h} & 4294967295)::UINTEGER, (${h} >> 32)::UINTEGER FROM (
+       SELECT DISTINCT unnest(regexp_split_to_array(w, ${TOKEN_SPLIT_SQL})) AS tok FROM (
+         SELECT DISTINCT unnest(string_split(lower(message), ' ')) AS w FROM ${table} WHERE ${where}
+       )
+     ) WHERE tok <> ''`,
+  );
+  const lo: number[] = [];
+  const hi: number[] = [];
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    const a = chunk.getColumnVector(0);
+    const b = chunk.getColumnVector(1);
+    for (let i = 0; i < chunk.rowCount; i++) {
+      lo.push(a.getItem(i) as number);
+      hi.push(b.getItem(i) as number);
+    }
+  }
+  const bloom = Bloom.forCount(lo.length);
+  for (let i = 0; i < lo.length; i++) bloom.addHalves(lo[i], hi[i]);
+  return bloom;
+}
+
+/** Chooses the promoted fields: most frequent first, no reserved or case-colliding names. */
+export function chooseFields(found: { name: string; bits: number; count: number }[]): BlockField[] {
+  const sorted = [...found].sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : 1));
+  const taken = new Set<string>();
+  return sorted.map((f) => {
+    const lower = f.name.toLowerCase();
+    const promoted = taken.size < MAX_PROMOTED_FIELDS && !RESERVED.has(lower) && !taken.has(lower);
+    if (promoted) taken.add(lower);
+    return { name: f.name, type: columnType(f.bits), count: f.count, promoted };
+  });
+}
+
+function fieldExpr(f: BlockField): string {
+  const s = `json_extract_string(_f, ${jsonKeyPath(f.name)})`;
+  return f.type === 'VARCHAR' ? `${s} AS ${ident(f.name)}` : `TRY_CAST(${s} AS ${f.type}) AS ${ident(f.name)}`;
+}
+
+async function writeOne(
+  c: DuckDBConnection,
+  table: string,
+  target: BlockTarget,
+  p: PartRow,
+  found: { name: string; bits: number; count: number }[],
+  extra: Pick<BlockMeta, 'walSeg' | 'replaces'>,
+): Promise<Block> {
+  const day = dayString(p.day);
+  const dir = blockDir(target.root, p.env, p.index, day);
+  mkdirSync(dir, { recursive: true });
+  const name = `${target.node}-${target.nextSeq()}`;
+  const final = join(dir, `${name}.parquet`);
+  const tmp = `${final}.tmp`;
+  const fields = chooseFields(found);
+  const hasExtra = fields.some((f) => !f.promoted);
+  const cols = [
+    '_time',
+    'env',
+    '"index"',
+    "COALESCE(host, '') AS host",
+    "COALESCE(source, '') AS source",
+    "COALESCE(sourcetype, '') AS sourcetype",
+    "COALESCE(message, '') AS message",
+    ...fields.filter((f) => f.promoted).map(fieldExpr),
+    ...(hasExtra ? ['_f::VARCHAR AS _extra'] : []),
+  ];
+  const where = `env = ${lit(p.env)} AND "index" = ${lit(p.index)} AND _day = ${p.day}`;
+  await c.run(`COPY (SELECT ${cols.join(', ')} FROM ${table} WHERE ${where} ORDER BY _time) TO ${lit(tmp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`);
+  const bloom = await tokenFilterOf(c, table, where);
+  const meta: BlockMeta = {
+    v: 1,
+    name,
+    env: p.env,
+    index: p.index,
+    day,
+    count: p.count,
+    minUs: p.minUs,
+    maxUs: p.maxUs,
+    fields,
+    hasExtra,
+    bloom: { m: bloom.m, b64: bloom.toBase64() },
+    walSeg: extra.walSeg,
+    replaces: extra.replaces,
+    bytes: statSync(tmp).size,
+    createdAt: Date.now(),
+  };
+  return publishBlock(tmp, final, meta);
+}
+
+/** Re-expresses a block's rows in the writeBlocks input shape (for merging). */
+export function blockAsSource(b: Block): string {
+  const promoted = b.meta.fields.filter((f) => f.promoted);
+  let f: string;
+  if (b.meta.hasExtra) f = '_extra::JSON';
+  else if (promoted.length === 0) f = "'{}'::JSON";
+  else f = `json_object(${promoted.map((x) => `${lit(x.name)}, ${ident(x.name)}`).join(', ')})`;
+  return `SELECT _time, env, "index", host, source, sourcetype, message, ${f} AS _f, epoch_us(_time) // 86400000000 AS _day FROM read_parquet(${lit(b.path)})`;
+}
+
+export { bitsOfColumnType };

@@ -1,0 +1,83 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { QueryResult } from './types.js';
+
+/**
+ * The one DuckDB instance of the process, with a small pool of connections.
+ * Every query runs here: scans for search, sealing, merging. `memory_limit` and `threads` come
+ * from config (DESIGN 7); spills go to `<dataDir>/tmp/duckdb`.
+ */
+export class Duck {
+  private readonly idle: DuckDBConnection[] = [];
+  private closed = false;
+
+  private constructor(private readonly instance: DuckDBInstance) {}
+
+  static async open(opts: { dataDir: string; memoryLimit: string; threads: number }): Promise<Duck> {
+    const tmp = join(opts.dataDir, 'tmp', 'duckdb');
+    mkdirSync(tmp, { recursive: true });
+    const instance = await DuckDBInstance.create(':memory:', {
+      memory_limit: opts.memoryLimit,
+      threads: String(opts.threads),
+      temp_directory: tmp,
+    });
+    const duck = new Duck(instance);
+    // footers of immutable blocks never change: caching them makes every scan's bind cheap
+    await duck.run('SET parquet_metadata_cache = true');
+    return duck;
+  }
+
+  /** Runs `fn` on a pooled connection; the connection returns to the pool afterwards. */
+  async with<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+    const c = this.idle.pop() ?? (await this.instance.connect());
+    try {
+      return await fn(c);
+    } finally {
+      if (this.closed || this.idle.length >= 4) c.closeSync();
+      else this.idle.push(c);
+    }
+  }
+
+  async run(sql: string): Promise<void> {
+    await this.with((c) => c.run(sql));
+  }
+
+  async query(sql: string): Promise<QueryResult> {
+    return this.with((c) => queryOn(c, sql));
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const c of this.idle.splice(0)) c.closeSync();
+    this.instance.closeSync();
+  }
+}
+
+/** Runs a statement and returns plain JS rows: BIGINTs as numbers when safe, TIMESTAMPs as Date. */
+export async function queryOn(c: DuckDBConnection, sql: string): Promise<QueryResult> {
+  const reader = await c.runAndReadAll(sql);
+  const rows = reader.getRowsJS() as unknown[][];
+  for (const row of rows) {
+    for (let i = 0; i < row.length; i++) {
+      const v = row[i];
+      if (typeof v === 'bigint') row[i] = v >= Number.MIN_SAFE_INTEGER && v <= Number.MAX_SAFE_INTEGER ? Number(v) : v.toString();
+    }
+  }
+  return { columns: reader.columnNames(), rows };
+}
+
+/** SQL string literal. */
+export function lit(s: string): string {
+  return `'${s.replaceAll("'", "''")}'`;
+}
+
+/** SQL quoted identifier. */
+export function ident(s: string): string {
+  return `"${s.replaceAll('"', '""')}"`;
+}
+
+/** JSON path for a top-level key, e.g. `$."id.orig_h"`, as a SQL literal. */
+export function jsonKeyPath(name: string): string {
+  return lit(`$."${name.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`);
+}

@@ -1,0 +1,415 @@
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { Config } from '../config/load.js';
+import type { ControlReader } from '../control/types.js';
+import type { Clock } from '../clock/clock.js';
+import type { LogEvent } from '../events/event.js';
+import { Duck } from './duck.js';
+import { Wal, syncDir } from './wal.js';
+import { LiveSegment, parseSummary, summaryJson, walLine, walReadSql, type LivePartition } from './live.js';
+import { deleteBlockFiles, loadBlocks, type Block } from './block-meta.js';
+import { blockAsSource, partKey, writeBlocks, type BlockTarget, type FieldsByPart } from './block-writer.js';
+import { bitsOfColumnType } from './field-types.js';
+import { FileRefs } from './file-refs.js';
+import { WriterQueue } from './writer-queue.js';
+import { planScan, relationSql, summarizeFields, summarizePartitions } from './scan.js';
+import { expiredBlocks, retentionDays, type RetentionReport, type RetentionSweeper } from './retention.js';
+import { resolveNodeId } from './node-id.js';
+import { pickMerges, type MergePolicy } from './merge-policy.js';
+import { summarizeSegment } from './segment-summary.js';
+import type { StorageHandle } from './handle.js';
+import type { EventStore, FieldSummary, PartitionSummary, QueryResult, RelationInfo, ScanSpec } from './types.js';
+
+export interface StorageOptions {
+  config: Readonly<Config>;
+  control: ControlReader;
+  clock: Clock;
+  log: Logger;
+  /** Tuning for tests and benchmarks; defaults suit production. */
+  tuning?: Partial<StorageTuning>;
+}
+
+export interface StorageTuning {
+  /** A WAL segment is closed and sealed once it holds this many bytes... */
+  segmentBytes: number;
+  /** ...or once it is this old (ms) and not empty. */
+  segmentAgeMs: number;
+  /** Run background merges after seals. */
+  merge: boolean;
+  mergePolicy: MergePolicy;
+}
+
+const DEFAULT_TUNING: StorageTuning = {
+  segmentBytes: 64 * 1024 * 1024,
+  segmentAgeMs: 5_000,
+  merge: true,
+  mergePolicy: { smallEvents: 1_000_000, targetEvents: 2_000_000, minBlocks: 4, coldMs: 30_000 },
+};
+
+/**
+ * The storage engine: writer queue → WAL → live segments → sealed blocks, plus merge, retention
+ * and the scan relation. One per process; everything runs on the JS thread except DuckDB work.
+ * Background work (seal, merge, sweep) runs strictly one job at a time, in order.
+ */
+export class StorageEngine implements EventStore, RetentionSweeper, StorageHandle {
+  readonly writer: WriterQueue;
+  readonly nodeId: string;
+  private readonly blocks = new Map<string, Block>();
+  /** Closed-but-unsealed segments and the open one, by seq. */
+  private readonly live = new Map<number, LiveSegment>();
+  private readonly refs = new FileRefs();
+  private readonly tuning: StorageTuning;
+  private walLock: Promise<unknown> = Promise.resolve();
+  private bg: Promise<unknown> = Promise.resolve();
+  private timers: NodeJS.Timeout[] = [];
+  private lastSeq = 0;
+  private closed = false;
+
+  private constructor(
+    private readonly opts: StorageOptions,
+    private readonly duck: Duck,
+    private readonly wal: Wal,
+    readonly root: string,
+    nodeId: string,
+  ) {
+    this.nodeId = nodeId;
+    this.tuning = { ...DEFAULT_TUNING, ...opts.tuning };
+    this.writer = new WriterQueue(opts.config.blockQueueCap, (b) => this.commit(b), { hold: opts.config.testHoldWriter });
+  }
+
+  /** Opens the data dir, recovers (see docs/storage.md), and starts the background timers. */
+  static async open(opts: StorageOptions): Promise<StorageEngine> {
+    const { config } = opts;
+    mkdirSync(config.dataDir, { recursive: true });
+    const root = join(config.dataDir, 'blocks');
+    const walDir = join(config.dataDir, 'wal');
+    mkdirSync(root, { recursive: true });
+    rmSync(join(config.dataDir, 'tmp', 'duckdb'), { recursive: true, force: true });
+    const duck = await Duck.open({ dataDir: config.dataDir, memoryLimit: config.duckdbMemoryLimit, threads: config.duckdbThreads });
+    const rec = recover(root, walDir);
+    const engine = new StorageEngine(opts, duck, new Wal(walDir, rec.nextSeg), root, resolveNodeId(config.dataDir, config.nodeId));
+    for (const b of rec.blocks) engine.blocks.set(b.path, b);
+    engine.lastSeq = rec.maxBlockSeq;
+    for (const seq of rec.segments) {
+      const seg = new LiveSegment(seq, Wal.segmentPath(walDir, seq));
+      for (const p of await loadSummary(duck, walDir, seq)) seg.addPartition(p);
+      engine.live.set(seq, seg);
+      engine.schedule(() => engine.seal(seq));
+    }
+    engine.startTimers();
+    opts.log.info({ blocks: engine.blocks.size, replayedSegments: rec.segments.length, node: engine.nodeId }, 'storage open');
+    return engine;
+  }
+
+  // ---------------------------------------------------------------- write path
+
+  /** The writer queue's commit: one WAL append + fsync for the whole group, then live accounting. */
+  private async commit(batches: LogEvent[][]): Promise<void> {
+    let text = '';
+    for (const batch of batches) {
+      for (const ev of batch) {
+        // the WAL column is BIGINT: a fractional time would make the line unreadable
+        if (!Number.isSafeInteger(ev.timeUs)) ev.timeUs = Math.trunc(ev.timeUs) || 0;
+        text += walLine(ev) + '\n';
+      }
+    }
+    await this.withWal(async () => {
+      await this.wal.append(Buffer.from(text, 'utf8'));
+      const seg = this.openSegment();
+      for (const batch of batches) for (const ev of batch) seg.record(ev);
+      if (this.wal.bytes >= this.tuning.segmentBytes) await this.rotate();
+    });
+  }
+
+  private openSegment(): LiveSegment {
+    const seq = this.wal.currentSeq;
+    let seg = this.live.get(seq);
+    if (!seg) this.live.set(seq, (seg = new LiveSegment(seq, Wal.segmentPath(this.wal.dir, seq))));
+    return seg;
+  }
+
+  private withWal<T>(fn: () => Promise<T>): Promise<T> {
+    const p = this.walLock.then(fn);
+    this.walLock = p.catch(() => undefined);
+    return p;
+  }
+
+  /** Closes the open segment and queues its seal. Call inside withWal. */
+  private async rotate(): Promise<void> {
+    const closed = await this.wal.rotate();
+    if (closed === undefined) return;
+    const seg = this.live.get(closed);
+    if (seg) writeSummary(this.wal.dir, seg);
+    this.schedule(() => this.seal(closed));
+  }
+
+  // ---------------------------------------------------------------- background jobs
+
+  private schedule<T>(job: () => Promise<T>): Promise<T> {
+    const p = this.bg.then(() => (this.closed ? (undefined as T) : job()));
+    this.bg = p.catch((err: unknown) => this.opts.log.error({ err }, 'storage background job failed'));
+    return p;
+  }
+
+  private target(): BlockTarget {
+    return {
+      root: this.root,
+      node: this.nodeId,
+      // time-based so a deleted block's name is never reused (deferred deletions are keyed by path)
+      nextSeq: () => (this.lastSeq = Math.max(this.lastSeq + 1, Date.now())),
+    };
+  }
+
+  /** Seals one closed WAL segment into blocks and commits (docs/storage.md, "recovery rule"). */
+  private async seal(seq: number): Promise<void> {
+    const seg = this.live.get(seq);
+    if (!seg) return;
+    const made = await this.duck.with(async (c) => {
+      await c.run(
+        `CREATE OR REPLACE TEMP TABLE seal_src AS SELECT make_timestamp(timeUs) AS _time, env, "index", host, source, sourcetype, message,
+           fields AS _f, timeUs // 86400000000 AS _day FROM ${walReadSql([seg.path])} WHERE timeUs IS NOT NULL`,
+      );
+      try {
+        return await writeBlocks(c, 'seal_src', this.target(), { walSeg: seq, replaces: [] }, liveFields(seg));
+      } finally {
+        await c.run('DROP TABLE IF EXISTS seal_src');
+      }
+    });
+    const dir = this.wal.dir;
+    const marker = Wal.markerPath(dir, seq);
+    rmSync(marker, { force: true });
+    closeSync(openSync(marker, 'w'));
+    syncDir(dir);
+    // commit point passed: swap live for blocks in one synchronous step, so scans see one or the other
+    for (const b of made) this.blocks.set(b.path, b);
+    this.live.delete(seq);
+    this.refs.deleteWhenFree(seg.path, () => {
+      rmSync(seg.path, { force: true });
+      rmSync(Wal.summaryPath(dir, seq), { force: true });
+      syncDir(dir);
+      rmSync(marker, { force: true });
+    });
+    if (this.tuning.merge) this.schedule(() => this.mergeRound());
+  }
+
+  /** One round of merges picked by the policy; each merge commits on its own. */
+  async mergeRound(force = false): Promise<number> {
+    const groups = pickMerges([...this.blocks.values()], Date.now(), { ...this.tuning.mergePolicy, ...(force ? { minBlocks: 2, coldMs: 0 } : {}) });
+    for (const g of groups) await this.mergeBlocks(g);
+    return groups.length;
+  }
+
+  private async mergeBlocks(inputs: Block[]): Promise<void> {
+    if (inputs.some((b) => !this.blocks.has(b.path))) return;
+    const walSeg = Math.max(...inputs.map((b) => b.meta.walSeg ?? 0));
+    this.refs.acquire(inputs.map((b) => b.path));
+    try {
+      const made = await this.duck.with(async (c) => {
+        await c.run(`CREATE OR REPLACE TEMP TABLE merge_src AS ${inputs.map(blockAsSource).join(' UNION ALL ')}`);
+        try {
+          return await writeBlocks(c, 'merge_src', this.target(), { walSeg, replaces: inputs.map((b) => b.meta.name) }, blockFields(inputs));
+        } finally {
+          await c.run('DROP TABLE IF EXISTS merge_src');
+        }
+      });
+      for (const b of made) this.blocks.set(b.path, b);
+      for (const b of inputs) this.dropBlock(b);
+    } finally {
+      this.refs.release(inputs.map((b) => b.path));
+    }
+  }
+
+  private dropBlock(b: Block): void {
+    this.blocks.delete(b.path);
+    this.refs.deleteWhenFree(b.path, () => deleteBlockFiles(b));
+  }
+
+  /** RetentionSweeper: deletes whole blocks past their env's retention; runs in the job order. */
+  sweep(): Promise<RetentionReport> {
+    return this.schedule(async () => {
+      const t0 = Date.now();
+      const { control, config } = this.opts;
+      const doomed = expiredBlocks(this.blocks.values(), this.opts.clock.now(), (env) => retentionDays(env, control, config));
+      for (const b of doomed) this.dropBlock(b);
+      const report: RetentionReport = {
+        deletedBlocks: doomed.length,
+        deletedEvents: doomed.reduce((n, b) => n + b.meta.count, 0),
+        blocks: doomed.map((b) => ({
+          env: b.meta.env,
+          index: b.meta.index,
+          day: b.meta.day,
+          block: b.meta.name,
+          events: b.meta.count,
+          maxTime: new Date(b.meta.maxUs / 1000).toISOString(),
+        })),
+        tookMs: Date.now() - t0,
+      };
+      if (doomed.length) this.opts.log.info({ deletedBlocks: report.deletedBlocks, deletedEvents: report.deletedEvents }, 'retention sweep');
+      return report;
+    });
+  }
+
+  private startTimers(): void {
+    const age = setInterval(() => {
+      if (this.wal.bytes > 0 && Date.now() - this.wal.openedAt >= this.tuning.segmentAgeMs) void this.withWal(() => this.rotate());
+    }, Math.min(1000, this.tuning.segmentAgeMs));
+    const sweep = setInterval(() => void this.sweep(), this.opts.config.retentionSweepSecs * 1000);
+    const merge = setInterval(() => {
+      if (this.tuning.merge) void this.schedule(() => this.mergeRound());
+    }, 10_000);
+    this.timers = [age, sweep, merge];
+    for (const t of this.timers) t.unref();
+  }
+
+  // ---------------------------------------------------------------- test and operations hooks
+
+  /** Tests only (SVC_TEST_HOLD_WRITER): lets a held writer drain. */
+  releaseWriter(): void {
+    this.writer.hold(false);
+  }
+
+  /** Seals everything acknowledged so far and waits for background work (tests, benchmarks, shutdown). */
+  async flush(): Promise<void> {
+    await this.writer.idle();
+    await this.withWal(() => this.rotate());
+    await this.schedule(async () => undefined);
+  }
+
+  /** Block and live counts, for tests and benchmarks. */
+  stats(): { blocks: number; blockEvents: number; liveSegments: number; liveEvents: number; blockBytes: number } {
+    let blockEvents = 0;
+    let blockBytes = 0;
+    for (const b of this.blocks.values()) {
+      blockEvents += b.meta.count;
+      blockBytes += b.meta.bytes;
+    }
+    let liveEvents = 0;
+    for (const s of this.live.values()) liveEvents += s.count;
+    return { blocks: this.blocks.size, blockEvents, liveSegments: this.live.size, liveEvents, blockBytes };
+  }
+
+  listBlocks(): Block[] {
+    return [...this.blocks.values()];
+  }
+
+  /** Stops timers, commits queued writes, waits for background work. Unsealed data stays in the WAL. */
+  async close(): Promise<void> {
+    for (const t of this.timers) clearInterval(t);
+    await this.writer.close();
+    await this.withWal(async () => {
+      await this.wal.close();
+      // the open segment is never appended to again (the next start opens a new one): keep its summary
+      const open = this.live.get(this.wal.currentSeq);
+      if (open && open.count > 0) writeSummary(this.wal.dir, open);
+    });
+    this.closed = true;
+    await this.bg;
+    this.duck.close();
+  }
+
+  // ---------------------------------------------------------------- read side (EventStore)
+
+  async scan<T>(spec: ScanSpec, run: (relation: RelationInfo, exec: (sql: string) => Promise<QueryResult>) => Promise<T>): Promise<T> {
+    const plan = planScan(this.blocks.values(), this.live.values(), spec);
+    const files = [...plan.blocks.map((b) => b.path), ...plan.live.map((l) => l.seg.path)];
+    this.refs.acquire(files);
+    try {
+      const relation: RelationInfo = { sql: relationSql(plan, spec), fieldColumns: [...plan.fields.keys()], candidateEvents: plan.candidateEvents };
+      return await run(relation, (sql) => this.duck.query(sql));
+    } finally {
+      this.refs.release(files);
+    }
+  }
+
+  partitions(envs?: string[]): PartitionSummary[] {
+    return summarizePartitions(this.blocks.values(), this.live.values(), envs);
+  }
+
+  fields(spec: Omit<ScanSpec, 'requiredTokens' | 'fields'>): FieldSummary[] {
+    return summarizeFields(this.blocks.values(), this.live.values(), spec);
+  }
+}
+
+/** A live segment's field accounting in writeBlocks' shape. */
+function liveFields(seg: LiveSegment): FieldsByPart {
+  const out: FieldsByPart = new Map();
+  for (const p of seg.partitions.values()) {
+    out.set(partKey(p.env, p.index, p.day), [...p.fields].map(([name, f]) => ({ name, bits: f.bits, count: f.count })));
+  }
+  return out;
+}
+
+/** The union of the inputs' fields (one partition), in writeBlocks' shape. */
+function blockFields(inputs: Block[]): FieldsByPart {
+  const acc = new Map<string, { name: string; bits: number; count: number }>();
+  for (const b of inputs) {
+    for (const f of b.meta.fields) {
+      const a = acc.get(f.name) ?? { name: f.name, bits: 0, count: 0 };
+      a.bits |= bitsOfColumnType(f.type);
+      a.count += f.count;
+      acc.set(f.name, a);
+    }
+  }
+  const m = inputs[0].meta;
+  const day = Math.floor(Date.parse(m.day + 'T00:00:00Z') / 86_400_000);
+  return new Map([[partKey(m.env, m.index, day), [...acc.values()]]]);
+}
+
+/** Best effort: a missing or torn summary only means the restart asks DuckDB instead. */
+function writeSummary(dir: string, seg: LiveSegment): void {
+  const path = Wal.summaryPath(dir, seg.seq);
+  writeFileSync(path + '.tmp', summaryJson(seg));
+  renameSync(path + '.tmp', path);
+}
+
+async function loadSummary(duck: Duck, dir: string, seq: number): Promise<LivePartition[]> {
+  try {
+    return parseSummary(readFileSync(Wal.summaryPath(dir, seq), 'utf8'));
+  } catch {
+    return duck.with((c) => summarizeSegment(c, Wal.segmentPath(dir, seq)));
+  }
+}
+
+interface Recovered {
+  blocks: Block[];
+  /** Unsealed WAL segments to replay, ascending. */
+  segments: number[];
+  nextSeg: number;
+  maxBlockSeq: number;
+}
+
+/**
+ * Start-up recovery (docs/storage.md): finish committed merges and seals, drop blocks of seals
+ * that never committed (their events are still in the WAL), and list the segments to replay.
+ */
+function recover(root: string, walDir: string): Recovered {
+  let blocks = loadBlocks(root);
+  const byName = new Map(blocks.map((b) => [b.meta.name, b]));
+  const replaced = new Set(blocks.flatMap((b) => b.meta.replaces).filter((n) => byName.has(n)));
+  for (const n of replaced) deleteBlockFiles(byName.get(n)!);
+  blocks = blocks.filter((b) => !replaced.has(b.meta.name));
+  if (existsSync(walDir)) {
+    for (const seq of Wal.markers(walDir)) {
+      rmSync(Wal.segmentPath(walDir, seq), { force: true });
+      rmSync(Wal.summaryPath(walDir, seq), { force: true });
+      rmSync(Wal.markerPath(walDir, seq), { force: true });
+    }
+  }
+  const segments = Wal.segments(walDir);
+  const unsealed = new Set(segments);
+  if (existsSync(walDir)) {
+    for (const n of readdirSync(walDir)) {
+      const seq = Number(n.split('.')[0]);
+      if (n.endsWith('.tmp') || (n.endsWith('.summary.json') && !unsealed.has(seq))) rmSync(join(walDir, n), { force: true });
+    }
+  }
+  const incomplete = blocks.filter((b) => b.meta.replaces.length === 0 && b.meta.walSeg !== null && unsealed.has(b.meta.walSeg));
+  for (const b of incomplete) deleteBlockFiles(b);
+  blocks = blocks.filter((b) => !incomplete.includes(b));
+  const maxWal = Math.max(0, ...segments, ...blocks.map((b) => b.meta.walSeg ?? 0));
+  const maxBlockSeq = Math.max(0, ...blocks.map((b) => Number(b.meta.name.slice(b.meta.name.lastIndexOf('-') + 1)) || 0));
+  return { blocks, segments, nextSeg: maxWal + 1, maxBlockSeq };
+}
+
+export type { LivePartition };

@@ -1,0 +1,135 @@
+import { closeSync, existsSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * The write-ahead log: a directory of NDJSON segments `wal/<seq>.ndjson`, one LogEvent per line
+ * (the LogEvent's own JSON, see walLine). Only the writer's drain loop appends (one caller at a
+ * time); a segment is closed by rotate() and never appended to again, also not after a restart.
+ *
+ * Recovery rule: a segment's events are in blocks exactly when `wal/<seq>.sealed` exists or the
+ * segment file is gone. The marker is written after every block of the segment is durable, then
+ * the segment is deleted, then the marker. See docs/storage.md.
+ */
+export class Wal {
+  private fh: FileHandle | undefined;
+  private current: number;
+  private currentBytes = 0;
+  private currentOpenedAt = 0;
+
+  constructor(
+    readonly dir: string,
+    firstSeq: number,
+  ) {
+    mkdirSync(dir, { recursive: true });
+    this.current = firstSeq;
+  }
+
+  /** Sequence numbers of the segment files present, ascending. */
+  static segments(dir: string): number[] {
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir)
+      .filter((n) => /^\d+\.ndjson$/.test(n))
+      .map((n) => Number(n.split('.')[0]))
+      .sort((a, b) => a - b);
+  }
+
+  static markers(dir: string): number[] {
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir)
+      .filter((n) => /^\d+\.sealed$/.test(n))
+      .map((n) => Number(n.split('.')[0]));
+  }
+
+  static segmentPath(dir: string, seq: number): string {
+    return join(dir, `${String(seq).padStart(12, '0')}.ndjson`);
+  }
+
+  static summaryPath(dir: string, seq: number): string {
+    return join(dir, `${String(seq).padStart(12, '0')}.summary.json`);
+  }
+
+  static markerPath(dir: string, seq: number): string {
+    return join(dir, `${String(seq).padStart(12, '0')}.sealed`);
+  }
+
+  get currentSeq(): number {
+    return this.current;
+  }
+
+  get bytes(): number {
+    return this.currentBytes;
+  }
+
+  get openedAt(): number {
+    return this.currentOpenedAt;
+  }
+
+  /** Appends and fdatasyncs; resolves once the bytes are durable. One call at a time. */
+  async append(data: Buffer): Promise<void> {
+    if (!this.fh) {
+      this.fh = await open(Wal.segmentPath(this.dir, this.current), 'a');
+      this.currentOpenedAt = Date.now();
+      syncDir(this.dir); // the new file's name must survive a crash too
+    }
+    let off = 0;
+    while (off < data.length) {
+      const { bytesWritten } = await this.fh.write(data, off, data.length - off);
+      off += bytesWritten;
+    }
+    await this.fh.datasync();
+    this.currentBytes += data.length;
+  }
+
+  /** Closes the current segment (if anything was written) and returns its seq; the next append opens seq+1. */
+  async rotate(): Promise<number | undefined> {
+    if (!this.fh) return undefined;
+    await this.fh.close();
+    this.fh = undefined;
+    const closed = this.current;
+    this.current += 1;
+    this.currentBytes = 0;
+    return closed;
+  }
+
+  /** Commit of a seal: marker durable, then segment deleted, then marker deleted. */
+  static commitSealed(dir: string, seq: number): void {
+    const marker = Wal.markerPath(dir, seq);
+    closeSync(openSync(marker, 'w'));
+    syncDir(dir);
+    rmSync(Wal.segmentPath(dir, seq), { force: true });
+    syncDir(dir);
+    rmSync(marker, { force: true });
+  }
+
+  async close(): Promise<void> {
+    await this.fh?.close();
+    this.fh = undefined;
+  }
+}
+
+export function syncDir(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function fsyncFile(path: string): void {
+  const fd = openSync(path, 'r+');
+  try {
+    fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,122 @@
+import type { LogEvent } from '../events/event.js';
+import type { WriteOptions, Writer } from '../events/writer.js';
+import { SvcError } from '../errors/svc-error.js';
+
+/** Makes a group of batches durable (WAL append + fsync) and visible; called by one drain loop at a time. */
+export type CommitFn = (batches: LogEvent[][]) => Promise<void>;
+
+interface Pending {
+  events: LogEvent[];
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+/**
+ * The bounded writer queue in front of the WAL (the `Writer` every ingest route calls).
+ * Capacity counts events accepted but not yet acknowledged. One drain loop takes everything
+ * queued, commits it as one group (one write + one fsync), then resolves all of those batches:
+ * concurrent requests share an fsync. A batch larger than the whole capacity is admitted alone
+ * when the queue is empty, so it cannot wait forever.
+ */
+export class WriterQueue implements Writer {
+  private queue: Pending[] = [];
+  private queued = 0;
+  private readonly roomWaiters: { n: number; go: () => void }[] = [];
+  private draining = false;
+  private held: boolean;
+  private closed = false;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly capacity: number,
+    private readonly commit: CommitFn,
+    opts: { hold?: boolean } = {},
+  ) {
+    this.held = opts.hold ?? false;
+  }
+
+  async write(events: LogEvent[], opts: WriteOptions): Promise<void> {
+    if (this.closed) throw new SvcError('shutting_down', 'cannot write: svc is shutting down');
+    if (events.length === 0) return;
+    if (!this.fits(events.length)) {
+      if (!opts.wait) {
+        throw new SvcError('queue_full', `writer queue is full (${this.queued} of ${this.capacity} events)`, { retryAfterSecs: 1 });
+      }
+      await new Promise<void>((go) => this.roomWaiters.push({ n: events.length, go }));
+      if (this.closed) throw new SvcError('shutting_down', 'cannot write: svc is shutting down');
+      return this.enqueue(events); // room was reserved by admitWaiters
+    }
+    this.queued += events.length;
+    return this.enqueue(events);
+  }
+
+  queueDepth(): { queued: number; capacity: number } {
+    return { queued: this.queued, capacity: this.capacity };
+  }
+
+  /** Tests only (SVC_TEST_HOLD_WRITER): stop or resume draining; queued batches stay queued while held. */
+  hold(on: boolean): void {
+    this.held = on;
+    if (!on) this.kick();
+  }
+
+  /** Resolves when nothing is queued or being committed. */
+  async idle(): Promise<void> {
+    if (this.queued === 0 && !this.draining) return;
+    await new Promise<void>((r) => this.idleWaiters.push(r));
+  }
+
+  /** Refuses new writes, commits what is queued (unless held), then resolves. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const w of this.roomWaiters.splice(0)) w.go();
+    if (!this.held) await this.idle();
+  }
+
+  private fits(n: number): boolean {
+    // FIFO: a newcomer does not overtake batches already waiting for room
+    if (this.roomWaiters.length > 0) return false;
+    return this.queued === 0 || this.queued + n <= this.capacity;
+  }
+
+  private enqueue(events: LogEvent[]): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ events, resolve, reject });
+      this.kick();
+    });
+  }
+
+  private kick(): void {
+    if (!this.draining && !this.held && this.queue.length > 0) void this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    while (this.queue.length > 0 && !this.held) {
+      const group = this.queue;
+      this.queue = [];
+      let n = 0;
+      for (const p of group) n += p.events.length;
+      try {
+        await this.commit(group.map((p) => p.events));
+        for (const p of group) p.resolve();
+      } catch (e) {
+        for (const p of group) p.reject(e);
+      }
+      this.queued -= n;
+      this.admitWaiters();
+    }
+    this.draining = false;
+    if (this.queued === 0) for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  private admitWaiters(): void {
+    while (this.roomWaiters.length > 0) {
+      const w = this.roomWaiters[0];
+      if (this.queued !== 0 && this.queued + w.n > this.capacity) break;
+      this.roomWaiters.shift();
+      this.queued += w.n; // reserve now so later arrivals cannot take the room
+      w.go();
+    }
+  }
+}

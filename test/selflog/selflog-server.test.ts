@@ -1,0 +1,76 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { adminToken, call, createApiKey } from '../helpers/auth.js';
+
+/** The self-log inside a real svc: what it records, who may read it, that nobody can write to it. */
+
+type SearchAnswer = { events: { message: string; fields: Record<string, unknown> }[] };
+
+async function adminSearch(srv: TestServer, q: string, index: string): Promise<SearchAnswer> {
+  const token = await adminToken(srv);
+  for (let i = 0; ; i++) {
+    await srv.deps.selflog.flush();
+    const res = (await call(srv, 'GET', `/api/search?q=${encodeURIComponent(q)}&env=_system&index=${index}`, { token })) as SearchAnswer;
+    if (res.events.length > 0 || i >= 30) return res;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('self-log in a running svc', () => {
+  let srv: TestServer;
+  before(async () => {
+    srv = await startTestServer();
+  });
+  after(async () => {
+    await srv.close();
+  });
+
+  it('records the start of the service in _system/_svclogs', async () => {
+    const res = await adminSearch(srv, 'event=start', '_svclogs');
+    assert.equal(res.events.length, 1);
+    assert.equal(res.events[0].fields.level, 'info');
+    assert.match(res.events[0].message, /^start version=/);
+  });
+
+  it('records a service event a subsystem reports, with secrets redacted', async () => {
+    srv.deps.selflog.service('credential_rejected', { reason: 'expired_credentials', credential: 'api_key', path: '/mcp', last_four: 'aB3d', authorization: 'Bearer svk_shouldnotappear' });
+    const res = await adminSearch(srv, 'event=credential_rejected reason=expired_credentials', '_svclogs');
+    assert.equal(res.events.length, 1);
+    assert.equal(res.events[0].fields.level, 'warn');
+    assert.equal(res.events[0].fields.credential, 'api_key');
+    assert.doesNotMatch(JSON.stringify(res), /shouldnotappear/);
+  });
+
+  it('lets only admins search _system', async () => {
+    const key = await createApiKey(srv, { scopes: ['standard'] });
+    await call(srv, 'GET', '/api/search?q=*&env=_system&index=_svclogs', { token: key, expect: 403 });
+  });
+
+  it('refuses an ingest token for the _system environment', async () => {
+    await call(srv, 'POST', '/api/admin/ingest-tokens', { token: await adminToken(srv), body: { name: 'sneaky', env: '_system' }, expect: [400, 403] });
+  });
+});
+
+describe('self-log across a restart', () => {
+  it('records stop on close, durably, before storage shuts down', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-selflog-'));
+    try {
+      const first = await startTestServer({}, { dataDir });
+      await first.close();
+      const second = await startTestServer({}, { dataDir });
+      try {
+        const res = await adminSearch(second, 'event=stop', '_svclogs');
+        assert.equal(res.events.length, 1);
+        assert.equal((await adminSearch(second, 'event=start', '_svclogs')).events.length, 2);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

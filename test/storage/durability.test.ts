@@ -1,0 +1,66 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStorage } from './helpers.js';
+
+/** Runs the writer child until `ms` has passed, SIGKILLs it, and returns the acknowledged ids. */
+async function writeThenKill(dataDir: string, ms: number, firstId: number): Promise<Set<number>> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'writer-child.ts'), dataDir, String(firstId)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const acked = new Set<number>();
+  let buf = '';
+  child.stdout.on('data', (d: Buffer) => {
+    buf += d.toString();
+    const lines = buf.split('\n');
+    buf = lines.pop()!;
+    for (const l of lines) {
+      const [, a, b] = l.split(' ').map(Number);
+      for (let i = a; i <= b; i++) acked.add(i);
+    }
+  });
+  const exited = new Promise((r) => child.on('exit', r));
+  // wait for the first acknowledgement, then let it run
+  for (let t = 0; acked.size === 0 && t < 30_000; t += 50) await new Promise((r) => setTimeout(r, 50));
+  await new Promise((r) => setTimeout(r, ms));
+  child.kill('SIGKILL');
+  await exited;
+  return acked;
+}
+
+async function idCounts(dataDir: string): Promise<{ counts: Map<number, number>; sealedAfterFlush: boolean }> {
+  const s = await openStorage({ dataDir });
+  const read = () =>
+    s.engine.scan({ envs: ['default'], indexes: null, requiredTokens: [], fields: ['id'] }, async (rel, exec) => {
+      const r = await exec(`SELECT id, count(*) FROM ${rel.sql} AS e GROUP BY id`);
+      return new Map(r.rows.map(([id, n]) => [Number(id), Number(n)]));
+    });
+  const before = await read();
+  await s.engine.flush();
+  const after = await read();
+  assert.deepEqual([...after].sort(), [...before].sort(), 'replayed events stay the same once sealed');
+  const st = s.engine.stats();
+  await s.close({ keep: true });
+  return { counts: after, sealedAfterFlush: st.liveEvents === 0 };
+}
+
+describe('durability under kill -9', () => {
+  it('keeps every acknowledged event exactly once across three SIGKILLs and restarts', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-kill-'));
+    try {
+      const allAcked = new Set<number>();
+      for (const [round, ms] of [[0, 1500], [1, 700], [2, 1100]]) {
+        const acked = await writeThenKill(dataDir, ms, round * 10_000_000);
+        assert.ok(acked.size > 500, `round ${round}: child acknowledged ${acked.size} events`);
+        for (const id of acked) allAcked.add(id);
+        const { counts, sealedAfterFlush } = await idCounts(dataDir);
+        for (const id of allAcked) assert.equal(counts.get(id), 1, `acknowledged id ${id} present exactly once`);
+        for (const [id, n] of counts) assert.equal(n, 1, `id ${id} not duplicated`);
+        assert.ok(sealedAfterFlush, 'everything replayed is sealed after flush');
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,143 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Wal } from '../../src/storage/wal.js';
+import { countWhere, makeEvents, openStorage } from './helpers.js';
+
+function walFiles(dataDir: string): string[] {
+  return readdirSync(join(dataDir, 'wal'))
+    .filter((n) => n.endsWith('.ndjson'))
+    .sort();
+}
+
+describe('start-up recovery', () => {
+  it('replays unsealed WAL segments: the events are searchable at once and sealed in the background', async () => {
+    const s1 = await openStorage();
+    await s1.engine.writer.write(makeEvents(200), { wait: true });
+    await s1.close({ keep: true });
+    assert.equal(walFiles(s1.dataDir).length, 1);
+    const s2 = await openStorage({ dataDir: s1.dataDir });
+    try {
+      assert.equal(await countWhere(s2.engine), 200);
+      assert.equal(await countWhere(s2.engine, 'seq < 10 AND even'), 5);
+      await s2.engine.flush();
+      assert.deepEqual(s2.engine.stats().liveEvents, 0);
+      assert.equal(s2.engine.stats().blockEvents, 200);
+      assert.equal(await countWhere(s2.engine), 200);
+      assert.deepEqual(walFiles(s2.dataDir), []);
+    } finally {
+      await s2.close();
+    }
+  });
+
+  it('rebuilds the live accounting from the segment itself when its summary is missing', async () => {
+    const s1 = await openStorage();
+    await s1.engine.writer.write(makeEvents(40), { wait: true });
+    await s1.close({ keep: true });
+    const seq = Number(walFiles(s1.dataDir)[0].split('.')[0]);
+    rmSync(Wal.summaryPath(join(s1.dataDir, 'wal'), seq));
+    const s2 = await openStorage({ dataDir: s1.dataDir });
+    try {
+      assert.equal(await countWhere(s2.engine, 'seq >= 20'), 20);
+      assert.deepEqual(s2.engine.partitions().map((p) => p.events), [40]);
+      assert.deepEqual(s2.engine.fields({ envs: ['default'], indexes: null }).map((f) => [f.name, f.type]), [['even', 'boolean'], ['ratio', 'number'], ['seq', 'number'], ['tag', 'string']]);
+    } finally {
+      await s2.close();
+    }
+  });
+
+  it('skips a torn last line left by a crash mid-write', async () => {
+    const s1 = await openStorage();
+    await s1.engine.writer.write(makeEvents(20), { wait: true });
+    await s1.close({ keep: true });
+    const seg = join(s1.dataDir, 'wal', walFiles(s1.dataDir)[0]);
+    writeFileSync(seg, '{"timeUs":1768046400000000,"env":"def', { flag: 'a' });
+    const s2 = await openStorage({ dataDir: s1.dataDir });
+    try {
+      assert.equal(await countWhere(s2.engine), 20);
+      await s2.engine.flush();
+      assert.equal(await countWhere(s2.engine), 20);
+    } finally {
+      await s2.close();
+    }
+  });
+
+  it('drops the blocks of a seal that never committed and replays its segment exactly once', async () => {
+    const s1 = await openStorage();
+    await s1.engine.writer.write(makeEvents(50), { wait: true });
+    await s1.close({ keep: true });
+    const walDir = join(s1.dataDir, 'wal');
+    const segName = walFiles(s1.dataDir)[0];
+    const keep = join(s1.dataDir, 'seg.copy');
+    copyFileSync(join(walDir, segName), keep);
+    // seal it for real, then put the segment back without its marker: as if the crash came
+    // after the blocks were written but before the seal committed
+    const s2 = await openStorage({ dataDir: s1.dataDir });
+    await s2.engine.flush();
+    assert.equal(s2.engine.stats().blocks, 1);
+    await s2.close({ keep: true });
+    copyFileSync(keep, join(walDir, segName));
+    const s3 = await openStorage({ dataDir: s1.dataDir });
+    try {
+      assert.equal(await countWhere(s3.engine), 50, 'no duplicates while replaying');
+      await s3.engine.flush();
+      assert.equal(await countWhere(s3.engine), 50, 'no duplicates once sealed again');
+      assert.equal(s3.engine.stats().blocks, 1);
+    } finally {
+      await s3.close();
+    }
+  });
+
+  it('treats a segment with a seal marker as sealed: deletes it instead of replaying', async () => {
+    const s1 = await openStorage();
+    await s1.engine.writer.write(makeEvents(30), { wait: true });
+    await s1.close({ keep: true });
+    const walDir = join(s1.dataDir, 'wal');
+    const segName = walFiles(s1.dataDir)[0];
+    const keep = join(s1.dataDir, 'seg.copy');
+    copyFileSync(join(walDir, segName), keep);
+    const s2 = await openStorage({ dataDir: s1.dataDir });
+    await s2.engine.flush();
+    await s2.close({ keep: true });
+    // crash after the marker, before the segment was deleted
+    copyFileSync(keep, join(walDir, segName));
+    writeFileSync(Wal.markerPath(walDir, Number(segName.split('.')[0])), '');
+    const s3 = await openStorage({ dataDir: s1.dataDir });
+    try {
+      assert.equal(await countWhere(s3.engine), 30);
+      assert.deepEqual(walFiles(s3.dataDir), []);
+    } finally {
+      await s3.close();
+    }
+  });
+
+  it('removes a Parquet file that has no sidecar (a block that was never published)', async () => {
+    const s1 = await openStorage();
+    await s1.engine.writer.write(makeEvents(10), { wait: true });
+    await s1.engine.flush();
+    const [b] = s1.engine.listBlocks();
+    await s1.close({ keep: true });
+    const orphan = b.path.replace(/\.parquet$/, '-orphan.parquet');
+    copyFileSync(b.path, orphan);
+    const s2 = await openStorage({ dataDir: s1.dataDir });
+    try {
+      assert.equal(existsSync(orphan), false);
+      assert.equal(await countWhere(s2.engine), 10);
+    } finally {
+      await s2.close();
+    }
+  });
+
+  it('keeps the node id across restarts and honours SVC_NODE_ID', async () => {
+    const s1 = await openStorage();
+    const id = s1.engine.nodeId;
+    await s1.close({ keep: true });
+    const s2 = await openStorage({ dataDir: s1.dataDir });
+    assert.equal(s2.engine.nodeId, id);
+    await s2.close({ keep: true });
+    const s3 = await openStorage({ dataDir: s1.dataDir, env: { SVC_NODE_ID: 'node-a' } });
+    assert.equal(s3.engine.nodeId, 'node-a');
+    await s3.close();
+  });
+});

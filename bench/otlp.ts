@@ -10,7 +10,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { ExportLogsServiceRequest } from '../src/ingest/otlp/logs-proto.js';
-import { benchServer, envInt, report, runLoad, storedCount } from './es-bulk.js';
+import { benchServer, cpuSecs, envInt, report, runLoad, storedCount } from './es-bulk.js';
 
 const BASE_NS = BigInt(Date.UTC(2026, 10, 20)) * 1_000_000n;
 
@@ -53,13 +53,14 @@ try {
   const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'content-type': 'application/x-protobuf' };
   if (gzip) headers['content-encoding'] = 'gzip';
   console.log(`otlp: ${total} records, ${batch}/request, ${concurrency} clients, gzip ${gzip}, body ${(bodies[0].length / 1024).toFixed(0)} KiB, node ${process.version}`);
+  const cpu0 = cpuSecs(server.child.pid!);
   const r = await runLoad(total, batch, concurrency, async (i) => {
     const body = bodies[i % bodies.length];
     const res = await fetch(`${server.url}/v1/logs`, { method: 'POST', headers, body: new Uint8Array(body) });
     await res.arrayBuffer();
     return { ok: res.status === 200, bytes: body.length };
   });
-  report('otlp', r, server);
+  report('otlp', r, server, cpu0);
   console.log(`  stored       ${await storedCount(server, searchKey)} events found by search`);
 } finally {
   await cleanup();

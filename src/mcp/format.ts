@@ -32,18 +32,20 @@ export function fieldsText(fields: Record<string, unknown>, maxChars = 400): str
 }
 
 /** One line per event: `time env/index host=… source=… | message | fields | id=…`. */
-export function eventLine(e: EventJson, id: string): string {
+export function eventLine(e: EventJson, id: string | undefined): string {
   const where = [`host=${scalar(e.host)}`, e.source ? `source=${scalar(e.source)}` : '', e.sourcetype ? `sourcetype=${scalar(e.sourcetype)}` : '']
     .filter(Boolean)
     .join(' ');
   const fields = fieldsText(e.fields);
-  return `${e.time} ${e.env}/${e.index} ${where} | ${cut(e.message ?? '', LIST_MESSAGE_CHARS).replace(/\n/g, '\\n')}${fields ? ` | ${fields}` : ''} | id=${id}`;
+  return `${e.time} ${e.env}/${e.index} ${where} | ${cut(e.message ?? '', LIST_MESSAGE_CHARS).replace(/\n/g, '\\n')}${fields ? ` | ${fields}` : ''}${id ? ` | id=${id}` : ''}`;
 }
 
-export type EventWithId = EventJson & { id: string };
+/** `id` is absent when a pipe (fields, table) dropped env or index: such rows cannot be fetched again. */
+export type EventWithId = EventJson & { id?: string };
 
 export function withId(e: EventJson, maxMessage = STRUCTURED_MESSAGE_CHARS): EventWithId {
-  return { id: eventId(e), ...e, message: cut(e.message ?? '', maxMessage) };
+  const id = e.env && e.index && e.time ? eventId(e) : undefined;
+  return { ...(id ? { id } : {}), ...e, message: cut(e.message ?? '', maxMessage) };
 }
 
 export function metaLine(meta: SearchMeta): string {

@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
+import type { ZodError } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import { canUseTool } from '../auth/rbac.js';
 import { SvcError, isSvcError } from '../errors/svc-error.js';
@@ -47,9 +48,10 @@ export async function callTool(deps: McpDeps, principal: Principal, name: string
     record('rejected', 0, { code, message });
     throw new McpError(ErrorCode.InvalidParams, message, { code });
   }
-  const parsed = tool.input.safeParse(rawArgs);
+  // strict: a misspelt argument (q for query) is an error the model can fix, not silently ignored
+  const parsed = tool.input.strict().safeParse(rawArgs);
   if (!parsed.success) {
-    const message = `invalid arguments for tool "${name}": ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}`;
+    const message = `invalid arguments for tool "${name}": ${argumentProblems(tool, parsed.error)}`;
     record('rejected', 0, { code: 'invalid_input', message });
     throw new McpError(ErrorCode.InvalidParams, message, { code: 'invalid_input' });
   }
@@ -89,6 +91,15 @@ function recorder(deps: McpDeps, principal: Principal, tool: string, args: unkno
       resultCount,
     });
   };
+}
+
+function argumentProblems(tool: McpTool, err: ZodError): string {
+  return err.issues
+    .map((i) => {
+      if (i.code === 'unrecognized_keys') return `unknown argument ${i.keys.map((k) => `"${k}"`).join(', ')}; this tool takes ${Object.keys(tool.input.shape).join(', ') || 'no arguments'}`;
+      return `${i.path.join('.') || 'arguments'}: ${i.message}`;
+    })
+    .join('; ');
 }
 
 function asSvcError(err: unknown): SvcError {

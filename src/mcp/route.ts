@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Principal } from '../auth/principal.js';
 import { SvcError } from '../errors/svc-error.js';
 import { VERSION } from '../version.js';
 import { buildMcpServer } from './mcp-server.js';
@@ -21,12 +20,8 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
   }
 }
 
-function principalOf(request: FastifyRequest): Principal | undefined {
-  return (request as unknown as { principal?: Principal }).principal;
-}
-
 async function handlePost(deps: McpDeps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const principal = principalOf(request);
+  const principal = request.principal;
   // defense in depth: the hook refuses anonymous calls, but /mcp must never run without a principal
   if (!principal || principal.kind === 'ingest_token') throw new SvcError('missing_credentials', 'the MCP endpoint needs an API key with the MCP scope');
   const server = buildMcpServer(deps, principal);

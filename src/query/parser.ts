@@ -175,7 +175,10 @@ export class Parser {
       this.expectOp(')', 'search');
       return inner;
     }
-    if (t.kind === 'string') return { kind: 'phrase', text: t.text };
+    if (t.kind === 'string') {
+      if (t.text === '') throw this.fail('missing text inside the phrase ""', t);
+      return { kind: 'phrase', text: t.text };
+    }
     if (t.kind === 'word') return this.parseWord(t);
     throw this.unexpected(t, t.kind === 'eof' ? 'missing a search term' : undefined);
   }

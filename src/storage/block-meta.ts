@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ColumnType } from './field-types.js';
 import { fsyncFile, syncDir } from './wal.js';
 import { Bloom } from './bloom.js';
@@ -106,8 +106,4 @@ function walk(dir: string, fn: (file: string) => void): void {
     if (e.isDirectory()) walk(p, fn);
     else fn(p);
   }
-}
-
-export function relName(root: string, path: string): string {
-  return relative(root, path);
 }

@@ -4,8 +4,8 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { mkdirSync } from 'node:fs';
 import { Bloom } from './bloom.js';
 import { queryOn, ident, jsonKeyPath, lit } from './duck.js';
-import { bitsOfColumnType, columnType, kindOfJsonType } from './field-types.js';
-import { blockDir, publishBlock, type Block, type BlockField, type BlockMeta } from './block-meta.js';
+import { columnType, kindOfJsonType } from './field-types.js';
+import { blockDir, deleteBlockFiles, publishBlock, type Block, type BlockField, type BlockMeta } from './block-meta.js';
 import { TOKEN_SPLIT_SQL, tokenHashSql } from './tokens.js';
 import { dayString } from './live.js';
 
@@ -46,8 +46,15 @@ export async function writeBlocks(
   // the live accounting already knows the fields: asking DuckDB again costs a JSON pass
   const fields = knownFields ?? (await fieldsOf(c, table));
   const out: Block[] = [];
-  for (const p of parts) {
-    out.push(await writeOne(c, table, target, p, fields.get(partKey(p.env, p.index, p.day)) ?? [], extra));
+  try {
+    for (const p of parts) {
+      out.push(await writeOne(c, table, target, p, fields.get(partKey(p.env, p.index, p.day)) ?? [], extra));
+    }
+  } catch (e) {
+    // a half-done seal must leave no published block behind: after a retry commits, a leftover
+    // block with the same walSeg would look committed at the next start (a duplicate)
+    for (const b of out) deleteBlockFiles(b);
+    throw e;
   }
   return out;
 }
@@ -91,7 +98,7 @@ export async function fieldsOf(c: DuckDBConnection, table: string): Promise<Fiel
  * hashes come over as two UINTEGER halves read straight from the result vectors: no BigInt per
  * token on the JS side.
  */
-async function tokenFilterOf(c: DuckDBConnection, table: string, where: string): Promise<Bloom> {
+export async function tokenFilterOf(c: DuckDBConnection, table: string, where: string): Promise<Bloom> {
   const h = tokenHashSql('tok');
   // two stages: a plain split on spaces and DISTINCT first, so the (10x dearer) regex split runs
   // once per distinct word instead of over every message; spaces are separators either way
@@ -184,14 +191,3 @@ async function writeOne(
   return publishBlock(tmp, final, meta);
 }
 
-/** Re-expresses a block's rows in the writeBlocks input shape (for merging). */
-export function blockAsSource(b: Block): string {
-  const promoted = b.meta.fields.filter((f) => f.promoted);
-  let f: string;
-  if (b.meta.hasExtra) f = '_extra::JSON';
-  else if (promoted.length === 0) f = "'{}'::JSON";
-  else f = `json_object(${promoted.map((x) => `${lit(x.name)}, ${ident(x.name)}`).join(', ')})`;
-  return `SELECT _time, env, "index", host, source, sourcetype, message, ${f} AS _f, epoch_us(_time) // 86400000000 AS _day FROM read_parquet(${lit(b.path)})`;
-}
-
-export { bitsOfColumnType };

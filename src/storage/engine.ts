@@ -5,12 +5,12 @@ import type { Config } from '../config/load.js';
 import type { ControlReader } from '../control/types.js';
 import type { Clock } from '../clock/clock.js';
 import type { LogEvent } from '../events/event.js';
-import { Duck } from './duck.js';
+import { Duck, lit } from './duck.js';
 import { Wal, syncDir } from './wal.js';
 import { LiveSegment, parseSummary, summaryJson, walLine, walReadSql, type LivePartition } from './live.js';
 import { deleteBlockFiles, loadBlocks, type Block } from './block-meta.js';
-import { blockAsSource, partKey, writeBlocks, type BlockTarget, type FieldsByPart } from './block-writer.js';
-import { bitsOfColumnType } from './field-types.js';
+import { partKey, writeBlocks, type BlockTarget, type FieldsByPart } from './block-writer.js';
+import { mergeIntoBlock } from './merge.js';
 import { FileRefs } from './file-refs.js';
 import { WriterQueue } from './writer-queue.js';
 import { planScan, relationSql, summarizeFields, summarizePartitions } from './scan.js';
@@ -35,6 +35,8 @@ export interface StorageTuning {
   segmentBytes: number;
   /** ...or once it is this old (ms) and not empty. */
   segmentAgeMs: number;
+  /** The writer waits while this many closed segments are still unsealed (bounds WAL, restart and live scans). */
+  maxUnsealedSegments: number;
   /** Run background merges after seals. */
   merge: boolean;
   mergePolicy: MergePolicy;
@@ -43,8 +45,9 @@ export interface StorageTuning {
 const DEFAULT_TUNING: StorageTuning = {
   segmentBytes: 64 * 1024 * 1024,
   segmentAgeMs: 5_000,
+  maxUnsealedSegments: 6,
   merge: true,
-  mergePolicy: { smallEvents: 1_000_000, targetEvents: 2_000_000, minBlocks: 4, coldMs: 30_000 },
+  mergePolicy: { smallEvents: 500_000, targetEvents: 1_000_000, minBlocks: 4, coldMs: 30_000 },
 };
 
 /**
@@ -63,6 +66,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   private walLock: Promise<unknown> = Promise.resolve();
   private bg: Promise<unknown> = Promise.resolve();
   private timers: NodeJS.Timeout[] = [];
+  private sealWaiters: (() => void)[] = [];
   private lastSeq = 0;
   private closed = false;
 
@@ -86,6 +90,8 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     const walDir = join(config.dataDir, 'wal');
     mkdirSync(root, { recursive: true });
     rmSync(join(config.dataDir, 'tmp', 'duckdb'), { recursive: true, force: true });
+    const tmpDir = join(config.dataDir, 'tmp');
+    if (existsSync(tmpDir)) for (const n of readdirSync(tmpDir)) if (/^seal-\d+\.parquet$/.test(n)) rmSync(join(tmpDir, n), { force: true });
     const duck = await Duck.open({ dataDir: config.dataDir, memoryLimit: config.duckdbMemoryLimit, threads: config.duckdbThreads });
     const rec = recover(root, walDir);
     const engine = new StorageEngine(opts, duck, new Wal(walDir, rec.nextSeg), root, resolveNodeId(config.dataDir, config.nodeId));
@@ -114,12 +120,26 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
         text += walLine(ev) + '\n';
       }
     }
+    // backpressure from sealing: the queue fills while we wait, so callers wait or get queue_full
+    while (this.unsealedClosed() >= this.tuning.maxUnsealedSegments && !this.closed) {
+      await new Promise<void>((r) => this.sealWaiters.push(r));
+    }
     await this.withWal(async () => {
       await this.wal.append(Buffer.from(text, 'utf8'));
       const seg = this.openSegment();
       for (const batch of batches) for (const ev of batch) seg.record(ev);
       if (this.wal.bytes >= this.tuning.segmentBytes) await this.rotate();
     });
+  }
+
+  private unsealedClosed(): number {
+    let n = 0;
+    for (const seq of this.live.keys()) if (seq < this.wal.currentSeq) n++;
+    return n;
+  }
+
+  private wakeSealWaiters(): void {
+    for (const w of this.sealWaiters.splice(0)) w();
   }
 
   private openSegment(): LiveSegment {
@@ -161,26 +181,47 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     };
   }
 
-  /** Seals one closed WAL segment into blocks and commits (docs/storage.md, "recovery rule"). */
+  /** Seals one closed WAL segment; on failure the segment stays live and the seal is retried later. */
   private async seal(seq: number): Promise<void> {
+    try {
+      await this.sealOnce(seq);
+      this.wakeSealWaiters();
+    } catch (err) {
+      this.opts.log.error({ err, seq }, 'cannot seal WAL segment; retrying in 10 s');
+      const t = setTimeout(() => void this.schedule(() => this.seal(seq)), 10_000);
+      t.unref();
+    }
+  }
+
+  /** Seals one closed WAL segment into blocks and commits (docs/storage.md, "recovery rule"). */
+  private async sealOnce(seq: number): Promise<void> {
     const seg = this.live.get(seq);
     if (!seg) return;
+    // the segment is parsed once into a scratch Parquet file: every later pass (partitions, one
+    // sorted COPY per partition, token filter) reads only the columns it needs, and nothing has to
+    // fit in memory (an in-memory temp table of a 64 MiB segment did not fit a 512 MB DuckDB)
+    const scratch = join(this.opts.config.dataDir, 'tmp', `seal-${seq}.parquet`);
     const made = await this.duck.with(async (c) => {
       await c.run(
-        `CREATE OR REPLACE TEMP TABLE seal_src AS SELECT make_timestamp(timeUs) AS _time, env, "index", host, source, sourcetype, message,
-           fields AS _f, timeUs // 86400000000 AS _day FROM ${walReadSql([seg.path])} WHERE timeUs IS NOT NULL`,
+        `COPY (SELECT make_timestamp(timeUs) AS _time, env, "index", host, source, sourcetype, message, fields AS _f,
+           timeUs // 86400000000 AS _day FROM ${walReadSql([seg.path])} WHERE timeUs IS NOT NULL)
+         TO ${lit(scratch)} (FORMAT parquet, COMPRESSION snappy)`,
       );
       try {
-        return await writeBlocks(c, 'seal_src', this.target(), { walSeg: seq, replaces: [] }, liveFields(seg));
+        return await writeBlocks(c, `read_parquet(${lit(scratch)})`, this.target(), { walSeg: seq, replaces: [] }, liveFields(seg));
       } finally {
-        await c.run('DROP TABLE IF EXISTS seal_src');
+        rmSync(scratch, { force: true });
       }
     });
     const dir = this.wal.dir;
     const marker = Wal.markerPath(dir, seq);
-    rmSync(marker, { force: true });
-    closeSync(openSync(marker, 'w'));
-    syncDir(dir);
+    try {
+      closeSync(openSync(marker, 'w'));
+      syncDir(dir);
+    } catch (e) {
+      for (const b of made) deleteBlockFiles(b);
+      throw e;
+    }
     // commit point passed: swap live for blocks in one synchronous step, so scans see one or the other
     for (const b of made) this.blocks.set(b.path, b);
     this.live.delete(seq);
@@ -202,18 +243,12 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
 
   private async mergeBlocks(inputs: Block[]): Promise<void> {
     if (inputs.some((b) => !this.blocks.has(b.path))) return;
-    const walSeg = Math.max(...inputs.map((b) => b.meta.walSeg ?? 0));
     this.refs.acquire(inputs.map((b) => b.path));
     try {
-      const made = await this.duck.with(async (c) => {
-        await c.run(`CREATE OR REPLACE TEMP TABLE merge_src AS ${inputs.map(blockAsSource).join(' UNION ALL ')}`);
-        try {
-          return await writeBlocks(c, 'merge_src', this.target(), { walSeg, replaces: inputs.map((b) => b.meta.name) }, blockFields(inputs));
-        } finally {
-          await c.run('DROP TABLE IF EXISTS merge_src');
-        }
-      });
-      for (const b of made) this.blocks.set(b.path, b);
+      const merged = await this.duck.with((c) => mergeIntoBlock(c, inputs, this.target()));
+      if (!merged) return;
+      // one synchronous step: scans see the inputs or the merged block, never both
+      this.blocks.set(merged.path, merged);
       for (const b of inputs) this.dropBlock(b);
     } finally {
       this.refs.release(inputs.map((b) => b.path));
@@ -296,6 +331,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   /** Stops timers, commits queued writes, waits for background work. Unsealed data stays in the WAL. */
   async close(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
+    // queued writes may be waiting for seals: let the queued seals run before closing
     await this.writer.close();
     await this.withWal(async () => {
       await this.wal.close();
@@ -338,22 +374,6 @@ function liveFields(seg: LiveSegment): FieldsByPart {
     out.set(partKey(p.env, p.index, p.day), [...p.fields].map(([name, f]) => ({ name, bits: f.bits, count: f.count })));
   }
   return out;
-}
-
-/** The union of the inputs' fields (one partition), in writeBlocks' shape. */
-function blockFields(inputs: Block[]): FieldsByPart {
-  const acc = new Map<string, { name: string; bits: number; count: number }>();
-  for (const b of inputs) {
-    for (const f of b.meta.fields) {
-      const a = acc.get(f.name) ?? { name: f.name, bits: 0, count: 0 };
-      a.bits |= bitsOfColumnType(f.type);
-      a.count += f.count;
-      acc.set(f.name, a);
-    }
-  }
-  const m = inputs[0].meta;
-  const day = Math.floor(Date.parse(m.day + 'T00:00:00Z') / 86_400_000);
-  return new Map([[partKey(m.env, m.index, day), [...acc.values()]]]);
 }
 
 /** Best effort: a missing or torn summary only means the restart asks DuckDB instead. */

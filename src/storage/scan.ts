@@ -1,6 +1,6 @@
 import type { Block } from './block-meta.js';
 import type { LiveSegment, LivePartition } from './live.js';
-import { DAY_US, walReadSql } from './live.js';
+import { walReadSql } from './live.js';
 import { bitsOfColumnType, columnType, summaryType, type ColumnType } from './field-types.js';
 import { ident, jsonKeyPath, lit } from './duck.js';
 import { tokenPieces } from './tokens.js';
@@ -172,4 +172,3 @@ export function summarizeFields(blocks: Iterable<Block>, segs: Iterable<LiveSegm
     .sort((a, b) => b.events - a.events || (a.name < b.name ? -1 : 1));
 }
 
-export { DAY_US };

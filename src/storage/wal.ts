@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readdirSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -92,16 +92,6 @@ export class Wal {
     return closed;
   }
 
-  /** Commit of a seal: marker durable, then segment deleted, then marker deleted. */
-  static commitSealed(dir: string, seq: number): void {
-    const marker = Wal.markerPath(dir, seq);
-    closeSync(openSync(marker, 'w'));
-    syncDir(dir);
-    rmSync(Wal.segmentPath(dir, seq), { force: true });
-    syncDir(dir);
-    rmSync(marker, { force: true });
-  }
-
   async close(): Promise<void> {
     await this.fh?.close();
     this.fh = undefined;
@@ -123,13 +113,5 @@ export function fsyncFile(path: string): void {
     fdatasyncSync(fd);
   } finally {
     closeSync(fd);
-  }
-}
-
-export function fileSize(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
   }
 }

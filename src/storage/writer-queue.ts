@@ -5,6 +5,9 @@ import { SvcError } from '../errors/svc-error.js';
 /** Makes a group of batches durable (WAL append + fsync) and visible; called by one drain loop at a time. */
 export type CommitFn = (batches: LogEvent[][]) => Promise<void>;
 
+/** Groups committing at once: one in write/fsync while the next is being serialised. */
+const MAX_GROUPS_IN_FLIGHT = 2;
+
 interface Pending {
   events: LogEvent[];
   resolve: () => void;
@@ -13,16 +16,16 @@ interface Pending {
 
 /**
  * The bounded writer queue in front of the WAL (the `Writer` every ingest route calls).
- * Capacity counts events accepted but not yet acknowledged. One drain loop takes everything
- * queued, commits it as one group (one write + one fsync), then resolves all of those batches:
- * concurrent requests share an fsync. A batch larger than the whole capacity is admitted alone
+ * Capacity counts events accepted but not yet acknowledged. Everything queued is committed as one
+ * group (one write + one fsync), then all of its batches resolve: concurrent requests share an
+ * fsync. A batch larger than the whole capacity is admitted alone
  * when the queue is empty, so it cannot wait forever.
  */
 export class WriterQueue implements Writer {
   private queue: Pending[] = [];
   private queued = 0;
   private readonly roomWaiters: { n: number; go: () => void }[] = [];
-  private draining = false;
+  private inflight = 0;
   private held: boolean;
   private closed = false;
   private idleWaiters: (() => void)[] = [];
@@ -62,7 +65,7 @@ export class WriterQueue implements Writer {
 
   /** Resolves when nothing is queued or being committed. */
   async idle(): Promise<void> {
-    if (this.queued === 0 && !this.draining) return;
+    if (this.queued === 0 && this.inflight === 0) return;
     await new Promise<void>((r) => this.idleWaiters.push(r));
   }
 
@@ -87,27 +90,36 @@ export class WriterQueue implements Writer {
   }
 
   private kick(): void {
-    if (!this.draining && !this.held && this.queue.length > 0) void this.drain();
+    while (!this.held && this.queue.length > 0 && this.inflight < MAX_GROUPS_IN_FLIGHT) this.startGroup();
   }
 
-  private async drain(): Promise<void> {
-    this.draining = true;
-    while (this.queue.length > 0 && !this.held) {
-      const group = this.queue;
-      this.queue = [];
-      let n = 0;
-      for (const p of group) n += p.events.length;
-      try {
-        await this.commit(group.map((p) => p.events));
-        for (const p of group) p.resolve();
-      } catch (e) {
-        for (const p of group) p.reject(e);
-      }
-      this.queued -= n;
-      this.admitWaiters();
+  /**
+   * Commits everything queued as one group. Up to MAX_GROUPS_IN_FLIGHT groups run at once: the
+   * next group is serialised on the JS thread while the previous one is in write/fsync (the
+   * commit function keeps WAL order); each group is acknowledged after its own fsync.
+   */
+  private startGroup(): void {
+    const group = this.queue;
+    this.queue = [];
+    let n = 0;
+    for (const p of group) n += p.events.length;
+    this.inflight++;
+    this.commit(group.map((p) => p.events)).then(
+      () => this.finishGroup(group, n, undefined),
+      (e: unknown) => this.finishGroup(group, n, e ?? new Error('commit failed')),
+    );
+  }
+
+  private finishGroup(group: Pending[], n: number, err: unknown): void {
+    for (const p of group) {
+      if (err === undefined) p.resolve();
+      else p.reject(err);
     }
-    this.draining = false;
-    if (this.queued === 0) for (const w of this.idleWaiters.splice(0)) w();
+    this.inflight--;
+    this.queued -= n;
+    this.admitWaiters();
+    this.kick();
+    if (this.queued === 0 && this.inflight === 0) for (const w of this.idleWaiters.splice(0)) w();
   }
 
   private admitWaiters(): void {

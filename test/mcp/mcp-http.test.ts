@@ -113,6 +113,16 @@ describe('/mcp over Streamable HTTP', () => {
     await refusedWith(srv, key.secret, 401);
   });
 
+  it('answers a notification with 202 and no body', async () => {
+    const res = await fetch(`${srv.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${mcpKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
+    assert.equal(res.status, 202);
+    assert.equal(await res.text(), '');
+  });
+
   it('answers GET /mcp with 405', async () => {
     const res = await fetch(`${srv.url}/mcp`, { headers: { authorization: `Bearer ${mcpKey}`, accept: 'text/event-stream' } });
     assert.equal(res.status, 405);

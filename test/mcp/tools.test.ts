@@ -148,5 +148,6 @@ describe('MCP tools', () => {
   it('rejects arguments of the wrong type with a JSON-RPC error', async () => {
     const { client } = await connect(key());
     await assert.rejects(client.callTool({ name: 'search', arguments: { limit: 'lots' } }), (e: unknown) => e instanceof McpError && e.code === -32602);
+    await assert.rejects(client.callTool({ name: 'search', arguments: { q: 'error' } }), (e: unknown) => e instanceof McpError && /unknown argument "q"; this tool takes query, env/.test(e.message));
   });
 });

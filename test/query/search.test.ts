@@ -205,6 +205,9 @@ describe('search semantics over the real store', () => {
     assert.equal(await count(`host="x'); DROP TABLE t; --"`), 0);
     assert.equal(await count(`* | where host = "'; SELECT 1; --"`), 0);
     assert.equal(await count(`* | eval "x""y"=1 | where 'a"b' = "c'd"`).catch(() => -1), -1);
+    assert.equal(await count(`* | eval 'x"; DROP TABLE t; --'=1 | where 'x"; DROP TABLE t; --' = 1`), DEFAULT.length);
+    const rex = await table(`* | rex "(?<who>o'brien)" | stats count by who`);
+    assert.deepEqual(rex.rows, [["o'brien", DEFAULT.filter((e) => e.message.includes("o'brien")).length]]);
     const r = await table(`* | eval s="it's" | stats count by s`);
     assert.deepEqual(r.rows, [["it's", DEFAULT.length]]);
     assert.equal(await count('*'), DEFAULT.length);

@@ -28,6 +28,24 @@ describe('background merge', () => {
     }
   });
 
+  it('widens a field whose type differs between the inputs', async () => {
+    const s = await openStorage();
+    try {
+      await s.engine.writer.write(makeEvents(10).map((e, i) => ({ ...e, fields: { code: i } })), { wait: true });
+      await s.engine.flush();
+      await s.engine.writer.write(makeEvents(10, { startUs: T0 + 50_000_000 }).map((e) => ({ ...e, fields: { code: 'E1', other: 1.5 } })), { wait: true });
+      await s.engine.flush();
+      assert.equal(await s.engine.mergeRound(true), 1);
+      const [b] = s.engine.listBlocks();
+      assert.deepEqual(b.meta.fields.map((f) => [f.name, f.type, f.count]).sort(), [['code', 'VARCHAR', 20], ['other', 'DOUBLE', 10]]);
+      assert.equal(await countWhere(s.engine, "code = 'E1'"), 10);
+      assert.equal(await countWhere(s.engine, "code = '3'"), 1);
+      assert.equal(await countWhere(s.engine, 'other > 1'), 10);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('never merges across days or indexes', async () => {
     const s = await openStorage();
     try {

@@ -2,7 +2,6 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { ManualClock } from '../../src/clock/clock.js';
-import { DAY_US } from '../../src/storage/live.js';
 import { MemoryControl, countWhere, makeEvents, openStorage } from './helpers.js';
 
 const NOW = Date.UTC(2026, 2, 1, 12);
@@ -96,7 +95,6 @@ describe('retention', () => {
       });
       assert.equal(existsSync(b.path), false);
       assert.equal(await countWhere(s.engine), 0);
-      void DAY_US;
     } finally {
       await s.close();
     }

@@ -11,8 +11,10 @@ const login = z
   })
   .strict();
 
+/** HttpOnly, SameSite=Strict; Secure when the request came over TLS (svc terminating HTTPS itself). */
 function setSessionCookie(reply: FastifyReply, token: string, maxAgeSecs: number): void {
-  reply.header('Set-Cookie', `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.max(0, Math.floor(maxAgeSecs))}`);
+  const secure = reply.request.protocol === 'https' ? '; Secure' : '';
+  reply.header('Set-Cookie', `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.max(0, Math.floor(maxAgeSecs))}${secure}`);
 }
 
 /** Who the caller is, for the UI and for tools checking their key. */

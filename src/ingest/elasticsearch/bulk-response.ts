@@ -41,11 +41,22 @@ export function parseFilterPath(v: string | undefined): BulkFilter | undefined {
 
 const OK_TAIL = ',"_version":1,"result":"created","_shards":{"total":1,"successful":1,"failed":0},"_seq_no":0,"_primary_term":1,"status":201}}';
 
+/** `{"<op>":{"_index":"<index>","_id":` of the previous item: bulk requests repeat op and index. */
+let prefixKey = '';
+let prefix = '';
+
 function renderItem(it: BulkItem, keys: Set<string> | null): string {
   const idJson = it.id === undefined ? 'null' : JSON.stringify(it.id);
   if (keys === null) {
-    // fast path: the common success item, only index and id vary
-    if (it.status === 201) return `{"${it.op}":{"_index":${JSON.stringify(it.index)},"_id":${idJson}${OK_TAIL}`;
+    // fast path: the common success item, only the id varies between consecutive items
+    if (it.status === 201) {
+      const key = `${it.op}\n${it.index}`;
+      if (key !== prefixKey) {
+        prefixKey = key;
+        prefix = `{"${it.op}":{"_index":${JSON.stringify(it.index)},"_id":`;
+      }
+      return prefix + idJson + OK_TAIL;
+    }
     return JSON.stringify({ [it.op]: { _index: it.index, _id: it.id ?? null, status: it.status, error: it.error } });
   }
   const parts: string[] = [];

@@ -112,7 +112,11 @@ function setupRoutes(app: FastifyInstance, p: string): void {
   app.route({ method: ['GET', 'HEAD'], url: `${p}/:index/_mapping`, config, handler: async () => ({}) });
 }
 
-export async function elasticsearchRoutes(app: FastifyInstance, opts: { ctx: IngestContext }): Promise<void> {
+/**
+ * `root: false` leaves `GET|HEAD /` to someone else (the web UI): shippers then use the base URL
+ * `<svc>/api/es`. When both want `/`, answer clusterInfo() to requests that do not accept text/html.
+ */
+export async function elasticsearchRoutes(app: FastifyInstance, opts: { ctx: IngestContext; root?: boolean }): Promise<void> {
   const { ctx } = opts;
   useRawBodies(app, ctx.maxBodyBytes);
   app.addHook('onSend', async (_req, reply, payload) => {
@@ -122,7 +126,8 @@ export async function elasticsearchRoutes(app: FastifyInstance, opts: { ctx: Ing
   app.setErrorHandler((err, _req, reply) => sendEsError(reply, toSvcError(err)));
   const cfg = { config: { access: 'public' as const } };
   for (const p of ['', '/api/es']) {
-    app.route({ method: ['GET', 'HEAD'], url: p === '' ? '/' : p, ...cfg, handler: async () => clusterInfo() });
+    if (p !== '' || opts.root !== false) app.route({ method: ['GET', 'HEAD'], url: `${p}/`, ...cfg, handler: async () => clusterInfo() });
+    if (p !== '') app.route({ method: ['GET', 'HEAD'], url: p, ...cfg, handler: async () => clusterInfo() });
     app.post(`${p}/_bulk`, cfg, (req, reply) => bulk(ctx, req, reply));
     app.put(`${p}/_bulk`, cfg, (req, reply) => bulk(ctx, req, reply));
     app.post<{ Params: { index: string } }>(`${p}/:index/_bulk`, cfg, (req, reply) => bulk(ctx, req, reply, req.params.index));

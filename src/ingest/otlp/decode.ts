@@ -89,24 +89,21 @@ function kvObject(kvs: KeyValue[] | undefined): Record<string, unknown> {
   return o;
 }
 
-/** Trace/span ids: hex in JSON, bytes in protobuf; empty → undefined. */
+/** Trace/span ids: hex in JSON, bytes in protobuf; empty or all-zero → undefined. */
 function hexId(v: string | Uint8Array | undefined): string | undefined {
-  if (v === undefined) return undefined;
-  const s = typeof v === 'string' ? v.toLowerCase() : Buffer.from(v).toString('hex');
-  return s.length > 0 && !/^0+$/.test(s) ? s : undefined;
+  if (v === undefined || v.length === 0) return undefined;
+  const s = typeof v === 'string' ? v.toLowerCase() : Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex');
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) !== 48) return s;
+  return undefined;
 }
 
 /** Nanoseconds (Long, string or number) → µs; 0/absent → undefined. */
 export function nanosToUs(v: Long | undefined): number | undefined {
   if (v === undefined) return undefined;
-  const s = String(v);
-  if (!/^\d+$/.test(s) || /^0+$/.test(s)) return undefined;
-  return s.length <= 3 ? 0 : Number(s.slice(0, -3));
-}
-
-/** Every key of `o` as a field, objects flattened to dotted names. */
-function addAll(fields: Record<string, FieldValue>, o: Record<string, unknown>): void {
-  for (const k in o) addField(fields, k, o[k]);
+  const s = typeof v === 'string' ? v : String(v);
+  if (s.length <= 3) return s.length === 0 || !/^\d+$/.test(s) || Number(s) === 0 ? undefined : 0;
+  const us = Number(s.slice(0, -3));
+  return Number.isFinite(us) && us > 0 ? us : undefined;
 }
 
 export interface OtlpDecoded {
@@ -114,18 +111,41 @@ export interface OtlpDecoded {
   event: LogEvent;
 }
 
-function recordEvent(r: LogRecord, resource: Record<string, FieldValue>, scope: { name?: string; version?: string } | undefined, nowUs: number): OtlpDecoded {
-  const fields: Record<string, FieldValue> = { ...resource };
+/** Attributes as fields (objects flattened), except `svc.index`, which is returned. */
+function addAttributes(fields: Record<string, FieldValue>, kvs: KeyValue[] | undefined): string | undefined {
+  let index: string | undefined;
+  if (!kvs) return undefined;
+  for (const kv of kvs) {
+    if (!kv.key) continue;
+    const v = plainValue(kv.value);
+    if (kv.key === INDEX_ATTRIBUTE) {
+      if (typeof v === 'string') index = v;
+      continue;
+    }
+    addField(fields, kv.key, v);
+  }
+  return index;
+}
+
+interface ResourceInfo {
+  fields: Record<string, FieldValue>;
+  index?: string;
+  host: string;
+  source: string;
+}
+
+function recordEvent(r: LogRecord, res: ResourceInfo, scope: { name?: string; version?: string } | undefined, nowUs: number): OtlpDecoded {
+  const fields: Record<string, FieldValue> = { ...res.fields };
   if (scope?.name) fields['scope.name'] = scope.name;
   if (scope?.version) fields['scope.version'] = scope.version;
-  addAll(fields, kvObject(r.attributes));
+  const index = addAttributes(fields, r.attributes) ?? res.index;
   const body = plainValue(r.body);
   let message: string;
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
     const o = body as Record<string, unknown>;
-    addAll(fields, o);
-    message = typeof o.message === 'string' ? o.message : JSON.stringify(o);
-    if (typeof o.message === 'string') delete fields.message;
+    const text = typeof o.message === 'string' ? o.message : undefined;
+    for (const k in o) if (k !== 'message' || text === undefined) addField(fields, k, o[k]);
+    message = text ?? JSON.stringify(o);
   } else message = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
   if (r.severityText) fields.severity = r.severityText;
   if (r.severityNumber !== undefined && Number(r.severityNumber) > 0) fields.severity_number = Number(r.severityNumber);
@@ -135,21 +155,20 @@ function recordEvent(r: LogRecord, resource: Record<string, FieldValue>, scope: 
   if (spanId) fields.span_id = spanId;
   if (r.flags) fields.flags = r.flags;
   if (r.eventName) fields['event.name'] = r.eventName;
-  const index = typeof fields[INDEX_ATTRIBUTE] === 'string' ? (fields[INDEX_ATTRIBUTE] as string) : undefined;
-  delete fields[INDEX_ATTRIBUTE];
   const timeUs = nanosToUs(r.timeUnixNano) ?? nanosToUs(r.observedTimeUnixNano) ?? nowUs;
-  const host = typeof resource['host.name'] === 'string' ? resource['host.name'] : '';
-  const source = typeof resource['service.name'] === 'string' ? resource['service.name'] : '';
-  return { index, event: { timeUs, env: '', index: '', host, source, sourcetype: 'otlp', message, fields } };
+  return { index, event: { timeUs, env: '', index: '', host: res.host, source: res.source, sourcetype: 'otlp', message, fields } };
 }
 
 export function requestToEvents(req: ExportRequest, nowUs: number): OtlpDecoded[] {
   const out: OtlpDecoded[] = [];
   for (const rl of req.resourceLogs ?? []) {
-    const resource: Record<string, FieldValue> = {};
-    addAll(resource, kvObject(rl.resource?.attributes));
+    const fields: Record<string, FieldValue> = {};
+    const index = addAttributes(fields, rl.resource?.attributes);
+    const host = typeof fields['host.name'] === 'string' ? fields['host.name'] : '';
+    const source = typeof fields['service.name'] === 'string' ? fields['service.name'] : '';
+    const res: ResourceInfo = { fields, index, host, source };
     for (const sl of rl.scopeLogs ?? []) {
-      for (const r of sl.logRecords ?? []) out.push(recordEvent(r, resource, sl.scope, nowUs));
+      for (const r of sl.logRecords ?? []) out.push(recordEvent(r, res, sl.scope, nowUs));
     }
   }
   return out;

@@ -107,7 +107,7 @@ export async function startSyslog(ctx: IngestContext, opts: SyslogOptions): Prom
   const closers: (() => Promise<void>)[] = [];
   const out: SyslogListeners = { stats, close: async () => {} };
   if (opts.udp) {
-    const { socket, port, batcher } = await startUdp(opts.udp, parse, writeBatch, stats);
+    const { socket, port, batcher } = await startUdp(opts.udp, parse, writeBatch, stats, log);
     out.udpPort = port;
     closers.push(async () => {
       await new Promise<void>((r) => socket.close(() => r()));
@@ -129,16 +129,23 @@ export async function startSyslog(ctx: IngestContext, opts: SyslogOptions): Prom
   return out;
 }
 
-async function startUdp(addr: ListenAddress, parse: (l: string[]) => LogEvent[], write: (e: LogEvent[]) => Promise<void>, stats: SyslogListeners['stats']) {
+async function startUdp(addr: ListenAddress, parse: (l: string[]) => LogEvent[], write: (e: LogEvent[]) => Promise<void>, stats: SyslogListeners['stats'], log: IngestContext['log']) {
   const socket: UdpSocket = createSocket(addr.host.includes(':') ? 'udp6' : 'udp4');
   const batcher = new Batcher(write);
+  let lastWarnMs = 0;
   socket.on('message', (msg) => {
     if (batcher.size >= MAX_PENDING) {
       stats.dropped++;
+      // at most one warning a minute: a flood of drops must not become a flood of log lines
+      const now = Date.now();
+      if (now - lastWarnMs > 60_000) {
+        lastWarnMs = now;
+        log?.warn({ dropped: stats.dropped, pending: batcher.size }, 'syslog UDP: writer is behind, dropping datagrams');
+      }
       return;
     }
     const text = trimEnd(msg.toString('utf8', 0, Math.min(msg.length, MAX_FRAME_BYTES)));
-    // setImmediate-free batching: events of datagrams arriving while a write runs join the next batch
+    // datagrams arriving while a batch is being written join the next batch (group commit)
     batcher.add(parse([text]));
   });
   await new Promise<void>((resolve, reject) => {

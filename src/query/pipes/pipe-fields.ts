@@ -17,7 +17,12 @@ export const fieldsPipe: PipeDef<FieldsPipe> = {
       p.next('search');
       mode = t.text;
     }
-    return { kind: 'fields', mode, names: p.fieldList('a field name') };
+    const names = p.fieldList('a field name', { signs: mode === '' });
+    // `fields -a, b` reads like `fields - a, b`
+    if (mode === '' && /^[+-]/.test(names[0])) mode = names[0][0] as '+' | '-';
+    const bad = names.slice(1).find((n) => /^[+-]/.test(n));
+    if (bad) throw p.fail(`unexpected ${JSON.stringify(bad)}: a sign goes only before the first field`, p.peek('search'));
+    return { kind: 'fields', mode, names: names.map((n) => n.replace(/^[+-]/, '')) };
   },
   print: (n) => `fields ${n.mode ? `${n.mode} ` : ''}${n.names.join(', ')}`,
   reads: (n) => (n.mode === '-' ? [] : n.names.some((x) => x.includes('*')) ? '*' : n.names),

@@ -47,21 +47,27 @@ export const timechartPipe: PipeDef<TimechartPipe> = {
   compile(n, b) {
     b.markMatched();
     const spanUs = spanOf(n, b) * 1_000_000;
+    // fast path: group on the integer bucket number (cheaper than a TIMESTAMP key) and turn it
+    // into a time only for the few result rows
+    const select = [`epoch_us(_time) // ${spanUs} AS __bucket`];
+    const outer = [`make_timestamp(__bucket * ${spanUs}) AS _time`];
     const schema: Schema = new Map([['_time', 'time']]);
-    const select = [`make_timestamp((epoch_us(_time) // ${spanUs}) * ${spanUs}) AS _time`];
-    let where = ' WHERE _time IS NOT NULL';
+    let where = '';
     if (n.by) {
       const c = b.col(n.by);
       select.push(`${c.sql} AS ${ident(n.by)}`);
+      outer.push(ident(n.by));
       schema.set(n.by, c.type);
-      where += ` AND ${c.sql} IS NOT NULL`;
+      where = ` WHERE ${c.sql} IS NOT NULL`;
     }
     for (const a of n.aggs) {
       const s = aggSql(a, b);
       select.push(`${s.sql} AS ${ident(aggName(a))}`);
+      outer.push(ident(aggName(a)));
       schema.set(aggName(a), s.type);
     }
-    b.push(`SELECT ${select.join(', ')} FROM ${b.cur}${where} GROUP BY ${n.by ? '1, 2' : '1'}`, schema);
+    b.push(`SELECT ${select.join(', ')} FROM ${b.cur}${where} GROUP BY ${n.by ? '1, 2' : '1'}`);
+    b.push(`SELECT ${outer.join(', ')} FROM ${b.cur} WHERE __bucket IS NOT NULL`, schema);
     b.order = [{ sql: '_time', desc: false, cols: ['_time'] }, ...(n.by ? [{ sql: ident(n.by), desc: false, cols: [n.by] }] : [])];
     b.mode = 'table';
     b.timechart = { spanSecs: spanUs / 1_000_000, by: n.by, aggs: n.aggs.map((a) => ({ name: aggName(a), zero: a.fn === 'count' || a.fn === 'dc' })) };

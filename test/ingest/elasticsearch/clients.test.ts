@@ -78,6 +78,16 @@ describe('Elasticsearch endpoint with the official clients', () => {
     });
   }
 
+  it('serves the same API under /api/es for a client whose node URL has that path', async () => {
+    h.writer.events.length = 0;
+    const c = new Client8({ node: `${h.url}/api/es`, auth: { apiKey: 'svi_default' } });
+    assert.match((await c.info()).version.number, /^8\./);
+    const res = await c.bulk({ operations: [{ index: { _index: 'prefixed' } }, { message: 'via /api/es' }] });
+    assert.equal(res.errors, false);
+    assert.equal(h.writer.events[0].index, 'prefixed');
+    await c.close();
+  });
+
   it('accepts gzip NDJSON as application/json with the header on every answer', async () => {
     h.writer.events.length = 0;
     const body = gzipSync('{"index":{"_index":"z","_type":"_doc"}}\n{"message":"zipped"}\n');

@@ -1,0 +1,11 @@
+import pino from 'pino';
+import { loadConfig } from './src/config/load.js';
+import { systemClock } from './src/clock/clock.js';
+import { StorageEngine } from './src/storage/engine.js';
+const config = loadConfig({ SVC_DATA_DIR: '/tmp/svc-bench/ingest-data-7378', SVC_DUCKDB_MEMORY_LIMIT: '512MB' });
+const t0 = performance.now();
+const e = await StorageEngine.open({ config, control: { env: () => undefined, envs: () => [], settings: () => ({}) }, clock: systemClock, log: pino({ level: 'info' }), tuning: { merge: false } });
+console.log('open ms', performance.now() - t0, e.stats());
+await e.flush();
+console.log('flushed', performance.now() - t0, e.stats());
+await e.close();

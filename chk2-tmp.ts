@@ -1,0 +1,10 @@
+import { DuckDBInstance } from '@duckdb/node-api';
+import { walReadSql } from './src/storage/live.js';
+const inst = await DuckDBInstance.create(':memory:', { threads: '2', memory_limit: '512MB', temp_directory: '/tmp/ddx/dtmp' });
+const c = await inst.connect();
+const seg = '/tmp/svc-bench/ingest-data-7378/wal/000000000041.ndjson';
+const t = async (name: string, sql: string) => { const t0 = performance.now(); try { await c.run(sql); console.log(name, 'ok', Math.round(performance.now() - t0)); } catch (e) { console.log(name, 'FAIL', String(e).slice(0, 100)); } };
+await t('copy scratch', `COPY (SELECT make_timestamp(timeUs) AS _time, env, "index", host, source, sourcetype, message, fields AS _f, timeUs // 86400000000 AS _day FROM ${walReadSql([seg])} WHERE timeUs IS NOT NULL) TO '/tmp/ddx/scr.parquet' (FORMAT parquet, COMPRESSION snappy)`);
+await t('parts', `SELECT env, "index", _day, count(*) FROM read_parquet('/tmp/ddx/scr.parquet') GROUP BY ALL`);
+await t('copy sorted', `COPY (SELECT * FROM read_parquet('/tmp/ddx/scr.parquet') ORDER BY _time) TO '/tmp/ddx/o.parquet' (FORMAT parquet, COMPRESSION zstd)`);
+await t('tokens', `SELECT count(*) FROM (SELECT DISTINCT unnest(regexp_split_to_array(w, '[^a-z0-9_]+')) AS tok FROM (SELECT DISTINCT unnest(string_split(lower(message), ' ')) AS w FROM read_parquet('/tmp/ddx/scr.parquet')))`);

@@ -128,7 +128,7 @@ export async function ensureDataset(events = 5_000_000, outDir = '/tmp/svc-bench
   await new Promise<void>((r) => out.on('finish', () => r()));
   const { renameSync } = await import('node:fs');
   renameSync(path + '.tmp', path);
-  const hdfs = lines.find((l) => /blk_-?\d{5,}/.test(l.text));
+  const hdfs = lines.find((l) => /blk_\d{5,}/.test(l.text));
   const info: DatasetInfo = {
     path,
     events,
@@ -137,7 +137,8 @@ export async function ensureDataset(events = 5_000_000, outDir = '/tmp/svc-bench
     endUs: DATASET_END * 1000,
     hosts: HOSTS,
     // an HDFS block id: only copy 0 carries it, later copies shift it
-    rareTerm: hdfs ? /blk_-?\d{5,}/.exec(hdfs.text)![0].replace('blk_-', 'blk_').replace('blk_', '') : 'nosuchtoken',
+    // the whole token (`_` is a token character): blk_38865049064139660
+    rareTerm: hdfs ? /blk_\d{5,}/.exec(hdfs.text)![0] : 'nosuchtoken',
     commonTerm: 'error',
     sources: [...new Set(lines.map((l) => l.source))],
   };

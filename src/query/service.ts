@@ -6,7 +6,7 @@ import type { EventStore, PartitionSummary, QueryResult, RelationInfo, ScanSpec 
 import { analyze, compile, type QueryAnalysis } from './compile.js';
 import { parse, type Query } from './parser.js';
 import { jsonValue, shapeTimechart, toEvent } from './results.js';
-import { searchFields } from './search/filter-logic.js';
+import { conjuncts, searchFields } from './search/filter-logic.js';
 import { CORE_NAMES } from './schema.js';
 import { ident } from './sql.js';
 import { timeLiteral } from './sql-time.js';
@@ -60,8 +60,25 @@ export class QueryService implements SearchService {
     const to = [req.to ? parseTime(req.to, nowMs) : undefined, a.toMs].filter((x): x is number => x !== undefined);
     const fromMs = from.length ? Math.max(...from) : undefined;
     const toMs = to.length ? Math.min(...to) : undefined;
+    this.narrowIndexes(q, targets);
     const possible = targets.envs.length > 0 && (targets.indexes === null || targets.indexes.length > 0) && !(fromMs !== undefined && toMs !== undefined && fromMs >= toMs);
     return { q, a, targets, nowMs, fromMs, toMs, possible };
+  }
+
+  /**
+   * fast path: `index=web` (or `index=web*`) AND-ed at the top of the search narrows the scan to
+   * those indexes, so the store never opens the others' blocks. Matching follows the filter's own
+   * rule (case-insensitive, `*` wildcard unless quoted), over the indexes the store knows.
+   */
+  private narrowIndexes(q: Query, targets: SearchTargets): void {
+    for (const c of conjuncts(q.search)) {
+      if (c.kind !== 'field' || c.field !== 'index' || c.op !== '=') continue;
+      const v = c.value.toLowerCase();
+      const re = !c.quoted && v.includes('*') ? new RegExp(`^${v.split('*').map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`) : undefined;
+      const known = new Set(this.deps.store.partitions(targets.envs).map((x) => x.index));
+      const hit = [...known].filter((i) => (re ? re.test(i.toLowerCase()) : i.toLowerCase() === v));
+      targets.indexes = targets.indexes === null ? hit : targets.indexes.filter((i) => hit.includes(i));
+    }
   }
 
   private spec(p: Prepared, fields: ScanSpec['fields'], requiredTokens = p.a.requiredTokens): ScanSpec {

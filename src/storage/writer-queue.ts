@@ -69,11 +69,18 @@ export class WriterQueue implements Writer {
     await new Promise<void>((r) => this.idleWaiters.push(r));
   }
 
-  /** Refuses new writes, commits what is queued (unless held), then resolves. */
+  /** Refuses new writes, commits what is queued (a held queue's batches are rejected), then resolves. */
   async close(): Promise<void> {
     this.closed = true;
     for (const w of this.roomWaiters.splice(0)) w.go();
-    if (!this.held) await this.idle();
+    if (this.held) {
+      // a held queue never drains: fail its batches instead of leaving their callers hanging
+      const err = new SvcError('shutting_down', 'cannot write: svc is shutting down');
+      for (const p of this.queue.splice(0)) p.reject(err);
+      this.queued = 0;
+      return;
+    }
+    await this.idle();
   }
 
   private fits(n: number): boolean {

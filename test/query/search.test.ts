@@ -124,6 +124,9 @@ describe('search semantics over the real store', () => {
     assert.equal(await count('id.orig_h=10.0.0.1'), DEFAULT.filter((e) => e.fields['id.orig_h'] === '10.0.0.1').length);
     assert.equal(await count('user=*'), DEFAULT.filter((e) => e.fields.user !== undefined).length);
     assert.equal(await count('index=web'), DEFAULT.filter((e) => e.index === 'web').length);
+    assert.equal(await count('index=WE* error'), DEFAULT.filter((e) => e.index === 'web' && hasToken(e.message, 'error')).length);
+    assert.equal(await count('index=nosuch'), 0);
+    assert.equal(await count('index=web OR index=app'), DEFAULT.length);
   });
 
   it('counts by group like the test does', async () => {

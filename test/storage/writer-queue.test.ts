@@ -64,3 +64,13 @@ describe('writer queue', () => {
     }
   });
 });
+
+describe('writer queue shutdown', () => {
+  it('rejects the batches of a held queue with shutting_down when storage closes', async () => {
+    const s = await openStorage({ env: { SVC_TEST_HOLD_WRITER: '1' } });
+    const pending = s.engine.writer.write(makeEvents(5), { wait: true });
+    await s.close();
+    await assert.rejects(pending, (e: unknown) => e instanceof SvcError && e.code === 'shutting_down');
+    await assert.rejects(s.engine.writer.write(makeEvents(1), { wait: true }), (e: unknown) => e instanceof SvcError && e.code === 'shutting_down');
+  });
+});

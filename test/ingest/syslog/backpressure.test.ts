@@ -30,36 +30,45 @@ describe('syslog TCP backpressure', () => {
   it('stops reading a sender while the writer waits, then stores every line once', async () => {
     const writer = new GateWriter();
     const sys = await startSyslog(testContext(writer), { tcp: { host: '127.0.0.1', port: 0 }, token: 'svi_default' });
-    const total = MAX_PENDING * 3;
+    const total = MAX_PENDING * 5;
     const sock = connect(sys.tcpPort!, '127.0.0.1');
-    await new Promise((r) => sock.once('connect', r));
-    const line = (i: number) => `<13>Nov 22 04:36:34 host app: line ${i} ${'x'.repeat(200)}\n`;
-    let i = 0;
-    // write until the kernel buffers fill because svc stopped reading
-    await new Promise<void>((resolve) => {
-      const pump = () => {
-        while (i < total) {
-          if (!sock.write(line(i++))) {
-            sock.once('drain', pump);
-            setTimeout(resolve, 300);
-            return;
+    try {
+      await pushAll();
+    } finally {
+      writer.release();
+      sock.destroy();
+      await sys.close();
+    }
+
+    async function pushAll(): Promise<void> {
+      await new Promise((r) => sock.once('connect', r));
+      const line = (i: number) => `<13>Nov 22 04:36:34 host app: line ${i} ${'x'.repeat(1000)}\n`;
+      let i = 0;
+      // write until the kernel buffers fill because svc stopped reading
+      await new Promise<void>((resolve) => {
+        const pump = () => {
+          while (i < total) {
+            if (!sock.write(line(i++))) {
+              sock.once('drain', pump);
+              setTimeout(resolve, 300);
+              return;
+            }
           }
-        }
-        resolve();
-      };
-      pump();
-    });
-    assert.ok(i < total, `the sender was held back (wrote ${i} of ${total})`);
-    assert.equal(writer.events.length, 0);
-    writer.release();
-    await new Promise<void>((resolve) => {
-      const finish = () => (i < total ? setTimeout(finish, 20) : sock.end(resolve));
-      finish();
-    });
-    const end = Date.now() + 10_000;
-    while (writer.events.length < total && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-    assert.equal(writer.events.length, total);
-    assert.equal(new Set(writer.events.map((e) => e.message.split(' ')[1])).size, total);
-    await sys.close();
+          resolve();
+        };
+        pump();
+      });
+      assert.ok(i < total, `the sender was held back (wrote ${i} of ${total})`);
+      assert.equal(writer.events.length, 0);
+      writer.release();
+      await new Promise<void>((resolve) => {
+        const finish = () => (i < total ? setTimeout(finish, 20) : sock.end(resolve));
+        finish();
+      });
+      const end = Date.now() + 10_000;
+      while (writer.events.length < total && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(writer.events.length, total);
+      assert.equal(new Set(writer.events.map((e) => e.message.split(' ')[1])).size, total);
+    }
   });
 });

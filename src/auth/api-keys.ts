@@ -10,20 +10,11 @@ export const MAX_API_KEYS = 1000;
 
 export type KeyState = 'enabled' | 'disabled' | 'expired';
 
-/** An API key as the admin API shows it (DESIGN 4): never the secret, only its last four characters. */
-export interface ApiKeyView {
-  id: string;
-  name: string;
-  purpose: string;
-  scopes: Scope[];
-  allow: Allowlists;
-  expiresAt: string | null;
-  createdBy: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  state: KeyState;
-  lastFour: string;
-}
+/**
+ * An API key as the admin API shows it (DESIGN 4): the stored record without its secret's HMAC,
+ * with the derived state. Only the last four characters of the secret are ever shown.
+ */
+export type ApiKeyView = Omit<ApiKeyRecord, 'disabled' | 'secretHmac'> & { state: KeyState };
 
 export interface NewApiKey {
   name: string;

@@ -32,7 +32,7 @@ describe('refused credentials in the self-log', () => {
     const events = await findRejections('event=credential_rejected reason=disabled_credentials');
     assert.equal(events.length, 1, 'one credential_rejected event');
     const f = events[0].fields;
-    // (the self-log redacts every field named like "credential", so the credential kind is not asserted)
+    assert.equal(f.credential, 'api_key');
     assert.equal(f.key_id, key.id);
     assert.equal(f.path, '/api/search');
     assert.equal(f.last_four, key.secret.slice(-4));

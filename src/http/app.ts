@@ -63,19 +63,29 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(adminGcRoutes);
   await app.register(ingestRoutes, { ctx: ingestContext(deps) });
   // compatibility ingest: each protocol answers auth errors in its own shape (routes are 'public')
-  for (const plugin of [elasticsearchRoutes, splunkHecRoutes, lokiRoutes, otlpRoutes]) await app.register(plugin, { ctx: ingestContext(deps) });
+  const compat = { elasticsearch: elasticsearchRoutes, splunk_hec: splunkHecRoutes, loki: lokiRoutes, otlp: otlpRoutes };
+  for (const [protocol, plugin] of Object.entries(compat)) await app.register(plugin, { ctx: ingestContext(deps, protocol) });
   await app.register(searchRoutes);
   await app.register(mcpRoutes);
   return app;
 }
 
 /** What the ingest routes need from the subsystems (src/ingest/common/context.ts). */
-export function ingestContext(deps: AppDeps): IngestContext {
+export function ingestContext(deps: AppDeps, protocol = 'native'): IngestContext {
   return {
     writer: deps.writer,
     authenticate(token) {
       if (token === undefined) throw new SvcError('missing_credentials', 'missing ingest token');
-      return deps.auth.authenticateIngestToken(token);
+      try {
+        return deps.auth.authenticateIngestToken(token);
+      } catch (e) {
+        // these routes answer auth errors in their protocol's shape, outside the generic auth hook,
+        // so they record refused tokens here: never the secret, at most its last four characters
+        if (e instanceof SvcError) {
+          deps.selflog.service('credential_rejected', { reason: e.code, credential: 'ingest_token', protocol, last_four: token.slice(-4) });
+        }
+        throw e;
+      }
     },
     envExists: (name) => deps.control.env(name) !== undefined,
     clock: deps.clock,

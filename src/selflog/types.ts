@@ -28,7 +28,10 @@ export interface ServiceEventDetails {
   credential_rejected: {
     reason: string;
     credential: 'api_key' | 'ingest_token' | 'session' | 'password' | 'none';
-    path: string;
+    /** The HTTP path, for credentials the generic auth hook refused. */
+    path?: string;
+    /** The ingest protocol, for tokens a compatibility endpoint refused in its own shape. */
+    protocol?: string;
     method?: string;
     key_id?: string;
     key_name?: string;

@@ -39,6 +39,22 @@ describe('refused credentials in the self-log', () => {
     assert.equal(JSON.stringify(events).includes(key.secret), false);
   });
 
+  it('records an ingest token a compatibility endpoint refused, with its protocol and last four only', async () => {
+    const bogus = 'svi_thisTokenDoesNotExist9x7Q';
+    const res = await fetch(`${srv.url}/_bulk`, {
+      method: 'POST',
+      headers: { authorization: `ApiKey ${bogus}`, 'content-type': 'application/x-ndjson' },
+      body: '{"index":{}}\n{"message":"never stored"}\n',
+    });
+    assert.equal(res.status, 401);
+    const events = await findRejections('event=credential_rejected protocol=elasticsearch');
+    assert.equal(events.length, 1);
+    assert.equal(events[0].fields.credential, 'ingest_token');
+    assert.equal(events[0].fields.reason, 'invalid_credentials');
+    assert.equal(events[0].fields.last_four, bogus.slice(-4));
+    assert.equal(JSON.stringify(events).includes(bogus), false);
+  });
+
   it('records a failed login with the user name only when the user exists', async () => {
     const typo = 'my-Secret-Passw0rd';
     await fetch(`${srv.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'wrong-password' }) });

@@ -63,6 +63,8 @@ const CANONICAL = [
   '* | tail 3',
   '* | top host',
   '* | top 5 host, status',
+  '* | top 3 uri by host',
+  '* | rare status by host, env',
   '* | rare 3 status',
   '* | dedup host, status',
   'error host=web* | rex "took (?<ms>\\d+)ms" | eval s=ms / 1000 | where s > 1 | stats count, p95(s) by host | sort -count | head 3',
@@ -138,6 +140,7 @@ const REJECTED: [string, string, number][] = [
   ['a | fields "x"', 'unexpected "\\"x\\"": missing a field name', 11],
   ['a | sort', 'missing a field to sort by', 8],
   ['a | top', 'missing a field name', 7],
+  ['a | top uri by', 'missing a field after "by"', 14],
   ['a | dedup', 'missing a field name', 9],
 ];
 

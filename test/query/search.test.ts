@@ -189,6 +189,22 @@ describe('search semantics over the real store', () => {
     assert.equal(dedup.events.length, HOSTS.length);
   });
 
+  it('answers top by a field with the top values of each group, percent within the group', async () => {
+    const r = await table('* | top 2 code by host');
+    assert.deepEqual(r.columns, ['host', 'code', 'count', 'percent']);
+    const expected: [string, string, number][] = [];
+    for (const host of [...new Set(DEFAULT.map((e) => e.host))].sort()) {
+      const counts = new Map<string, number>();
+      for (const e of DEFAULT.filter((x) => x.host === host)) counts.set(String(e.fields.code), (counts.get(String(e.fields.code)) ?? 0) + 1);
+      const ranked = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 2);
+      for (const [code, n] of ranked) expected.push([host, code, n]);
+    }
+    assert.deepEqual(r.rows!.map((row) => [row[0], row[1], row[2]]), expected);
+    const firstHost = expected[0][0];
+    const hostTotal = DEFAULT.filter((e) => e.host === firstHost).length;
+    assert.ok(Math.abs((r.rows![0][3] as number) - (100 * expected[0][2]) / hostTotal) < 1e-9);
+  });
+
   it('fills timechart buckets and pivots by a field', async () => {
     const r = await table('* | timechart span=1h count by host');
     assert.deepEqual(r.columns, ['_time', 'db-1', 'web-1', 'web-2']);

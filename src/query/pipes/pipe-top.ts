@@ -5,13 +5,15 @@ import type { StageBuilder } from '../stages.js';
 import type { PipeDef } from './pipe.js';
 
 /**
- * `top [N] f[, g]` and `rare [N] f[, g]`: the N (default 10) most / least common value combinations
- * with `count` and `percent` (of the rows that have the fields).
+ * `top [N] f[, g] [by h]` and `rare [N] f[, g] [by h]`: the N (default 10) most / least common value
+ * combinations with `count` and `percent` (of the rows that have the fields); with `by`, the N of
+ * each group, percent within the group.
  */
 export interface TopPipe {
   kind: 'top' | 'rare';
   limit?: number;
   fields: string[];
+  by: string[];
 }
 
 function parseTop(kind: 'top' | 'rare') {
@@ -22,14 +24,17 @@ function parseTop(kind: 'top' | 'rare') {
       p.expectOp('=', 'expr');
       limit = p.positiveInt('a row count');
     }
-    return { kind, limit, fields: p.fieldList('a field name') };
+    const fields = p.fieldList('a field name', { stop: ['by'] });
+    const by = p.acceptKeyword('by') ? p.fieldList('a field after "by"') : [];
+    return { kind, limit, fields, by };
   };
 }
 
 function compileTop(n: TopPipe, b: StageBuilder): void {
   b.markMatched();
+  const names = [...n.by, ...n.fields];
   const schema: Schema = new Map();
-  const cols = n.fields.map((f) => {
+  const cols = names.map((f) => {
     const c = b.col(f);
     schema.set(f, c.type);
     return c;
@@ -37,22 +42,36 @@ function compileTop(n: TopPipe, b: StageBuilder): void {
   schema.set('count', 'num');
   schema.set('percent', 'num');
   const dir = n.kind === 'top' ? 'DESC' : 'ASC';
-  const select = [...cols.map((c, i) => `${c.sql} AS ${ident(n.fields[i])}`), 'count(*) AS "count"', '100.0 * count(*) / sum(count(*)) OVER () AS "percent"'];
+  const byIdents = n.by.map(ident);
+  const partition = byIdents.length ? `PARTITION BY ${byIdents.join(', ')}` : '';
+  const select = [...cols.map((c, i) => `${c.sql} AS ${ident(names[i])}`), 'count(*) AS "count"'];
   const where = cols.map((c) => `${c.sql} IS NOT NULL`).join(' AND ');
-  const groups = n.fields.map((_, i) => i + 1).join(', ');
+  const groups = names.map((_, i) => i + 1).join(', ');
   const tie = n.fields.map((f) => `${ident(f)} ASC`).join(', ');
-  b.push(`SELECT ${select.join(', ')} FROM ${b.cur} WHERE ${where} GROUP BY ${groups} ORDER BY "count" ${dir}, ${tie} LIMIT ${n.limit ?? 10}`, schema);
-  b.order = [{ sql: '"count"', desc: n.kind === 'top', cols: ['count'] }, ...n.fields.map((f) => ({ sql: ident(f), desc: false, cols: [f] }))];
+  const limit = n.limit ?? 10;
+  // counted per combination first, then ranked within each `by` group (one group without `by`)
+  const counted = `SELECT ${select.join(', ')} FROM ${b.cur} WHERE ${where} GROUP BY ${groups}`;
+  const ranked =
+    `SELECT *, 100.0 * "count" / sum("count") OVER (${partition}) AS "percent", ` +
+    `row_number() OVER (${partition} ORDER BY "count" ${dir}, ${tie}) AS "_rank" FROM (${counted})`;
+  const order = [...byIdents.map((f) => `${f} ASC`), `"count" ${dir}`, tie].join(', ');
+  b.push(`SELECT * EXCLUDE ("_rank") FROM (${ranked}) WHERE "_rank" <= ${limit} ORDER BY ${order}`, schema);
+  b.order = [
+    ...n.by.map((f) => ({ sql: ident(f), desc: false, cols: [f] })),
+    { sql: '"count"', desc: n.kind === 'top', cols: ['count'] },
+    ...n.fields.map((f) => ({ sql: ident(f), desc: false, cols: [f] })),
+  ];
   b.mode = 'table';
 }
 
-const printTop = (n: TopPipe): string => `${n.kind} ${n.limit !== undefined ? `${n.limit} ` : ''}${n.fields.join(', ')}`;
+const printTop = (n: TopPipe): string =>
+  `${n.kind} ${n.limit !== undefined ? `${n.limit} ` : ''}${n.fields.join(', ')}${n.by.length ? ` by ${n.by.join(', ')}` : ''}`;
 
 export const topPipe: PipeDef<TopPipe> = {
   name: 'top',
   parse: parseTop('top'),
   print: printTop,
-  reads: (n) => n.fields,
+  reads: (n) => [...n.by, ...n.fields],
   writes: () => 'all',
   compile: compileTop,
 };

@@ -64,6 +64,7 @@ const CANONICAL = [
   '* | top host',
   '* | top 5 host, status',
   '* | top 3 uri by host',
+  '* | dedup 2 host, status',
   '* | rare status by host, env',
   '* | rare 3 status',
   '* | dedup host, status',

@@ -187,6 +187,10 @@ describe('search semantics over the real store', () => {
     assert.deepEqual(rare.rows!.map((r) => [r[0], r[1]]), [...sorted].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 1));
     const dedup = await svc.search(SYSTEM_PRINCIPAL, { q: '* | dedup host', limit: 10 });
     assert.equal(dedup.events.length, HOSTS.length);
+    const dedup2 = await svc.search(SYSTEM_PRINCIPAL, { q: '* | dedup 2 host', limit: 100 });
+    const perHost = HOSTS.map((h) => Math.min(2, DEFAULT.filter((e) => e.host === h).length));
+    assert.equal(dedup2.events.length, perHost.reduce((a, b) => a + b, 0));
+    for (const h of HOSTS) assert.ok(dedup2.events.filter((e) => e.host === h).length <= 2);
   });
 
   it('answers top by a field with the top values of each group, percent within the group', async () => {

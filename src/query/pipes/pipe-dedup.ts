@@ -1,20 +1,27 @@
 import type { PipeDef } from './pipe.js';
 
-/** `dedup f[, g]`: keeps the first row (in the current order) of each value combination; rows lacking a field are dropped. */
+/**
+ * `dedup [N] f[, g]`: keeps the first N rows (default 1, in the current order) of each value
+ * combination; rows lacking a field are dropped.
+ */
 export interface DedupPipe {
   kind: 'dedup';
+  keep?: number;
   fields: string[];
 }
 
 export const dedupPipe: PipeDef<DedupPipe> = {
   name: 'dedup',
-  parse: (p) => ({ kind: 'dedup', fields: p.fieldList('a field name') }),
-  print: (n) => `dedup ${n.fields.join(', ')}`,
+  parse: (p) => {
+    const keep = p.intAhead() ? p.positiveInt('a row count') : undefined;
+    return { kind: 'dedup', keep, fields: p.fieldList('a field name') };
+  },
+  print: (n) => `dedup ${n.keep !== undefined ? `${n.keep} ` : ''}${n.fields.join(', ')}`,
   reads: (n) => n.fields,
   writes: () => [],
   compile(n, b) {
     const cols = n.fields.map((f) => b.col(f).sql);
     const where = cols.map((c) => `${c} IS NOT NULL`).join(' AND ');
-    b.push(`SELECT * FROM ${b.cur} WHERE ${where} QUALIFY row_number() OVER (PARTITION BY ${cols.join(', ')}${b.orderBy()}) = 1`);
+    b.push(`SELECT * FROM ${b.cur} WHERE ${where} QUALIFY row_number() OVER (PARTITION BY ${cols.join(', ')}${b.orderBy()}) <= ${n.keep ?? 1}`);
   },
 };

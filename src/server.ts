@@ -44,6 +44,9 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
   // --- self-log ---
   const startedAt = Date.now();
   const selflog = openSelfLog({ config, writer: storage.writer, clock, log });
+  storage.onSweep((r, forced) =>
+    selflog.service('retention_sweep', { forced, deleted_blocks: r.deletedBlocks, deleted_events: r.deletedEvents, took_ms: r.tookMs }),
+  );
   closers.push(async () => {
     selflog.service('stop', { uptime_secs: Math.round((Date.now() - startedAt) / 1000) });
     await selflog.close();

@@ -14,7 +14,7 @@ import { mergeIntoBlock } from './merge.js';
 import { FileRefs } from './file-refs.js';
 import { WriterQueue } from './writer-queue.js';
 import { planScan, relationSql, summarizeFields, summarizePartitions } from './scan.js';
-import { expiredBlocks, retentionDays, type RetentionReport, type RetentionSweeper } from './retention.js';
+import { expiredBlocks, retentionDays, type RetentionReport, type RetentionSweeper, type SweepListener } from './retention.js';
 import { resolveNodeId } from './node-id.js';
 import { pickMerges, type MergePolicy } from './merge-policy.js';
 import { summarizeSegment } from './segment-summary.js';
@@ -74,6 +74,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   private walLock: Promise<unknown> = Promise.resolve();
   private bg: Promise<unknown> = Promise.resolve();
   private timers: NodeJS.Timeout[] = [];
+  private sweepListener: SweepListener | undefined;
   private sealWaiters: (() => void)[] = [];
   private lastSeq = 0;
   private closed = false;
@@ -268,8 +269,13 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     this.refs.deleteWhenFree(b.path, () => deleteBlockFiles(b));
   }
 
+  /** RetentionSweeper: registers the one listener told of every sweep. */
+  onSweep(listener: SweepListener): void {
+    this.sweepListener = listener;
+  }
+
   /** RetentionSweeper: deletes whole blocks past their env's retention; runs in the job order. */
-  sweep(): Promise<RetentionReport> {
+  sweep(forced = false): Promise<RetentionReport> {
     return this.schedule(async () => {
       const t0 = Date.now();
       const { control, config } = this.opts;
@@ -289,6 +295,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
         tookMs: Date.now() - t0,
       };
       if (doomed.length) this.opts.log.info({ deletedBlocks: report.deletedBlocks, deletedEvents: report.deletedEvents }, 'retention sweep');
+      this.sweepListener?.(report, forced);
       return report;
     });
   }

@@ -11,9 +11,15 @@ export interface RetentionReport {
   tookMs: number;
 }
 
+/** Called after every sweep (timer or forced), e.g. to record it in the self-log. Must not throw. */
+export type SweepListener = (report: RetentionReport, forced: boolean) => void;
+
 /** Forces a sweep now; exposed to the admin route. */
 export interface RetentionSweeper {
-  sweep(): Promise<RetentionReport>;
+  /** `forced`: asked for by an admin (POST /api/admin/gc) rather than the timer. */
+  sweep(forced?: boolean): Promise<RetentionReport>;
+  /** Registers the one listener told of every sweep. */
+  onSweep(listener: SweepListener): void;
 }
 
 /**

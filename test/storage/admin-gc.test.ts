@@ -31,6 +31,17 @@ describe('POST /api/admin/gc', () => {
     assert.deepEqual(r.blocks.map((b) => b.env).sort(), ['default', 'short']);
     const left = srv.deps.store.partitions(['default', 'short']).map((p) => [p.env, p.events]);
     assert.deepEqual(left, [['default', 10], ['short', 10]]);
+
+    // the forced sweep is recorded in the self-log, for admins to audit
+    let recorded: { fields: Record<string, unknown> }[] = [];
+    for (let i = 0; i < 50 && recorded.length === 0; i++) {
+      const q = new URLSearchParams({ q: 'event=retention_sweep forced=true', env: '_system', index: '_svclogs' });
+      recorded = ((await call(srv, 'GET', `/api/search?${q}`, { token })) as { events: typeof recorded }).events;
+      if (recorded.length === 0) await new Promise((res) => setTimeout(res, 100));
+    }
+    assert.equal(recorded.length, 1);
+    assert.equal(Number(recorded[0].fields.deleted_blocks), 2);
+    assert.equal(Number(recorded[0].fields.deleted_events), 20);
   });
 
   it('refuses a standard key with 403 and no credentials with 401', async () => {

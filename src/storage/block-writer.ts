@@ -21,9 +21,11 @@ export interface BlockTarget {
   nextSeq: () => number;
 }
 
+/** Events of one env/index/day: what becomes one block. */
 export interface PartRow {
   env: string;
   index: string;
+  /** Days since the epoch (UTC) of the event time. */
   day: number;
   count: number;
   minUs: number;

@@ -1,17 +1,11 @@
 import type { LogEvent } from '../events/event.js';
 import { kindOfValue } from './field-types.js';
+import type { PartRow } from './block-writer.js';
 
 export const DAY_US = 86_400_000_000;
 
-/** Events of one env/index/day inside one WAL segment. */
-export interface LivePartition {
-  env: string;
-  index: string;
-  /** Days since the epoch (UTC) of the event time. */
-  day: number;
-  count: number;
-  minUs: number;
-  maxUs: number;
+/** Events of one env/index/day inside one WAL segment: a block-to-be, plus its fields so far. */
+export interface LivePartition extends PartRow {
   /** Field name → kind bits (field-types.ts) and events carrying it. */
   fields: Map<string, { bits: number; count: number }>;
 }

@@ -1,28 +1,16 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { searchSelfLog } from '../helpers/selflog.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { adminToken, call, createApiKeyRecord } from '../helpers/auth.js';
-
-interface Answer {
-  events: { message: string; fields: Record<string, unknown> }[];
-}
 
 describe('refused credentials in the self-log', () => {
   let srv: TestServer;
   before(async () => (srv = await startTestServer()));
   after(async () => srv.close());
 
-  /** Polls the admin search of _system/_svclogs: the self-log writes in the background. */
-  async function findRejections(q: string): Promise<Answer['events']> {
-    const admin = await adminToken(srv);
-    for (let i = 0; i < 50; i++) {
-      const res = (await call(srv, 'GET', `/api/search?${new URLSearchParams({ q, env: '_system', index: '_svclogs' })}`, { token: admin })) as Answer;
-      if (res.events.length > 0) return res.events;
-      await sleep(100);
-    }
-    return [];
-  }
+  const findRejections = async (q: string) => (await searchSelfLog(srv, q, '_svclogs')).events;
 
   it('records a disabled key as credential_rejected with its id and last four, never the secret', async () => {
     const key = await createApiKeyRecord(srv, { scopes: ['standard'] });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { searchSelfLog } from '../helpers/selflog.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { adminToken, call, createApiKey, createApiKeyRecord, createEnv, createIngestToken } from '../helpers/auth.js';
 
@@ -34,19 +35,6 @@ function text(res: Awaited<ReturnType<Client['callTool']>>): string {
 }
 
 const now = () => new Date().toISOString();
-
-type SearchAnswer = { events: { message: string; fields: Record<string, unknown> }[] };
-
-/** An admin search of `_system`, retried while the self-log's background write lands. */
-async function adminSearch(srv: TestServer, q: string, index: string): Promise<SearchAnswer> {
-  const token = await adminToken(srv);
-  for (let i = 0; ; i++) {
-    await srv.deps.selflog.flush();
-    const res = (await call(srv, 'GET', `/api/search?q=${encodeURIComponent(q)}&env=_system&index=${index}`, { token })) as SearchAnswer;
-    if (res.events.length > 0 || i >= 30) return res;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('/mcp over Streamable HTTP', () => {
   let srv: TestServer;
@@ -98,7 +86,7 @@ describe('/mcp over Streamable HTTP', () => {
     const admin = await createApiKeyRecord(srv, { scopes: ['admin'] });
     await refusedWith(srv, admin.secret, 403);
     await refusedWith(srv, await createApiKey(srv, { scopes: ['standard'] }), 403);
-    const found = await adminSearch(srv, `event=credential_rejected reason=insufficient_scope key_name="${admin.name}"`, '_svclogs');
+    const found = await searchSelfLog(srv, `event=credential_rejected reason=insufficient_scope key_name="${admin.name}"`, '_svclogs');
     assert.ok(found.events.length >= 1, 'no credential_rejected record');
     assert.equal(found.events[0].fields.path, '/mcp');
     assert.doesNotMatch(JSON.stringify(found), new RegExp(admin.secret));
@@ -159,7 +147,7 @@ describe('/mcp over Streamable HTTP', () => {
     const client = await connect(srv, mcpKey);
     await client.callTool({ name: 'list_indexes', arguments: {} });
     await client.close();
-    const found = await adminSearch(srv, `key_name="${keyName}" tool=list_indexes`, '_svcmcp');
+    const found = await searchSelfLog(srv, `key_name="${keyName}" tool=list_indexes`, '_svcmcp');
     assert.equal(found.events.length, 1, 'no _svcmcp record found');
     assert.equal(found.events[0].fields.key_name, keyName);
     assert.equal(found.events[0].fields.outcome, 'ok');

@@ -3,22 +3,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { searchSelfLog } from '../helpers/selflog.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { adminToken, call, createApiKey } from '../helpers/auth.js';
 
 /** The self-log inside a real svc: what it records, who may read it, that nobody can write to it. */
-
-type SearchAnswer = { events: { message: string; fields: Record<string, unknown> }[] };
-
-async function adminSearch(srv: TestServer, q: string, index: string): Promise<SearchAnswer> {
-  const token = await adminToken(srv);
-  for (let i = 0; ; i++) {
-    await srv.deps.selflog.flush();
-    const res = (await call(srv, 'GET', `/api/search?q=${encodeURIComponent(q)}&env=_system&index=${index}`, { token })) as SearchAnswer;
-    if (res.events.length > 0 || i >= 30) return res;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('self-log in a running svc', () => {
   let srv: TestServer;
@@ -30,7 +19,7 @@ describe('self-log in a running svc', () => {
   });
 
   it('records the start of the service in _system/_svclogs', async () => {
-    const res = await adminSearch(srv, 'event=start', '_svclogs');
+    const res = await searchSelfLog(srv, 'event=start', '_svclogs');
     assert.equal(res.events.length, 1);
     assert.equal(res.events[0].fields.level, 'info');
     assert.match(res.events[0].message, /^start version=/);
@@ -38,7 +27,7 @@ describe('self-log in a running svc', () => {
 
   it('records a service event a subsystem reports, with secrets redacted', async () => {
     srv.deps.selflog.service('credential_rejected', { reason: 'expired_credentials', credential: 'api_key', path: '/mcp', last_four: 'aB3d', authorization: 'Bearer svk_shouldnotappear' });
-    const res = await adminSearch(srv, 'event=credential_rejected reason=expired_credentials', '_svclogs');
+    const res = await searchSelfLog(srv, 'event=credential_rejected reason=expired_credentials', '_svclogs');
     assert.equal(res.events.length, 1);
     assert.equal(res.events[0].fields.level, 'warn');
     assert.equal(res.events[0].fields.credential, 'api_key');
@@ -63,9 +52,9 @@ describe('self-log across a restart', () => {
       await first.close();
       const second = await startTestServer({}, { dataDir });
       try {
-        const res = await adminSearch(second, 'event=stop', '_svclogs');
+        const res = await searchSelfLog(second, 'event=stop', '_svclogs');
         assert.equal(res.events.length, 1);
-        assert.equal((await adminSearch(second, 'event=start', '_svclogs')).events.length, 2);
+        assert.equal((await searchSelfLog(second, 'event=start', '_svclogs')).events.length, 2);
       } finally {
         await second.close();
       }

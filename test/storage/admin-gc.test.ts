@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { adminToken, call, createApiKey } from '../helpers/auth.js';
 import { makeEvents } from './helpers.js';
+import { searchSelfLog } from '../helpers/selflog.js';
 
 const DAY_MS = 86_400_000;
 
@@ -33,12 +34,7 @@ describe('POST /api/admin/gc', () => {
     assert.deepEqual(left, [['default', 10], ['short', 10]]);
 
     // the forced sweep is recorded in the self-log, for admins to audit
-    let recorded: { fields: Record<string, unknown> }[] = [];
-    for (let i = 0; i < 50 && recorded.length === 0; i++) {
-      const q = new URLSearchParams({ q: 'event=retention_sweep forced=true', env: '_system', index: '_svclogs' });
-      recorded = ((await call(srv, 'GET', `/api/search?${q}`, { token })) as { events: typeof recorded }).events;
-      if (recorded.length === 0) await new Promise((res) => setTimeout(res, 100));
-    }
+    const recorded = (await searchSelfLog(srv, 'event=retention_sweep forced=true', '_svclogs')).events;
     assert.equal(recorded.length, 1);
     assert.equal(Number(recorded[0].fields.deleted_blocks), 2);
     assert.equal(Number(recorded[0].fields.deleted_events), 20);

@@ -11,12 +11,13 @@
  *        [--format text|ndjson] [--gzip] [--cpu-prof dir]
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { loadRealLines, realDataDir } from './lib/dataset.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -33,18 +34,12 @@ const TOTAL = Number(args.events);
 const BATCH = Number(args.batch);
 const CONC = Number(args.concurrency);
 const NDJSON = args.format === 'ndjson';
-const DATA = resolve(process.env.SVC_REAL_DATA ?? '../shared/data/real');
+const DATA = realDataDir();
 const PASSWORD = 'bench-admin-password';
 
 function realLines(): string[] {
   if (!existsSync(DATA)) throw new Error(`no real data at ${DATA} (set SVC_REAL_DATA)`);
-  const walk = (d: string): string[] => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)]));
-  const out: string[] = [];
-  for (const f of walk(DATA)) {
-    if (/README|LICENSE|CITATION|\.csv$/.test(f)) continue;
-    for (const l of readFileSync(f, 'utf8').split(/\r?\n/)) if (l.trim()) out.push(l);
-  }
-  return out;
+  return loadRealLines(DATA).map((l) => l.text);
 }
 
 /** Request bodies of BATCH events each, cycling through the real lines. */

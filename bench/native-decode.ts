@@ -4,23 +4,19 @@
  * Prints events/s and MiB/s (best of 8 runs, after warm-up).
  * Usage: npx tsx bench/native-decode.ts [dataDir]
  */
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { EventDefaults } from '../src/events/flatten.js';
 import { timeContext } from '../src/events/time.js';
 import { decodeNdjson, decodeText } from '../src/ingest/native/decode.js';
+import { loadRealLines, realDataDir } from './lib/dataset.js';
 
-const dir = resolve(process.argv[2] ?? process.env.SVC_REAL_DATA ?? '../shared/data/real');
+const dir = process.argv[2] ? resolve(process.argv[2]) : realDataDir();
 if (!existsSync(dir)) {
   console.log(`no data at ${dir}; skipping`);
   process.exit(0);
 }
-const walk = (d: string): string[] => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)]));
-const lines: string[] = [];
-for (const f of walk(dir)) {
-  if (/README|LICENSE|CITATION|\.csv$/.test(f)) continue;
-  for (const l of readFileSync(f, 'utf8').split(/\r?\n/)) if (l.trim()) lines.push(l);
-}
+const lines = loadRealLines(dir).map((l) => l.text);
 const text = Buffer.from(lines.join('\n'));
 // JSON lines as they are; text lines wrapped as {"message", "host", "n"}
 const ndjson = Buffer.from(lines.map((l, k) => (l.startsWith('{') ? l : JSON.stringify({ message: l, host: `h${k % 50}`, n: k }))).join('\n'));

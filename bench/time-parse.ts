@@ -3,21 +3,18 @@
  * samples and parseTimeValue over typical field values. Prints lines/s per file family.
  * Usage: npx tsx bench/time-parse.ts [dataDir]   (default ../shared/data/real, or SVC_REAL_DATA)
  */
-import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { leadingTimestamp, parseTimeValue, timeContext } from '../src/events/time.js';
+import { loadRealLines, realDataDir } from './lib/dataset.js';
 
-const dir = resolve(process.argv[2] ?? process.env.SVC_REAL_DATA ?? '../shared/data/real');
+const dir = process.argv[2] ? resolve(process.argv[2]) : realDataDir();
 if (!existsSync(dir)) {
   console.log(`no data at ${dir}; skipping`);
   process.exit(0);
 }
-const walk = (d: string): string[] => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)]));
-const lines: string[] = [];
-for (const f of walk(dir)) {
-  if (/README|LICENSE|CITATION|\.csv$|\.json$/.test(f)) continue;
-  for (const l of readFileSync(f, 'utf8').split(/\r?\n/)) if (l) lines.push(l);
-}
+// text lines only: JSON lines carry their time in a field, not at the start
+const lines = loadRealLines(dir).filter((l) => !l.json).map((l) => l.text);
 const ctx = timeContext('UTC', Date.now());
 const zctx = timeContext('Europe/Berlin', Date.now());
 

@@ -34,14 +34,10 @@ export interface UserRecord {
   updatedAt: string;
 }
 
-export interface ApiKeyRecord {
+/** What every long-lived credential record holds: never the secret, only its HMAC and last four. */
+export interface CredentialRecord {
   id: string;
   name: string;
-  purpose: string;
-  scopes: Scope[];
-  allow: Allowlists;
-  /** null: never expires. */
-  expiresAt: string | null;
   createdBy: string;
   createdAt: string;
   lastUsedAt: string | null;
@@ -51,18 +47,18 @@ export interface ApiKeyRecord {
   lastFour: string;
 }
 
-export interface IngestTokenRecord {
-  id: string;
-  name: string;
+export interface ApiKeyRecord extends CredentialRecord {
+  purpose: string;
+  scopes: Scope[];
+  allow: Allowlists;
+  /** null: never expires. */
+  expiresAt: string | null;
+}
+
+export interface IngestTokenRecord extends CredentialRecord {
   env: string;
   /** Pinned index; undefined: the request's index (or the default) is used. */
   index?: string;
-  createdBy: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  disabled: boolean;
-  secretHmac: string;
-  lastFour: string;
 }
 
 export function emptyDoc(now: string): ControlDoc {

@@ -4,6 +4,9 @@
  *
  *   npx tsx bench/ingest.ts [--events 5000000] [--batch 1000] [--inflight 16] [--keep] [--defer-seal]
  *   npx tsx bench/ingest.ts --http [--events N] [--batch 5000] [--inflight 4]
+ *   --dataset N: take the first --events lines of the N-event data set (default: the --events set).
+ *   The data set always spans 30 days, so `--dataset 5000000 --events 1000000` sends ~6 days of
+ *   dense traffic (~166k events per day, like a busy live stream) instead of 30 sparse days.
  *
  * Prints events/s, p50/p99 ack latency per batch, peak RSS of this process (which holds the whole
  * storage engine and DuckDB), bytes on disk vs the raw NDJSON, time to seal everything, and the
@@ -68,14 +71,14 @@ async function mainHttp(): Promise<void> {
   const events = arg('events', 5_000_000);
   const batchSize = arg('batch', 5000);
   const inflight = arg('inflight', 4);
-  const ds = await ensureDataset(events);
+  const ds = await ensureDataset(arg('dataset', events));
   const dataDir = `/tmp/svc-bench/http-data-${process.pid}`;
   rmSync(dataDir, { recursive: true, force: true });
   const port = 17300 + (process.pid % 1000);
   const env = { ...process.env, SVC_DATA_DIR: dataDir, SVC_LISTEN: `127.0.0.1:${port}`, SVC_ADMIN_PASSWORD: 'bench-password', SVC_LOG_LEVEL: 'warn' };
   const startChild = async () => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
     const url = `http://127.0.0.1:${port}`;
     for (;;) {
       try {
@@ -96,7 +99,7 @@ async function mainHttp(): Promise<void> {
   let sent = 0;
   let errors = 0;
   const t0 = performance.now();
-  for (const lines of lineBatches(ds.path, batchSize)) {
+  for (const lines of lineBatches(ds.path, batchSize, events)) {
     const body = lines.join('\n') + '\n';
     const start = performance.now();
     const p: Promise<void> = post(url, '/api/ingest?index=main', secret, body, 'application/x-ndjson').then((r) => {
@@ -131,7 +134,7 @@ async function mainHttp(): Promise<void> {
         ackP50Ms: +pct(lat, 50).toFixed(1),
         ackP99Ms: +pct(lat, 99).toFixed(1),
         serverPeakRssMiB: Math.round(peak / 2 ** 20),
-        rawBytes: ds.bytes,
+        rawBytes: Math.round((ds.bytes * sent) / ds.events),
         diskBytesAtStop: diskBytes,
         restartToHealthyMs: Math.round(again.startMs),
       },
@@ -146,7 +149,7 @@ async function main(): Promise<void> {
   const events = arg('events', 5_000_000);
   const batchSize = arg('batch', 1000);
   const inflight = arg('inflight', 16);
-  const ds = await ensureDataset(events);
+  const ds = await ensureDataset(arg('dataset', events));
   const dataDir = `/tmp/svc-bench/ingest-data-${process.pid}`;
   rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
@@ -158,7 +161,7 @@ async function main(): Promise<void> {
   const running = new Set<Promise<void>>();
   const t0 = performance.now();
   let sent = 0;
-  for (const lines of lineBatches(ds.path, batchSize)) {
+  for (const lines of lineBatches(ds.path, batchSize, events)) {
     const batch = lines.map((l) => lineToEvent(l));
     const start = performance.now();
     const p: Promise<void> = engine.writer.write(batch, { wait: true }).then(() => {
@@ -199,9 +202,9 @@ async function main(): Promise<void> {
     peakRssMiB: Math.round(peakRss / 2 ** 20),
     sealAllSecs: +(sealMs / 1000).toFixed(2),
     blocks: stats.blocks,
-    rawBytes: ds.bytes,
+    rawBytes: Math.round((ds.bytes * sent) / ds.events),
     diskBytes,
-    rawToDisk: +(ds.bytes / diskBytes).toFixed(1),
+    rawToDisk: +((ds.bytes * sent) / ds.events / diskBytes).toFixed(1),
     restartOpenMs: Math.round(openMs),
     restartFirstCountMs: Math.round(firstQueryMs),
     countAfterRestart: Number(count.rows[0][0]),

@@ -8,6 +8,7 @@ import { startSyslog, type SyslogListeners } from './ingest/syslog/listener.js';
 import type { AppDeps } from './http/deps.js';
 import { openAccess } from './auth/open.js';
 import { StorageEngine } from './storage/engine.js';
+import { DecodePool } from './ingest/native/decode-pool.js';
 import { QueryService } from './query/service.js';
 import { openSelfLog } from './selflog/index.js';
 import { VERSION } from './version.js';
@@ -52,8 +53,12 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
     await selflog.close();
   });
 
+  // --- decode workers (closed after HTTP: requests in flight may still be decoding) ---
+  const decoder = config.ingestWorkers > 0 ? new DecodePool(config.ingestWorkers, log) : undefined;
+  if (decoder) closers.push(() => decoder.close());
+
   const search = new QueryService({ store: storage, control, clock });
-  const deps: AppDeps = { config, clock, log, control, auth, writer: storage.writer, store: storage, storage, selflog, search };
+  const deps: AppDeps = { config, clock, log, control, auth, writer: storage.writer, store: storage, storage, selflog, search, decoder };
   const app = await buildApp(deps);
   await app.listen({ host: config.listen.host, port: config.listen.port });
   closers.push(() => app.close());

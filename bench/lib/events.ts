@@ -29,12 +29,13 @@ export function lineToEvent(line: string, env = 'default', index = 'main'): LogE
   };
 }
 
-/** Reads an NDJSON file in large chunks and yields batches of whole lines (no readline overhead). */
-export function* lineBatches(path: string, batchLines: number): Generator<string[]> {
+/** Reads an NDJSON file in large chunks and yields batches of whole lines (no readline overhead), at most `maxLines` in all. */
+export function* lineBatches(path: string, batchLines: number, maxLines = Infinity): Generator<string[]> {
   const fd = openSync(path, 'r');
   const buf = Buffer.alloc(8 << 20);
   let rest = '';
   let batch: string[] = [];
+  let left = maxLines;
   const dec = new StringDecoder('utf8'); // a chunk may end inside a multi-byte character
   try {
     for (;;) {
@@ -45,9 +46,11 @@ export function* lineBatches(path: string, batchLines: number): Generator<string
       for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
         if (nl > start) batch.push(text.slice(start, nl));
         start = nl + 1;
-        if (batch.length === batchLines) {
+        if (batch.length === batchLines || batch.length === left) {
+          left -= batch.length;
           yield batch;
           batch = [];
+          if (left === 0) return;
         }
       }
       rest = text.slice(start);

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve, join } from 'node:path';
 import { envSchema } from './schema.js';
 
@@ -28,6 +29,7 @@ export interface Config {
   timezone: string;
   duckdbMemoryLimit: string;
   duckdbThreads: number;
+  ingestWorkers: number;
   syslogTcp: ListenAddress | undefined;
   syslogUdp: ListenAddress | undefined;
   syslogToken: string | undefined;
@@ -84,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     timezone: e.SVC_TIMEZONE,
     duckdbMemoryLimit: e.SVC_DUCKDB_MEMORY_LIMIT,
     duckdbThreads: e.SVC_DUCKDB_THREADS,
+    ingestWorkers: e.SVC_INGEST_WORKERS ?? Math.min(4, availableParallelism()),
     syslogTcp: e.SVC_SYSLOG_TCP ? parseListen(e.SVC_SYSLOG_TCP, 'SVC_SYSLOG_TCP') : undefined,
     syslogUdp: e.SVC_SYSLOG_UDP ? parseListen(e.SVC_SYSLOG_UDP, 'SVC_SYSLOG_UDP') : undefined,
     syslogToken: e.SVC_SYSLOG_TOKEN,

@@ -44,6 +44,8 @@ export const envSchema = z.object({
 
   SVC_DUCKDB_MEMORY_LIMIT: z.string().default('1GB'),
   SVC_DUCKDB_THREADS: posInt.default(2),
+  /** Worker threads that decode large native ingest bodies off the event loop; 0 = decode inline. Default: one per core, at most 4. */
+  SVC_INGEST_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
 
   SVC_SYSLOG_TCP: optionalString,
   SVC_SYSLOG_UDP: optionalString,

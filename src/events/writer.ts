@@ -1,4 +1,4 @@
-import type { LogEvent } from './event.js';
+import type { WriteBatch } from '../storage/batch-encode.js';
 
 export interface WriteOptions {
   /**
@@ -14,10 +14,11 @@ export interface WriteOptions {
  * Called concurrently by all ingest routes. Resolves once every event of the batch is in the
  * write-ahead log and fsynced (group commit), so an acknowledged event survives kill -9; it is
  * searchable on this node as soon as the promise resolves. A batch is accepted or rejected whole.
- * The caller gives up ownership of `events` (the writer may keep the array).
+ * A batch is LogEvents, or events a decode worker already encoded (storage/batch-encode.ts).
+ * The caller gives up ownership of the batch (the writer may keep the array).
  */
 export interface Writer {
-  write(events: LogEvent[], opts: WriteOptions): Promise<void>;
+  write(batch: WriteBatch, opts: WriteOptions): Promise<void>;
   /** Events currently waiting in the queue and its capacity, for metrics and backpressure tests. */
   queueDepth(): { queued: number; capacity: number };
 }

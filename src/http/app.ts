@@ -92,6 +92,7 @@ export function ingestContext(deps: AppDeps, protocol = 'native'): IngestContext
     maxBodyBytes: deps.config.maxBodyBytes,
     timezone: deps.config.timezone,
     log: deps.log,
+    decoder: deps.decoder,
   };
 }
 

@@ -48,6 +48,32 @@ export class LiveSegment {
     this.count++;
   }
 
+  /**
+   * Adds the accounting of an encoded batch (storage/batch-encode.ts), as if record() had seen each
+   * of its events. Takes ownership of `parts`. Must merge every per-event tally record() keeps.
+   */
+  absorb(parts: LivePartition[]): void {
+    for (const q of parts) {
+      const key = `${q.env}\u0001${q.index}\u0001${q.day}`;
+      const p = this.partitions.get(key);
+      this.count += q.count;
+      if (!p) {
+        this.partitions.set(key, q);
+        continue;
+      }
+      p.count += q.count;
+      if (q.minUs < p.minUs) p.minUs = q.minUs;
+      if (q.maxUs > p.maxUs) p.maxUs = q.maxUs;
+      for (const [name, f] of q.fields) {
+        const s = p.fields.get(name);
+        if (s) {
+          s.bits |= f.bits;
+          s.count += f.count;
+        } else p.fields.set(name, f);
+      }
+    }
+  }
+
   addPartition(p: LivePartition): void {
     this.partitions.set(`${p.env}\u0001${p.index}\u0001${p.day}`, p);
     this.count += p.count;

@@ -1,15 +1,15 @@
-import type { LogEvent } from '../events/event.js';
 import type { WriteOptions, Writer } from '../events/writer.js';
+import { batchSize, type WriteBatch } from './batch-encode.js';
 import { SvcError } from '../errors/svc-error.js';
 
 /** Makes a group of batches durable (WAL append + fsync) and visible; called by one drain loop at a time. */
-export type CommitFn = (batches: LogEvent[][]) => Promise<void>;
+export type CommitFn = (batches: WriteBatch[]) => Promise<void>;
 
 /** Groups committing at once: one in write/fsync while the next is being serialised. */
 const MAX_GROUPS_IN_FLIGHT = 2;
 
 interface Pending {
-  events: LogEvent[];
+  batch: WriteBatch;
   resolve: () => void;
   reject: (e: unknown) => void;
 }
@@ -38,19 +38,20 @@ export class WriterQueue implements Writer {
     this.held = opts.hold ?? false;
   }
 
-  async write(events: LogEvent[], opts: WriteOptions): Promise<void> {
+  async write(batch: WriteBatch, opts: WriteOptions): Promise<void> {
     if (this.closed) throw new SvcError('shutting_down', 'cannot write: svc is shutting down');
-    if (events.length === 0) return;
-    if (!this.fits(events.length)) {
+    const n = batchSize(batch);
+    if (n === 0) return;
+    if (!this.fits(n)) {
       if (!opts.wait) {
         throw new SvcError('queue_full', `writer queue is full (${this.queued} of ${this.capacity} events)`, { retryAfterSecs: 1 });
       }
-      await new Promise<void>((go) => this.roomWaiters.push({ n: events.length, go }));
+      await new Promise<void>((go) => this.roomWaiters.push({ n, go }));
       if (this.closed) throw new SvcError('shutting_down', 'cannot write: svc is shutting down');
-      return this.enqueue(events); // room was reserved by admitWaiters
+      return this.enqueue(batch); // room was reserved by admitWaiters
     }
-    this.queued += events.length;
-    return this.enqueue(events);
+    this.queued += n;
+    return this.enqueue(batch);
   }
 
   queueDepth(): { queued: number; capacity: number } {
@@ -89,9 +90,9 @@ export class WriterQueue implements Writer {
     return this.queued === 0 || this.queued + n <= this.capacity;
   }
 
-  private enqueue(events: LogEvent[]): Promise<void> {
+  private enqueue(batch: WriteBatch): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ events, resolve, reject });
+      this.queue.push({ batch, resolve, reject });
       this.kick();
     });
   }
@@ -109,9 +110,9 @@ export class WriterQueue implements Writer {
     const group = this.queue;
     this.queue = [];
     let n = 0;
-    for (const p of group) n += p.events.length;
+    for (const p of group) n += batchSize(p.batch);
     this.inflight++;
-    this.commit(group.map((p) => p.events)).then(
+    this.commit(group.map((p) => p.batch)).then(
       () => this.finishGroup(group, n, undefined),
       (e: unknown) => this.finishGroup(group, n, e ?? new Error('commit failed')),
     );

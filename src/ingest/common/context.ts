@@ -5,6 +5,7 @@ import type { Clock } from '../../clock/clock.js';
 import { SvcError } from '../../errors/svc-error.js';
 import { DEFAULT_INDEX, type LogEvent } from '../../events/event.js';
 import type { Writer } from '../../events/writer.js';
+import type { NativeDecoder } from '../native/decode-pool.js';
 import { timeContext, type TimeContext } from '../../events/time.js';
 
 /**
@@ -26,6 +27,8 @@ export interface IngestContext {
   /** IANA zone for timestamps that carry none (syslog 3164), SVC_TIMEZONE. */
   timezone: string;
   log?: Logger;
+  /** Where large native ingest bodies are decoded; unset = on the event loop. */
+  decoder?: NativeDecoder;
 }
 
 export interface Target {

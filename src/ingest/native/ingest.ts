@@ -4,10 +4,13 @@ import { checkName } from '../../control/envs.js';
 import { SvcError } from '../../errors/svc-error.js';
 import { DEFAULT_INDEX } from '../../events/event.js';
 import type { EventDefaults } from '../../events/flatten.js';
-import { timeContext } from '../../events/time.js';
 import type { IngestContext } from '../common/context.js';
 import { decompressBody } from './body.js';
-import { decodeJson, decodeNdjson, decodeText, type DecodeResult, type LineError } from './decode.js';
+import type { LineError } from './decode.js';
+import { mediaTypeOf, runDecodeJob } from './decode-job.js';
+
+/** Bodies from this size on go to a decode worker when there is one: below it the hop costs more than it saves. */
+export const OFFLOAD_MIN_BYTES = 64 * 1024;
 
 /**
  * Native ingest (`POST /api/ingest`, DESIGN 5), free of HTTP: target → decompress → decode →
@@ -41,30 +44,6 @@ export interface IngestAnswer {
   firstErrors: LineError[];
 }
 
-type Decoder = typeof decodeText;
-
-const NDJSON_TYPES = new Set(['application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/x-jsonlines', 'application/jsonlines', 'application/json-seq']);
-
-/** The decoder for a media type (lowercase, no parameters), sniffing the body when the type says nothing. */
-export function decoderFor(mediaType: string, body: Buffer): Decoder {
-  if (mediaType.startsWith('text/')) return decodeText;
-  if (mediaType === 'application/json') return decodeJson;
-  if (NDJSON_TYPES.has(mediaType) || mediaType.endsWith('+json') || mediaType.endsWith('ndjson')) return decodeNdjson;
-  return startsWithBrace(body) ? decodeNdjson : decodeText;
-}
-
-function startsWithBrace(buf: Buffer): boolean {
-  let i = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
-  while (i < buf.length && (buf[i] === 32 || buf[i] === 9 || buf[i] === 10 || buf[i] === 13)) i++;
-  return buf[i] === 0x7b;
-}
-
-export function mediaTypeOf(contentType: string | undefined): string {
-  const ct = contentType ?? '';
-  const semi = ct.indexOf(';');
-  return (semi < 0 ? ct : ct.slice(0, semi)).trim().toLowerCase();
-}
-
 /**
  * Ingests one request. Throws SvcError: insufficient_scope / access_denied / reserved_name (not an
  * ingest token, or a query naming another env/index than the token's pin), unknown_environment,
@@ -85,9 +64,10 @@ export async function ingestNative(ctx: IngestContext, principal: Principal, req
     sourcetype: req.query.sourcetype ?? '',
     timeUs: nowMs * 1000,
   };
-  const decode = decoderFor(mediaTypeOf(req.contentType), body);
-  const r: DecodeResult = decode(body, defaults, timeContext(ctx.timezone, nowMs));
+  const job = { mediaType: mediaTypeOf(req.contentType), body, defaults, timezone: ctx.timezone, nowMs };
+  // large bodies decode on a worker thread (decode-pool.ts); small ones are cheaper inline
+  const r = ctx.decoder && body.length >= OFFLOAD_MIN_BYTES ? await ctx.decoder.decode(job) : runDecodeJob(job);
   // the whole request is one batch: one WAL group commit, acknowledged together
-  if (r.events.length > 0) await ctx.writer.write(r.events, { wait: true });
-  return { ingested: r.events.length, errors: r.errors, firstErrors: r.firstErrors };
+  if (r.batch.count > 0) await ctx.writer.write(r.batch, { wait: true });
+  return { ingested: r.batch.count, errors: r.errors, firstErrors: r.firstErrors };
 }

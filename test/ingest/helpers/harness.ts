@@ -3,6 +3,7 @@ import type { IngestPrincipal } from '../../../src/auth/principal.js';
 import { SvcError } from '../../../src/errors/svc-error.js';
 import type { LogEvent } from '../../../src/events/event.js';
 import type { Writer, WriteOptions } from '../../../src/events/writer.js';
+import { eventsOf, type WriteBatch } from '../../../src/storage/batch-encode.js';
 import type { IngestContext } from '../../../src/ingest/common/context.js';
 
 /**
@@ -16,10 +17,10 @@ export class RecordingWriter implements Writer {
   full = false;
   calls = 0;
 
-  async write(events: LogEvent[], opts: WriteOptions): Promise<void> {
+  async write(batch: WriteBatch, opts: WriteOptions): Promise<void> {
     this.calls++;
     if (this.full && !opts.wait) throw new SvcError('queue_full', 'writer queue is full', { retryAfterSecs: 1 });
-    this.events.push(...events);
+    this.events.push(...eventsOf(batch));
   }
 
   queueDepth() {

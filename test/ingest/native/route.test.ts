@@ -6,6 +6,7 @@ import type { IngestPrincipal } from '../../../src/auth/principal.js';
 import { SvcError } from '../../../src/errors/svc-error.js';
 import type { LogEvent } from '../../../src/events/event.js';
 import type { Writer, WriteOptions } from '../../../src/events/writer.js';
+import { eventsOf, type WriteBatch } from '../../../src/storage/batch-encode.js';
 import { sendError, toSvcError } from '../../../src/http/errors.js';
 import { ingestRoutes } from '../../../src/http/routes/ingest.js';
 import type { IngestContext } from '../../../src/ingest/common/context.js';
@@ -25,9 +26,9 @@ class GateWriter implements Writer {
     this.open?.();
     this.gate = undefined;
   }
-  async write(events: LogEvent[], opts: WriteOptions): Promise<void> {
+  async write(batch: WriteBatch, opts: WriteOptions): Promise<void> {
     if (this.gate) await this.gate;
-    this.batches.push({ events, wait: opts.wait });
+    this.batches.push({ events: eventsOf(batch), wait: opts.wait });
   }
   queueDepth() {
     return { queued: 0, capacity: 10 };

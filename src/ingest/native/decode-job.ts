@@ -1,0 +1,58 @@
+import type { EventDefaults } from '../../events/flatten.js';
+import { timeContext } from '../../events/time.js';
+import { encodeBatch, type EncodedBatch } from '../../storage/batch-encode.js';
+import { decodeJson, decodeNdjson, decodeText, type LineError } from './decode.js';
+
+/**
+ * One native ingest body to decode: everything the decoders need, as plain data, so the job can
+ * run on the event loop or in a decode worker (decode-pool.ts) with the same result.
+ */
+export interface DecodeJob {
+  /** Lowercase media type without parameters (mediaTypeOf). */
+  mediaType: string;
+  /** The decompressed body. */
+  body: Uint8Array;
+  defaults: EventDefaults;
+  /** SVC_TIMEZONE, for timestamps without a zone. */
+  timezone: string;
+  /** The request's "now": arrival time and the rule for yearless dates. */
+  nowMs: number;
+}
+
+export interface DecodedBody {
+  batch: EncodedBatch;
+  /** Malformed lines: counted, not ingested. */
+  errors: number;
+  firstErrors: LineError[];
+}
+
+type Decoder = typeof decodeText;
+
+const NDJSON_TYPES = new Set(['application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/x-jsonlines', 'application/jsonlines', 'application/json-seq']);
+
+/** The decoder for a media type (lowercase, no parameters), sniffing the body when the type says nothing. */
+export function decoderFor(mediaType: string, body: Buffer): Decoder {
+  if (mediaType.startsWith('text/')) return decodeText;
+  if (mediaType === 'application/json') return decodeJson;
+  if (NDJSON_TYPES.has(mediaType) || mediaType.endsWith('+json') || mediaType.endsWith('ndjson')) return decodeNdjson;
+  return startsWithBrace(body) ? decodeNdjson : decodeText;
+}
+
+function startsWithBrace(buf: Buffer): boolean {
+  let i = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+  while (i < buf.length && (buf[i] === 32 || buf[i] === 9 || buf[i] === 10 || buf[i] === 13)) i++;
+  return buf[i] === 0x7b;
+}
+
+export function mediaTypeOf(contentType: string | undefined): string {
+  const ct = contentType ?? '';
+  const semi = ct.indexOf(';');
+  return (semi < 0 ? ct : ct.slice(0, semi)).trim().toLowerCase();
+}
+
+/** Decodes a body and encodes its events for the WAL. Pure: the same answer on any thread. */
+export function runDecodeJob(job: DecodeJob): DecodedBody {
+  const body = Buffer.isBuffer(job.body) ? job.body : Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength);
+  const r = decoderFor(job.mediaType, body)(body, job.defaults, timeContext(job.timezone, job.nowMs));
+  return { batch: encodeBatch(r.events), errors: r.errors, firstErrors: r.firstErrors };
+}

@@ -1,0 +1,105 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DecodePool } from '../../../src/ingest/native/decode-pool.js';
+import { runDecodeJob, type DecodeJob } from '../../../src/ingest/native/decode-job.js';
+import { eventsOf } from '../../../src/storage/batch-encode.js';
+import { SvcError } from '../../../src/errors/svc-error.js';
+
+/**
+ * The decode workers must answer exactly what decoding on the event loop answers: the same WAL
+ * bytes, the same live accounting, the same errors, for every body shape.
+ */
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const DATA = resolve(ROOT, process.env.SVC_REAL_DATA ?? '../shared/data/real');
+const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
+
+function job(mediaType: string, text: string, over: Partial<DecodeJob['defaults']> = {}): DecodeJob {
+  return {
+    mediaType,
+    body: Buffer.from(text),
+    defaults: { env: 'default', index: 'main', host: 'h1', source: 'src', sourcetype: 'st', timeUs: NOW * 1000, ...over },
+    timezone: 'UTC',
+    nowMs: NOW,
+  };
+}
+
+function realFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...realFiles(p));
+    else if (/\.(log|json)$|server\.log/.test(e.name)) out.push(p);
+  }
+  return out.sort();
+}
+
+describe('native ingest decode pool', () => {
+  let pool: DecodePool;
+  before(() => {
+    pool = new DecodePool(2);
+  });
+  after(async () => {
+    await pool.close();
+  });
+
+  it('answers what inline decoding answers, byte for byte, for NDJSON, JSON arrays and text with errors', async () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 5000; i++) {
+      lines.push(i % 997 === 0 ? `{"broken": ${i}` : JSON.stringify({ time: new Date(NOW - i * 1000).toISOString(), message: `event ${i} from "web"`, user: { id: i, tags: ['a', i] }, ok: i % 2 === 0 }));
+    }
+    const jobs = [
+      job('application/x-ndjson', lines.join('\n')),
+      job('application/json', `[${lines.filter((l) => !l.includes('broken')).join(',')}, 7]`),
+      job('text/plain', lines.map((l, i) => `2026-11-0${1 + (i % 9)}T10:00:00Z line ${i}\n  continuation ${i}`).join('\r\n')),
+      job('', ''),
+    ];
+    for (const j of jobs) {
+      const want = runDecodeJob(j);
+      const got = await pool.decode(j);
+      assert.equal(got.batch.count, want.batch.count);
+      assert.deepEqual(Buffer.from(got.batch.wal), Buffer.from(want.batch.wal));
+      assert.deepEqual(got.batch.parts, want.batch.parts);
+      assert.equal(got.errors, want.errors);
+      assert.deepEqual(got.firstErrors, want.firstErrors);
+    }
+    const nd = await pool.decode(jobs[0]);
+    assert.equal(nd.batch.count, 5000 - 6);
+    assert.equal(nd.errors, 6);
+    assert.deepEqual(eventsOf(nd.batch)[0].fields, { 'user.id': 1, 'user.tags': '["a",1]', ok: false });
+  });
+
+  it('decodes many bodies at once and keeps each answer with its request', async () => {
+    const bodies = Array.from({ length: 40 }, (_, k) => Array.from({ length: 200 + k }, (_, i) => JSON.stringify({ message: `body ${k} line ${i}` })).join('\n'));
+    const answers = await Promise.all(bodies.map((b) => pool.decode(job('application/x-ndjson', b))));
+    answers.forEach((a, k) => {
+      assert.equal(a.batch.count, 200 + k);
+      assert.equal(eventsOf(a.batch)[0].message, `body ${k} line 0`);
+    });
+  });
+
+  it('answers like inline decoding for every real log file', async (t) => {
+    if (!existsSync(DATA)) {
+      t.skip(`no real data at ${DATA} (set SVC_REAL_DATA)`);
+      console.log(`skipped: no real data at ${DATA}`);
+      return;
+    }
+    for (const file of realFiles(DATA)) {
+      const j = job(file.endsWith('.json') ? 'application/x-ndjson' : 'text/plain', readFileSync(file, 'utf8'));
+      const want = runDecodeJob(j);
+      const got = await pool.decode(j);
+      assert.equal(got.batch.count, want.batch.count, file);
+      assert.ok(Buffer.from(got.batch.wal).equals(Buffer.from(want.batch.wal)), file);
+      assert.deepEqual(got.batch.parts, want.batch.parts, file);
+    }
+  });
+
+  it('refuses work after close with shutting_down', async () => {
+    const p = new DecodePool(1);
+    await p.close();
+    await assert.rejects(p.decode(job('text/plain', 'x')), (e: unknown) => e instanceof SvcError && e.code === 'shutting_down');
+  });
+});

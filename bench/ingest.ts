@@ -157,6 +157,15 @@ async function main(): Promise<void> {
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
 
   const engine = await open(dataDir);
+  // --mem: where the memory is, every 5 s (JS heap, buffers, DuckDB's own accounting, RSS)
+  const memTimer = process.argv.includes('--mem')
+    ? setInterval(() => {
+        const m = process.memoryUsage();
+        void engine.debugMemory().then((duck) =>
+          console.error(JSON.stringify({ rssMiB: m.rss >> 20, heapMiB: m.heapUsed >> 20, heapTotalMiB: m.heapTotal >> 20, externalMiB: m.external >> 20, arrayBuffersMiB: m.arrayBuffers >> 20, duck })),
+        );
+      }, 5000)
+    : undefined;
   const lat: number[] = [];
   const running = new Set<Promise<void>>();
   const t0 = performance.now();
@@ -174,6 +183,7 @@ async function main(): Promise<void> {
   }
   await Promise.all(running);
   const ingestMs = performance.now() - t0;
+  if (memTimer) clearInterval(memTimer);
   const tSeal = performance.now();
   await engine.flush();
   const sealMs = performance.now() - tSeal;

@@ -342,6 +342,12 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     return { blocks: this.blocks.size, blockEvents, liveSegments: this.live.size, liveEvents, blockBytes };
   }
 
+  /** DuckDB's own memory accounting in MiB by tag (benchmarks: where the memory is). */
+  async debugMemory(): Promise<Record<string, number>> {
+    const r = await this.duck.query('SELECT tag, memory_usage_bytes FROM duckdb_memory() WHERE memory_usage_bytes > 0');
+    return Object.fromEntries(r.rows.map(([tag, bytes]) => [String(tag), Math.round(Number(bytes) / 2 ** 20)]));
+  }
+
   listBlocks(): Block[] {
     return [...this.blocks.values()];
   }

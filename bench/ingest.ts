@@ -51,6 +51,12 @@ async function open(dataDir: string): Promise<StorageEngine> {
   return StorageEngine.open({ config, control, clock: systemClock, log: pino({ level: 'silent' }), tuning });
 }
 
+/** CPU seconds (user + system, all threads) another process has used so far. */
+function cpuSecsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
+
 /** VmHWM (peak RSS) of another process, in bytes. */
 function peakRssOf(pid: number): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -98,6 +104,8 @@ async function mainHttp(): Promise<void> {
   const running = new Set<Promise<void>>();
   let sent = 0;
   let errors = 0;
+  const serverCpu0 = cpuSecsOf(child.pid!);
+  const clientCpu0 = process.cpuUsage();
   const t0 = performance.now();
   for (const lines of lineBatches(ds.path, batchSize, events)) {
     const body = lines.join('\n') + '\n';
@@ -114,6 +122,8 @@ async function mainHttp(): Promise<void> {
   }
   await Promise.all(running);
   const ingestMs = performance.now() - t0;
+  const serverCpu = cpuSecsOf(child.pid!) - serverCpu0;
+  const clientCpu = process.cpuUsage(clientCpu0);
   const peak = peakRssOf(child.pid!);
   child.kill('SIGTERM');
   await new Promise((r) => child.on('exit', r));
@@ -134,6 +144,9 @@ async function mainHttp(): Promise<void> {
         ackP50Ms: +pct(lat, 50).toFixed(1),
         ackP99Ms: +pct(lat, 99).toFixed(1),
         serverPeakRssMiB: Math.round(peak / 2 ** 20),
+        // CPU per event is what a faster or less loaded machine cannot hide; the client shares the cores
+        serverCpuUsPerEvent: +((serverCpu * 1e6) / sent).toFixed(1),
+        clientCpuUsPerEvent: +((clientCpu.user + clientCpu.system) / sent).toFixed(1),
         rawBytes: Math.round((ds.bytes * sent) / ds.events),
         diskBytesAtStop: diskBytes,
         restartToHealthyMs: Math.round(again.startMs),

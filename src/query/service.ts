@@ -2,8 +2,11 @@ import type { Clock } from '../clock/clock.js';
 import type { ControlReader } from '../control/types.js';
 import type { Principal } from '../auth/principal.js';
 import { resolveSearchTargets, type SearchTargets } from '../auth/rbac.js';
-import type { EventStore, PartitionSummary, QueryResult, RelationInfo, ScanSpec } from '../storage/types.js';
+import type { BucketCountSpec, EventStore, PartitionSummary, QueryResult, RelationInfo, ScanSpec } from '../storage/types.js';
 import { analyze, compile, type QueryAnalysis } from './compile.js';
+import { countOnlyTimechart, matchesAll } from './count-fast-path.js';
+import { aggName } from './pipes/aggregations.js';
+import { spanOf, type TimechartPipe } from './pipes/pipe-timechart.js';
 import { parse, type Query } from './parser.js';
 import { jsonValue, shapeTimechart, toEvent } from './results.js';
 import { conjuncts, searchFields } from './search/filter-logic.js';
@@ -32,6 +35,11 @@ function userFields(names: string[]): string[] {
 }
 
 type Exec = (sql: string) => Promise<QueryResult>;
+
+/** A bucket's start as the SQL path prints times (`timeText`: microseconds, `Z`). */
+function bucketText(us: number): string {
+  return new Date(Math.floor(us / 1000)).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
 
 interface Prepared {
   q: Query;
@@ -90,6 +98,12 @@ export class QueryService implements SearchService {
       requiredTokens,
       fields,
     };
+  }
+
+  /** The scan range of a search that keeps every event (count-fast-path.ts). */
+  private bucketSpec(p: Prepared): BucketCountSpec {
+    const { envs, indexes, fromUs, toUs } = this.spec(p, []);
+    return { envs, indexes, fromUs, toUs };
   }
 
   private partitions(p: Prepared): PartitionSummary[] {
@@ -156,6 +170,8 @@ export class QueryService implements SearchService {
 
   private async pipeline(p: Prepared, limit: number): Promise<SearchResult> {
     const range = this.extent(p);
+    const countChart = countOnlyTimechart(p.q);
+    if (countChart) return this.countTimechart(p, countChart, range);
     return this.deps.store.scan(this.spec(p, p.a.fields), async (rel, exec) => {
       const c = compile(p.q, rel, { nowMs: p.nowMs, range, limit: p.a.mode === 'table' ? TABLE_ROWS : limit });
       const [rows, count] = await Promise.all([exec(c.sql), exec(c.countSql)]);
@@ -165,6 +181,23 @@ export class QueryService implements SearchService {
       if (c.timechart) table = shapeTimechart(c.timechart, table.columns, table.rows);
       return { events: [], columns: table.columns, rows: table.rows, meta };
     });
+  }
+
+  /**
+   * fast path for `* | timechart [span=…] count`: the store answers counts per bucket from its
+   * per-minute metadata (EventStore.countByBucket), reading rows only where that cannot answer.
+   * Same result as the SQL path: rows `[_time text, count]` by time, capped at TABLE_ROWS before
+   * the empty buckets are filled; `matched` is every event of the range.
+   */
+  private async countTimechart(p: Prepared, tc: TimechartPipe, range: { fromMs: number; toMs: number } | undefined): Promise<SearchResult> {
+    const spanSecs = spanOf(tc, { range });
+    const spanUs = spanSecs * 1_000_000;
+    const r = await this.deps.store.countByBucket(this.bucketSpec(p), spanUs);
+    const name = aggName(tc.aggs[0]);
+    const rows = r.buckets.slice(0, TABLE_ROWS).map(([b, n]) => [bucketText(b * spanUs), n]);
+    const table = shapeTimechart({ spanSecs, aggs: [{ name, zero: true }] }, ['_time', name], rows);
+    const matched = r.buckets.reduce((sum, [, n]) => sum + n, 0);
+    return { events: [], columns: table.columns, rows: table.rows, meta: { matched, scanned: r.candidateEvents, tookMs: 0 } };
   }
 
   /** Why nothing matched: how many events the env/index hold, and how many lie outside the time range. */
@@ -201,12 +234,9 @@ export class QueryService implements SearchService {
     const spanSecs = autoSpanSecs(range.fromMs, range.toMs, want);
     const spanUs = spanSecs * 1_000_000;
     const withPipes = p.a.mode === 'events' && p.q.pipes.every((x) => ['where', 'eval', 'rex', 'dedup', 'sort'].includes(x.kind));
-    const fields = withPipes ? p.a.fields : userFields(searchFields(p.q.search));
-    const res = await this.deps.store.scan(this.spec(p, fields), async (rel, exec) => {
-      const c = compile(p.q, rel, { nowMs: p.nowMs, limit: 1, searchOnly: !withPipes });
-      const r = await exec(`${c.with} SELECT epoch_us(_time) // ${spanUs} AS b, count(*) AS n FROM ${c.last} GROUP BY 1 ORDER BY 1`);
-      return { rows: r.rows.map((x) => [Number(jsonValue(x[0])), Number(jsonValue(x[1]))]), scanned: rel.candidateEvents };
-    });
+    // every event of the range counts when the search keeps all and no counted pipe drops any
+    const allEvents = matchesAll(p.q.search) && (!withPipes || p.q.pipes.length === 0);
+    const res = allEvents ? await this.allEventsPerBucket(p, spanUs) : await this.histogramRows(p, spanUs, withPipes);
     const counts = new Map(res.rows.map(([b, n]) => [b, n]));
     const firstB = Math.floor((range.fromMs * 1000) / spanUs);
     const lastB = Math.floor((range.toMs * 1000 - 1) / spanUs);
@@ -214,6 +244,21 @@ export class QueryService implements SearchService {
     for (let b = firstB; b <= lastB && buckets.length < 10_000; b++) buckets.push({ time: isoFromMs((b * spanUs) / 1000), count: counts.get(b) ?? 0 });
     const matched = res.rows.reduce((s, [, n]) => s + n, 0);
     return { spanSecs, buckets, meta: { matched, scanned: res.scanned, tookMs: Math.round((performance.now() - t0) * 100) / 100 } };
+  }
+
+  /** fast path: histogram of a search that keeps every event, from the store's per-minute counts. */
+  private async allEventsPerBucket(p: Prepared, spanUs: number): Promise<{ rows: number[][]; scanned: number }> {
+    const r = await this.deps.store.countByBucket(this.bucketSpec(p), spanUs);
+    return { rows: r.buckets, scanned: r.candidateEvents };
+  }
+
+  private async histogramRows(p: Prepared, spanUs: number, withPipes: boolean): Promise<{ rows: number[][]; scanned: number }> {
+    const fields = withPipes ? p.a.fields : userFields(searchFields(p.q.search));
+    return this.deps.store.scan(this.spec(p, fields), async (rel, exec) => {
+      const c = compile(p.q, rel, { nowMs: p.nowMs, limit: 1, searchOnly: !withPipes });
+      const r = await exec(`${c.with} SELECT epoch_us(_time) // ${spanUs} AS b, count(*) AS n FROM ${c.last} GROUP BY 1 ORDER BY 1`);
+      return { rows: r.rows.map((x) => [Number(jsonValue(x[0])), Number(jsonValue(x[1]))]), scanned: rel.candidateEvents };
+    });
   }
 
   async fields(principal: Principal, req: SearchRequest & { top?: number }): Promise<FieldsResult> {

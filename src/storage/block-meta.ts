@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import type { ColumnType } from './field-types.js';
 import { fsyncFile, syncDir } from './wal.js';
 import { Bloom } from './bloom.js';
+import { decodeMinuteCounts, totalOf, type MinuteCounts, type MinuteCountsJson } from './minute-counts.js';
 
 /** A field of a block: promoted fields are Parquet columns, the others live in the `_extra` JSON column. */
 export interface BlockField {
@@ -39,6 +40,11 @@ export interface BlockMeta {
   replaces: string[];
   bytes: number;
   createdAt: number;
+  /**
+   * Events per UTC minute (minute-counts.ts), so unfiltered counts per time bucket need no rows.
+   * Absent in sidecars written before it existed: such blocks take the row path.
+   */
+  minuteCounts?: MinuteCountsJson;
 }
 
 /** A block known to the catalog, with its parsed filter and paths. */
@@ -47,6 +53,8 @@ export interface Block {
   path: string;
   sidecar: string;
   bloom: Bloom;
+  /** Decoded `meta.minuteCounts`; undefined when the sidecar has none (or they do not add up to `count`). */
+  minutes?: MinuteCounts;
 }
 
 export function blockDir(root: string, env: string, index: string, day: string): string {
@@ -59,7 +67,10 @@ export function encodeName(s: string): string {
 }
 
 export function toBlock(meta: BlockMeta, path: string): Block {
-  return { meta, path, sidecar: sidecarPath(path), bloom: Bloom.fromBase64(meta.bloom.b64, meta.bloom.m) };
+  const minutes = decodeMinuteCounts(meta.minuteCounts);
+  // counts that do not add up to the block's own count would answer wrongly: take the row path instead
+  const trusted = minutes && totalOf(minutes) === meta.count ? minutes : undefined;
+  return { meta, path, sidecar: sidecarPath(path), bloom: Bloom.fromBase64(meta.bloom.b64, meta.bloom.m), minutes: trusted };
 }
 
 export function sidecarPath(parquet: string): string {

@@ -8,6 +8,7 @@ import { columnType, kindOfJsonType } from './field-types.js';
 import { blockDir, deleteBlockFiles, publishBlock, type Block, type BlockField, type BlockMeta } from './block-meta.js';
 import { TOKEN_SPLIT_SQL, tokenHashSql } from './tokens.js';
 import { dayString } from './live.js';
+import { encodeMinuteCounts, minuteCountsOf } from './minute-counts.js';
 
 /** At most this many user fields become Parquet columns per block; the rest stay in `_extra`. */
 export const MAX_PROMOTED_FIELDS = 200;
@@ -43,8 +44,11 @@ export async function writeBlocks(
   target: BlockTarget,
   extra: Pick<BlockMeta, 'walSeg' | 'replaces'>,
   knownFields?: FieldsByPart,
+  knownParts?: PartRow[],
 ): Promise<Block[]> {
-  const parts = await partitionsOf(c, table);
+  // the live accounting already knows the partitions: asking DuckDB again costs a JSON pass
+  // (writeOne checks each count against the rows it wrote)
+  const parts = knownParts ?? (await partitionsOf(c, table));
   // the live accounting already knows the fields: asking DuckDB again costs a JSON pass
   const fields = knownFields ?? (await fieldsOf(c, table));
   const out: Block[] = [];
@@ -66,6 +70,12 @@ export type FieldsByPart = Map<string, { name: string; bits: number; count: numb
 
 export function partKey(env: string, index: string, day: number): string {
   return `${env}\u0001${index}\u0001${day}`;
+}
+
+async function extentOf(c: DuckDBConnection, file: string): Promise<Pick<PartRow, 'count' | 'minUs' | 'maxUs'>> {
+  const r = await queryOn(c, `SELECT count(*), epoch_us(min(_time)), epoch_us(max(_time)) FROM read_parquet(${lit(file)})`);
+  const [count, minUs, maxUs] = r.rows[0] as number[];
+  return { count, minUs, maxUs };
 }
 
 export async function partitionsOf(c: DuckDBConnection, table: string): Promise<PartRow[]> {
@@ -177,11 +187,14 @@ async function writeOne(
   const where = `env = ${lit(p.env)} AND "index" = ${lit(p.index)} AND _day = ${p.day}`;
   // sort first, extract fields after: sorting the extracted (wide) rows ran out of a 512 MB DuckDB
   // on a 64 MiB segment of Zeek events, sorting the raw JSON and extracting while writing does not
-  await c.run(
+  const written = await c.run(
     `COPY (SELECT ${cols.join(', ')} FROM (SELECT *${extract} FROM (SELECT * FROM ${table} WHERE ${where} ORDER BY _time)))
      TO ${lit(tmp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
   );
+  // the sidecar must describe the file: should a given count ever disagree, ask the file itself
+  if (written.rowsChanged !== p.count) p = { ...p, ...(await extentOf(c, tmp)) };
   const bloom = await tokenFilterOf(c, table, where);
+  const minutes = await minuteCountsOf(c, tmp);
   const meta: BlockMeta = {
     v: 1,
     name,
@@ -198,6 +211,7 @@ async function writeOne(
     replaces: extra.replaces,
     bytes: statSync(tmp).size,
     createdAt: Date.now(),
+    minuteCounts: encodeMinuteCounts(minutes),
   };
   return publishBlock(tmp, final, meta);
 }

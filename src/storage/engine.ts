@@ -19,7 +19,8 @@ import { resolveNodeId } from './node-id.js';
 import { pickMerges, type MergePolicy } from './merge-policy.js';
 import { summarizeSegment } from './segment-summary.js';
 import type { StorageHandle } from './handle.js';
-import type { EventStore, FieldSummary, PartitionSummary, QueryResult, RelationInfo, ScanSpec } from './types.js';
+import { countBuckets } from './bucket-counts.js';
+import type { BucketCounts, BucketCountSpec, EventStore, FieldSummary, PartitionSummary, QueryResult, RelationInfo, ScanSpec } from './types.js';
 
 export interface StorageOptions {
   config: Readonly<Config>;
@@ -212,7 +213,8 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
            timeUs // 86400000000 AS _day FROM ${walReadSql([seg.path])} WHERE timeUs IS NOT NULL)`;
       // fast path: live traffic puts a segment in one or two partitions, and each pass over the
       // WAL JSON costs less than writing and re-reading a scratch copy of it
-      if (seg.partitions.size <= DIRECT_SEAL_MAX_PARTS) return writeBlocks(c, rows, this.target(), { walSeg: seq, replaces: [] }, liveFields(seg));
+      const parts = [...seg.partitions.values()].sort((a, b) => a.day - b.day);
+      if (seg.partitions.size <= DIRECT_SEAL_MAX_PARTS) return writeBlocks(c, rows, this.target(), { walSeg: seq, replaces: [] }, liveFields(seg), parts);
       // many partitions (a backfill spread over days): the segment is parsed once into a scratch
       // Parquet file, so every later pass (one sorted COPY and one token filter per partition)
       // reads only the columns and row groups it needs, and nothing has to fit in memory (an
@@ -220,7 +222,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
       const scratch = join(this.opts.config.dataDir, 'tmp', `seal-${seq}.parquet`);
       await c.run(`COPY ${rows} TO ${lit(scratch)} (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE ${SCRATCH_ROW_GROUP})`);
       try {
-        return await writeBlocks(c, `read_parquet(${lit(scratch)})`, this.target(), { walSeg: seq, replaces: [] }, liveFields(seg));
+        return await writeBlocks(c, `read_parquet(${lit(scratch)})`, this.target(), { walSeg: seq, replaces: [] }, liveFields(seg), parts);
       } finally {
         rmSync(scratch, { force: true });
       }
@@ -388,6 +390,10 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
 
   fields(spec: Omit<ScanSpec, 'requiredTokens' | 'fields'>): FieldSummary[] {
     return summarizeFields(this.blocks.values(), this.live.values(), spec);
+  }
+
+  countByBucket(spec: BucketCountSpec, spanUs: number): Promise<BucketCounts> {
+    return countBuckets({ blocks: this.blocks.values(), live: this.live.values(), refs: this.refs, query: (sql) => this.duck.query(sql) }, spec, spanUs);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { LogEvent } from '../events/event.js';
 import { kindOfValue } from './field-types.js';
 import type { PartRow } from './block-writer.js';
+import { MINUTE_US } from './minute-counts.js';
 
 export const DAY_US = 86_400_000_000;
 
@@ -8,6 +9,12 @@ export const DAY_US = 86_400_000_000;
 export interface LivePartition extends PartRow {
   /** Field name → kind bits (field-types.ts) and events carrying it. */
   fields: Map<string, { bits: number; count: number }>;
+  /**
+   * Events per UTC minute (minutes since the epoch → count), for unfiltered counts per time bucket
+   * without reading the segment. Undefined for a partition restored from a summary (or DuckDB
+   * pass) that has none: searches then read that segment's rows.
+   */
+  minutes?: Map<number, number>;
 }
 
 /**
@@ -30,10 +37,14 @@ export class LiveSegment {
     const key = `${ev.env}\u0001${ev.index}\u0001${day}`;
     let p = this.partitions.get(key);
     if (!p) {
-      p = { env: ev.env, index: ev.index, day, count: 0, minUs: ev.timeUs, maxUs: ev.timeUs, fields: new Map() };
+      p = { env: ev.env, index: ev.index, day, count: 0, minUs: ev.timeUs, maxUs: ev.timeUs, fields: new Map(), minutes: new Map() };
       this.partitions.set(key, p);
     }
     p.count++;
+    // one Map update of a small-integer key per event (≈ 20 ns; the WAL line costs ≈ 1.8 µs)
+    const minute = Math.floor(ev.timeUs / MINUTE_US);
+    const mc = p.minutes;
+    if (mc) mc.set(minute, (mc.get(minute) ?? 0) + 1);
     if (ev.timeUs < p.minUs) p.minUs = ev.timeUs;
     if (ev.timeUs > p.maxUs) p.maxUs = ev.timeUs;
     const f = ev.fields;
@@ -71,6 +82,7 @@ export class LiveSegment {
           s.count += f.count;
         } else p.fields.set(name, f);
       }
+      p.minutes = mergeMinutes(p.minutes, q.minutes);
     }
   }
 
@@ -80,14 +92,23 @@ export class LiveSegment {
   }
 }
 
-/** A closed segment's accounting as JSON (`wal/<seq>.summary.json`), so a restart need not re-read it. */
-export function summaryJson(seg: LiveSegment): string {
-  return JSON.stringify([...seg.partitions.values()].map((p) => ({ ...p, fields: [...p.fields] })));
+/** Adds `b`'s minute counts into `a` (kept); unknown on either side makes the sum unknown. */
+function mergeMinutes(a: Map<number, number> | undefined, b: Map<number, number> | undefined): Map<number, number> | undefined {
+  if (!a || !b) return undefined;
+  for (const [m, n] of b) a.set(m, (a.get(m) ?? 0) + n);
+  return a;
 }
 
+/** A closed segment's accounting as JSON (`wal/<seq>.summary.json`), so a restart need not re-read it. */
+export function summaryJson(seg: LiveSegment): string {
+  return JSON.stringify([...seg.partitions.values()].map((p) => ({ ...p, fields: [...p.fields], minutes: p.minutes ? [...p.minutes] : undefined })));
+}
+
+/** Parses summaryJson; summaries written before minute counts existed give partitions without them. */
 export function parseSummary(text: string): LivePartition[] {
-  const parts = JSON.parse(text) as (Omit<LivePartition, 'fields'> & { fields: [string, { bits: number; count: number }][] })[];
-  return parts.map((p) => ({ ...p, fields: new Map(p.fields) }));
+  type Stored = Omit<LivePartition, 'fields' | 'minutes'> & { fields: [string, { bits: number; count: number }][]; minutes?: [number, number][] };
+  const parts = JSON.parse(text) as Stored[];
+  return parts.map((p) => ({ ...p, fields: new Map(p.fields), minutes: Array.isArray(p.minutes) ? new Map(p.minutes) : undefined }));
 }
 
 /** The WAL line of an event: its own JSON (keys timeUs, env, index, host, source, sourcetype, message, fields). */

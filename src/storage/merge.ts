@@ -5,6 +5,7 @@ import { ident, lit } from './duck.js';
 import { bitsOfColumnType } from './field-types.js';
 import { blockDir, publishBlock, type Block, type BlockMeta } from './block-meta.js';
 import { chooseFields, tokenFilterOf, type BlockTarget } from './block-writer.js';
+import { encodeMinuteCounts, minuteCountsOf } from './minute-counts.js';
 
 /** The inputs' fields, types widened by the field-type rule, counts summed. */
 function unionFields(inputs: Block[]): { name: string; bits: number; count: number }[] {
@@ -39,6 +40,9 @@ export async function mergeIntoBlock(c: DuckDBConnection, inputs: Block[], targe
   const cols = ['_time', 'env', '"index"', 'host', 'source', 'sourcetype', 'message', ...fields.map((f) => `TRY_CAST(${ident(f.name)} AS ${f.type}) AS ${ident(f.name)}`)];
   await c.run(`COPY (SELECT ${cols.join(', ')} FROM ${src} ORDER BY _time) TO ${lit(tmp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`);
   const bloom = await tokenFilterOf(c, src, 'true');
+  // read back from the merged file rather than summed from the inputs: inputs from before
+  // minute counts existed have none
+  const minutes = await minuteCountsOf(c, tmp);
   const meta: BlockMeta = {
     v: 1,
     name,
@@ -55,6 +59,7 @@ export async function mergeIntoBlock(c: DuckDBConnection, inputs: Block[], targe
     replaces: inputs.map((b) => b.meta.name),
     bytes: statSync(tmp).size,
     createdAt: Date.now(),
+    minuteCounts: encodeMinuteCounts(minutes),
   };
   return publishBlock(tmp, final, meta);
 }

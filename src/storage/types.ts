@@ -58,6 +58,19 @@ export interface FieldSummary {
   events: number;
 }
 
+/** What countByBucket counts: every event of these envs/indexes in [fromUs, toUs), unfiltered. */
+export type BucketCountSpec = Omit<ScanSpec, 'requiredTokens' | 'fields'>;
+
+export interface BucketCounts {
+  /** [bucket, events], ascending, only buckets holding events; bucket = epoch_us(_time) // spanUs. */
+  buckets: [number, number][];
+  /** Events in the blocks and live data a scan of the same range would keep (RelationInfo.candidateEvents). */
+  candidateEvents: number;
+  /** Events counted from per-minute metadata, and from rows (for tests and benchmarks). */
+  fromMetadata: number;
+  fromRows: number;
+}
+
 /**
  * The storage engine's read side. Safe to call concurrently with ingest.
  * `scan` keeps the selected blocks from being deleted (merge, retention) until `run` settles.
@@ -68,4 +81,13 @@ export interface EventStore {
   partitions(envs?: string[]): PartitionSummary[];
   /** Field names in the given envs/indexes/time range, from block sidecars and live buffers. */
   fields(spec: Omit<ScanSpec, 'requiredTokens' | 'fields'>): FieldSummary[];
+  /**
+   * Events per time bucket of `spanUs` microseconds, exactly what
+   * `SELECT epoch_us(_time) // spanUs, count(*) FROM <scan relation> GROUP BY 1` answers for the
+   * same spec with no tokens. fast path: blocks and live partitions answer from per-minute counts
+   * when `spanUs` is a whole number of minutes; only the sub-minute edges of the range, and data
+   * without counts (blocks written before they existed), are read. Safe to call concurrently with
+   * ingest, seals and merges.
+   */
+  countByBucket(spec: BucketCountSpec, spanUs: number): Promise<BucketCounts>;
 }

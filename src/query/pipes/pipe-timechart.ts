@@ -21,7 +21,7 @@ export interface TimechartPipe {
 
 const DEFAULT_BUCKETS = 100;
 
-export function spanOf(n: TimechartPipe, b: StageBuilder): number {
+export function spanOf(n: TimechartPipe, b: Pick<StageBuilder, 'range'>): number {
   if (n.span) return parseSpan(n.span)!;
   return b.range ? autoSpanSecs(b.range.fromMs, b.range.toMs, DEFAULT_BUCKETS) : 3600;
 }
@@ -52,13 +52,16 @@ export const timechartPipe: PipeDef<TimechartPipe> = {
     const select = [`epoch_us(_time) // ${spanUs} AS __bucket`];
     const outer = [`make_timestamp(__bucket * ${spanUs}) AS _time`];
     const schema: Schema = new Map([['_time', 'time']]);
-    let where = '';
+    // rows without a time have no bucket. Filtered on `_time` before grouping: a filter on
+    // `__bucket` after it is pushed below the grouping by DuckDB and computes epoch_us twice per
+    // row (measured: ~20 % of `* | timechart count`), while `_time IS NOT NULL` is free on blocks
+    const where = ['_time IS NOT NULL'];
     if (n.by) {
       const c = b.col(n.by);
       select.push(`${c.sql} AS ${ident(n.by)}`);
       outer.push(ident(n.by));
       schema.set(n.by, c.type);
-      where = ` WHERE ${c.sql} IS NOT NULL`;
+      where.push(`${c.sql} IS NOT NULL`);
     }
     for (const a of n.aggs) {
       const s = aggSql(a, b);
@@ -66,8 +69,8 @@ export const timechartPipe: PipeDef<TimechartPipe> = {
       outer.push(ident(aggName(a)));
       schema.set(aggName(a), s.type);
     }
-    b.push(`SELECT ${select.join(', ')} FROM ${b.cur}${where} GROUP BY ${n.by ? '1, 2' : '1'}`);
-    b.push(`SELECT ${outer.join(', ')} FROM ${b.cur} WHERE __bucket IS NOT NULL`, schema);
+    b.push(`SELECT ${select.join(', ')} FROM ${b.cur} WHERE ${where.join(' AND ')} GROUP BY ${n.by ? '1, 2' : '1'}`);
+    b.push(`SELECT ${outer.join(', ')} FROM ${b.cur}`, schema);
     b.order = [{ sql: '_time', desc: false, cols: ['_time'] }, ...(n.by ? [{ sql: ident(n.by), desc: false, cols: [n.by] }] : [])];
     b.mode = 'table';
     b.timechart = { spanSecs: spanUs / 1_000_000, by: n.by, aggs: n.aggs.map((a) => ({ name: aggName(a), zero: a.fn === 'count' || a.fn === 'dc' })) };

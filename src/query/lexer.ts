@@ -61,6 +61,11 @@ export class Lexer {
     return tok;
   }
 
+  /** Offset just after the last consumed token. */
+  get position(): number {
+    return this.pos;
+  }
+
   /** True when whitespace separates the current position from the next token. */
   spaceAhead(): boolean {
     return this.pos < this.src.length && /\s/.test(this.src[this.pos]);

@@ -2,6 +2,7 @@ import { describe, isFieldName, Lexer, parseError, type LexMode, type Token } fr
 import type { SvcError } from '../errors/svc-error.js';
 import { MATCH_ALL, type SearchNode } from './search/filter-logic.js';
 import type { FieldOp } from './search/filter-field.js';
+import { BARE_LIST_NAME, type ListItem } from './pipes/field-names.js';
 import { PIPES, type PipeNode } from './pipes/registry.js';
 import { parseTime } from './time.js';
 
@@ -12,7 +13,6 @@ export interface Query {
 }
 
 const FIELD_OPS = new Set(['=', '!=', '<', '<=', '>', '>=', ':']);
-const LIST_NAME = /^[A-Za-z_@*][A-Za-z0-9_.@*-]*$/;
 
 /**
  * Recursive-descent parser over the context-sensitive lexer. Pipe modules use its helpers.
@@ -89,27 +89,76 @@ export class Parser {
     return t.kind === 'number' && /^\d+$/.test(t.text);
   }
 
+  /** Field names of a list, without signs or functions (see listItems). */
+  fieldList(what: string, opts: { stop?: string[]; allowEmpty?: boolean } = {}): string[] {
+    return this.listItems(what, opts).map((i) => i.name);
+  }
+
   /**
-   * Field names separated by commas and/or spaces (`*` wildcards allowed), up to `|`, the end or a
-   * stop keyword such as `by`. Each may carry a leading `+`/`-` when `signs`.
+   * Field names separated by commas and/or spaces, up to `|`, the end or a stop keyword such as
+   * `by`. A name is bare (`*` wildcards allowed) or double-quoted (any characters: `"user name"`).
+   * With `signs`, each may carry a leading `+`/`-` (`-count`, `-"user name"`); with `fns`, each
+   * may be wrapped in one of those functions (`num(x)`, `-str("a b")`).
    */
-  fieldList(what: string, opts: { stop?: string[]; signs?: boolean; allowEmpty?: boolean } = {}): string[] {
-    const out: string[] = [];
+  listItems(what: string, opts: { stop?: string[]; signs?: boolean; fns?: string[]; allowEmpty?: boolean } = {}): ListItem[] {
+    const out: ListItem[] = [];
+    let prevEnd = -1;
     for (;;) {
       const t = this.peek('search');
       if (t.kind === 'eof' || (t.kind === 'op' && t.text === '|')) break;
       if (t.kind === 'word' && opts.stop?.includes(t.text.toLowerCase())) break;
-      if (t.kind !== 'word') throw this.unexpected(t, `missing ${what}`);
-      this.next('search');
-      for (const part of t.text.split(',')) {
-        if (part === '') continue;
-        const name = opts.signs ? part.replace(/^[+-]/, '') : part;
-        if (!LIST_NAME.test(name)) throw this.fail(`unexpected ${JSON.stringify(part)}: missing ${what}`, t);
-        out.push(part);
-      }
+      // two names need a space or comma between them: `"a"b` is a typo, not two fields
+      if (t.pos === prevEnd && !t.raw.startsWith(',') && this.src[prevEnd - 1] !== ',') throw this.unexpected(t, 'missing a space or comma before it');
+      if (t.kind === 'string') out.push({ name: this.quotedListName(this.next('search')), sign: '' });
+      else if (t.kind === 'word') this.listWord(this.next('search'), what, opts, out);
+      else throw this.unexpected(t, `missing ${what}`);
+      prevEnd = this.lex.position;
     }
     if (out.length === 0 && !opts.allowEmpty) throw this.fail(`missing ${what}`, this.peek('search'));
     return out;
+  }
+
+  private quotedListName(t: Token): string {
+    if (t.text === '') throw this.fail('missing text inside the field name ""', t);
+    return t.text;
+  }
+
+  /** The names of one word token (`a,b,-c`), which may end in a sign glued to a quoted name or a function call. */
+  private listWord(t: Token, what: string, opts: { signs?: boolean; fns?: string[] }, out: ListItem[]): void {
+    const parts = t.text.split(',');
+    parts.forEach((part, i) => {
+      if (part === '') return;
+      const last = i === parts.length - 1;
+      const sign = opts.signs && /^[+-]/.test(part) ? (part[0] as '+' | '-') : '';
+      const name = sign ? part.slice(1) : part;
+      const glued = last ? this.gluedAfter(t) : undefined;
+      if (name === '' && sign && glued?.kind === 'string') out.push({ name: this.quotedListName(this.next('search')), sign });
+      else if (name !== '' && glued?.kind === 'op' && glued.text === '(') out.push(this.listCall(t, name, sign, what, opts.fns ?? []));
+      else if (!BARE_LIST_NAME.test(name)) throw this.fail(`unexpected ${JSON.stringify(part)}: missing ${what}`, t);
+      else out.push({ name, sign });
+    });
+  }
+
+  /** The next token when it starts right where `t` ends (no space between). */
+  private gluedAfter(t: Token): Token | undefined {
+    const next = this.peek('search');
+    return next.kind !== 'eof' && next.pos === t.pos + t.raw.length ? next : undefined;
+  }
+
+  /** `fn(name)` or `fn("name")` after the word `fn` (already consumed). */
+  private listCall(t: Token, fn: string, sign: ListItem['sign'], what: string, fns: string[]): ListItem {
+    const open = this.next('search');
+    if (!fns.includes(fn.toLowerCase())) {
+      if (fns.length === 0) throw this.unexpected(open, `missing ${what}`);
+      throw this.fail(`unknown sort function ${JSON.stringify(fn)}: want ${fns.slice(0, -1).join(', ')} or ${fns[fns.length - 1]}`, t);
+    }
+    const arg = this.next('search');
+    let name: string;
+    if (arg.kind === 'string') name = this.quotedListName(arg);
+    else if (arg.kind === 'word' && BARE_LIST_NAME.test(arg.text)) name = arg.text;
+    else throw this.unexpected(arg, `missing a field inside "${fn.toLowerCase()}(...)"`);
+    this.expectOp(')', 'search');
+    return { name, sign, fn: fn.toLowerCase() };
   }
 
   // ---- the search part ----

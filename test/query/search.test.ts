@@ -24,6 +24,9 @@ const MESSAGES = [
   'path C:\\temp\\x backslash',
   'semicolon; DROP TABLE events; --',
   'Connection Refused (upper case)',
+  // the first occurrence after a space is not the token, a later one is (and the reverse)
+  'some errors;Error at the end',
+  'Errors erroring ERROR_x xerror',
 ];
 const HOSTS = ['web-1', 'web-2', 'db-1'];
 

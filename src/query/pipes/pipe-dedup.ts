@@ -1,3 +1,4 @@
+import { printListNames } from './field-names.js';
 import type { PipeDef } from './pipe.js';
 
 /**
@@ -16,7 +17,7 @@ export const dedupPipe: PipeDef<DedupPipe> = {
     const keep = p.intAhead() ? p.positiveInt('a row count') : undefined;
     return { kind: 'dedup', keep, fields: p.fieldList('a field name') };
   },
-  print: (n) => `dedup ${n.keep !== undefined ? `${n.keep} ` : ''}${n.fields.join(', ')}`,
+  print: (n) => `dedup ${n.keep !== undefined ? `${n.keep} ` : ''}${printListNames(n.fields)}`,
   reads: (n) => n.fields,
   writes: () => [],
   compile(n, b) {

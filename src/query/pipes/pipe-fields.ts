@@ -1,3 +1,4 @@
+import { printListNames } from './field-names.js';
 import type { PipeDef } from './pipe.js';
 import { expandNames, project } from './projection.js';
 
@@ -17,14 +18,14 @@ export const fieldsPipe: PipeDef<FieldsPipe> = {
       p.next('search');
       mode = t.text;
     }
-    const names = p.fieldList('a field name', { signs: mode === '' });
+    const items = p.listItems('a field name', { signs: mode === '' });
     // `fields -a, b` reads like `fields - a, b`
-    if (mode === '' && /^[+-]/.test(names[0])) mode = names[0][0] as '+' | '-';
-    const bad = names.slice(1).find((n) => /^[+-]/.test(n));
-    if (bad) throw p.fail(`unexpected ${JSON.stringify(bad)}: a sign goes only before the first field`, p.peek('search'));
-    return { kind: 'fields', mode, names: names.map((n) => n.replace(/^[+-]/, '')) };
+    if (mode === '') mode = items[0].sign;
+    const bad = items.slice(1).find((i) => i.sign !== '');
+    if (bad) throw p.fail(`unexpected ${JSON.stringify(`${bad.sign}${bad.name}`)}: a sign goes only before the first field`, p.peek('search'));
+    return { kind: 'fields', mode, names: items.map((i) => i.name) };
   },
-  print: (n) => `fields ${n.mode ? `${n.mode} ` : ''}${n.names.join(', ')}`,
+  print: (n) => `fields ${n.mode ? `${n.mode} ` : ''}${printListNames(n.names)}`,
   reads: (n) => (n.mode === '-' ? [] : n.names.some((x) => x.includes('*')) ? '*' : n.names),
   writes: () => [],
   compile(n, b) {

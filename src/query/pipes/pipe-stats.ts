@@ -2,6 +2,7 @@ import type { Parser } from '../parser.js';
 import type { Schema } from '../schema.js';
 import { ident } from '../sql.js';
 import { aggName, aggSql, parseAggs, printAgg, type Agg } from './aggregations.js';
+import { printListNames } from './field-names.js';
 import type { PipeDef } from './pipe.js';
 
 /** `stats count, avg(ms) as mean by host, status`: one row per group, ordered by the group fields. */
@@ -18,7 +19,7 @@ export const statsPipe: PipeDef<StatsPipe> = {
     const by = p.acceptKeyword('by') ? p.fieldList('a field after "by"') : [];
     return { kind: 'stats', aggs, by };
   },
-  print: (n) => `stats ${n.aggs.map(printAgg).join(', ')}${n.by.length ? ` by ${n.by.join(', ')}` : ''}`,
+  print: (n) => `stats ${n.aggs.map(printAgg).join(', ')}${n.by.length ? ` by ${printListNames(n.by)}` : ''}`,
   reads: (n) => [...n.by, ...n.aggs.flatMap((a) => (a.field ? [a.field] : []))],
   writes: () => 'all',
   compile(n, b) {

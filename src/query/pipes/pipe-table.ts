@@ -1,3 +1,4 @@
+import { printListNames } from './field-names.js';
 import type { PipeDef } from './pipe.js';
 import { expandNames, project } from './projection.js';
 
@@ -10,7 +11,7 @@ export interface TablePipe {
 export const tablePipe: PipeDef<TablePipe> = {
   name: 'table',
   parse: (p) => ({ kind: 'table', names: p.fieldList('a field name') }),
-  print: (n) => `table ${n.names.join(' ')}`,
+  print: (n) => `table ${printListNames(n.names, ' ')}`,
   reads: (n) => (n.names.some((x) => x.includes('*')) ? '*' : n.names),
   writes: () => 'all',
   compile(n, b) {

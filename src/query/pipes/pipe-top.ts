@@ -2,6 +2,7 @@ import type { Parser } from '../parser.js';
 import type { Schema } from '../schema.js';
 import { ident } from '../sql.js';
 import type { StageBuilder } from '../stages.js';
+import { printListNames } from './field-names.js';
 import type { PipeDef } from './pipe.js';
 
 /**
@@ -65,7 +66,7 @@ function compileTop(n: TopPipe, b: StageBuilder): void {
 }
 
 const printTop = (n: TopPipe): string =>
-  `${n.kind} ${n.limit !== undefined ? `${n.limit} ` : ''}${n.fields.join(', ')}${n.by.length ? ` by ${n.by.join(', ')}` : ''}`;
+  `${n.kind} ${n.limit !== undefined ? `${n.limit} ` : ''}${printListNames(n.fields)}${n.by.length ? ` by ${printListNames(n.by)}` : ''}`;
 
 export const topPipe: PipeDef<TopPipe> = {
   name: 'top',

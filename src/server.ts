@@ -8,7 +8,7 @@ import { startSyslog, type SyslogListeners } from './ingest/syslog/listener.js';
 import type { AppDeps } from './http/deps.js';
 import { openAccess } from './auth/open.js';
 import { StorageEngine } from './storage/engine.js';
-import { DecodePool } from './ingest/native/decode-pool.js';
+import { DecodePool } from './ingest/common/decode-pool.js';
 import { QueryService } from './query/service.js';
 import { openSelfLog } from './selflog/index.js';
 import { VERSION } from './version.js';

@@ -8,7 +8,7 @@ import type { EventStore } from '../storage/types.js';
 import type { StorageHandle } from '../storage/handle.js';
 import type { SelfLog } from '../selflog/types.js';
 import type { SearchService } from '../query/types.js';
-import type { NativeDecoder } from '../ingest/native/decode-pool.js';
+import type { DecodeRunner } from '../ingest/common/decode-pool.js';
 
 /**
  * Everything the HTTP edge needs from the subsystems, built by server.ts.
@@ -32,6 +32,6 @@ export interface AppDeps {
   selflog: SelfLog;
   /** Search for every caller: REST, MCP, UI (src/query/types.ts). */
   search: SearchService;
-  /** Decode workers for large native ingest bodies (SVC_INGEST_WORKERS); unset = decode inline. */
-  decoder?: NativeDecoder;
+  /** Decode workers for large native and `_bulk` bodies (SVC_INGEST_WORKERS); unset = decode inline. */
+  decoder?: DecodeRunner;
 }

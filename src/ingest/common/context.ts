@@ -5,7 +5,8 @@ import type { Clock } from '../../clock/clock.js';
 import { SvcError } from '../../errors/svc-error.js';
 import { DEFAULT_INDEX, type LogEvent } from '../../events/event.js';
 import type { Writer } from '../../events/writer.js';
-import type { NativeDecoder } from '../native/decode-pool.js';
+import { batchSize, type WriteBatch } from '../../storage/batch-encode.js';
+import type { DecodeRunner } from './decode-pool.js';
 import { timeContext, type TimeContext } from '../../events/time.js';
 
 /**
@@ -27,8 +28,8 @@ export interface IngestContext {
   /** IANA zone for timestamps that carry none (syslog 3164), SVC_TIMEZONE. */
   timezone: string;
   log?: Logger;
-  /** Where large native ingest bodies are decoded; unset = on the event loop. */
-  decoder?: NativeDecoder;
+  /** Where large native and `_bulk` bodies are decoded; unset = on the event loop. */
+  decoder?: DecodeRunner;
 }
 
 export interface Target {
@@ -45,7 +46,7 @@ export class TargetResolver {
   private readonly cache = new Map<string, Target | SvcError>();
 
   constructor(
-    private readonly ctx: IngestContext,
+    private readonly ctx: Pick<IngestContext, 'envExists'>,
     readonly principal: IngestPrincipal,
   ) {}
 
@@ -80,9 +81,9 @@ export async function authorize(ctx: IngestContext, token: string | undefined): 
 }
 
 /** Hands a batch to the writer without waiting for room: a full queue throws queue_full (→ 429). */
-export async function forward(ctx: IngestContext, events: LogEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  await ctx.writer.write(events, { wait: false });
+export async function forward(ctx: IngestContext, batch: WriteBatch): Promise<void> {
+  if (batchSize(batch) === 0) return;
+  await ctx.writer.write(batch, { wait: false });
 }
 
 /** Current time in epoch microseconds. */

@@ -1,16 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SvcError, isSvcError } from '../../errors/svc-error.js';
-import type { LogEvent } from '../../events/event.js';
+import { isSvcError } from '../../errors/svc-error.js';
 import { toSvcError } from '../../http/errors.js';
 import { decodeBody } from '../common/body.js';
-import { authorize, forward, nowUs, timeCtx, type IngestContext, type TargetResolver } from '../common/context.js';
-import { eventFromObject } from '../../events/flatten.js';
+import { authorize, forward, type IngestContext, type TargetResolver } from '../common/context.js';
+import { decodeJob } from '../common/decode-pool.js';
 import { bodyOf, header, useRawBodies } from '../common/raw-body.js';
 import { extractToken } from '../common/token.js';
-import { BulkSyntaxError, parseBulk, type BulkOp } from './bulk.js';
-import { renderBulkResponse, parseFilterPath, type BulkItem } from './bulk-response.js';
-import { clusterInfo, esErrorType, esStatus, sendEsError } from './respond.js';
+import { renderBulkResponse, parseFilterPath } from './bulk-response.js';
+import { clusterInfo, sendEsError } from './respond.js';
 
 /**
  * Elasticsearch compatibility: `GET|HEAD /`, `POST /_bulk`, `POST /{index}/_bulk` (also under
@@ -23,68 +20,22 @@ import { clusterInfo, esErrorType, esStatus, sendEsError } from './respond.js';
  */
 
 const AUTH_SCHEMES = ['apikey', 'basic', 'bearer'] as const;
-const ID_PREFIX = randomBytes(6).toString('base64url');
-let idSeq = 0;
-function newId(): string {
-  return ID_PREFIX + (idSeq++).toString(36);
-}
-
-function errItem(op: BulkOp, id: string | undefined, status: number, type: string, reason: string): BulkItem {
-  return { op: op.op, index: op.index ?? '', id, status, error: { type, reason } };
-}
 
 async function authorizeEs(ctx: IngestContext, req: FastifyRequest): Promise<TargetResolver> {
   const tok = extractToken(header(req.headers.authorization), AUTH_SCHEMES);
   return authorize(ctx, tok?.token);
 }
 
-/** Decodes the bulk operations into events and per-item answers (events[i] ↔ itemOf[i]). */
-function decodeOps(ctx: IngestContext, targets: TargetResolver, ops: BulkOp[]) {
-  const items: BulkItem[] = new Array(ops.length);
-  const events: LogEvent[] = [];
-  const itemOf: number[] = [];
-  const arrival = nowUs(ctx);
-  const time = timeCtx(ctx);
-  for (let i = 0; i < ops.length; i++) {
-    const op = ops[i];
-    if (op.op !== 'index' && op.op !== 'create') {
-      items[i] = errItem(op, op.id, 400, 'illegal_argument_exception', `action [${op.op}] is not supported: svc is append-only`);
-      continue;
-    }
-    const id = op.id ?? newId();
-    if (!op.doc) {
-      items[i] = errItem(op, id, 400, 'document_parsing_exception', op.docError ?? 'missing source');
-      continue;
-    }
-    try {
-      const t = targets.resolve(op.index);
-      events.push(eventFromObject(op.doc, op.raw, { env: t.env, index: t.index, timeUs: arrival, host: '', source: '', sourcetype: 'elasticsearch' }, time));
-      itemOf.push(i);
-      items[i] = { op: op.op, index: op.index ?? '', id, status: 201 };
-    } catch (e) {
-      // the env comes from the token alone: an unknown one refuses the whole request (400)
-      if (!isSvcError(e) || e.code === 'unknown_environment') throw e;
-      items[i] = errItem(op, id, esStatus(e), esErrorType(e), e.message);
-    }
-  }
-  return { items, events, itemOf };
-}
-
 async function bulk(ctx: IngestContext, req: FastifyRequest, reply: FastifyReply, pathIndex?: string): Promise<unknown> {
   const started = Date.now();
   const targets = await authorizeEs(ctx, req);
   const body = decodeBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
-  let ops: BulkOp[];
+  const principal = targets.principal;
+  const job = { body, pathIndex, principal, envs: ctx.envExists(principal.pin.env) ? [principal.pin.env] : [], nowMs: ctx.clock.now(), timezone: ctx.timezone };
+  // large bodies decode on a worker thread (common/decode-pool.ts), small ones right here
+  const { items, itemOf, batch } = await decodeJob(ctx.decoder, 'es_bulk', job);
   try {
-    ops = parseBulk(body.toString('utf8'), pathIndex);
-  } catch (e) {
-    if (e instanceof BulkSyntaxError) throw new SvcError('invalid_input', e.message);
-    throw e;
-  }
-  if (ops.length === 0) throw new SvcError('invalid_input', 'request body is required');
-  const { items, events, itemOf } = decodeOps(ctx, targets, ops);
-  try {
-    await forward(ctx, events);
+    await forward(ctx, batch);
   } catch (e) {
     if (!isSvcError(e) || e.code !== 'queue_full') throw e;
     // backpressure: every accepted item becomes a retryable 429 inside a 200 answer

@@ -7,10 +7,8 @@ import type { EventDefaults } from '../../events/flatten.js';
 import type { IngestContext } from '../common/context.js';
 import { decompressBody } from './body.js';
 import type { LineError } from './decode.js';
-import { mediaTypeOf, runDecodeJob } from './decode-job.js';
-
-/** Bodies from this size on go to a decode worker when there is one: below it the hop costs more than it saves. */
-export const OFFLOAD_MIN_BYTES = 64 * 1024;
+import { mediaTypeOf } from './decode-job.js';
+import { decodeJob } from '../common/decode-pool.js';
 
 /**
  * Native ingest (`POST /api/ingest`, DESIGN 5), free of HTTP: target → decompress → decode →
@@ -65,8 +63,8 @@ export async function ingestNative(ctx: IngestContext, principal: Principal, req
     timeUs: nowMs * 1000,
   };
   const job = { mediaType: mediaTypeOf(req.contentType), body, defaults, timezone: ctx.timezone, nowMs };
-  // large bodies decode on a worker thread (decode-pool.ts); small ones are cheaper inline
-  const r = ctx.decoder && body.length >= OFFLOAD_MIN_BYTES ? await ctx.decoder.decode(job) : runDecodeJob(job);
+  // large bodies decode on a worker thread (common/decode-pool.ts); small ones are cheaper inline
+  const r = await decodeJob(ctx.decoder, 'native', job);
   // the whole request is one batch: one WAL group commit, acknowledged together
   if (r.batch.count > 0) await ctx.writer.write(r.batch, { wait: true });
   return { ingested: r.batch.count, errors: r.errors, firstErrors: r.firstErrors };

@@ -3,14 +3,16 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DecodePool } from '../../../src/ingest/native/decode-pool.js';
+import { DecodePool } from '../../../src/ingest/common/decode-pool.js';
+import { decodeBulkJob, type EsBulkJob } from '../../../src/ingest/elasticsearch/decode-bulk.js';
 import { runDecodeJob, type DecodeJob } from '../../../src/ingest/native/decode-job.js';
 import { eventsOf } from '../../../src/storage/batch-encode.js';
 import { SvcError } from '../../../src/errors/svc-error.js';
 
 /**
  * The decode workers must answer exactly what decoding on the event loop answers: the same WAL
- * bytes, the same live accounting, the same errors, for every body shape.
+ * bytes, the same live accounting, the same errors (SvcErrors cross the thread with their code),
+ * for every body shape of native ingest and Elasticsearch `_bulk`.
  */
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -37,7 +39,18 @@ function realFiles(dir: string): string[] {
   return out.sort();
 }
 
-describe('native ingest decode pool', () => {
+function bulkJob(text: string, over: Partial<EsBulkJob> = {}): EsBulkJob {
+  return {
+    body: Buffer.from(text),
+    principal: { kind: 'ingest_token', id: 't1', name: 'tok', pin: { env: 'default' } },
+    envs: ['default'],
+    nowMs: NOW,
+    timezone: 'UTC',
+    ...over,
+  };
+}
+
+describe('decode pool', () => {
   let pool: DecodePool;
   before(() => {
     pool = new DecodePool(2);
@@ -59,14 +72,14 @@ describe('native ingest decode pool', () => {
     ];
     for (const j of jobs) {
       const want = runDecodeJob(j);
-      const got = await pool.decode(j);
+      const got = await pool.run('native', j);
       assert.equal(got.batch.count, want.batch.count);
       assert.deepEqual(Buffer.from(got.batch.wal), Buffer.from(want.batch.wal));
       assert.deepEqual(got.batch.parts, want.batch.parts);
       assert.equal(got.errors, want.errors);
       assert.deepEqual(got.firstErrors, want.firstErrors);
     }
-    const nd = await pool.decode(jobs[0]);
+    const nd = await pool.run('native', jobs[0]);
     assert.equal(nd.batch.count, 5000 - 6);
     assert.equal(nd.errors, 6);
     assert.deepEqual(eventsOf(nd.batch)[0].fields, { 'user.id': 1, 'user.tags': '["a",1]', ok: false });
@@ -74,7 +87,7 @@ describe('native ingest decode pool', () => {
 
   it('decodes many bodies at once and keeps each answer with its request', async () => {
     const bodies = Array.from({ length: 40 }, (_, k) => Array.from({ length: 200 + k }, (_, i) => JSON.stringify({ message: `body ${k} line ${i}` })).join('\n'));
-    const answers = await Promise.all(bodies.map((b) => pool.decode(job('application/x-ndjson', b))));
+    const answers = await Promise.all(bodies.map((b) => pool.run('native', job('application/x-ndjson', b))));
     answers.forEach((a, k) => {
       assert.equal(a.batch.count, 200 + k);
       assert.equal(eventsOf(a.batch)[0].message, `body ${k} line 0`);
@@ -90,16 +103,43 @@ describe('native ingest decode pool', () => {
     for (const file of realFiles(DATA)) {
       const j = job(file.endsWith('.json') ? 'application/x-ndjson' : 'text/plain', readFileSync(file, 'utf8'));
       const want = runDecodeJob(j);
-      const got = await pool.decode(j);
+      const got = await pool.run('native', j);
       assert.equal(got.batch.count, want.batch.count, file);
       assert.ok(Buffer.from(got.batch.wal).equals(Buffer.from(want.batch.wal)), file);
       assert.deepEqual(got.batch.parts, want.batch.parts, file);
     }
   });
 
+  it('answers an Elasticsearch bulk body like inline decoding, items and ids included', async () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      if (i % 500 === 7) lines.push('{"delete":{"_id":"x"}}');
+      else if (i % 400 === 3) lines.push('{"index":{"_index":"_hidden"}}', '{"message":"reserved"}');
+      else lines.push(`{"create":{"_index":"web","_id":"id-${i}"}}`, JSON.stringify({ '@timestamp': new Date(NOW - i).toISOString(), message: `GET /p/${i}`, http: { status: 200 + (i % 3) } }));
+    }
+    const j = bulkJob(lines.join('\n') + '\n', { pathIndex: 'logs' });
+    const want = decodeBulkJob(j);
+    const got = await pool.run('es_bulk', j);
+    // ids svc makes up differ between threads by design (a random prefix per thread): compare their presence
+    const norm = (items: typeof want.items) => items.map((it) => ({ ...it, id: it.id?.startsWith('id-') ? it.id : typeof it.id }));
+    assert.deepEqual(norm(got.items), norm(want.items));
+    assert.deepEqual(got.itemOf, want.itemOf);
+    assert.ok(Buffer.from(got.batch.wal).equals(Buffer.from(want.batch.wal)));
+    assert.equal(got.batch.count, want.itemOf.length);
+    assert.ok(got.items.some((it) => it.status === 400) && got.items.some((it) => it.status === 403 || it.status === 400));
+    assert.equal(eventsOf(got.batch)[0].fields['http.status'], 200);
+  });
+
+  it('rejects with the SvcError the job throws, across the thread', async () => {
+    const bad = bulkJob('{"index":{}}\n{"a":1}\nnot json at all\n'.repeat(4000));
+    await assert.rejects(pool.run('es_bulk', bad), (e: unknown) => e instanceof SvcError && e.code === 'invalid_input' && /action line/.test(e.message));
+    const gone = bulkJob('{"index":{}}\n{"a":1}\n'.repeat(5000), { envs: [] });
+    await assert.rejects(pool.run('es_bulk', gone), (e: unknown) => e instanceof SvcError && e.code === 'unknown_environment');
+  });
+
   it('refuses work after close with shutting_down', async () => {
     const p = new DecodePool(1);
     await p.close();
-    await assert.rejects(p.decode(job('text/plain', 'x')), (e: unknown) => e instanceof SvcError && e.code === 'shutting_down');
+    await assert.rejects(p.run('native', job('text/plain', 'x')), (e: unknown) => e instanceof SvcError && e.code === 'shutting_down');
   });
 });

@@ -1,22 +1,34 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { SvcError } from '../../errors/svc-error.js';
-import type { DecodedBody, DecodeJob } from './decode-job.js';
+import type { ErrorCode } from '../../errors/codes.js';
+import { DECODE_JOBS, OFFLOAD_MIN_BYTES, type DecodeKind, type JobOf, type ResultOf } from './decode-jobs.js';
 
-/** Decodes native ingest bodies somewhere other than the event loop. */
-export interface NativeDecoder {
-  /** Called concurrently by every native ingest request; answers exactly what runDecodeJob(job) would. */
-  decode(job: DecodeJob): Promise<DecodedBody>;
-  /** Stops the workers; decodes still running reject with shutting_down. */
+/** Runs decode jobs (decode-jobs.ts) somewhere other than the event loop. */
+export interface DecodeRunner {
+  /**
+   * Called concurrently by the ingest routes; answers exactly what DECODE_JOBS[kind](job) would,
+   * and rejects with the same SvcError it would throw. Takes ownership of `job.body`.
+   */
+  run<K extends DecodeKind>(kind: K, job: JobOf<K>): Promise<ResultOf<K>>;
+  /** Stops the workers; jobs still running reject with shutting_down. */
   close(): Promise<void>;
 }
 
+/** Runs a job on the runner when there is one and the body is large enough, else right here. */
+export async function decodeJob<K extends DecodeKind>(runner: DecodeRunner | undefined, kind: K, job: JobOf<K>): Promise<ResultOf<K>> {
+  if (runner && job.body.byteLength >= OFFLOAD_MIN_BYTES) return runner.run(kind, job);
+  return (DECODE_JOBS[kind] as (j: JobOf<K>) => ResultOf<K>)(job);
+}
+
 /** Worker → pool messages. */
-export type WorkerReply = { id: number; ok: true; result: DecodedBody } | { id: number; ok: false; message: string };
+export type WorkerReply =
+  | { id: number; ok: true; result: ResultOf<DecodeKind> }
+  | { id: number; ok: false; code?: ErrorCode; message: string; details?: Record<string, unknown> };
 
 interface Slot {
   worker: Worker;
-  jobs: Map<number, { resolve: (r: DecodedBody) => void; reject: (e: unknown) => void }>;
+  jobs: Map<number, { resolve: (r: ResultOf<DecodeKind>) => void; reject: (e: unknown) => void }>;
 }
 
 /**
@@ -24,7 +36,7 @@ interface Slot {
  * in hand. The body is copied to the worker; the encoded WAL bytes come back transferred, not
  * copied. A worker that dies fails its jobs (500, nothing was acknowledged) and is replaced.
  */
-export class DecodePool implements NativeDecoder {
+export class DecodePool implements DecodeRunner {
   private readonly slots: Slot[] = [];
   private nextId = 1;
   private closed = false;
@@ -36,16 +48,16 @@ export class DecodePool implements NativeDecoder {
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
-  decode(job: DecodeJob): Promise<DecodedBody> {
+  run<K extends DecodeKind>(kind: K, job: JobOf<K>): Promise<ResultOf<K>> {
     if (this.closed) return Promise.reject(new SvcError('shutting_down', 'cannot decode: svc is shutting down'));
     let slot = this.slots[0];
     for (const s of this.slots) if (s.jobs.size < slot.jobs.size) slot = s;
     const id = this.nextId++;
     // an exact copy of the body, transferred: posting a Buffer would clone its whole backing store
     const body = new Uint8Array(job.body);
-    return new Promise<DecodedBody>((resolve, reject) => {
-      slot.jobs.set(id, { resolve, reject });
-      slot.worker.postMessage({ id, job: { ...job, body } }, [body.buffer]);
+    return new Promise<ResultOf<K>>((resolve, reject) => {
+      slot.jobs.set(id, { resolve: resolve as (r: ResultOf<DecodeKind>) => void, reject });
+      slot.worker.postMessage({ id, kind, job: { ...job, body } }, [body.buffer]);
     });
   }
 
@@ -64,7 +76,7 @@ export class DecodePool implements NativeDecoder {
       if (!job) return;
       slot.jobs.delete(m.id);
       if (m.ok) job.resolve(m.result);
-      else job.reject(new Error(`BUG: decode worker failed: ${m.message}`));
+      else job.reject(m.code ? new SvcError(m.code, m.message, { details: m.details }) : new Error(`BUG: decode worker failed: ${m.message}`));
     });
     slot.worker.on('error', (err) => {
       this.log?.error({ err }, 'decode worker died; starting a new one');

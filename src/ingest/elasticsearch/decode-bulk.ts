@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import type { IngestPrincipal } from '../../auth/principal.js';
+import { SvcError, isSvcError } from '../../errors/svc-error.js';
+import type { LogEvent } from '../../events/event.js';
+import { eventFromObject } from '../../events/flatten.js';
+import { timeContext } from '../../events/time.js';
+import { encodeBatch, type EncodedBatch } from '../../storage/batch-encode.js';
+import { TargetResolver } from '../common/context.js';
+import { BulkSyntaxError, parseBulk, type BulkOp } from './bulk.js';
+import type { BulkItem } from './bulk-response.js';
+import { esErrorType, esStatus } from './respond.js';
+
+/**
+ * One `_bulk` body to decode, as plain data so it runs on the event loop or a decode worker
+ * (ingest/common/decode-pool.ts) with the same answer.
+ */
+export interface EsBulkJob {
+  /** The decompressed body. */
+  body: Uint8Array;
+  /** The `{index}` of `/{index}/_bulk`. */
+  pathIndex?: string;
+  principal: IngestPrincipal;
+  /** Names of the environments that exist now (the token's env must be one). */
+  envs: string[];
+  nowMs: number;
+  timezone: string;
+}
+
+/** Per-item answers and the accepted documents, encoded for the WAL (`items[itemOf[k]]` ↔ event k). */
+export interface EsBulkDecoded {
+  items: BulkItem[];
+  itemOf: number[];
+  batch: EncodedBatch;
+}
+
+// ids svc makes up for documents sent without one; the random prefix keeps threads apart
+const ID_PREFIX = randomBytes(6).toString('base64url');
+let idSeq = 0;
+function newId(): string {
+  return ID_PREFIX + (idSeq++).toString(36);
+}
+
+export function errItem(op: BulkOp, id: string | undefined, status: number, type: string, reason: string): BulkItem {
+  return { op: op.op, index: op.index ?? '', id, status, error: { type, reason } };
+}
+
+/**
+ * Parses and decodes a bulk body. Throws SvcError invalid_input for a malformed action line or an
+ * empty body, unknown_environment when the token's env is gone; every other problem is an item's.
+ */
+export function decodeBulkJob(job: EsBulkJob): EsBulkDecoded {
+  const body = Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength);
+  let ops: BulkOp[];
+  try {
+    ops = parseBulk(body.toString('utf8'), job.pathIndex);
+  } catch (e) {
+    if (e instanceof BulkSyntaxError) throw new SvcError('invalid_input', e.message);
+    throw e;
+  }
+  if (ops.length === 0) throw new SvcError('invalid_input', 'request body is required');
+  const envs = new Set(job.envs);
+  const targets = new TargetResolver({ envExists: (name) => envs.has(name) }, job.principal);
+  const { items, events, itemOf } = decodeOps(targets, ops, job.nowMs, job.timezone);
+  return { items, itemOf, batch: encodeBatch(events) };
+}
+
+/** Decodes the bulk operations into events and per-item answers (events[i] ↔ itemOf[i]). */
+function decodeOps(targets: TargetResolver, ops: BulkOp[], nowMs: number, timezone: string) {
+  const items: BulkItem[] = new Array(ops.length);
+  const events: LogEvent[] = [];
+  const itemOf: number[] = [];
+  const arrival = nowMs * 1000;
+  const time = timeContext(timezone, nowMs);
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i];
+    if (op.op !== 'index' && op.op !== 'create') {
+      items[i] = errItem(op, op.id, 400, 'illegal_argument_exception', `action [${op.op}] is not supported: svc is append-only`);
+      continue;
+    }
+    const id = op.id ?? newId();
+    if (!op.doc) {
+      items[i] = errItem(op, id, 400, 'document_parsing_exception', op.docError ?? 'missing source');
+      continue;
+    }
+    try {
+      const t = targets.resolve(op.index);
+      events.push(eventFromObject(op.doc, op.raw, { env: t.env, index: t.index, timeUs: arrival, host: '', source: '', sourcetype: 'elasticsearch' }, time));
+      itemOf.push(i);
+      items[i] = { op: op.op, index: op.index ?? '', id, status: 201 };
+    } catch (e) {
+      // the env comes from the token alone: an unknown one refuses the whole request (400)
+      if (!isSvcError(e) || e.code === 'unknown_environment') throw e;
+      items[i] = errItem(op, id, esStatus(e), esErrorType(e), e.message);
+    }
+  }
+  return { items, events, itemOf };
+}

@@ -47,7 +47,11 @@ function pct(sorted: number[], p: number): number {
 async function open(dataDir: string): Promise<StorageEngine> {
   const config = loadConfig({ ...process.env, SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'silent' });
   // --defer-seal: keep everything in the WAL during ingest (isolates the JS write path)
-  const tuning = process.argv.includes('--defer-seal') ? { segmentBytes: 2 ** 40, segmentAgeMs: 2 ** 30 } : {};
+  const tuning = {
+    ...(process.argv.includes('--defer-seal') ? { segmentBytes: 2 ** 40, segmentAgeMs: 2 ** 30 } : {}),
+    // --no-merge: no background merges (what merging costs ingest)
+    ...(process.argv.includes('--no-merge') ? { merge: false } : {}),
+  };
   return StorageEngine.open({ config, control, clock: systemClock, log: pino({ level: 'silent' }), tuning });
 }
 

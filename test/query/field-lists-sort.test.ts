@@ -71,6 +71,23 @@ describe('quoted field names and sort functions over the real store', () => {
     assert.deepEqual(r.rows, countBy('user name'));
   });
 
+  it('charts by a quoted name with a space, one column per value', async () => {
+    const r = await table('* | timechart span=1h count by "user name"');
+    assert.deepEqual(r.columns, ['_time', ...NAMES.slice().sort()]);
+    const perHour = new Map<string, Map<string, number>>();
+    for (const e of EVENTS) {
+      const name = str(e, 'user name');
+      if (name === undefined) continue;
+      const hour = new Date(Math.floor(e.timeUs / 3_600_000_000) * 3_600_000).toISOString();
+      const m = perHour.get(hour) ?? new Map<string, number>();
+      m.set(name, (m.get(name) ?? 0) + 1);
+      perHour.set(hour, m);
+    }
+    const total = (col: number) => r.rows!.reduce((n, row) => n + Number(row[col] ?? 0), 0);
+    NAMES.slice().sort().forEach((name, i) => assert.equal(total(i + 1), countBy('user name').find(([n]) => n === name)![1], name));
+    assert.equal(r.rows!.length, perHour.size);
+  });
+
   it('reads a quoted dotted name like the bare one', async () => {
     const quoted = await table('* | stats count by "id.orig_h"');
     const bare = await table('* | stats count by id.orig_h');

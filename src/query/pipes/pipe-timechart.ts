@@ -1,3 +1,4 @@
+import { printListName } from './field-names.js';
 import { describe } from '../lexer.js';
 import type { Parser } from '../parser.js';
 import type { Schema } from '../schema.js';
@@ -38,10 +39,10 @@ export const timechartPipe: PipeDef<TimechartPipe> = {
     }
     const aggs = parseAggs(p);
     let by: string | undefined;
-    if (p.acceptKeyword('by')) by = p.fieldName('a field after "by"');
+    if (p.acceptKeyword('by')) by = byField(p);
     return { kind: 'timechart', span, aggs, by };
   },
-  print: (n) => `timechart ${n.span ? `span=${n.span} ` : ''}${n.aggs.map(printAgg).join(', ')}${n.by ? ` by ${n.by}` : ''}`,
+  print: (n) => `timechart ${n.span ? `span=${n.span} ` : ''}${n.aggs.map(printAgg).join(', ')}${n.by ? ` by ${printListName(n.by)}` : ''}`,
   reads: (n) => ['_time', ...(n.by ? [n.by] : []), ...n.aggs.flatMap((a) => (a.field ? [a.field] : []))],
   writes: () => 'all',
   compile(n, b) {
@@ -76,3 +77,12 @@ export const timechartPipe: PipeDef<TimechartPipe> = {
     b.timechart = { spanSecs: spanUs / 1_000_000, by: n.by, aggs: n.aggs.map((a) => ({ name: aggName(a), zero: a.fn === 'count' || a.fn === 'dc' })) };
   },
 };
+
+/** The one field after `by`: bare, 'single-quoted' (the expression spelling) or "double-quoted" like every other pipe list. */
+function byField(p: Parser): string {
+  const t = p.peek('expr');
+  if (t.kind !== 'string') return p.fieldName('a field after "by"');
+  p.next('expr');
+  if (t.text === '') throw p.fail('missing text inside the field name ""', t);
+  return t.text;
+}

@@ -1,3 +1,4 @@
+import { isoFromUs } from './time.js';
 import type { EventJson } from './types.js';
 import { CORE_NAMES } from './schema.js';
 import type { TimechartInfo } from './stages.js';
@@ -43,7 +44,7 @@ export function shapeTimechart(info: TimechartInfo, columns: string[], rows: unk
   const buckets: number[] = [];
   for (let t = first; t <= last && buckets.length < MAX_BUCKETS; t += spanMs) buckets.push(t);
   const fill = info.aggs.map((a) => (a.zero ? 0 : null));
-  const iso = (t: number) => new Date(t).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+  const iso = (t: number) => isoFromUs(t * 1000);
   if (!info.by) {
     const byTime = new Map(rows.map((r, i) => [times[i], r]));
     return { columns, rows: buckets.map((t) => byTime.get(t) ?? [iso(t), ...fill]) };

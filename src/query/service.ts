@@ -13,7 +13,7 @@ import { conjuncts, searchFields } from './search/filter-logic.js';
 import { CORE_NAMES } from './schema.js';
 import { ident } from './sql.js';
 import { timeLiteral } from './sql-time.js';
-import { autoSpanSecs, isoFromMs, parseTime } from './time.js';
+import { autoSpanSecs, isoFromUs, parseTime } from './time.js';
 import type { FieldsResult, HistogramResult, SearchMeta, SearchRequest, SearchResult, SearchService } from './types.js';
 
 export interface QueryServiceDeps {
@@ -36,10 +36,6 @@ function userFields(names: string[]): string[] {
 
 type Exec = (sql: string) => Promise<QueryResult>;
 
-/** A bucket's start as the SQL path prints times (`timeText`: microseconds, `Z`). */
-function bucketText(us: number): string {
-  return new Date(Math.floor(us / 1000)).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-}
 
 interface Prepared {
   q: Query;
@@ -194,7 +190,7 @@ export class QueryService implements SearchService {
     const spanUs = spanSecs * 1_000_000;
     const r = await this.deps.store.countByBucket(this.bucketSpec(p), spanUs);
     const name = aggName(tc.aggs[0]);
-    const rows = r.buckets.slice(0, TABLE_ROWS).map(([b, n]) => [bucketText(b * spanUs), n]);
+    const rows = r.buckets.slice(0, TABLE_ROWS).map(([b, n]) => [isoFromUs(b * spanUs), n]);
     const table = shapeTimechart({ spanSecs, aggs: [{ name, zero: true }] }, ['_time', name], rows);
     const matched = r.buckets.reduce((sum, [, n]) => sum + n, 0);
     return { events: [], columns: table.columns, rows: table.rows, meta: { matched, scanned: r.candidateEvents, tookMs: 0 } };
@@ -211,8 +207,8 @@ export class QueryService implements SearchService {
     const parts = this.partitions(p);
     const total = parts.reduce((s, x) => s + x.events, 0);
     if (total === 0) return { eventsOutsideRange: 0, message: `${where} holds no events: check env and index` };
-    const earliest = isoFromMs(Math.floor(Math.min(...parts.map((s) => s.minTimeUs)) / 1000));
-    const latest = isoFromMs(Math.floor(Math.max(...parts.map((s) => s.maxTimeUs)) / 1000));
+    const earliest = isoFromUs(Math.min(...parts.map((s) => s.minTimeUs)));
+    const latest = isoFromUs(Math.max(...parts.map((s) => s.maxTimeUs)));
     let inRange = total;
     if (p.fromMs !== undefined || p.toMs !== undefined) {
       inRange = await this.deps.store.scan(this.spec(p, [], []), async (rel, exec) => Number(jsonValue((await exec(`SELECT count(*) FROM ${rel.sql} AS e`)).rows[0][0])));
@@ -241,7 +237,7 @@ export class QueryService implements SearchService {
     const firstB = Math.floor((range.fromMs * 1000) / spanUs);
     const lastB = Math.floor((range.toMs * 1000 - 1) / spanUs);
     const buckets: HistogramResult['buckets'] = [];
-    for (let b = firstB; b <= lastB && buckets.length < 10_000; b++) buckets.push({ time: isoFromMs((b * spanUs) / 1000), count: counts.get(b) ?? 0 });
+    for (let b = firstB; b <= lastB && buckets.length < 10_000; b++) buckets.push({ time: isoFromUs(b * spanUs), count: counts.get(b) ?? 0 });
     const matched = res.rows.reduce((s, [, n]) => s + n, 0);
     return { spanSecs, buckets, meta: { matched, scanned: res.scanned, tookMs: Math.round((performance.now() - t0) * 100) / 100 } };
   }

@@ -83,3 +83,13 @@ export function autoSpanSecs(fromMs: number, toMs: number, buckets: number): num
 export function isoFromMs(ms: number): string {
   return new Date(ms).toISOString();
 }
+
+/**
+ * An instant as every search answer prints it: RFC 3339 UTC with microseconds (the storage
+ * precision), the same text DuckDB's timestamps get (`2024-05-01T10:00:00.123456Z`).
+ */
+export function isoFromUs(us: number): string {
+  const ms = Math.floor(us / 1000);
+  const micros = String(Math.round(us - ms * 1000)).padStart(3, '0');
+  return new Date(ms).toISOString().replace(/Z$/, micros + 'Z');
+}

@@ -80,6 +80,7 @@ export class Parser {
   positiveInt(what: string): number {
     const t = this.next('expr');
     if (t.kind !== 'number' || !/^\d+$/.test(t.text) || Number(t.text) < 1) throw this.fail(`unexpected ${describe(t)}: missing ${what} (a positive integer)`, t);
+    if (!Number.isSafeInteger(Number(t.text))) throw this.fail(`${describe(t)} is too large for ${what} (at most ${Number.MAX_SAFE_INTEGER})`, t);
     return Number(t.text);
   }
 
@@ -247,6 +248,8 @@ export class Parser {
       try {
         parseTime(v.text, Date.now());
       } catch (e) {
+        // a value of the wrong shape gets the parser's wording; a known unit or a range error says so
+        if (!(e as Error).message.startsWith('cannot parse')) throw this.fail(`${bound}: ${(e as Error).message}`, v);
         throw this.fail(`cannot parse ${bound} time ${JSON.stringify(v.text)}: want RFC 3339, epoch seconds, now or relative like -15m`, v);
       }
       return { kind: 'time', bound, value: v.text, quoted: v.kind === 'string' };

@@ -9,6 +9,7 @@ import { aggName } from './pipes/aggregations.js';
 import { spanOf, type TimechartPipe } from './pipes/pipe-timechart.js';
 import { parse, type Query } from './parser.js';
 import { jsonValue, shapeTimechart, toEvent } from './results.js';
+import { mapQueryRunErrors } from './run-errors.js';
 import { conjuncts, searchFields } from './search/filter-logic.js';
 import { CORE_NAMES } from './schema.js';
 import { ident } from './sql.js';
@@ -117,7 +118,11 @@ export class QueryService implements SearchService {
     return fromMs === undefined || toMs === undefined || !Number.isFinite(fromMs) || !Number.isFinite(toMs) ? undefined : { fromMs, toMs };
   }
 
-  async search(principal: Principal, req: SearchRequest): Promise<SearchResult> {
+  search(principal: Principal, req: SearchRequest): Promise<SearchResult> {
+    return mapQueryRunErrors(() => this.searchRun(principal, req));
+  }
+
+  private async searchRun(principal: Principal, req: SearchRequest): Promise<SearchResult> {
     const t0 = performance.now();
     const p = this.prepare(principal, req);
     const limit = Math.min(Math.max(1, Math.floor(req.limit ?? DEFAULT_LIMIT)), MAX_LIMIT);
@@ -221,7 +226,11 @@ export class QueryService implements SearchService {
     return { eventsOutsideRange: outside, earliest, latest, message };
   }
 
-  async histogram(principal: Principal, req: SearchRequest & { buckets?: number }): Promise<HistogramResult> {
+  histogram(principal: Principal, req: SearchRequest & { buckets?: number }): Promise<HistogramResult> {
+    return mapQueryRunErrors(() => this.histogramRun(principal, req));
+  }
+
+  private async histogramRun(principal: Principal, req: SearchRequest & { buckets?: number }): Promise<HistogramResult> {
     const t0 = performance.now();
     const p = this.prepare(principal, req);
     const range = p.possible ? this.extent(p) : undefined;
@@ -257,7 +266,11 @@ export class QueryService implements SearchService {
     });
   }
 
-  async fields(principal: Principal, req: SearchRequest & { top?: number }): Promise<FieldsResult> {
+  fields(principal: Principal, req: SearchRequest & { top?: number }): Promise<FieldsResult> {
+    return mapQueryRunErrors(() => this.fieldsRun(principal, req));
+  }
+
+  private async fieldsRun(principal: Principal, req: SearchRequest & { top?: number }): Promise<FieldsResult> {
     const t0 = performance.now();
     const p = this.prepare(principal, req);
     const top = Math.min(Math.max(1, Math.floor(req.top ?? 5)), 100);

@@ -31,6 +31,13 @@ export function num(n: number): string {
 
 export const NUMERIC = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
 
+/** The number a search value stands for, when it is a numeric literal within range (`1e400` is text). */
+export function numericValue(text: string): number | undefined {
+  if (!NUMERIC.test(text)) return undefined;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : undefined;
+}
+
 /** A column as a DOUBLE whatever its storage type (VARCHAR "404", BIGINT, DOUBLE). */
 export function asNumber(sqlExpr: string): string {
   return `TRY_CAST(${sqlExpr} AS DOUBLE)`;

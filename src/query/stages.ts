@@ -1,5 +1,24 @@
 import { colRef, type ColType, type Schema } from './schema.js';
 import { ident } from './sql.js';
+import { SvcError } from '../errors/svc-error.js';
+
+/**
+ * A query that parses but cannot be compiled against the columns it meets (a pipe's output would
+ * name one column twice, timechart after a pipe that dropped `_time`). No position: the problem
+ * is in how pipes combine, not in one token.
+ */
+export function pipeError(pipe: string, message: string): SvcError {
+  return new SvcError('invalid_query', `${pipe}: ${message}`, { details: { pipe } });
+}
+
+/** Throws when `names` (a pipe's output columns) holds a name twice. */
+export function checkDistinct(pipe: string, names: string[], hint: string): void {
+  const seen = new Set<string>();
+  for (const n of names) {
+    if (seen.has(n)) throw pipeError(pipe, `"${n}" would name two columns; ${hint}`);
+    seen.add(n);
+  }
+}
 
 export interface OrderKey {
   /** SQL of the sort expression over the stage's columns. */

@@ -34,8 +34,18 @@ function snap(ms: number, unit: string, raw: string): number {
   return Math.floor(ms / (secs * 1000)) * secs * 1000;
 }
 
+/** Times a query may name: years 1 to 9999, which DuckDB's TIMESTAMP holds. */
+const MIN_TIME_MS = -62_135_596_800_000; // 0001-01-01T00:00:00Z (Date.UTC maps years below 100 to 19xx)
+const MAX_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 /** Parses a time value into epoch milliseconds; `nowMs` anchors relative values. Throws invalid_time. */
 export function parseTime(raw: string, nowMs: number): number {
+  const ms = parseTimeUnchecked(raw, nowMs);
+  if (!(ms >= MIN_TIME_MS && ms <= MAX_TIME_MS)) throw new SvcError('invalid_time', `time "${raw}" is out of range (years 1 to 9999)`);
+  return ms;
+}
+
+function parseTimeUnchecked(raw: string, nowMs: number): number {
   const v = raw.trim();
   if (v === '' ) throw new SvcError('invalid_time', 'missing time value');
   if (v.toLowerCase() === 'now') return nowMs;

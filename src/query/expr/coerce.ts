@@ -18,3 +18,17 @@ export function toBool(r: ColRef): string {
   return r.type === 'bool' ? r.sql : `TRY_CAST(${r.sql} AS BOOLEAN)`;
 }
 
+
+/**
+ * A value as a TIMESTAMP, for `eval _time=…`: a time as it is, a number as epoch seconds (what
+ * strptime() and now() give), text in a form DuckDB casts (`2024-05-01 10:00:00`, RFC 3339 in
+ * UTC). Anything else, or out of range, is null. Undefined for booleans and lists.
+ */
+export function toTime(r: ColRef): string | undefined {
+  if (r.type === 'time') return r.sql;
+  const fromSecs = (n: string) => `try(make_timestamp(CAST(${n} * 1e6 AS BIGINT)))`;
+  if (r.type === 'num') return fromSecs(r.sql);
+  if (r.type === 'str') return `TRY_CAST(${r.sql} AS TIMESTAMP)`;
+  if (r.type === 'any') return `coalesce(TRY_CAST(${asText(r.sql)} AS TIMESTAMP), ${fromSecs(asNumber(r.sql))})`;
+  return undefined;
+}

@@ -59,7 +59,10 @@ function parseUnary(p: Parser): Expr {
 
 function parsePrimary(p: Parser): Expr {
   const t = p.next('expr');
-  if (t.kind === 'number') return { kind: 'num', raw: t.text };
+  if (t.kind === 'number') {
+    if (!Number.isFinite(Number(t.text))) throw p.fail(`${describe(t)} is out of range for a number`, t);
+    return { kind: 'num', raw: t.text };
+  }
   if (t.kind === 'string') return { kind: 'str', value: t.text };
   if (t.kind === 'op' && t.text === '(') {
     const e = parseExpr(p);
@@ -90,7 +93,7 @@ function parseCall(p: Parser, name: Token): Expr {
   }
   if (args.length < def.min || args.length > def.max) {
     const want = def.min === def.max ? `${def.min}` : def.max === Infinity ? `at least ${def.min}` : `${def.min} to ${def.max}`;
-    throw parseError(`function "${fn}" takes ${want} arguments, not ${args.length}`, name.pos, name.raw);
+    throw parseError(`function "${fn}" takes ${want} argument${want === '1' ? '' : 's'}, not ${args.length}`, name.pos, name.raw);
   }
   return { kind: 'call', fn, args };
 }

@@ -1,7 +1,8 @@
 import { describe, printIdent } from '../lexer.js';
 import { compileExpr, exprFields, parseExpr, printExpr, type Expr } from '../expr/expr.js';
 import { ident } from '../sql.js';
-import type { StageBuilder } from '../stages.js';
+import { pipeError, type StageBuilder } from '../stages.js';
+import { toTime } from '../expr/coerce.js';
 import type { PipeDef } from './pipe.js';
 
 /** `eval name=<expr>[, name=<expr>]`: computes fields in order; a later one may use an earlier one. */
@@ -47,7 +48,14 @@ export const evalPipe: PipeDef<EvalPipe> = {
   compile(n, b) {
     for (const a of n.assignments) {
       const c = compileExpr(a.expr, { schema: b.schema, nowMs: b.nowMs });
-      setColumn(b, a.name, c.sql, c.type);
+      if (a.name !== '_time') {
+        setColumn(b, a.name, c.sql, c.type);
+        continue;
+      }
+      // _time stays a time: timechart, sort and the answer's "time" depend on it
+      const t = toTime(c);
+      if (t === undefined) throw pipeError('eval', `_time takes a time, epoch seconds or a time text, not a ${c.type === 'bool' ? 'boolean' : 'list'}`);
+      setColumn(b, '_time', t, 'time');
     }
   },
 };

@@ -31,10 +31,10 @@ export const fieldsPipe: PipeDef<FieldsPipe> = {
   compile(n, b) {
     const named = expandNames(b, n.names);
     if (n.mode === '-') {
-      project(b, [...b.schema.keys()].filter((c) => !named.includes(c)));
+      project(b, [...b.schema.keys()].filter((c) => !named.includes(c)), 'fields');
       return;
     }
     const keep = b.mode === 'events' && !named.includes('_time') ? ['_time', ...named] : named;
-    project(b, keep);
+    project(b, keep, 'fields');
   },
 };

@@ -1,6 +1,7 @@
 import type { Parser } from '../parser.js';
 import type { Schema } from '../schema.js';
 import { ident } from '../sql.js';
+import { checkDistinct } from '../stages.js';
 import { aggName, aggSql, parseAggs, printAgg, type Agg } from './aggregations.js';
 import { printListNames } from './field-names.js';
 import type { PipeDef } from './pipe.js';
@@ -24,6 +25,7 @@ export const statsPipe: PipeDef<StatsPipe> = {
   writes: () => 'all',
   compile(n, b) {
     b.markMatched();
+    checkDistinct('stats', [...n.by, ...n.aggs.map(aggName)], 'name an aggregation with "as"');
     const schema: Schema = new Map();
     const select: string[] = [];
     for (const f of n.by) {

@@ -15,7 +15,7 @@ export const tablePipe: PipeDef<TablePipe> = {
   reads: (n) => (n.names.some((x) => x.includes('*')) ? '*' : n.names),
   writes: () => 'all',
   compile(n, b) {
-    project(b, expandNames(b, n.names));
+    project(b, expandNames(b, n.names), 'table');
     b.mode = 'table';
   },
 };

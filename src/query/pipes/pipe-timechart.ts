@@ -3,7 +3,7 @@ import { describe } from '../lexer.js';
 import type { Parser } from '../parser.js';
 import type { Schema } from '../schema.js';
 import { ident } from '../sql.js';
-import type { StageBuilder } from '../stages.js';
+import { checkDistinct, pipeError, type StageBuilder } from '../stages.js';
 import { autoSpanSecs, parseSpan } from '../time.js';
 import { aggName, aggSql, parseAggs, printAgg, type Agg } from './aggregations.js';
 import type { PipeDef } from './pipe.js';
@@ -47,6 +47,8 @@ export const timechartPipe: PipeDef<TimechartPipe> = {
   writes: () => 'all',
   compile(n, b) {
     b.markMatched();
+    if (b.schema.get('_time') !== 'time') throw pipeError('timechart', 'needs the event time _time, which an earlier pipe removed or made something else than a time');
+    checkDistinct('timechart', ['_time', ...(n.by ? [n.by] : []), ...n.aggs.map(aggName)], 'name an aggregation with "as"');
     const spanUs = spanOf(n, b) * 1_000_000;
     // fast path: group on the integer bucket number (cheaper than a TIMESTAMP key) and turn it
     // into a time only for the few result rows

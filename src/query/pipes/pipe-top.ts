@@ -1,7 +1,7 @@
 import type { Parser } from '../parser.js';
 import type { Schema } from '../schema.js';
 import { ident } from '../sql.js';
-import type { StageBuilder } from '../stages.js';
+import { checkDistinct, type StageBuilder } from '../stages.js';
 import { printListNames } from './field-names.js';
 import type { PipeDef } from './pipe.js';
 
@@ -34,6 +34,7 @@ function parseTop(kind: 'top' | 'rare') {
 function compileTop(n: TopPipe, b: StageBuilder): void {
   b.markMatched();
   const names = [...n.by, ...n.fields];
+  checkDistinct(n.kind, [...names, 'count', 'percent'], 'name each field once, and copy a field called count or percent under another name first (eval), as those are its own columns');
   const schema: Schema = new Map();
   const cols = names.map((f) => {
     const c = b.col(f);

@@ -1,6 +1,6 @@
 import { expandPattern, type Schema } from '../schema.js';
 import { ident } from '../sql.js';
-import type { StageBuilder } from '../stages.js';
+import { pipeError, type StageBuilder } from '../stages.js';
 
 /** Expands wildcard names against the current stage; literal names are kept even when absent. */
 export function expandNames(b: StageBuilder, names: string[]): string[] {
@@ -10,7 +10,8 @@ export function expandNames(b: StageBuilder, names: string[]): string[] {
 }
 
 /** Pushes a stage keeping exactly `names` in that order (absent ones as NULL), keeping the order. */
-export function project(b: StageBuilder, names: string[]): void {
+export function project(b: StageBuilder, names: string[], pipe: string): void {
+  if (names.length === 0) throw pipeError(pipe, 'no field would be left');
   const keep = new Set(names);
   const ord = b.keepOrder(keep);
   const schema: Schema = new Map();

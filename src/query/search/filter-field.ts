@@ -1,6 +1,6 @@
 import { quoteString } from '../lexer.js';
 import { colRef, type Schema } from '../schema.js';
-import { asNumber, asText, likeEscape, NUMERIC, num, str } from '../sql.js';
+import { asNumber, asText, likeEscape, num, numericValue, str } from '../sql.js';
 
 export type FieldOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
 
@@ -28,7 +28,8 @@ function equalsSql(f: FieldFilter, col: { sql: string; type: string }): string {
     const pattern = f.value.toLowerCase().split('*').map(likeEscape).join('%');
     return `(lower(${text}) LIKE ${str(pattern)} ESCAPE '\\')`;
   }
-  if (NUMERIC.test(f.value) && col.type !== 'str') return `(${asNumber(col.sql)} = ${num(Number(f.value))})`;
+  const n = numericValue(f.value);
+  if (n !== undefined && col.type !== 'str') return `(${asNumber(col.sql)} = ${num(n)})`;
   return `(lower(${text}) = ${str(f.value.toLowerCase())})`;
 }
 
@@ -37,7 +38,8 @@ export function compileField(f: FieldFilter, schema: Schema): string {
   if (col.sql === 'NULL') return f.op === '!=' ? 'FALSE' : 'FALSE';
   if (f.op === '=') return `coalesce(${equalsSql(f, col)}, FALSE)`;
   if (f.op === '!=') return `coalesce(${col.sql} IS NOT NULL AND NOT ${equalsSql(f, col)}, FALSE)`;
-  if (NUMERIC.test(f.value) && col.type !== 'time') return `coalesce(${asNumber(col.sql)} ${f.op} ${num(Number(f.value))}, FALSE)`;
+  const n = numericValue(f.value);
+  if (n !== undefined && col.type !== 'time') return `coalesce(${asNumber(col.sql)} ${f.op} ${num(n)}, FALSE)`;
   if (col.type === 'time') return `coalesce(${col.sql} ${f.op} TRY_CAST(${str(f.value)} AS TIMESTAMP), FALSE)`;
   return `coalesce(${asText(col.sql)} ${f.op} ${str(f.value)}, FALSE)`;
 }

@@ -1,0 +1,24 @@
+import { isSvcError, SvcError } from '../errors/svc-error.js';
+
+/**
+ * DuckDB errors that only a query's own values cause: an invalid regular expression or time format
+ * given as a constant (`match(message, "(")`, `strftime(_time, "%Q")`), a number out of a type's
+ * range. The rest of the SQL is ours, so Binder, Parser and Internal errors stay bugs (500).
+ */
+const CAUSED_BY_QUERY = /^(Invalid Input|Conversion|Out of Range) Error: /;
+
+/** `e` as the caller's error when the query's values caused it, else unchanged. */
+export function queryRunError(e: unknown): unknown {
+  if (isSvcError(e) || !(e instanceof Error) || !CAUSED_BY_QUERY.test(e.message)) return e;
+  const reason = e.message.split('\n')[0];
+  return new SvcError('invalid_query', `the query cannot run: ${reason}`, { cause: e });
+}
+
+/** Runs `fn`, turning query-caused DuckDB errors into 400s. */
+export async function mapQueryRunErrors<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw queryRunError(e);
+  }
+}

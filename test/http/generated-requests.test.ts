@@ -67,7 +67,7 @@ describe('generated requests', () => {
   });
 
   async function send(method: string, path: string, headers: Record<string, string>, data?: Buffer | string): Promise<{ status: number; text: string; type: string }> {
-    const res = await fetch(`${e.srv.url}${path}`, { method, headers, body: data });
+    const res = await fetch(`${e.srv.url}${path}`, { method, headers, body: data === undefined || typeof data === 'string' ? data : new Uint8Array(data) });
     return { status: res.status, text: await res.text(), type: res.headers.get('content-type') ?? '' };
   }
 

@@ -43,6 +43,7 @@ export const ERROR_CODES = {
   queue_full: 'too_many_requests',
   rate_limited: 'too_many_requests',
   shutting_down: 'unavailable',
+  storage_unavailable: 'unavailable',
   // broken invariants and the unexpected
   internal: 'internal',
 } as const satisfies Record<string, ErrorKind>;

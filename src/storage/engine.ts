@@ -136,7 +136,13 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
       await new Promise<void>((r) => this.sealWaiters.push(r));
     }
     await this.withWal(async () => {
-      await this.wal.append(bytes);
+      try {
+        await this.wal.append(bytes);
+      } catch (err) {
+        // a segment that could not be cut back is closed now (its torn tail is skipped at seal)
+        if (this.wal.damaged) await this.rotate();
+        throw err;
+      }
       const seg = this.openSegment();
       for (const e of encoded) seg.absorb(e.parts);
       if (this.wal.bytes >= this.tuning.segmentBytes) await this.rotate();

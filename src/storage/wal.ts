@@ -1,6 +1,7 @@
 import { closeSync, existsSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readdirSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { SvcError } from '../errors/svc-error.js';
 
 /**
  * The write-ahead log: a directory of NDJSON segments `wal/<seq>.ndjson`, one LogEvent per line
@@ -16,6 +17,12 @@ export class Wal {
   private current: number;
   private currentBytes = 0;
   private currentOpenedAt = 0;
+  /**
+   * Set when a failed append could not be cut back off the open segment: appending after its torn
+   * tail would glue the next line onto it (and lose that acknowledged event), so the owner must
+   * rotate before the next append.
+   */
+  damaged = false;
 
   constructor(
     readonly dir: string,
@@ -65,27 +72,53 @@ export class Wal {
     return this.currentOpenedAt;
   }
 
-  /** Appends and fdatasyncs; resolves once the bytes are durable. One call at a time. */
+  /**
+   * Appends and fdatasyncs; resolves once the bytes are durable. One call at a time. On failure
+   * (disk full, file too large, I/O error) nothing of `data` stays: the segment is cut back to its
+   * last durable length, so a rejected write cannot come back at replay and the next append starts
+   * on a line boundary. Throws storage_unavailable (503, retry later).
+   */
   async append(data: Buffer): Promise<void> {
-    if (!this.fh) {
-      this.fh = await open(Wal.segmentPath(this.dir, this.current), 'a');
-      this.currentOpenedAt = Date.now();
-      syncDir(this.dir); // the new file's name must survive a crash too
+    if (this.damaged) throw new SvcError('storage_unavailable', 'cannot write the write-ahead log: the open segment must be closed first', { retryAfterSecs: 5 });
+    try {
+      if (!this.fh) {
+        this.fh = await open(Wal.segmentPath(this.dir, this.current), 'a');
+        this.currentOpenedAt = Date.now();
+        syncDir(this.dir); // the new file's name must survive a crash too
+      }
+      let off = 0;
+      while (off < data.length) {
+        const { bytesWritten } = await this.fh.write(data, off, data.length - off);
+        off += bytesWritten;
+      }
+      await this.fh.datasync();
+    } catch (err) {
+      await this.cutBack();
+      const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      throw new SvcError('storage_unavailable', `cannot write the write-ahead log (${code}); nothing of this request was stored`, { retryAfterSecs: 5, cause: err });
     }
-    let off = 0;
-    while (off < data.length) {
-      const { bytesWritten } = await this.fh.write(data, off, data.length - off);
-      off += bytesWritten;
-    }
-    await this.fh.datasync();
     this.currentBytes += data.length;
+  }
+
+  /** Cuts the open segment back to its durable length after a failed append, else marks it damaged. */
+  private async cutBack(): Promise<void> {
+    if (!this.fh) return;
+    try {
+      await this.fh.truncate(this.currentBytes);
+      await this.fh.datasync();
+    } catch {
+      this.damaged = true;
+    }
   }
 
   /** Closes the current segment (if anything was written) and returns its seq; the next append opens seq+1. */
   async rotate(): Promise<number | undefined> {
     if (!this.fh) return undefined;
-    await this.fh.close();
+    const fh = this.fh;
     this.fh = undefined;
+    this.damaged = false;
+    // a close error loses nothing: every acknowledged byte was fdatasynced by its append
+    await fh.close().catch(() => undefined);
     const closed = this.current;
     this.current += 1;
     this.currentBytes = 0;

@@ -44,6 +44,10 @@ export function hecAnswerOf(err: SvcError): HecAnswer {
     case 'queue_full':
     case 'rate_limited':
       return { status: 429, text: 'Server is busy', code: 9 };
+    case 'storage_unavailable':
+    case 'shutting_down':
+      // Splunk answers "Server is busy" with 503 when its own indexer cannot take data
+      return { status: 503, text: 'Server is busy', code: 9 };
     case 'body_too_large':
       return { status: 413, text: 'Content length is too large', code: 27 };
     case 'invalid_json':

@@ -1,7 +1,7 @@
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { createServer, type Server as TcpServer, type Socket } from 'node:net';
 import type { ListenAddress } from '../../config/load.js';
-import { SvcError } from '../../errors/svc-error.js';
+import { isSvcError, SvcError } from '../../errors/svc-error.js';
 import type { LogEvent } from '../../events/event.js';
 import { authorize, timeCtx, type IngestContext } from '../common/context.js';
 import { SyslogFramer, trimEnd } from './framing.js';
@@ -20,6 +20,8 @@ import { parseSyslog } from './parse.js';
 
 export const MAX_FRAME_BYTES = 64 * 1024;
 export const MAX_PENDING = 10_000;
+/** Attempts at a batch while storage cannot write (storage_unavailable, about 5 s apart) before it is dropped. */
+const STORAGE_RETRIES = 12;
 export const MAX_CONNECTIONS = 1024;
 export const IDLE_TIMEOUT_MS = 10 * 60_000;
 
@@ -91,7 +93,17 @@ export async function startSyslog(ctx: IngestContext, opts: SyslogOptions): Prom
         e.env = target.env;
         e.index = target.index;
       }
-      await ctx.writer.write(events, { wait: true });
+      // storage that cannot write now (disk full) may recover: hold the batch (a TCP sender is
+      // paused meanwhile) instead of dropping it at once, since syslog has no way to say "retry"
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await ctx.writer.write(events, { wait: true });
+          break;
+        } catch (err) {
+          if (!isSvcError(err) || err.code !== 'storage_unavailable' || attempt >= STORAGE_RETRIES) throw err;
+          await new Promise((r) => setTimeout(r, (err.retryAfterSecs ?? 5) * 1000));
+        }
+      }
     } catch (err) {
       stats.failedBatches++;
       stats.dropped += events.length;

@@ -6,10 +6,12 @@ import { isSvcError, SvcError } from '../errors/svc-error.js';
  * range. The rest of the SQL is ours, so Binder, Parser and Internal errors stay bugs (500).
  */
 const CAUSED_BY_QUERY = /^(Invalid Input|Conversion|Out of Range) Error: /;
+/** The same classes raised while reading a block or WAL file: damaged storage, not the query. */
+const ABOUT_FILES = /\bfile '|\bparquet\b/i; // DuckDB names the file it could not read
 
 /** `e` as the caller's error when the query's values caused it, else unchanged. */
 export function queryRunError(e: unknown): unknown {
-  if (isSvcError(e) || !(e instanceof Error) || !CAUSED_BY_QUERY.test(e.message)) return e;
+  if (isSvcError(e) || !(e instanceof Error) || !CAUSED_BY_QUERY.test(e.message) || ABOUT_FILES.test(e.message)) return e;
   const reason = e.message.split('\n')[0];
   return new SvcError('invalid_query', `the query cannot run: ${reason}`, { cause: e });
 }

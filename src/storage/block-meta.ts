@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import type { ColumnType } from './field-types.js';
 import { fsyncFile, syncDir } from './wal.js';
 import { Bloom } from './bloom.js';
+import { parseSidecar } from './sidecar-schema.js';
 import { decodeMinuteCounts, totalOf, type MinuteCounts, type MinuteCountsJson } from './minute-counts.js';
 
 /** A field of a block: promoted fields are Parquet columns, the others live in the `_extra` JSON column. */
@@ -96,8 +97,12 @@ export function deleteBlockFiles(b: Block): void {
   rmSync(b.path, { force: true });
 }
 
-/** Every block under `root`; removes debris (tmp files, Parquet without sidecar) on the way. */
-export function loadBlocks(root: string): Block[] {
+/**
+ * Every block under `root`; removes debris (tmp files, Parquet without sidecar) on the way. A block
+ * whose sidecar cannot be read or fails its schema goes to `quarantine` (with the reason) and is
+ * left out: one damaged file must not keep the service from starting.
+ */
+export function loadBlocks(root: string, quarantine: (parquet: string, reason: string) => void): Block[] {
   const out: Block[] = [];
   if (!existsSync(root)) return out;
   walk(root, (file) => {
@@ -105,10 +110,23 @@ export function loadBlocks(root: string): Block[] {
     if (file.endsWith('.parquet')) {
       const side = sidecarPath(file);
       if (!existsSync(side)) return rmSync(file, { force: true });
-      out.push(toBlock(JSON.parse(readFileSync(side, 'utf8')) as BlockMeta, file));
+      try {
+        out.push(toBlock(parseSidecar(readFileSync(side, 'utf8')), file));
+      } catch (e) {
+        quarantine(file, (e as Error).message);
+      }
     }
   });
   return out;
+}
+
+/** Moves a block's Parquet file and sidecar from under `root` to the same place under `to`. */
+export function moveBlockFiles(parquet: string, root: string, to: string): string {
+  const dest = join(to, relative(root, parquet));
+  mkdirSync(dirname(dest), { recursive: true });
+  renameSync(parquet, dest);
+  if (existsSync(sidecarPath(parquet))) renameSync(sidecarPath(parquet), sidecarPath(dest));
+  return dest;
 }
 
 function walk(dir: string, fn: (file: string) => void): void {

@@ -8,7 +8,7 @@ import { Duck, lit } from './duck.js';
 import { Wal, syncDir } from './wal.js';
 import { LiveSegment, parseSummary, summaryJson, walReadSql, type LivePartition } from './live.js';
 import { encodeBatch, type WriteBatch } from './batch-encode.js';
-import { deleteBlockFiles, loadBlocks, type Block } from './block-meta.js';
+import { deleteBlockFiles, loadBlocks, moveBlockFiles, type Block } from './block-meta.js';
 import { partKey, writeBlocks, type BlockTarget, type FieldsByPart } from './block-writer.js';
 import { mergeIntoBlock } from './merge.js';
 import { FileRefs } from './file-refs.js';
@@ -109,7 +109,11 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     const tmpDir = join(config.dataDir, 'tmp');
     if (existsSync(tmpDir)) for (const n of readdirSync(tmpDir)) if (/^seal-\d+\.parquet$/.test(n)) rmSync(join(tmpDir, n), { force: true });
     const duck = await Duck.open({ dataDir: config.dataDir, memoryLimit: config.duckdbMemoryLimit, threads: config.duckdbThreads });
-    const rec = recover(root, walDir);
+    const quarantineDir = join(config.dataDir, 'quarantine');
+    const rec = recover(root, walDir, (parquet, reason) => {
+      const dest = moveBlockFiles(parquet, root, quarantineDir);
+      opts.log.error({ block: parquet, movedTo: dest, reason }, 'block sidecar is damaged: block set aside, its events are not searchable');
+    });
     const engine = new StorageEngine(opts, duck, new Wal(walDir, rec.nextSeg), root, resolveNodeId(config.dataDir, config.nodeId));
     for (const b of rec.blocks) engine.blocks.set(b.path, b);
     engine.lastSeq = rec.maxBlockSeq;
@@ -439,8 +443,8 @@ interface Recovered {
  * Start-up recovery (docs/storage.md): finish committed merges and seals, drop blocks of seals
  * that never committed (their events are still in the WAL), and list the segments to replay.
  */
-function recover(root: string, walDir: string): Recovered {
-  let blocks = loadBlocks(root);
+function recover(root: string, walDir: string, quarantine: (parquet: string, reason: string) => void): Recovered {
+  let blocks = loadBlocks(root, quarantine);
   const byName = new Map(blocks.map((b) => [b.meta.name, b]));
   const replaced = new Set(blocks.flatMap((b) => b.meta.replaces).filter((n) => byName.has(n)));
   for (const n of replaced) deleteBlockFiles(byName.get(n)!);

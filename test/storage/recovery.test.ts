@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { Wal } from '../../src/storage/wal.js';
 import { countWhere, makeEvents, openStorage } from './helpers.js';
 
@@ -124,6 +124,35 @@ describe('start-up recovery', () => {
     try {
       assert.equal(existsSync(orphan), false);
       assert.equal(await countWhere(s2.engine), 10);
+    } finally {
+      await s2.close();
+    }
+  });
+
+  it('sets a block with a damaged sidecar aside (quarantine/) and starts with the rest', async () => {
+    const s1 = await openStorage();
+    await s1.engine.writer.write(makeEvents(30, { index: 'a' }), { wait: true });
+    await s1.engine.writer.write(makeEvents(20, { index: 'b' }), { wait: true });
+    await s1.engine.writer.write(makeEvents(10, { index: 'c' }), { wait: true });
+    await s1.engine.flush();
+    const blocks = s1.engine.listBlocks();
+    await s1.close({ keep: true });
+    const byIndex = new Map(blocks.map((b) => [b.meta.index, b]));
+    const cut = byIndex.get('a')!;
+    const wrong = byIndex.get('b')!;
+    // a sidecar cut short, and one whose count is not a number
+    writeFileSync(cut.sidecar, readFileSync(cut.sidecar, 'utf8').slice(0, 40));
+    writeFileSync(wrong.sidecar, JSON.stringify({ ...wrong.meta, count: 'many' }));
+    const s2 = await openStorage({ dataDir: s1.dataDir });
+    try {
+      assert.equal(await countWhere(s2.engine), 10, 'the intact block of index c is served');
+      assert.deepEqual(s2.engine.listBlocks().map((b) => b.meta.index), ['c']);
+      for (const b of [cut, wrong]) {
+        const rel = relative(join(s1.dataDir, 'blocks'), b.path);
+        assert.equal(existsSync(b.path), false);
+        assert.ok(existsSync(join(s1.dataDir, 'quarantine', rel)), `${rel} moved to quarantine`);
+        assert.ok(existsSync(join(s1.dataDir, 'quarantine', rel.replace(/\.parquet$/, '.json'))));
+      }
     } finally {
       await s2.close();
     }

@@ -24,6 +24,7 @@ export interface Config {
   blockQueueCap: number;
   blockSyncSecs: number;
   maxBodyBytes: number;
+  requestTimeoutSecs: number;
   retentionDefaultDays: number | undefined;
   retentionSweepSecs: number;
   timezone: string;
@@ -81,6 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     blockQueueCap: e.SVC_BLOCK_QUEUE_CAP,
     blockSyncSecs: e.SVC_BLOCK_SYNC_SECS,
     maxBodyBytes: e.SVC_MAX_BODY_BYTES,
+    requestTimeoutSecs: e.SVC_REQUEST_TIMEOUT_SECS,
     retentionDefaultDays: e.SVC_RETENTION_DEFAULT_DAYS,
     retentionSweepSecs: e.SVC_RETENTION_SWEEP_SECS,
     timezone: e.SVC_TIMEZONE,

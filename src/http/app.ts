@@ -29,6 +29,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     bodyLimit: deps.config.maxBodyBytes,
+    // Fastify's default is no limit: a client trickling a body would hold its socket forever
+    requestTimeout: deps.config.requestTimeoutSecs * 1000,
+    // Node enforces it only when given to its constructor too (Fastify sets it afterwards), and
+    // checks every 30 s by default; a shorter setting is checked more often
+    http: { requestTimeout: deps.config.requestTimeoutSecs * 1000, connectionsCheckingInterval: Math.min(30_000, (deps.config.requestTimeoutSecs * 1000) / 2) },
     // per-request log lines would cost more than an ingest batch; failures are logged by the error handler
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: false,

@@ -25,6 +25,7 @@ export interface Config {
   blockSyncSecs: number;
   maxBodyBytes: number;
   requestTimeoutSecs: number;
+  searchTimeoutSecs: number;
   retentionDefaultDays: number | undefined;
   retentionSweepSecs: number;
   timezone: string;
@@ -83,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     blockSyncSecs: e.SVC_BLOCK_SYNC_SECS,
     maxBodyBytes: e.SVC_MAX_BODY_BYTES,
     requestTimeoutSecs: e.SVC_REQUEST_TIMEOUT_SECS,
+    searchTimeoutSecs: e.SVC_SEARCH_TIMEOUT_SECS,
     retentionDefaultDays: e.SVC_RETENTION_DEFAULT_DAYS,
     retentionSweepSecs: e.SVC_RETENTION_SWEEP_SECS,
     timezone: e.SVC_TIMEZONE,

@@ -44,6 +44,8 @@ export const envSchema = z.object({
   /** Zone of timestamps that carry none: UTC or an IANA name (checked through Intl at start). */
   SVC_TIMEZONE: z.string().default('UTC').refine(isTimeZone, 'unknown time zone (want UTC or an IANA name like Europe/Berlin)'),
 
+  /** Longest a search, histogram or field summary may run before it is stopped (503 query_timeout). */
+  SVC_SEARCH_TIMEOUT_SECS: posInt.default(60),
   SVC_DUCKDB_MEMORY_LIMIT: z.string().default('1GB'),
   SVC_DUCKDB_THREADS: posInt.default(2),
   /** Worker threads that decode large native ingest bodies off the event loop; 0 = decode inline. Default: one per core, at most 4. */

@@ -44,6 +44,9 @@ export const ERROR_CODES = {
   rate_limited: 'too_many_requests',
   shutting_down: 'unavailable',
   storage_unavailable: 'unavailable',
+  query_timeout: 'unavailable',
+  query_too_large: 'unavailable',
+  request_cancelled: 'bad_request',
   // broken invariants and the unexpected
   internal: 'internal',
 } as const satisfies Record<string, ErrorKind>;

@@ -11,6 +11,9 @@ const ABOUT_FILES = /\bfile '|\bparquet\b/i; // DuckDB names the file it could n
 
 /** `e` as the caller's error when the query's values caused it, else unchanged. */
 export function queryRunError(e: unknown): unknown {
+  if (e instanceof Error && /^Out of Memory Error: /.test(e.message)) {
+    return new SvcError('query_too_large', 'the search needs more memory than svc may use (SVC_DUCKDB_MEMORY_LIMIT): narrow the time range, the groups or the fields', { retryAfterSecs: 5, cause: e });
+  }
   if (isSvcError(e) || !(e instanceof Error) || !CAUSED_BY_QUERY.test(e.message) || ABOUT_FILES.test(e.message)) return e;
   const reason = e.message.split('\n')[0];
   return new SvcError('invalid_query', `the query cannot run: ${reason}`, { cause: e });

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock/clock.js';
+import { SvcError } from '../errors/svc-error.js';
 import type { ControlReader } from '../control/types.js';
 import type { Principal } from '../auth/principal.js';
 import { resolveSearchTargets, type SearchTargets } from '../auth/rbac.js';
@@ -21,9 +22,12 @@ export interface QueryServiceDeps {
   store: EventStore;
   control: ControlReader;
   clock: Clock;
+  /** Longest one call may run (SVC_SEARCH_TIMEOUT_SECS); default 60 s. */
+  timeoutMs?: number;
 }
 
 const DEFAULT_LIMIT = 100;
+const DEFAULT_TIMEOUT_MS = 60_000;
 const MAX_LIMIT = 10_000;
 /** Rows a table result may return. */
 const TABLE_ROWS = 10_000;
@@ -47,6 +51,7 @@ interface Prepared {
   toMs?: number;
   /** False when nothing can match (no readable env, empty time range). */
   possible: boolean;
+  signal?: AbortSignal;
 }
 
 /**
@@ -55,6 +60,25 @@ interface Prepared {
  */
 export class QueryService implements SearchService {
   constructor(private readonly deps: QueryServiceDeps) {}
+
+  /**
+   * Runs one call under the time limit (and the caller's own signal): DuckDB is interrupted when
+   * either fires. Errors the query's values caused become 400s (run-errors.ts).
+   */
+  private async guarded<R extends SearchRequest, T>(req: R, run: (req: R) => Promise<T>): Promise<T> {
+    const timeoutMs = this.deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const limit = AbortSignal.timeout(timeoutMs);
+    const signal = req.signal ? AbortSignal.any([limit, req.signal]) : limit;
+    try {
+      return await mapQueryRunErrors(() => run({ ...req, signal }));
+    } catch (e) {
+      if (!signal.aborted || e !== signal.reason) throw e;
+      if (limit.aborted) {
+        throw new SvcError('query_timeout', `the search ran longer than ${timeoutMs / 1000} s and was stopped: narrow the time range or the query`, { retryAfterSecs: 1 });
+      }
+      throw new SvcError('request_cancelled', 'the caller went away; the search was stopped');
+    }
+  }
 
   private prepare(principal: Principal, req: SearchRequest): Prepared {
     const nowMs = this.deps.clock.now();
@@ -67,7 +91,7 @@ export class QueryService implements SearchService {
     const toMs = to.length ? Math.min(...to) : undefined;
     this.narrowIndexes(q, targets);
     const possible = targets.envs.length > 0 && (targets.indexes === null || targets.indexes.length > 0) && !(fromMs !== undefined && toMs !== undefined && fromMs >= toMs);
-    return { q, a, targets, nowMs, fromMs, toMs, possible };
+    return { q, a, targets, nowMs, fromMs, toMs, possible, signal: req.signal };
   }
 
   /**
@@ -94,13 +118,14 @@ export class QueryService implements SearchService {
       toUs: p.toMs === undefined ? undefined : p.toMs * 1000,
       requiredTokens,
       fields,
+      signal: p.signal,
     };
   }
 
   /** The scan range of a search that keeps every event (count-fast-path.ts). */
   private bucketSpec(p: Prepared): BucketCountSpec {
-    const { envs, indexes, fromUs, toUs } = this.spec(p, []);
-    return { envs, indexes, fromUs, toUs };
+    const { envs, indexes, fromUs, toUs, signal } = this.spec(p, []);
+    return { envs, indexes, fromUs, toUs, signal };
   }
 
   private partitions(p: Prepared): PartitionSummary[] {
@@ -119,7 +144,7 @@ export class QueryService implements SearchService {
   }
 
   search(principal: Principal, req: SearchRequest): Promise<SearchResult> {
-    return mapQueryRunErrors(() => this.searchRun(principal, req));
+    return this.guarded(req, (r) => this.searchRun(principal, r));
   }
 
   private async searchRun(principal: Principal, req: SearchRequest): Promise<SearchResult> {
@@ -227,7 +252,7 @@ export class QueryService implements SearchService {
   }
 
   histogram(principal: Principal, req: SearchRequest & { buckets?: number }): Promise<HistogramResult> {
-    return mapQueryRunErrors(() => this.histogramRun(principal, req));
+    return this.guarded(req, (r) => this.histogramRun(principal, r));
   }
 
   private async histogramRun(principal: Principal, req: SearchRequest & { buckets?: number }): Promise<HistogramResult> {
@@ -267,7 +292,7 @@ export class QueryService implements SearchService {
   }
 
   fields(principal: Principal, req: SearchRequest & { top?: number }): Promise<FieldsResult> {
-    return mapQueryRunErrors(() => this.fieldsRun(principal, req));
+    return this.guarded(req, (r) => this.fieldsRun(principal, r));
   }
 
   private async fieldsRun(principal: Principal, req: SearchRequest & { top?: number }): Promise<FieldsResult> {

@@ -9,6 +9,8 @@ export interface SearchRequest {
   to?: string;
   /** Max events returned (default 100, newest first). */
   limit?: number;
+  /** Aborts the search (the caller went away); the service adds its own time limit. Not a request field. */
+  signal?: AbortSignal;
 }
 
 /** An event as the API returns it (DESIGN 6). */

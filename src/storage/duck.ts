@@ -49,8 +49,26 @@ export class Duck {
     await this.with((c) => c.run(sql));
   }
 
-  async query(sql: string): Promise<QueryResult> {
-    return this.with((c) => queryOn(c, sql));
+  /**
+   * Runs a query and reads its rows. When `signal` aborts, DuckDB is interrupted (it stops within
+   * a vector or so) and the query rejects with the signal's reason; the connection stays usable.
+   */
+  async query(sql: string, signal?: AbortSignal): Promise<QueryResult> {
+    if (!signal) return this.with((c) => queryOn(c, sql));
+    signal.throwIfAborted();
+    return this.with(async (c) => {
+      const stop = () => c.interrupt();
+      signal.addEventListener('abort', stop, { once: true });
+      try {
+        signal.throwIfAborted(); // it may have fired while the connection was being taken
+        return await queryOn(c, sql);
+      } catch (e) {
+        if (signal.aborted) throw signal.reason;
+        throw e;
+      } finally {
+        signal.removeEventListener('abort', stop);
+      }
+    });
   }
 
   close(): void {

@@ -388,7 +388,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     this.refs.acquire(files);
     try {
       const relation: RelationInfo = { sql: relationSql(plan, spec), fieldColumns: [...plan.fields.keys()], candidateEvents: plan.candidateEvents };
-      return await run(relation, (sql) => this.duck.query(sql));
+      return await run(relation, (sql) => this.duck.query(sql, spec.signal));
     } finally {
       this.refs.release(files);
     }
@@ -403,7 +403,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   }
 
   countByBucket(spec: BucketCountSpec, spanUs: number): Promise<BucketCounts> {
-    return countBuckets({ blocks: this.blocks.values(), live: this.live.values(), refs: this.refs, query: (sql) => this.duck.query(sql) }, spec, spanUs);
+    return countBuckets({ blocks: this.blocks.values(), live: this.live.values(), refs: this.refs, query: (sql) => this.duck.query(sql, spec.signal) }, spec, spanUs);
   }
 }
 

@@ -16,6 +16,8 @@ export interface ScanSpec {
   /** Event-time range [fromUs, toUs) in epoch microseconds; undefined = unbounded. */
   fromUs?: number;
   toUs?: number;
+  /** Stops the scan's queries when it aborts (a search's time limit, a caller gone). */
+  signal?: AbortSignal;
   /**
    * Lowercased whole tokens that every matching event's message must contain. The store may skip a
    * block whose token filter proves one is absent. Empty: no pruning by tokens.

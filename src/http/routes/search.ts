@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SvcError } from '../../errors/svc-error.js';
 import type { SearchRequest } from '../../query/types.js';
 import { principalOf } from '../auth-hook.js';
@@ -34,11 +34,20 @@ function searchParams(request: FastifyRequest): SearchRequest & { buckets?: numb
  * Search routes (DESIGN 6): GET|POST /api/search, GET /api/histogram, GET /api/fields.
  * Standard API scope or a session; RBAC narrowing happens in the SearchService.
  */
+/** Stops the search when the client disconnects before its answer is sent: nobody would read it. */
+function withCancel<R extends SearchRequest>(req: R, reply: FastifyReply): R {
+  const ac = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) ac.abort(new SvcError('request_cancelled', 'the client closed the connection'));
+  });
+  return { ...req, signal: ac.signal };
+}
+
 export async function searchRoutes(app: FastifyInstance): Promise<void> {
   const opts = { config: { access: 'standard' as const } };
-  const search = async (request: FastifyRequest) => app.deps.search.search(principalOf(request), searchParams(request));
+  const search = async (request: FastifyRequest, reply: FastifyReply) => app.deps.search.search(principalOf(request), withCancel(searchParams(request), reply));
   app.get('/api/search', opts, search);
   app.post('/api/search', opts, search);
-  app.get('/api/histogram', opts, async (request) => app.deps.search.histogram(principalOf(request), searchParams(request)));
-  app.get('/api/fields', opts, async (request) => app.deps.search.fields(principalOf(request), searchParams(request)));
+  app.get('/api/histogram', opts, async (request, reply) => app.deps.search.histogram(principalOf(request), withCancel(searchParams(request), reply)));
+  app.get('/api/fields', opts, async (request, reply) => app.deps.search.fields(principalOf(request), withCancel(searchParams(request), reply)));
 }

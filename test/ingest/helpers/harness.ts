@@ -15,11 +15,17 @@ export class RecordingWriter implements Writer {
   readonly events: LogEvent[] = [];
   /** When set, write() rejects with queue_full like a full writer queue. */
   full = false;
+  /** Writes still to reject with storage_unavailable, as the engine does when the disk is full. */
+  failStorage = 0;
   calls = 0;
 
   async write(batch: WriteBatch, opts: WriteOptions): Promise<void> {
     this.calls++;
     if (this.full && !opts.wait) throw new SvcError('queue_full', 'writer queue is full', { retryAfterSecs: 1 });
+    if (this.failStorage > 0) {
+      this.failStorage--;
+      throw new SvcError('storage_unavailable', 'cannot write the write-ahead log (ENOSPC)', { retryAfterSecs: 0.05 });
+    }
     this.events.push(...eventsOf(batch));
   }
 

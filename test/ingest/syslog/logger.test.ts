@@ -52,6 +52,16 @@ describe('syslog listeners with util-linux logger', () => {
     });
   }
 
+  it('holds a batch while storage cannot write and stores it once it can (nothing dropped)', async () => {
+    const failedBefore = sys.stats.failedBatches;
+    writer.failStorage = 3;
+    const text = `through a full disk ${Math.random().toString(36).slice(2)}`;
+    await run('logger', ['-n', '127.0.0.1', '-P', String(sys.tcpPort), '-T', '--rfc5424', '-t', 'disk', text]);
+    await waitFor(() => writer.events.some((e) => e.message === text));
+    assert.equal(writer.failStorage, 0, 'the writer refused it three times first');
+    assert.equal(sys.stats.failedBatches, failedBefore);
+  });
+
   it('keeps serving other senders while one TCP sender is stuck mid-frame', async () => {
     const stuck = connect(sys.tcpPort!, '127.0.0.1');
     await new Promise((r) => stuck.once('connect', r));

@@ -48,6 +48,7 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
   storage.onSweep((r, forced) =>
     selflog.service('retention_sweep', { forced, deleted_blocks: r.deletedBlocks, deleted_events: r.deletedEvents, took_ms: r.tookMs }),
   );
+  storage.onProblem((p) => selflog.service('storage_problem', { kind: p.kind, message: p.message, path: p.path, repeated: p.repeated || undefined }));
   closers.push(async () => {
     selflog.service('stop', { uptime_secs: Math.round((Date.now() - startedAt) / 1000) });
     await selflog.close();

@@ -43,6 +43,12 @@ export interface ServiceEventDetails {
   retention_sweep: { forced: boolean; deleted_blocks: number; deleted_events?: number; took_ms?: number } & Detail;
   /** SVC_ADMIN_RESET=1 reset the admin password and revoked sessions. */
   admin_reset: { user: string; sessions_revoked?: boolean } & Detail;
+  /**
+   * Storage could not do its work: a WAL write refused (disk full), a seal or merge failing, a
+   * damaged block set aside at start. The same problem is told at most once a minute; `repeated`
+   * counts those held back since.
+   */
+  storage_problem: { kind: string; message: string; path?: string; repeated?: number } & Detail;
   /** The agent or a monitor could not reach or use the LLM provider. */
   llm_error: { provider: string; message: string; status?: number; model?: string } & Detail;
 }

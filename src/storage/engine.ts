@@ -19,6 +19,7 @@ import { resolveNodeId } from './node-id.js';
 import { pickMerges, type MergePolicy } from './merge-policy.js';
 import { summarizeSegment } from './segment-summary.js';
 import type { StorageHandle } from './handle.js';
+import { ProblemReporter, type ProblemListener } from './problems.js';
 import { countBuckets } from './bucket-counts.js';
 import type { BucketCounts, BucketCountSpec, EventStore, FieldSummary, PartitionSummary, QueryResult, RelationInfo, ScanSpec } from './types.js';
 
@@ -92,6 +93,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     private readonly wal: Wal,
     readonly root: string,
     nodeId: string,
+    private readonly problems: ProblemReporter,
   ) {
     this.nodeId = nodeId;
     this.tuning = { ...DEFAULT_TUNING, ...opts.tuning };
@@ -110,11 +112,13 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     if (existsSync(tmpDir)) for (const n of readdirSync(tmpDir)) if (/^seal-\d+\.parquet$/.test(n)) rmSync(join(tmpDir, n), { force: true });
     const duck = await Duck.open({ dataDir: config.dataDir, memoryLimit: config.duckdbMemoryLimit, threads: config.duckdbThreads });
     const quarantineDir = join(config.dataDir, 'quarantine');
+    const problems = new ProblemReporter(() => Date.now());
     const rec = recover(root, walDir, (parquet, reason) => {
       const dest = moveBlockFiles(parquet, root, quarantineDir);
       opts.log.error({ block: parquet, movedTo: dest, reason }, 'block sidecar is damaged: block set aside, its events are not searchable');
+      problems.report('block_quarantined', `damaged sidecar (${reason}): block moved to ${dest}, its events are not searchable`, parquet);
     });
-    const engine = new StorageEngine(opts, duck, new Wal(walDir, rec.nextSeg), root, resolveNodeId(config.dataDir, config.nodeId));
+    const engine = new StorageEngine(opts, duck, new Wal(walDir, rec.nextSeg), root, resolveNodeId(config.dataDir, config.nodeId), problems);
     for (const b of rec.blocks) engine.blocks.set(b.path, b);
     engine.lastSeq = rec.maxBlockSeq;
     for (const seq of rec.segments) {
@@ -145,6 +149,8 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
       } catch (err) {
         // a segment that could not be cut back is closed now (its torn tail is skipped at seal)
         if (this.wal.damaged) await this.rotate();
+        this.opts.log.error({ err }, 'write-ahead log append failed; the writes were refused');
+        this.problems.report('wal_write_failed', (err as Error).message);
         throw err;
       }
       const seg = this.openSegment();
@@ -189,7 +195,10 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
 
   private schedule<T>(job: () => Promise<T>): Promise<T> {
     const p = this.bg.then(() => (this.closed ? (undefined as T) : job()));
-    this.bg = p.catch((err: unknown) => this.opts.log.error({ err }, 'storage background job failed'));
+    this.bg = p.catch((err: unknown) => {
+      this.opts.log.error({ err }, 'storage background job failed');
+      this.problems.report('background_job_failed', (err as Error).message);
+    });
     return p;
   }
 
@@ -209,6 +218,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
       this.wakeSealWaiters();
     } catch (err) {
       this.opts.log.error({ err, seq }, 'cannot seal WAL segment; retrying in 10 s');
+      this.problems.report('seal_failed', `cannot seal WAL segment ${seq}, retrying every 10 s: ${(err as Error).message}`);
       const t = setTimeout(() => void this.schedule(() => this.seal(seq)), 10_000);
       t.unref();
     }
@@ -282,6 +292,11 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   private dropBlock(b: Block): void {
     this.blocks.delete(b.path);
     this.refs.deleteWhenFree(b.path, () => deleteBlockFiles(b));
+  }
+
+  /** Registers the one listener told of storage problems (svc's self-log); earlier ones are kept for it. */
+  onProblem(listener: ProblemListener): void {
+    this.problems.listen(listener);
   }
 
   /** RetentionSweeper: registers the one listener told of every sweep. */

@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { searchSelfLog } from '../helpers/selflog.js';
@@ -63,3 +63,38 @@ describe('self-log across a restart', () => {
     }
   });
 });
+
+describe('storage problems in the self-log', () => {
+  it('records a block set aside at start (damaged sidecar) as storage_problem, at level error', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-selflog-'));
+    try {
+      const first = await startTestServer({}, { dataDir });
+      await first.deps.selflog.flush();
+      await first.deps.storage.flush(); // the self-log's own events are now in blocks
+      await first.close();
+      const sidecar = findFiles(join(dataDir, 'blocks'), '.json')[0];
+      writeFileSync(sidecar, '{"v":1,"name":');
+      const second = await startTestServer({}, { dataDir });
+      try {
+        const res = await searchSelfLog(second, 'event=storage_problem kind=block_quarantined', '_svclogs');
+        assert.equal(res.events.length, 1);
+        assert.equal(res.events[0].fields.level, 'error');
+        assert.match(res.events[0].message, /^storage_problem kind=block_quarantined message=".*moved to .*quarantine/);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+function findFiles(dir: string, ext: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...findFiles(p, ext));
+    else if (p.endsWith(ext)) out.push(p);
+  }
+  return out;
+}

@@ -1,0 +1,48 @@
+/** What can go wrong below the API that an operator must hear about (svc's self-log, `_svclogs`). */
+export type StorageProblemKind = 'wal_write_failed' | 'seal_failed' | 'background_job_failed' | 'block_quarantined';
+
+export interface StorageProblem {
+  kind: StorageProblemKind;
+  message: string;
+  /** The file concerned (a quarantined block). */
+  path?: string;
+  /** Reports of the same problem held back since the last one told (see ProblemReporter). */
+  repeated: number;
+}
+
+export type ProblemListener = (p: StorageProblem) => void;
+
+/**
+ * Tells one listener of storage problems. Problems found before it listens (start-up quarantine)
+ * are kept for it. The same problem is told at most once per `everyMs` with the number held back:
+ * on a full disk every write fails, the self-log's own writes too, and each would report again.
+ */
+export class ProblemReporter {
+  private listener: ProblemListener | undefined;
+  private readonly early: StorageProblem[] = [];
+  private readonly last = new Map<string, { at: number; held: number }>();
+
+  constructor(
+    private readonly now: () => number,
+    private readonly everyMs = 60_000,
+  ) {}
+
+  report(kind: StorageProblemKind, message: string, path?: string): void {
+    const key = `${kind}\u0001${path ?? ''}`;
+    const t = this.now();
+    const seen = this.last.get(key);
+    if (seen && t - seen.at < this.everyMs) {
+      seen.held++;
+      return;
+    }
+    this.last.set(key, { at: t, held: 0 });
+    const p: StorageProblem = { kind, message, path, repeated: seen?.held ?? 0 };
+    if (this.listener) this.listener(p);
+    else if (this.early.length < 100) this.early.push(p);
+  }
+
+  listen(l: ProblemListener): void {
+    this.listener = l;
+    for (const p of this.early.splice(0)) l(p);
+  }
+}

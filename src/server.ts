@@ -58,7 +58,13 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
   const decoder = config.ingestWorkers > 0 ? new DecodePool(config.ingestWorkers, log) : undefined;
   if (decoder) closers.push(() => decoder.close());
 
-  const search = new QueryService({ store: storage, control, clock, timeoutMs: config.searchTimeoutSecs * 1000 });
+  const search = new QueryService({
+    store: storage,
+    control,
+    clock,
+    timeoutMs: config.searchTimeoutSecs * 1000,
+    onStopped: (s) => selflog.service('search_stopped', { reason: s.reason, query: s.query, principal: s.principal, took_ms: s.tookMs }),
+  });
   const deps: AppDeps = { config, clock, log, control, auth, writer: storage.writer, store: storage, storage, selflog, search, decoder };
   const app = await buildApp(deps);
   await app.listen({ host: config.listen.host, port: config.listen.port });

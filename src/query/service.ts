@@ -1,5 +1,5 @@
 import type { Clock } from '../clock/clock.js';
-import { SvcError } from '../errors/svc-error.js';
+import { isSvcError, SvcError } from '../errors/svc-error.js';
 import type { ControlReader } from '../control/types.js';
 import type { Principal } from '../auth/principal.js';
 import { resolveSearchTargets, type SearchTargets } from '../auth/rbac.js';
@@ -24,6 +24,8 @@ export interface QueryServiceDeps {
   clock: Clock;
   /** Longest one call may run (SVC_SEARCH_TIMEOUT_SECS); default 60 s. */
   timeoutMs?: number;
+  /** Told of every call stopped for its time limit or memory (svc's self-log). */
+  onStopped?: (s: { reason: 'query_timeout' | 'query_too_large'; query: string; principal: string; tookMs: number }) => void;
 }
 
 const DEFAULT_LIMIT = 100;
@@ -65,15 +67,20 @@ export class QueryService implements SearchService {
    * Runs one call under the time limit (and the caller's own signal): DuckDB is interrupted when
    * either fires. Errors the query's values caused become 400s (run-errors.ts).
    */
-  private async guarded<R extends SearchRequest, T>(req: R, run: (req: R) => Promise<T>): Promise<T> {
+  private async guarded<R extends SearchRequest, T>(principal: Principal, req: R, run: (req: R) => Promise<T>): Promise<T> {
     const timeoutMs = this.deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const limit = AbortSignal.timeout(timeoutMs);
     const signal = req.signal ? AbortSignal.any([limit, req.signal]) : limit;
+    const t0 = performance.now();
     try {
       return await mapQueryRunErrors(() => run({ ...req, signal }));
     } catch (e) {
+      const stopped = (reason: 'query_timeout' | 'query_too_large') =>
+        this.deps.onStopped?.({ reason, query: req.q ?? '', principal: `${principal.kind}:${principal.name}`, tookMs: Math.round(performance.now() - t0) });
+      if (isSvcError(e) && e.code === 'query_too_large') stopped('query_too_large');
       if (!signal.aborted || e !== signal.reason) throw e;
       if (limit.aborted) {
+        stopped('query_timeout');
         throw new SvcError('query_timeout', `the search ran longer than ${timeoutMs / 1000} s and was stopped: narrow the time range or the query`, { retryAfterSecs: 1 });
       }
       throw new SvcError('request_cancelled', 'the caller went away; the search was stopped');
@@ -144,7 +151,7 @@ export class QueryService implements SearchService {
   }
 
   search(principal: Principal, req: SearchRequest): Promise<SearchResult> {
-    return this.guarded(req, (r) => this.searchRun(principal, r));
+    return this.guarded(principal, req, (r) => this.searchRun(principal, r));
   }
 
   private async searchRun(principal: Principal, req: SearchRequest): Promise<SearchResult> {
@@ -252,7 +259,7 @@ export class QueryService implements SearchService {
   }
 
   histogram(principal: Principal, req: SearchRequest & { buckets?: number }): Promise<HistogramResult> {
-    return this.guarded(req, (r) => this.histogramRun(principal, r));
+    return this.guarded(principal, req, (r) => this.histogramRun(principal, r));
   }
 
   private async histogramRun(principal: Principal, req: SearchRequest & { buckets?: number }): Promise<HistogramResult> {
@@ -292,7 +299,7 @@ export class QueryService implements SearchService {
   }
 
   fields(principal: Principal, req: SearchRequest & { top?: number }): Promise<FieldsResult> {
-    return this.guarded(req, (r) => this.fieldsRun(principal, r));
+    return this.guarded(principal, req, (r) => this.fieldsRun(principal, r));
   }
 
   private async fieldsRun(principal: Principal, req: SearchRequest & { top?: number }): Promise<FieldsResult> {

@@ -49,6 +49,8 @@ export interface ServiceEventDetails {
    * counts those held back since.
    */
   storage_problem: { kind: string; message: string; path?: string; repeated?: number } & Detail;
+  /** A search was stopped for its time limit (query_timeout) or memory (query_too_large). */
+  search_stopped: { reason: string; query: string; principal: string; took_ms: number } & Detail;
   /** The agent or a monitor could not reach or use the LLM provider. */
   llm_error: { provider: string; message: string; status?: number; model?: string } & Detail;
 }

@@ -22,10 +22,13 @@ describe('search limits', () => {
   });
 
   it('stops a search past its time limit with query_timeout (503), then serves the next one', async () => {
-    const tight = new QueryService({ store: st.engine, control: st.control, clock: st.clock, timeoutMs: 1 });
+    const stopped: { reason: string; query: string; principal: string }[] = [];
+    const tight = new QueryService({ store: st.engine, control: st.control, clock: st.clock, timeoutMs: 1, onStopped: (s) => stopped.push(s) });
     for (let i = 0; i < 3; i++) {
       await assert.rejects(tight.search(SYSTEM_PRINCIPAL, { q: Q }), (e: unknown) => isSvcError(e) && e.code === 'query_timeout' && e.kind === 'unavailable' && /stopped/.test(e.message));
     }
+    // each one is told to the self-log's hook, with who asked and what
+    assert.deepEqual(stopped.map((s) => [s.reason, s.query, s.principal]), Array(3).fill(['query_timeout', Q, 'api_key:svc']));
     const normal = new QueryService({ store: st.engine, control: st.control, clock: st.clock });
     const r = await normal.search(SYSTEM_PRINCIPAL, { q: Q });
     assert.deepEqual(r.rows!.map((x) => x[1]), [16_667, 16_667, 16_666]);

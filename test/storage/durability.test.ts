@@ -5,20 +5,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStorage } from './helpers.js';
+import { onLines } from './fixtures/child-engine.js';
 
 /** Runs the writer child until `ms` has passed, SIGKILLs it, and returns the acknowledged ids. */
 async function writeThenKill(dataDir: string, ms: number, firstId: number): Promise<Set<number>> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'writer-child.ts'), dataDir, String(firstId)], { stdio: ['ignore', 'pipe', 'inherit'] });
   const acked = new Set<number>();
-  let buf = '';
-  child.stdout.on('data', (d: Buffer) => {
-    buf += d.toString();
-    const lines = buf.split('\n');
-    buf = lines.pop()!;
-    for (const l of lines) {
-      const [, a, b] = l.split(' ').map(Number);
-      for (let i = a; i <= b; i++) acked.add(i);
-    }
+  onLines(child.stdout, (l) => {
+    const [, a, b] = l.split(' ').map(Number);
+    for (let i = a; i <= b; i++) acked.add(i);
   });
   const exited = new Promise((r) => child.on('exit', r));
   // wait for the first acknowledgement, then let it run

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStorage } from './helpers.js';
+import { onLines } from './fixtures/child-engine.js';
 
 /**
  * The disk fills up under a stream of writes: a real child process runs the storage engine under
@@ -35,18 +36,12 @@ describe('a full disk under a stream of writes', () => {
       const codes = new Set<string>();
       let acksAfterLift = 0;
       let lifted = false;
-      let buf = '';
-      child.stdout.on('data', (d: Buffer) => {
-        buf += d.toString();
-        const lines = buf.split('\n');
-        buf = lines.pop()!;
-        for (const l of lines) {
-          const [kind, a, b, code] = l.split(' ');
-          const into = kind === 'ack' ? acked : rejected;
-          for (let i = Number(a); i <= Number(b); i++) into.add(i);
-          if (kind === 'fail') codes.add(code);
-          if (kind === 'ack' && lifted) acksAfterLift++;
-        }
+      onLines(child.stdout, (l) => {
+        const [kind, a, b, code] = l.split(' ');
+        const into = kind === 'ack' ? acked : rejected;
+        for (let i = Number(a); i <= Number(b); i++) into.add(i);
+        if (kind === 'fail') codes.add(code);
+        if (kind === 'ack' && lifted) acksAfterLift++;
       });
       const exited = new Promise((r) => child.on('exit', r));
       const until = async (cond: () => boolean, what: string) => {

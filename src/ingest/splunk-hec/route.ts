@@ -6,11 +6,14 @@ import { authorize, forward, timeCtx, type IngestContext } from '../common/conte
 import { bodyOf, header, useRawBodies } from '../common/raw-body.js';
 import { extractToken } from '../common/token.js';
 import { decodeEventBody, decodeRawBody, type HecDecoded, type HecMeta } from './decode.js';
-import { HEC_HEALTHY, HEC_SUCCESS, HEC_UNHEALTHY_QUEUE, HecError, hecAnswerOf, sendHec } from './respond.js';
+import { HEC_HEALTHY, HEC_SUCCESS, HEC_UNHEALTHY_QUEUE, HecError, hecAnswerOf, hecError, sendHec } from './respond.js';
+import { AckChannels, CHANNEL_RE } from './acks.js';
+import { z } from 'zod';
 
 /**
  * Splunk HTTP Event Collector: `/services/collector`, `/services/collector/event[/1.0]`,
- * `/services/collector/raw[/1.0]`, `GET /services/collector/health[/1.0]`. Token as
+ * `/services/collector/raw[/1.0]`, `POST /services/collector/ack[/1.0]` (indexer acknowledgement,
+ * acks.ts), `GET /services/collector/health[/1.0]`. Token as
  * `Authorization: Splunk <token>` (Bearer and Basic password accepted too). Every answer is
  * `{"text", "code"}`; a full queue is 429 "Server is busy" (code 9) with Retry-After.
  */
@@ -25,11 +28,18 @@ function metaOf(req: FastifyRequest): HecMeta {
     source: q.source || undefined,
     sourcetype: q.sourcetype || undefined,
     index: q.index || undefined,
-    channel: header(req.headers['x-splunk-request-channel']) ?? (q.channel || undefined),
+    channel: channelOf(req),
   };
 }
 
-async function ingest(ctx: IngestContext, req: FastifyRequest, reply: FastifyReply, raw: boolean): Promise<FastifyReply> {
+/** The request's channel (`X-Splunk-Request-Channel` or `?channel=`); a malformed one is Splunk's code 11. */
+function channelOf(req: FastifyRequest): string | undefined {
+  const c = header(req.headers['x-splunk-request-channel']) ?? ((req.query as Query).channel || undefined);
+  if (c !== undefined && !CHANNEL_RE.test(c)) throw hecError(400, 'Invalid data channel', 11);
+  return c;
+}
+
+async function ingest(ctx: IngestContext, acks: AckChannels, req: FastifyRequest, reply: FastifyReply, raw: boolean): Promise<FastifyReply> {
   const tok = extractToken(header(req.headers.authorization), AUTH_SCHEMES);
   const targets = await authorize(ctx, tok?.token);
   const body = decodeBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
@@ -45,7 +55,29 @@ async function ingest(ctx: IngestContext, req: FastifyRequest, reply: FastifyRep
     return event;
   });
   await forward(ctx, events);
+  // acknowledged only now, after the WAL fsync: the id is true from the start (acks.ts)
+  if (meta.channel) return sendHec(reply, { ...HEC_SUCCESS, extra: { ackId: acks.issue(meta.channel) } });
   return sendHec(reply, HEC_SUCCESS);
+}
+
+const ackBody = z.object({ acks: z.array(z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)).max(10_000) });
+
+/** `POST /services/collector/ack`: `{"acks":[ids]}` → `{"acks":{"<id>":true|false}}` for the request's channel. */
+async function ackStatus(ctx: IngestContext, acks: AckChannels, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const tok = extractToken(header(req.headers.authorization), AUTH_SCHEMES);
+  await authorize(ctx, tok?.token);
+  const channel = channelOf(req);
+  if (!channel) throw hecError(400, 'Data channel is missing', 10);
+  const body = decodeBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw hecError(400, 'Invalid data format', 6, { reason: 'the body is not JSON' });
+  }
+  const r = ackBody.safeParse(parsed);
+  if (!r.success) throw hecError(400, 'Invalid data format', 6, { reason: 'want {"acks": [ids]} with non-negative integer ids' });
+  return reply.type('application/json').send({ acks: acks.status(channel, r.data.acks) });
 }
 
 function health(ctx: IngestContext, reply: FastifyReply): FastifyReply {
@@ -63,11 +95,15 @@ export async function splunkHecRoutes(app: FastifyInstance, opts: { ctx: IngestC
     return sendHec(reply, hecAnswerOf(svcErr), svcErr.retryAfterSecs);
   });
   const cfg = { config: { access: 'public' as const } };
+  const acks = new AckChannels();
   for (const p of ['/services/collector', '/services/collector/event', '/services/collector/event/1.0']) {
-    app.post(p, cfg, (req, reply) => ingest(ctx, req, reply, false));
+    app.post(p, cfg, (req, reply) => ingest(ctx, acks, req, reply, false));
   }
   for (const p of ['/services/collector/raw', '/services/collector/raw/1.0']) {
-    app.post(p, cfg, (req, reply) => ingest(ctx, req, reply, true));
+    app.post(p, cfg, (req, reply) => ingest(ctx, acks, req, reply, true));
+  }
+  for (const p of ['/services/collector/ack', '/services/collector/ack/1.0']) {
+    app.post(p, cfg, (req, reply) => ackStatus(ctx, acks, req, reply));
   }
   for (const p of ['/services/collector/health', '/services/collector/health/1.0']) {
     app.get(p, cfg, async (_req, reply) => health(ctx, reply));

@@ -65,6 +65,8 @@ const pipe = fc.oneof(
   fc.constantFrom('head', 'tail', 'head 0', 'head 3', 'tail 2', 'head -1', 'head 1e9', 'head 99999999999999999999'),
   fc.tuple(fc.constantFrom('top', 'rare'), fc.option(fc.constantFrom('limit=2 ', 'limit=0 ', 'limit=x ')), field).map(([t, l, f]) => `${t} ${l ?? ''}${f}`),
   fields.map((f) => `dedup ${f}`),
+  fc.array(fc.tuple(field, field), { minLength: 1, maxLength: 3 }).map((ps) => `rename ${ps.map(([a, b]) => `${a} as ${b}`).join(', ')}`),
+  fc.tuple(fc.option(fc.constantFrom('1h', '5m', '100', '0.5', '0', 'x')), field, fc.option(field)).map(([s, f, a]) => `bin ${s ? `span=${s} ` : ''}${f}${a ? ` as ${a}` : ''}`),
   word,
 );
 const search = fc

@@ -81,6 +81,11 @@ const CANONICAL = [
   '* | sort -"user name", host',
   '* | sort num(bytes), -str(host)',
   '* | sort 5 -num("bytes in"), ip(src), str(_time)',
+  '* | rename host as server, "user name" as user',
+  '* | rename id.* as conn_*',
+  '* | bin span=1h _time | stats count by _time, host',
+  '* | bin span=100 bytes as range',
+  '* | bin _time',
   'error host=web* | rex "took (?<ms>\\d+)ms" | eval s=ms / 1000 | where s > 1 | stats count, p95(s) by host | sort -count | head 3',
 ];
 
@@ -124,6 +129,8 @@ const CANONICALIZED: [string, string][] = [
   ['x | sort +num(a),-str("b c")', 'x | sort num(a), -str("b c")'],
   ['x | sort -"a b",+"c"', 'x | sort -"a b", c'],
   ['x | dedup "*"', 'x | dedup *'],
+  ['x | rename a AS b c AS d', 'x | rename a as b, c as d'],
+  ['x | bucket span=5m _time', 'x | bin span=5m _time'],
 ];
 
 /** Rejected queries, with the expected message and position. */
@@ -179,6 +186,13 @@ const REJECTED: [string, string, number][] = [
   ['a | top', 'missing a field name', 7],
   ['a | top uri by', 'missing a field after "by"', 14],
   ['a | dedup', 'missing a field name', 9],
+  ['a | rename x', 'unexpected end of query: missing "as" and a new name', 12],
+  ['a | rename x as', 'missing a new name after "as"', 15],
+  ['a | rename x y as z', 'rename takes pairs "<field> as <new name>" separated by commas, not "x y z"', 19],
+  ['a | rename x* as y', '"x* as y": both names need as many "*"', 18],
+  ['a | bin span=fast _time', 'unexpected "fast": missing a span such as 1h, 5m or 100', 13],
+  ['a | bin', 'missing a field to bin', 7],
+  ['a | bin x y', 'unexpected "y": bin takes one field', 11],
 ];
 
 describe('query parser', () => {

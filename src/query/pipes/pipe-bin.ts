@@ -1,0 +1,74 @@
+import { describe } from '../lexer.js';
+import type { Parser } from '../parser.js';
+import { asNumber, NUMERIC } from '../sql.js';
+import { pipeError, type StageBuilder } from '../stages.js';
+import { parseSpan } from '../time.js';
+import { setColumn } from './pipe-eval.js';
+import { printListName } from './field-names.js';
+import type { PipeDef } from './pipe.js';
+import { spanOf } from './pipe-timechart.js';
+
+/**
+ * `bin [span=<span>] <field> [as <name>]` (also spelled `bucket`): puts each value in its bucket.
+ * `_time` (or any time) becomes the start of its bucket (`span=1h`; without span, the span
+ * timechart would pick for the time range), so `bin span=1h _time | stats count by _time, host`
+ * counts per hour and host. A number becomes the text of its range, as in Splunk: with `span=100`,
+ * 250 becomes `"200-300"`. Values that are not numbers become null.
+ */
+export interface BinPipe {
+  kind: 'bin';
+  span?: string;
+  field: string;
+  as?: string;
+}
+
+function parseBin(p: Parser, cmd: { text: string }): BinPipe {
+  let span: string | undefined;
+  if (p.acceptKeyword('span')) {
+    p.expectOp('=', 'expr');
+    const t = p.next('search');
+    if (t.kind !== 'word' || !(parseSpan(t.text) !== undefined || (NUMERIC.test(t.text) && Number(t.text) > 0 && Number.isFinite(Number(t.text))))) {
+      throw p.fail(`unexpected ${describe(t)}: missing a span such as 1h, 5m or 100`, t);
+    }
+    span = t.text;
+  }
+  const [field, ...more] = p.listItems(`a field to ${cmd.text.toLowerCase()}`, { stop: ['as'] }).map((i) => i.name);
+  if (more.length > 0) throw p.fail(`unexpected ${JSON.stringify(more[0])}: bin takes one field`, p.peek('search'));
+  let as: string | undefined;
+  if (p.acceptKeyword('as')) {
+    const names = p.listItems('a name after "as"').map((i) => i.name);
+    if (names.length !== 1) throw p.fail('bin … as takes one name', p.peek('search'));
+    as = names[0];
+  }
+  return { kind: 'bin', span, field, as };
+}
+
+function compileBin(n: BinPipe, b: StageBuilder): void {
+  const col = b.col(n.field);
+  const out = n.as ?? n.field;
+  if (col.type === 'time') {
+    if (n.span !== undefined && parseSpan(n.span) === undefined) throw pipeError('bin', `${n.field} is a time: its span takes a unit (30s, 5m, 1h, 1d), not ${n.span}`);
+    const spanUs = spanOf({ kind: 'timechart', span: n.span, aggs: [] }, b) * 1_000_000;
+    setColumn(b, out, `make_timestamp((epoch_us(${col.sql}) // ${spanUs}) * ${spanUs})`, 'time');
+    return;
+  }
+  if (n.span === undefined || !NUMERIC.test(n.span)) throw pipeError('bin', `${n.field} is not a time: give a numeric span such as span=100`);
+  const span = Number(n.span);
+  const lo = `(floor(${asNumber(col.sql)} / ${span}) * ${span})`;
+  // the range as Splunk prints it: "200-300"; whole numbers without a decimal point
+  const text = (x: string) => `regexp_replace(CAST(${x} AS VARCHAR), '\\.0$', '')`;
+  setColumn(b, out, `CASE WHEN ${lo} IS NULL THEN NULL ELSE ${text(lo)} || '-' || ${text(`(${lo} + ${span})`)} END`, 'str');
+}
+
+const printBin = (n: BinPipe): string => `bin ${n.span ? `span=${n.span} ` : ''}${printListName(n.field)}${n.as ? ` as ${printListName(n.as)}` : ''}`;
+
+export const binPipe: PipeDef<BinPipe> = {
+  name: 'bin',
+  parse: parseBin,
+  print: printBin,
+  reads: (n) => [n.field],
+  writes: (n) => [n.as ?? n.field],
+  compile: compileBin,
+};
+
+export const bucketPipe: PipeDef<BinPipe> = { ...binPipe, name: 'bucket' };

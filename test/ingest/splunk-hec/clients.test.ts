@@ -68,7 +68,10 @@ describe('Splunk HEC endpoint with splunk-logging', () => {
       body: 'line one\nline two\n',
     });
     assert.equal(res.status, 200);
-    assert.deepEqual(await res.json(), { text: 'Success', code: 0 });
+    // a channel asks for indexer acknowledgement: the answer carries its ackId (acks.test.ts)
+    const body = (await res.json()) as { text: string; code: number; ackId: number };
+    assert.deepEqual({ text: body.text, code: body.code }, { text: 'Success', code: 0 });
+    assert.ok(Number.isSafeInteger(body.ackId));
     assert.deepEqual(h.writer.events.map((e) => [e.message, e.index, e.host, e.fields.channel]), [
       ['line one', 'rawidx', 'h2', '11111111-2222-3333-4444-555555555555'],
       ['line two', 'rawidx', 'h2', '11111111-2222-3333-4444-555555555555'],

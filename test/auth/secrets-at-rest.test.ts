@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServerProcess } from '../helpers/process.js';
-import { call, createApiKeyRecord, createEnv, createIngestToken, createUser, login } from '../helpers/auth.js';
+import { call, login } from '../helpers/auth.js';
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -3,7 +3,7 @@ import type { IngestPrincipal } from '../../auth/principal.js';
 import { resolveIngestTarget } from '../../auth/rbac.js';
 import type { Clock } from '../../clock/clock.js';
 import { SvcError } from '../../errors/svc-error.js';
-import { DEFAULT_INDEX, type LogEvent } from '../../events/event.js';
+import { DEFAULT_INDEX } from '../../events/event.js';
 import type { Writer } from '../../events/writer.js';
 import { batchSize, type WriteBatch } from '../../storage/batch-encode.js';
 import type { DecodeRunner } from './decode-pool.js';

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SvcError, isSvcError } from '../../errors/svc-error.js';
 import { toSvcError } from '../../http/errors.js';
 import { decodeBody } from '../common/body.js';
 import { authorize, forward, timeCtx, type IngestContext } from '../common/context.js';

@@ -32,6 +32,11 @@ export function colRef(schema: Schema, name: string): ColRef {
 /** Names in `schema` matching a pattern with `*` wildcards. */
 export function expandPattern(schema: Schema, pattern: string): string[] {
   if (!pattern.includes('*')) return [pattern];
-  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const re = wildcardRegex(pattern);
   return [...schema.keys()].filter((n) => re.test(n));
+}
+
+/** A whole-string regex for a name pattern whose `*` matches anything (each `*` a group when `capture`). */
+export function wildcardRegex(pattern: string, capture = false): RegExp {
+  return new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join(capture ? '(.*)' : '.*')}$`);
 }

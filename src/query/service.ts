@@ -12,7 +12,7 @@ import { parse, type Query } from './parser.js';
 import { jsonValue, shapeTimechart, toEvent } from './results.js';
 import { mapQueryRunErrors } from './run-errors.js';
 import { conjuncts, searchFields } from './search/filter-logic.js';
-import { CORE_NAMES } from './schema.js';
+import { CORE_NAMES, wildcardRegex } from './schema.js';
 import { ident } from './sql.js';
 import { timeLiteral } from './sql-time.js';
 import { autoSpanSecs, isoFromUs, parseTime } from './time.js';
@@ -110,7 +110,7 @@ export class QueryService implements SearchService {
     for (const c of conjuncts(q.search)) {
       if (c.kind !== 'field' || c.field !== 'index' || c.op !== '=') continue;
       const v = c.value.toLowerCase();
-      const re = !c.quoted && v.includes('*') ? new RegExp(`^${v.split('*').map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`) : undefined;
+      const re = !c.quoted && v.includes('*') ? wildcardRegex(v) : undefined;
       const known = new Set(this.deps.store.partitions(targets.envs).map((x) => x.index));
       const hit = [...known].filter((i) => (re ? re.test(i.toLowerCase()) : i.toLowerCase() === v));
       targets.indexes = targets.indexes === null ? hit : targets.indexes.filter((i) => hit.includes(i));
@@ -223,7 +223,7 @@ export class QueryService implements SearchService {
    * the empty buckets are filled; `matched` is every event of the range.
    */
   private async countTimechart(p: Prepared, tc: TimechartPipe, range: { fromMs: number; toMs: number } | undefined): Promise<SearchResult> {
-    const spanSecs = spanOf(tc, { range });
+    const spanSecs = spanOf(tc.span, range);
     const spanUs = spanSecs * 1_000_000;
     const r = await this.deps.store.countByBucket(this.bucketSpec(p), spanUs);
     const name = aggName(tc.aggs[0]);

@@ -55,12 +55,11 @@ export class Duck {
    */
   async query(sql: string, signal?: AbortSignal): Promise<QueryResult> {
     if (!signal) return this.with((c) => queryOn(c, sql));
-    signal.throwIfAborted();
     return this.with(async (c) => {
       const stop = () => c.interrupt();
       signal.addEventListener('abort', stop, { once: true });
       try {
-        signal.throwIfAborted(); // it may have fired while the connection was being taken
+        signal.throwIfAborted(); // before the listener was there, or while the connection was being taken
         return await queryOn(c, sql);
       } catch (e) {
         if (signal.aborted) throw signal.reason;

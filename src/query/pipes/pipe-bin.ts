@@ -1,6 +1,6 @@
 import { describe } from '../lexer.js';
 import type { Parser } from '../parser.js';
-import { asNumber, NUMERIC } from '../sql.js';
+import { asNumber, numericValue } from '../sql.js';
 import { pipeError, type StageBuilder } from '../stages.js';
 import { parseSpan } from '../time.js';
 import { setColumn } from './pipe-eval.js';
@@ -27,7 +27,7 @@ function parseBin(p: Parser, cmd: { text: string }): BinPipe {
   if (p.acceptKeyword('span')) {
     p.expectOp('=', 'expr');
     const t = p.next('search');
-    if (t.kind !== 'word' || !(parseSpan(t.text) !== undefined || (NUMERIC.test(t.text) && Number(t.text) > 0 && Number.isFinite(Number(t.text))))) {
+    if (t.kind !== 'word' || !(parseSpan(t.text) !== undefined || (numericValue(t.text) ?? 0) > 0)) {
       throw p.fail(`unexpected ${describe(t)}: missing a span such as 1h, 5m or 100`, t);
     }
     span = t.text;
@@ -48,12 +48,12 @@ function compileBin(n: BinPipe, b: StageBuilder): void {
   const out = n.as ?? n.field;
   if (col.type === 'time') {
     if (n.span !== undefined && parseSpan(n.span) === undefined) throw pipeError('bin', `${n.field} is a time: its span takes a unit (30s, 5m, 1h, 1d), not ${n.span}`);
-    const spanUs = spanOf({ kind: 'timechart', span: n.span, aggs: [] }, b) * 1_000_000;
+    const spanUs = spanOf(n.span, b.range) * 1_000_000;
     setColumn(b, out, `make_timestamp((epoch_us(${col.sql}) // ${spanUs}) * ${spanUs})`, 'time');
     return;
   }
-  if (n.span === undefined || !NUMERIC.test(n.span)) throw pipeError('bin', `${n.field} is not a time: give a numeric span such as span=100`);
-  const span = Number(n.span);
+  const span = n.span === undefined ? undefined : numericValue(n.span);
+  if (span === undefined) throw pipeError('bin', `${n.field} is not a time: give a numeric span such as span=100`);
   const lo = `(floor(${asNumber(col.sql)} / ${span}) * ${span})`;
   // the range as Splunk prints it: "200-300"; whole numbers without a decimal point
   const text = (x: string) => `regexp_replace(CAST(${x} AS VARCHAR), '\\.0$', '')`;

@@ -1,5 +1,5 @@
 import type { Parser } from '../parser.js';
-import type { ColType, Schema } from '../schema.js';
+import { wildcardRegex, type ColType, type Schema } from '../schema.js';
 import { ident } from '../sql.js';
 import { pipeError, type StageBuilder } from '../stages.js';
 import { printListName } from './field-names.js';
@@ -45,7 +45,7 @@ const count = (s: string, c: string) => s.split(c).length - 1;
 /** The renames one pair makes against the current columns: literal, or every match of a pattern. */
 function renamesOf(from: string, to: string, schema: Schema): [string, string][] {
   if (!from.includes('*')) return schema.has(from) ? [[from, to]] : [];
-  const re = new RegExp(`^${from.split('*').map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('(.*)')}$`);
+  const re = wildcardRegex(from, true);
   const out: [string, string][] = [];
   for (const name of schema.keys()) {
     const m = re.exec(name);
@@ -66,7 +66,7 @@ function compileRename(n: RenamePipe, b: StageBuilder): void {
     const schema: Schema = new Map();
     const select: string[] = [];
     for (const [name, type] of b.schema) {
-      if (moved.has(name) || (targets.has(name) && !moved.has(name))) continue;
+      if (moved.has(name) || targets.has(name)) continue;
       schema.set(name, type);
       select.push(ident(name));
     }

@@ -22,9 +22,9 @@ export interface TimechartPipe {
 
 const DEFAULT_BUCKETS = 100;
 
-export function spanOf(n: TimechartPipe, b: Pick<StageBuilder, 'range'>): number {
-  if (n.span) return parseSpan(n.span)!;
-  return b.range ? autoSpanSecs(b.range.fromMs, b.range.toMs, DEFAULT_BUCKETS) : 3600;
+export function spanOf(span: string | undefined, range: StageBuilder['range']): number {
+  if (span) return parseSpan(span)!;
+  return range ? autoSpanSecs(range.fromMs, range.toMs, DEFAULT_BUCKETS) : 3600;
 }
 
 export const timechartPipe: PipeDef<TimechartPipe> = {
@@ -49,7 +49,7 @@ export const timechartPipe: PipeDef<TimechartPipe> = {
     b.markMatched();
     if (b.schema.get('_time') !== 'time') throw pipeError('timechart', 'needs the event time _time, which an earlier pipe removed or made something else than a time');
     checkDistinct('timechart', ['_time', ...(n.by ? [n.by] : []), ...n.aggs.map(aggName)], 'name an aggregation with "as"');
-    const spanUs = spanOf(n, b) * 1_000_000;
+    const spanUs = spanOf(n.span, b.range) * 1_000_000;
     // fast path: group on the integer bucket number (cheaper than a TIMESTAMP key) and turn it
     // into a time only for the few result rows
     const select = [`epoch_us(_time) // ${spanUs} AS __bucket`];

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import type { QueryResult } from './types.js';
+import type { QueryResult, RowChunk } from './types.js';
 
 /**
  * The one DuckDB instance of the process, with a small pool of connections.
@@ -36,13 +36,21 @@ export class Duck {
 
   /** Runs `fn` on a pooled connection; the connection returns to the pool afterwards. */
   async with<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
-    const c = this.idle.pop() ?? (await this.instance.connect());
+    const c = await this.take();
     try {
       return await fn(c);
     } finally {
-      if (this.closed || this.idle.length >= 4) c.closeSync();
-      else this.idle.push(c);
+      this.give(c);
     }
+  }
+
+  private async take(): Promise<DuckDBConnection> {
+    return this.idle.pop() ?? (await this.instance.connect());
+  }
+
+  private give(c: DuckDBConnection): void {
+    if (this.closed || this.idle.length >= 4) c.closeSync();
+    else this.idle.push(c);
   }
 
   async run(sql: string): Promise<void> {
@@ -70,6 +78,40 @@ export class Duck {
     });
   }
 
+  /**
+   * Runs a query and yields its rows a DuckDB chunk (about 2048 rows) at a time, in the statement's
+   * order. The next chunk is computed only when the consumer asks for it, so a slow consumer slows
+   * DuckDB down instead of piling rows up in memory. Holds one connection from the first `next()`
+   * until the iteration ends; a consumer that stops early (break, throw) closes that connection
+   * rather than pooling it with a half-read result. When `signal` aborts, DuckDB is interrupted and
+   * the iteration rejects with the signal's reason.
+   */
+  async *stream(sql: string, signal?: AbortSignal): AsyncGenerator<RowChunk> {
+    const c = await this.take();
+    const stop = () => c.interrupt();
+    signal?.addEventListener('abort', stop, { once: true });
+    let done = false;
+    try {
+      signal?.throwIfAborted();
+      const result = await c.stream(sql);
+      const columns = result.columnNames();
+      for await (const rows of result.yieldRowsJs()) {
+        // an interrupt between two fetches ends the result quietly (an empty chunk), not with an error
+        signal?.throwIfAborted();
+        yield { columns, rows: plainRows(rows as unknown[][]) };
+      }
+      signal?.throwIfAborted();
+      done = true;
+    } catch (e) {
+      if (signal?.aborted) throw signal.reason;
+      throw e;
+    } finally {
+      signal?.removeEventListener('abort', stop);
+      if (done) this.give(c);
+      else c.closeSync();
+    }
+  }
+
   close(): void {
     this.closed = true;
     for (const c of this.idle.splice(0)) c.closeSync();
@@ -80,14 +122,18 @@ export class Duck {
 /** Runs a statement and returns plain JS rows: BIGINTs as numbers when safe, TIMESTAMPs as Date. */
 export async function queryOn(c: DuckDBConnection, sql: string): Promise<QueryResult> {
   const reader = await c.runAndReadAll(sql);
-  const rows = reader.getRowsJS() as unknown[][];
+  return { columns: reader.columnNames(), rows: plainRows(reader.getRowsJS() as unknown[][]) };
+}
+
+/** BIGINTs as numbers when safe, else as text; in place. */
+function plainRows(rows: unknown[][]): unknown[][] {
   for (const row of rows) {
     for (let i = 0; i < row.length; i++) {
       const v = row[i];
       if (typeof v === 'bigint') row[i] = v >= Number.MIN_SAFE_INTEGER && v <= Number.MAX_SAFE_INTEGER ? Number(v) : v.toString();
     }
   }
-  return { columns: reader.columnNames(), rows };
+  return rows;
 }
 
 /** SQL string literal. */

@@ -21,7 +21,7 @@ import { summarizeSegment } from './segment-summary.js';
 import type { StorageHandle } from './handle.js';
 import { ProblemReporter, type ProblemListener } from './problems.js';
 import { countBuckets } from './bucket-counts.js';
-import type { BucketCounts, BucketCountSpec, EventStore, FieldSummary, PartitionSummary, QueryResult, RelationInfo, ScanSpec } from './types.js';
+import type { BucketCounts, BucketCountSpec, EventStore, FieldSummary, PartitionSummary, QueryResult, RelationInfo, ScanSpec, StreamRows } from './types.js';
 
 export interface StorageOptions {
   config: Readonly<Config>;
@@ -397,13 +397,13 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
 
   // ---------------------------------------------------------------- read side (EventStore)
 
-  async scan<T>(spec: ScanSpec, run: (relation: RelationInfo, exec: (sql: string) => Promise<QueryResult>) => Promise<T>): Promise<T> {
+  async scan<T>(spec: ScanSpec, run: (relation: RelationInfo, exec: (sql: string) => Promise<QueryResult>, stream: StreamRows) => Promise<T>): Promise<T> {
     const plan = planScan(this.blocks.values(), this.live.values(), spec);
     const files = [...plan.blocks.map((b) => b.path), ...plan.live.map((l) => l.seg.path)];
     this.refs.acquire(files);
     try {
       const relation: RelationInfo = { sql: relationSql(plan, spec), fieldColumns: [...plan.fields.keys()], candidateEvents: plan.candidateEvents };
-      return await run(relation, (sql) => this.duck.query(sql, spec.signal));
+      return await run(relation, (sql) => this.duck.query(sql, spec.signal), (sql) => this.duck.stream(sql, spec.signal));
     } finally {
       this.refs.release(files);
     }

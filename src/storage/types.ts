@@ -44,6 +44,20 @@ export interface QueryResult {
   rows: unknown[][];
 }
 
+/** Some rows of a streamed statement, with the statement's columns. */
+export interface RowChunk {
+  columns: string[];
+  rows: unknown[][];
+}
+
+/**
+ * Streams one statement's rows in chunks, in its order (`for await (const c of stream(sql))`).
+ * Backpressure reaches DuckDB: the next chunk is computed only when the consumer asks for it.
+ * Rejects with the scan signal's reason when it aborts (DuckDB is interrupted). Must be consumed
+ * before the scan's `run` settles: the scanned files are released then.
+ */
+export type StreamRows = (sql: string) => AsyncIterable<RowChunk>;
+
 export interface PartitionSummary {
   env: string;
   index: string;
@@ -78,7 +92,11 @@ export interface BucketCounts {
  * `scan` keeps the selected blocks from being deleted (merge, retention) until `run` settles.
  */
 export interface EventStore {
-  scan<T>(spec: ScanSpec, run: (relation: RelationInfo, exec: (sql: string) => Promise<QueryResult>) => Promise<T>): Promise<T>;
+  /**
+   * Runs `run` over the relation of the spec: `exec` reads a statement's whole result, `stream`
+   * reads it in chunks (exports). Both stop when the spec's signal aborts.
+   */
+  scan<T>(spec: ScanSpec, run: (relation: RelationInfo, exec: (sql: string) => Promise<QueryResult>, stream: StreamRows) => Promise<T>): Promise<T>;
   /** Events per env/index with their time range, sealed and live; for hints, index lists and MCP. */
   partitions(envs?: string[]): PartitionSummary[];
   /** Field names in the given envs/indexes/time range, from block sidecars and live buffers. */

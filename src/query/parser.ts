@@ -1,5 +1,5 @@
 import { describe, isFieldName, Lexer, parseError, type LexMode, type Token } from './lexer.js';
-import type { SvcError } from '../errors/svc-error.js';
+import { SvcError } from '../errors/svc-error.js';
 import { MATCH_ALL, type SearchNode } from './search/filter-logic.js';
 import type { FieldOp } from './search/filter-field.js';
 import { BARE_LIST_NAME, type ListItem } from './pipes/field-names.js';
@@ -282,4 +282,23 @@ export function parse(q: string): Query {
   const t = p.peek('search');
   if (t.kind !== 'eof') throw p.unexpected(t);
   return { search, pipes };
+}
+
+/**
+ * One field name written as in a pipe's field list (`host`, `id.orig_h`, `"user name"`), without
+ * wildcards: a parameter naming a field outside a query (`/api/histogram?by=`). Throws invalid_input
+ * naming `param`.
+ */
+export function parseFieldName(text: string, param: string): string {
+  const fail = (why: string) => new SvcError('invalid_input', `${param}: ${why}`, { details: { field: param } });
+  const p = new Parser(text);
+  let names: string[];
+  try {
+    names = p.fieldList('a field name');
+  } catch (e) {
+    throw fail((e as Error).message);
+  }
+  if (p.peek('search').kind !== 'eof' || names.length !== 1) throw fail(`want one field name, not ${JSON.stringify(text)}`);
+  if (names[0].includes('*')) throw fail(`want one field name without wildcards, not ${JSON.stringify(text)}`);
+  return names[0];
 }

@@ -1,27 +1,20 @@
-import type { Clock } from '../clock/clock.js';
 import { isSvcError, SvcError } from '../errors/svc-error.js';
-import type { ControlReader } from '../control/types.js';
 import type { Principal } from '../auth/principal.js';
-import { resolveSearchTargets, type SearchTargets } from '../auth/rbac.js';
-import type { BucketCountSpec, EventStore, PartitionSummary, QueryResult, RelationInfo, ScanSpec } from '../storage/types.js';
-import { analyze, compile, type QueryAnalysis } from './compile.js';
-import { countOnlyTimechart, matchesAll } from './count-fast-path.js';
+import type { RelationInfo } from '../storage/types.js';
+import { compile } from './compile.js';
+import { countOnlyTimechart } from './count-fast-path.js';
+import { histogramRun } from './histogram.js';
 import { aggName } from './pipes/aggregations.js';
 import { spanOf, type TimechartPipe } from './pipes/pipe-timechart.js';
-import { parse, type Query } from './parser.js';
+import { bucketSpec, extent, newestCutoff, partitionsOf, prepare, scanSpec, type PlanDeps, type Prepared } from './prepare.js';
 import { jsonValue, shapeTimechart, toEvent } from './results.js';
 import { mapQueryRunErrors } from './run-errors.js';
-import { conjuncts, searchFields } from './search/filter-logic.js';
-import { CORE_NAMES, wildcardRegex } from './schema.js';
 import { ident } from './sql.js';
 import { timeLiteral } from './sql-time.js';
-import { autoSpanSecs, isoFromUs, parseTime } from './time.js';
-import type { FieldsResult, HistogramResult, SearchMeta, SearchRequest, SearchResult, SearchService } from './types.js';
+import { isoFromUs } from './time.js';
+import type { FieldsResult, HistogramRequest, HistogramResult, SearchMeta, SearchRequest, SearchResult, SearchService } from './types.js';
 
-export interface QueryServiceDeps {
-  store: EventStore;
-  control: ControlReader;
-  clock: Clock;
+export interface QueryServiceDeps extends PlanDeps {
   /** Longest one call may run (SVC_SEARCH_TIMEOUT_SECS); default 60 s. */
   timeoutMs?: number;
   /** Told of every call stopped for its time limit or memory (svc's self-log). */
@@ -35,26 +28,6 @@ const MAX_LIMIT = 10_000;
 const TABLE_ROWS = 10_000;
 /** Newest matching events the field summary samples. */
 const FIELD_SAMPLE = 10_000;
-
-/** Names the store must expose: user fields only (core columns are always there). */
-function userFields(names: string[]): string[] {
-  return [...new Set(names)].filter((n) => !CORE_NAMES.has(n));
-}
-
-type Exec = (sql: string) => Promise<QueryResult>;
-
-
-interface Prepared {
-  q: Query;
-  a: QueryAnalysis;
-  targets: SearchTargets;
-  nowMs: number;
-  fromMs?: number;
-  toMs?: number;
-  /** False when nothing can match (no readable env, empty time range). */
-  possible: boolean;
-  signal?: AbortSignal;
-}
 
 /**
  * The SearchService over the storage engine (query/types.ts). Stateless between calls; every call
@@ -88,66 +61,7 @@ export class QueryService implements SearchService {
   }
 
   private prepare(principal: Principal, req: SearchRequest): Prepared {
-    const nowMs = this.deps.clock.now();
-    const q = parse(req.q ?? '');
-    const targets = resolveSearchTargets(principal, req, this.deps.control.envs().map((e) => e.name));
-    const a = analyze(q, nowMs);
-    const from = [req.from ? parseTime(req.from, nowMs) : undefined, a.fromMs].filter((x): x is number => x !== undefined);
-    const to = [req.to ? parseTime(req.to, nowMs) : undefined, a.toMs].filter((x): x is number => x !== undefined);
-    const fromMs = from.length ? Math.max(...from) : undefined;
-    const toMs = to.length ? Math.min(...to) : undefined;
-    this.narrowIndexes(q, targets);
-    const possible = targets.envs.length > 0 && (targets.indexes === null || targets.indexes.length > 0) && !(fromMs !== undefined && toMs !== undefined && fromMs >= toMs);
-    return { q, a, targets, nowMs, fromMs, toMs, possible, signal: req.signal };
-  }
-
-  /**
-   * fast path: `index=web` (or `index=web*`) AND-ed at the top of the search narrows the scan to
-   * those indexes, so the store never opens the others' blocks. Matching follows the filter's own
-   * rule (case-insensitive, `*` wildcard unless quoted), over the indexes the store knows.
-   */
-  private narrowIndexes(q: Query, targets: SearchTargets): void {
-    for (const c of conjuncts(q.search)) {
-      if (c.kind !== 'field' || c.field !== 'index' || c.op !== '=') continue;
-      const v = c.value.toLowerCase();
-      const re = !c.quoted && v.includes('*') ? wildcardRegex(v) : undefined;
-      const known = new Set(this.deps.store.partitions(targets.envs).map((x) => x.index));
-      const hit = [...known].filter((i) => (re ? re.test(i.toLowerCase()) : i.toLowerCase() === v));
-      targets.indexes = targets.indexes === null ? hit : targets.indexes.filter((i) => hit.includes(i));
-    }
-  }
-
-  private spec(p: Prepared, fields: ScanSpec['fields'], requiredTokens = p.a.requiredTokens): ScanSpec {
-    return {
-      envs: p.targets.envs,
-      indexes: p.targets.indexes,
-      fromUs: p.fromMs === undefined ? undefined : p.fromMs * 1000,
-      toUs: p.toMs === undefined ? undefined : p.toMs * 1000,
-      requiredTokens,
-      fields,
-      signal: p.signal,
-    };
-  }
-
-  /** The scan range of a search that keeps every event (count-fast-path.ts). */
-  private bucketSpec(p: Prepared): BucketCountSpec {
-    const { envs, indexes, fromUs, toUs, signal } = this.spec(p, []);
-    return { envs, indexes, fromUs, toUs, signal };
-  }
-
-  private partitions(p: Prepared): PartitionSummary[] {
-    if (p.targets.envs.length === 0) return [];
-    return this.deps.store.partitions(p.targets.envs).filter((s) => p.targets.indexes === null || p.targets.indexes.includes(s.index));
-  }
-
-  /** The query's time range, else the extent of the data it may read. */
-  private extent(p: Prepared): { fromMs: number; toMs: number } | undefined {
-    const parts = this.partitions(p);
-    const dataFrom = parts.length ? Math.floor(Math.min(...parts.map((s) => s.minTimeUs)) / 1000) : undefined;
-    const dataTo = parts.length ? Math.floor(Math.max(...parts.map((s) => s.maxTimeUs)) / 1000) + 1 : undefined;
-    const fromMs = p.fromMs ?? dataFrom;
-    const toMs = p.toMs ?? dataTo;
-    return fromMs === undefined || toMs === undefined || !Number.isFinite(fromMs) || !Number.isFinite(toMs) ? undefined : { fromMs, toMs };
+    return prepare(this.deps, principal, req);
   }
 
   search(principal: Principal, req: SearchRequest): Promise<SearchResult> {
@@ -177,11 +91,11 @@ export class QueryService implements SearchService {
    * fetches the full rows.
    */
   private async plainEvents(p: Prepared, k: number): Promise<SearchResult> {
-    const first = await this.newestCutoff(p, k);
+    const first = await newestCutoff(this.deps.store, p, k);
     const meta: SearchMeta = { matched: first.n, scanned: first.scanned, tookMs: 0 };
     if (first.n === 0 || first.cutoffUs === null) return { events: [], meta };
     const cutoffUs = first.cutoffUs;
-    const spec = this.spec(p, '*');
+    const spec = scanSpec(p, '*');
     spec.fromUs = Math.max(spec.fromUs ?? -Infinity, cutoffUs);
     const events = await this.deps.store.scan(spec, async (rel, exec) => {
       const c = compile(p.q, rel, { nowMs: p.nowMs, limit: k, searchOnly: true, extraWhere: `_time >= ${timeLiteral(cutoffUs / 1000)}` });
@@ -191,21 +105,11 @@ export class QueryService implements SearchService {
     return { events, meta };
   }
 
-  /** Counts the search's matches and finds the time of the k-th newest, reading only the columns the search needs. */
-  private async newestCutoff(p: Prepared, k: number): Promise<{ n: number; cutoffUs: number | null; scanned: number }> {
-    return this.deps.store.scan(this.spec(p, userFields(searchFields(p.q.search))), async (rel, exec) => {
-      const c = compile(p.q, rel, { nowMs: p.nowMs, limit: k, searchOnly: true });
-      const r = await exec(`${c.with} SELECT count(*) AS n, epoch_us(list_min(max(_time, ${k}))) AS cutoff FROM ${c.last}`);
-      const cutoff = jsonValue(r.rows[0][1]);
-      return { n: Number(jsonValue(r.rows[0][0])), cutoffUs: cutoff === null ? null : Number(cutoff), scanned: rel.candidateEvents };
-    });
-  }
-
   private async pipeline(p: Prepared, limit: number): Promise<SearchResult> {
-    const range = this.extent(p);
+    const range = extent(this.deps.store, p);
     const countChart = countOnlyTimechart(p.q);
     if (countChart) return this.countTimechart(p, countChart, range);
-    return this.deps.store.scan(this.spec(p, p.a.fields), async (rel, exec) => {
+    return this.deps.store.scan(scanSpec(p, p.a.fields), async (rel, exec) => {
       const c = compile(p.q, rel, { nowMs: p.nowMs, range, limit: p.a.mode === 'table' ? TABLE_ROWS : limit });
       const [rows, count] = await Promise.all([exec(c.sql), exec(c.countSql)]);
       const meta: SearchMeta = { matched: Number(jsonValue(count.rows[0][0])), scanned: rel.candidateEvents, tookMs: 0 };
@@ -225,7 +129,7 @@ export class QueryService implements SearchService {
   private async countTimechart(p: Prepared, tc: TimechartPipe, range: { fromMs: number; toMs: number } | undefined): Promise<SearchResult> {
     const spanSecs = spanOf(tc.span, range);
     const spanUs = spanSecs * 1_000_000;
-    const r = await this.deps.store.countByBucket(this.bucketSpec(p), spanUs);
+    const r = await this.deps.store.countByBucket(bucketSpec(p), spanUs);
     const name = aggName(tc.aggs[0]);
     const rows = r.buckets.slice(0, TABLE_ROWS).map(([b, n]) => [isoFromUs(b * spanUs), n]);
     const table = shapeTimechart({ spanSecs, aggs: [{ name, zero: true }] }, ['_time', name], rows);
@@ -241,14 +145,14 @@ export class QueryService implements SearchService {
     if (p.targets.envs.length === 1 && !this.deps.control.env(envName)) {
       return { eventsOutsideRange: 0, message: `environment "${envName}" does not exist: check env` };
     }
-    const parts = this.partitions(p);
+    const parts = partitionsOf(this.deps.store, p);
     const total = parts.reduce((s, x) => s + x.events, 0);
     if (total === 0) return { eventsOutsideRange: 0, message: `${where} holds no events: check env and index` };
     const earliest = isoFromUs(Math.min(...parts.map((s) => s.minTimeUs)));
     const latest = isoFromUs(Math.max(...parts.map((s) => s.maxTimeUs)));
     let inRange = total;
     if (p.fromMs !== undefined || p.toMs !== undefined) {
-      inRange = await this.deps.store.scan(this.spec(p, [], []), async (rel, exec) => Number(jsonValue((await exec(`SELECT count(*) FROM ${rel.sql} AS e`)).rows[0][0])));
+      inRange = await this.deps.store.scan(scanSpec(p, [], []), async (rel, exec) => Number(jsonValue((await exec(`SELECT count(*) FROM ${rel.sql} AS e`)).rows[0][0])));
     }
     const outside = total - inRange;
     const message =
@@ -258,44 +162,8 @@ export class QueryService implements SearchService {
     return { eventsOutsideRange: outside, earliest, latest, message };
   }
 
-  histogram(principal: Principal, req: SearchRequest & { buckets?: number }): Promise<HistogramResult> {
-    return this.guarded(principal, req, (r) => this.histogramRun(principal, r));
-  }
-
-  private async histogramRun(principal: Principal, req: SearchRequest & { buckets?: number }): Promise<HistogramResult> {
-    const t0 = performance.now();
-    const p = this.prepare(principal, req);
-    const range = p.possible ? this.extent(p) : undefined;
-    const want = Math.min(Math.max(1, Math.floor(req.buckets ?? 60)), 1000);
-    if (!range) return { spanSecs: 60, buckets: [], meta: { matched: 0, scanned: 0, tookMs: Math.round(performance.now() - t0) } };
-    const spanSecs = autoSpanSecs(range.fromMs, range.toMs, want);
-    const spanUs = spanSecs * 1_000_000;
-    const withPipes = p.a.mode === 'events' && p.q.pipes.every((x) => ['where', 'eval', 'rex', 'dedup', 'sort'].includes(x.kind));
-    // every event of the range counts when the search keeps all and no counted pipe drops any
-    const allEvents = matchesAll(p.q.search) && (!withPipes || p.q.pipes.length === 0);
-    const res = allEvents ? await this.allEventsPerBucket(p, spanUs) : await this.histogramRows(p, spanUs, withPipes);
-    const counts = new Map(res.rows.map(([b, n]) => [b, n]));
-    const firstB = Math.floor((range.fromMs * 1000) / spanUs);
-    const lastB = Math.floor((range.toMs * 1000 - 1) / spanUs);
-    const buckets: HistogramResult['buckets'] = [];
-    for (let b = firstB; b <= lastB && buckets.length < 10_000; b++) buckets.push({ time: isoFromUs(b * spanUs), count: counts.get(b) ?? 0 });
-    const matched = res.rows.reduce((s, [, n]) => s + n, 0);
-    return { spanSecs, buckets, meta: { matched, scanned: res.scanned, tookMs: Math.round((performance.now() - t0) * 100) / 100 } };
-  }
-
-  /** fast path: histogram of a search that keeps every event, from the store's per-minute counts. */
-  private async allEventsPerBucket(p: Prepared, spanUs: number): Promise<{ rows: number[][]; scanned: number }> {
-    const r = await this.deps.store.countByBucket(this.bucketSpec(p), spanUs);
-    return { rows: r.buckets, scanned: r.candidateEvents };
-  }
-
-  private async histogramRows(p: Prepared, spanUs: number, withPipes: boolean): Promise<{ rows: number[][]; scanned: number }> {
-    const fields = withPipes ? p.a.fields : userFields(searchFields(p.q.search));
-    return this.deps.store.scan(this.spec(p, fields), async (rel, exec) => {
-      const c = compile(p.q, rel, { nowMs: p.nowMs, limit: 1, searchOnly: !withPipes });
-      const r = await exec(`${c.with} SELECT epoch_us(_time) // ${spanUs} AS b, count(*) AS n FROM ${c.last} GROUP BY 1 ORDER BY 1`);
-      return { rows: r.rows.map((x) => [Number(jsonValue(x[0])), Number(jsonValue(x[1]))]), scanned: rel.candidateEvents };
-    });
+  histogram(principal: Principal, req: HistogramRequest): Promise<HistogramResult> {
+    return this.guarded(principal, req, (r) => histogramRun(this.deps, principal, r));
   }
 
   fields(principal: Principal, req: SearchRequest & { top?: number }): Promise<FieldsResult> {
@@ -307,14 +175,14 @@ export class QueryService implements SearchService {
     const p = this.prepare(principal, req);
     const top = Math.min(Math.max(1, Math.floor(req.top ?? 5)), 100);
     if (!p.possible) return { fields: [], meta: { matched: 0, scanned: 0, tookMs: 0 } };
-    const types = new Map(this.deps.store.fields({ envs: p.targets.envs, indexes: p.targets.indexes, fromUs: this.spec(p, []).fromUs, toUs: this.spec(p, []).toUs }).map((f) => [f.name, f.type]));
+    const types = new Map(this.deps.store.fields({ envs: p.targets.envs, indexes: p.targets.indexes, fromUs: scanSpec(p, []).fromUs, toUs: scanSpec(p, []).toUs }).map((f) => [f.name, f.type]));
     // the sample is the newest FIELD_SAMPLE matches: find the time of the last one reading few
     // columns, then extract every field only from blocks and rows from that time on
-    const first = await this.newestCutoff(p, FIELD_SAMPLE);
+    const first = await newestCutoff(this.deps.store, p, FIELD_SAMPLE);
     if (first.n === 0 || first.cutoffUs === null) return { fields: [], meta: { matched: 0, scanned: first.scanned, tookMs: Math.round((performance.now() - t0) * 100) / 100 } };
-    const spec = this.spec(p, '*');
+    const spec = scanSpec(p, '*');
     spec.fromUs = Math.max(spec.fromUs ?? -Infinity, first.cutoffUs);
-    const res = await this.deps.store.scan(spec, async (rel: RelationInfo, exec: Exec) => {
+    const res = await this.deps.store.scan(spec, async (rel: RelationInfo, exec) => {
       const c = compile(p.q, rel, { nowMs: p.nowMs, limit: 1, searchOnly: true, extraWhere: `_time >= ${timeLiteral(first.cutoffUs! / 1000)}` });
       const names = ['index', 'host', 'source', 'sourcetype', 'env', ...rel.fieldColumns];
       const cast = names.map((n) => `CAST(${ident(n)} AS VARCHAR) AS ${ident(n)}`).join(', ');

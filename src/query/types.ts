@@ -43,10 +43,26 @@ export interface SearchResult {
   meta: SearchMeta;
 }
 
+/** A histogram, optionally stacked by a field (`by`): the `series` most common values, then OTHER and NULL. */
+export interface HistogramRequest extends SearchRequest {
+  /** About how many buckets (default 60, at most 1000). */
+  buckets?: number;
+  /** A field name as written in a pipe's field list (`host`, `"user name"`). */
+  by?: string;
+  /** Most common values of `by` that get their own series (default 5, at most 20). */
+  series?: number;
+}
+
 export interface HistogramResult {
   /** Bucket width in seconds. */
   spanSecs: number;
-  buckets: { time: string; count: number }[];
+  /**
+   * With `by`: the series names, most common value first, then `OTHER` (every other value) and
+   * `NULL` (events without the field), each only when it counts events. Every bucket then has
+   * `series` (name → count, zeros left out) summing to its `count`.
+   */
+  series?: string[];
+  buckets: { time: string; count: number; series?: Record<string, number> }[];
   meta: SearchMeta;
 }
 
@@ -62,6 +78,6 @@ export interface FieldsResult {
  */
 export interface SearchService {
   search(principal: Principal, req: SearchRequest): Promise<SearchResult>;
-  histogram(principal: Principal, req: SearchRequest & { buckets?: number }): Promise<HistogramResult>;
+  histogram(principal: Principal, req: HistogramRequest): Promise<HistogramResult>;
   fields(principal: Principal, req: SearchRequest & { top?: number }): Promise<FieldsResult>;
 }

@@ -1,0 +1,111 @@
+import type { Clock } from '../clock/clock.js';
+import type { ControlReader } from '../control/types.js';
+import type { Principal } from '../auth/principal.js';
+import { resolveSearchTargets, type SearchTargets } from '../auth/rbac.js';
+import type { BucketCountSpec, EventStore, PartitionSummary, ScanSpec } from '../storage/types.js';
+import { analyze, compile, type QueryAnalysis } from './compile.js';
+import { parse, type Query } from './parser.js';
+import { jsonValue } from './results.js';
+import { conjuncts, searchFields } from './search/filter-logic.js';
+import { CORE_NAMES, wildcardRegex } from './schema.js';
+import { parseTime } from './time.js';
+import type { SearchRequest } from './types.js';
+
+/** What planning a search needs from the rest of svc. */
+export interface PlanDeps {
+  store: EventStore;
+  control: ControlReader;
+  clock: Clock;
+}
+
+/** A search parsed, narrowed by RBAC and given its time range: what every kind of call plans from. */
+export interface Prepared {
+  q: Query;
+  a: QueryAnalysis;
+  targets: SearchTargets;
+  nowMs: number;
+  fromMs?: number;
+  toMs?: number;
+  /** False when nothing can match (no readable env, empty time range). */
+  possible: boolean;
+  signal?: AbortSignal;
+}
+
+/** Names the store must expose: user fields only (core columns are always there). */
+export function userFields(names: string[]): string[] {
+  return [...new Set(names)].filter((n) => !CORE_NAMES.has(n));
+}
+
+/** Parses the query, resolves env/index by RBAC (throws access_denied) and intersects the time ranges. */
+export function prepare(deps: PlanDeps, principal: Principal, req: SearchRequest): Prepared {
+  const nowMs = deps.clock.now();
+  const q = parse(req.q ?? '');
+  const targets = resolveSearchTargets(principal, req, deps.control.envs().map((e) => e.name));
+  const a = analyze(q, nowMs);
+  const from = [req.from ? parseTime(req.from, nowMs) : undefined, a.fromMs].filter((x): x is number => x !== undefined);
+  const to = [req.to ? parseTime(req.to, nowMs) : undefined, a.toMs].filter((x): x is number => x !== undefined);
+  const fromMs = from.length ? Math.max(...from) : undefined;
+  const toMs = to.length ? Math.min(...to) : undefined;
+  narrowIndexes(deps.store, q, targets);
+  const possible = targets.envs.length > 0 && (targets.indexes === null || targets.indexes.length > 0) && !(fromMs !== undefined && toMs !== undefined && fromMs >= toMs);
+  return { q, a, targets, nowMs, fromMs, toMs, possible, signal: req.signal };
+}
+
+/**
+ * fast path: `index=web` (or `index=web*`) AND-ed at the top of the search narrows the scan to
+ * those indexes, so the store never opens the others' blocks. Matching follows the filter's own
+ * rule (case-insensitive, `*` wildcard unless quoted), over the indexes the store knows.
+ */
+function narrowIndexes(store: EventStore, q: Query, targets: SearchTargets): void {
+  for (const c of conjuncts(q.search)) {
+    if (c.kind !== 'field' || c.field !== 'index' || c.op !== '=') continue;
+    const v = c.value.toLowerCase();
+    const re = !c.quoted && v.includes('*') ? wildcardRegex(v) : undefined;
+    const known = new Set(store.partitions(targets.envs).map((x) => x.index));
+    const hit = [...known].filter((i) => (re ? re.test(i.toLowerCase()) : i.toLowerCase() === v));
+    targets.indexes = targets.indexes === null ? hit : targets.indexes.filter((i) => hit.includes(i));
+  }
+}
+
+export function scanSpec(p: Prepared, fields: ScanSpec['fields'], requiredTokens = p.a.requiredTokens): ScanSpec {
+  return {
+    envs: p.targets.envs,
+    indexes: p.targets.indexes,
+    fromUs: p.fromMs === undefined ? undefined : p.fromMs * 1000,
+    toUs: p.toMs === undefined ? undefined : p.toMs * 1000,
+    requiredTokens,
+    fields,
+    signal: p.signal,
+  };
+}
+
+/** The scan range of a search that keeps every event (count-fast-path.ts). */
+export function bucketSpec(p: Prepared): BucketCountSpec {
+  const { envs, indexes, fromUs, toUs, signal } = scanSpec(p, []);
+  return { envs, indexes, fromUs, toUs, signal };
+}
+
+export function partitionsOf(store: EventStore, p: Prepared): PartitionSummary[] {
+  if (p.targets.envs.length === 0) return [];
+  return store.partitions(p.targets.envs).filter((s) => p.targets.indexes === null || p.targets.indexes.includes(s.index));
+}
+
+/** The query's time range, else the extent of the data it may read. */
+export function extent(store: EventStore, p: Prepared): { fromMs: number; toMs: number } | undefined {
+  const parts = partitionsOf(store, p);
+  const dataFrom = parts.length ? Math.floor(Math.min(...parts.map((s) => s.minTimeUs)) / 1000) : undefined;
+  const dataTo = parts.length ? Math.floor(Math.max(...parts.map((s) => s.maxTimeUs)) / 1000) + 1 : undefined;
+  const fromMs = p.fromMs ?? dataFrom;
+  const toMs = p.toMs ?? dataTo;
+  return fromMs === undefined || toMs === undefined || !Number.isFinite(fromMs) || !Number.isFinite(toMs) ? undefined : { fromMs, toMs };
+}
+
+/** Counts the search's matches and finds the time of the k-th newest, reading only the columns the search needs. */
+export async function newestCutoff(store: EventStore, p: Prepared, k: number): Promise<{ n: number; cutoffUs: number | null; scanned: number }> {
+  return store.scan(scanSpec(p, userFields(searchFields(p.q.search))), async (rel, exec) => {
+    const c = compile(p.q, rel, { nowMs: p.nowMs, limit: k, searchOnly: true });
+    const r = await exec(`${c.with} SELECT count(*) AS n, epoch_us(list_min(max(_time, ${k}))) AS cutoff FROM ${c.last}`);
+    const cutoff = jsonValue(r.rows[0][1]);
+    return { n: Number(jsonValue(r.rows[0][0])), cutoffUs: cutoff === null ? null : Number(cutoff), scanned: rel.candidateEvents };
+  });
+}

@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { resolve, join } from 'node:path';
+import { dirname, resolve, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { envSchema } from './schema.js';
 
 export interface ListenAddress {
@@ -36,6 +38,10 @@ export interface Config {
   syslogUdp: ListenAddress | undefined;
   syslogToken: string | undefined;
   llm: { url: string; model: string | undefined; apiKey: string | undefined } | undefined;
+  /** Origin (scheme://host[:port]) of SVC_PUBLIC_URL, when set. */
+  publicOrigin: string | undefined;
+  /** Directory of the built web UI (index.html and assets/). */
+  uiDir: string;
   logLevel: string;
   testClockOffsetSecs: number;
   testHoldWriter: boolean;
@@ -54,6 +60,13 @@ export function parseListen(value: string, name: string): ListenAddress {
   const port = m ? Number(m[2]) : NaN;
   if (!m || port > 65535) throw new ConfigError(`${name}: cannot parse listen address "${value}" (want host:port)`);
   return { host: m[1] || '127.0.0.1', port };
+}
+
+/** The directory holding svc's package.json, from wherever this file runs (src/ with tsx, dist/ compiled). */
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
 }
 
 /** The only reader of process.env in svc. Throws ConfigError naming the bad setting. */
@@ -95,6 +108,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     syslogUdp: e.SVC_SYSLOG_UDP ? parseListen(e.SVC_SYSLOG_UDP, 'SVC_SYSLOG_UDP') : undefined,
     syslogToken: e.SVC_SYSLOG_TOKEN,
     llm: e.SVC_LLM_URL ? { url: e.SVC_LLM_URL, model: e.SVC_LLM_MODEL, apiKey: e.SVC_LLM_API_KEY } : undefined,
+    publicOrigin: e.SVC_PUBLIC_URL ? new URL(e.SVC_PUBLIC_URL).origin : undefined,
+    uiDir: resolve(e.SVC_UI_DIR ?? join(packageRoot(), 'dist', 'web')),
     logLevel: e.SVC_LOG_LEVEL,
     testClockOffsetSecs: e.SVC_TEST_CLOCK_OFFSET_SECS,
     testHoldWriter: e.SVC_TEST_HOLD_WRITER,

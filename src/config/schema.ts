@@ -59,6 +59,11 @@ export const envSchema = z.object({
   SVC_LLM_MODEL: optionalString,
   SVC_LLM_API_KEY: optionalString,
 
+  /** The address people and IdPs use to reach svc (https://logs.example.com), when a proxy sits in front. */
+  SVC_PUBLIC_URL: z.string().url().optional(),
+  /** The built web UI (dist/web of the package by default). */
+  SVC_UI_DIR: optionalString,
+
   SVC_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Tests only: seconds added to the wall clock, so expiry can be exercised against a real process. */
   SVC_TEST_CLOCK_OFFSET_SECS: z.coerce.number().int().default(0),

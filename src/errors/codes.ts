@@ -34,6 +34,7 @@ export const ERROR_CODES = {
   insufficient_scope: 'forbidden',
   access_denied: 'forbidden',
   tool_hidden: 'forbidden',
+  cross_site_request: 'forbidden',
   // resources
   not_found: 'not_found',
   already_exists: 'conflict',

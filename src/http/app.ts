@@ -20,6 +20,8 @@ import { elasticsearchRoutes } from '../ingest/elasticsearch/route.js';
 import { splunkHecRoutes } from '../ingest/splunk-hec/route.js';
 import { lokiRoutes } from '../ingest/loki/route.js';
 import { otlpRoutes } from '../ingest/otlp/route.js';
+import { registerCrossSiteGuard } from './cross-site.js';
+import { redirectBrowsersToUi, uiRoutes } from './ui.js';
 
 /**
  * Builds the HTTP edge: one Fastify instance with svc's error mapping, version header and routes.
@@ -41,6 +43,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => Math.random().toString(36).slice(2, 12),
   });
   app.decorate('deps', deps);
+  redirectBrowsersToUi(app);
+  registerCrossSiteGuard(app, deps.config.publicOrigin);
   registerAuthHook(app, deps.auth);
 
   app.addHook('onSend', async (_req, reply, payload) => {
@@ -72,6 +76,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   for (const [protocol, plugin] of Object.entries(compat)) await app.register(plugin, { ctx: ingestContext(deps, protocol) });
   await app.register(searchRoutes);
   await app.register(mcpRoutes);
+  await app.register(uiRoutes, { dir: deps.config.uiDir });
   return app;
 }
 

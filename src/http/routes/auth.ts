@@ -24,7 +24,7 @@ export function describePrincipal(p: Principal): Record<string, unknown> {
   return p.kind === 'user' ? { ...base, role: p.role } : base;
 }
 
-/** /api/auth/login (public, rate-limited), /api/auth/logout, /api/auth/me. */
+/** /api/auth/login (public, rate-limited), /api/auth/logout, /api/auth/me, /api/auth/options (public). */
 export async function authRoutes(app: FastifyInstance): Promise<void> {
   app.post('/api/auth/login', { config: { access: 'public' } }, async (request, reply) => {
     const input = parseInput(login, request.body);
@@ -44,6 +44,9 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     setSessionCookie(reply, '', 0);
     return reply.code(204).send();
   });
+
+  // what the login page offers; SAML arrives with its own issue
+  app.get('/api/auth/options', { config: { access: 'public' } }, async () => ({ saml: { enabled: false } }));
 
   app.get('/api/auth/me', { config: { access: 'authenticated' } }, async (request) => describePrincipal(principalOf(request)));
 }

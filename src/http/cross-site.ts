@@ -1,0 +1,42 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { SvcError } from '../errors/svc-error.js';
+
+/**
+ * Cross-site request forgery guard (DESIGN 10). A browser sends the session cookie with a form a
+ * foreign page posts, so a state-changing call authenticated by the cookie alone must prove it
+ * came from svc's own pages: an `Origin` equal to svc's own (its Host, or SVC_PUBLIC_URL), or the
+ * `X-Svc-Request` header, which a cross-site form cannot set. Calls with an Authorization header
+ * (scripts, shippers, API keys) carry their own proof and are not affected.
+ */
+
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const CSRF_HEADER = 'x-svc-request';
+
+/** Pure decision: may this cookie-authenticated, state-changing request go ahead? */
+export function sameOrigin(origin: string | undefined, host: string | undefined, publicOrigin: string | undefined): boolean {
+  if (!origin || origin === 'null') return false;
+  let o: URL;
+  try {
+    o = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (publicOrigin && o.origin === publicOrigin) return true;
+  return host !== undefined && o.host === host.toLowerCase();
+}
+
+function carriesCookie(request: FastifyRequest): boolean {
+  return !request.headers.authorization && /(?:^|;\s*)svc_session=/.test(request.headers.cookie ?? '');
+}
+
+export function registerCrossSiteGuard(app: FastifyInstance, publicOrigin: string | undefined): void {
+  app.addHook('onRequest', async (request) => {
+    if (SAFE.has(request.method)) return;
+    const login = request.url.split('?')[0] === '/api/auth/login';
+    // a login form posted from another site would sign the victim into the attacker's account
+    if (!carriesCookie(request) && !(login && request.headers.origin)) return;
+    if (request.headers[CSRF_HEADER] !== undefined) return;
+    if (sameOrigin(request.headers.origin, request.headers.host, publicOrigin)) return;
+    throw new SvcError('cross_site_request', 'refused a cross-site request: state-changing calls with the session cookie must come from svc\'s own pages');
+  });
+}

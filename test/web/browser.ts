@@ -1,0 +1,67 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/** Debian's Chromium (apt-get install chromium); `.ci/run` installs it. */
+export const CHROMIUM = process.env.SVC_CHROMIUM ?? '/usr/bin/chromium';
+
+/** Why the browser tests cannot run here, or false when they can. */
+export function browserSkipReason(): string | false {
+  return existsSync(CHROMIUM) ? false : `skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set SVC_CHROMIUM)`;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    // this machine's network is closed: background fetches of Chromium's own only fail slowly
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+}
+
+export async function newContext(browser: Browser, opts: { dark?: boolean } = {}): Promise<BrowserContext> {
+  return browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: opts.dark ? 'dark' : 'light', acceptDownloads: true });
+}
+
+/** Polls `fn` until it answers something truthy (or stops throwing); fails after `ms` with `what`. */
+export async function waitFor<T>(what: string, fn: () => Promise<T> | T, ms = 20_000): Promise<NonNullable<T>> {
+  const end = Date.now() + ms;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v as NonNullable<T>;
+      last = v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Signs in through the login page and waits for the page it leads to. */
+export async function signIn(page: Page, base: string, username: string, password: string, next?: string): Promise<void> {
+  await page.goto(`${base}/ui/login${next ? `?next=${encodeURIComponent(next)}` : ''}`);
+  await page.fill('input[name=username]', username);
+  await page.fill('input[name=password]', password);
+  await page.click('button[type=submit]');
+  await page.waitForURL((u) => !u.pathname.startsWith('/ui/login'));
+}
+
+/** The number the results toolbar shows ("48,795 events"), once a search has answered. */
+export async function shownCount(page: Page): Promise<number> {
+  const text = await waitFor('a result count', async () => {
+    const t = await page.locator('[data-testid=result-count] strong').textContent({ timeout: 1000 });
+    return t && !(await page.locator('[data-testid=cancel]').count()) ? t : null;
+  });
+  return Number(text.replace(/[^\d]/g, ''));
+}
+
+/** Records JavaScript errors and CSP violations of a page, so a test can assert there were none. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy|Refused to/i.test(m.text())) errors.push(`csp: ${m.text()}`);
+  });
+  return errors;
+}

@@ -1,0 +1,228 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { call, TEST_ADMIN_PASSWORD } from '../helpers/auth.js';
+import { browserSkipReason, launchBrowser, newContext, shownCount, signIn, waitFor, watchErrors } from './browser.js';
+import { apiSearch, countTerm, ingestNdjson, linesOf, OPENSSH_LOG, APACHE_LOG } from './data.js';
+import { parseCsv } from '../helpers/csv.js';
+import { startUiServer, type UiServer } from './fixture.js';
+
+const SHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'screenshots');
+const skip = browserSkipReason();
+if (skip) console.log(`# web UI search tests ${skip}`);
+
+describe('the search page in Chromium', { skip }, () => {
+  let ui: UiServer;
+  let browser: Browser;
+  let ctx: BrowserContext;
+  let page: Page;
+  let errors: string[];
+  const base = () => ui.srv.url;
+  const open = async (params: Record<string, string>) => {
+    await page.goto(`${base()}/ui/search?${new URLSearchParams(params)}`);
+    return shownCount(page);
+  };
+
+  before(async () => {
+    ui = await startUiServer();
+    browser = await launchBrowser();
+    ctx = await newContext(browser);
+    page = await ctx.newPage();
+    errors = watchErrors(page);
+    await signIn(page, base(), 'admin', TEST_ADMIN_PASSWORD);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await ui?.close();
+  });
+
+  it('sends a signed-out visitor to the login page and back to the search they opened', async () => {
+    const c = await newContext(browser);
+    const p = await c.newPage();
+    await p.goto(`${base()}/ui/search?q=error&from=-7d`);
+    await p.waitForURL((u) => u.pathname === '/ui/login');
+    assert.equal(new URL(p.url()).searchParams.get('next'), '/ui/search?q=error&from=-7d');
+    await p.fill('input[name=username]', 'admin');
+    await p.fill('input[name=password]', TEST_ADMIN_PASSWORD);
+    await p.click('button[type=submit]');
+    await p.waitForURL((u) => u.pathname === '/ui/search');
+    assert.equal(new URL(p.url()).search, '?q=error&from=-7d');
+    await c.close();
+  });
+
+  it('answers a wrong password with one generic message', async () => {
+    const c = await newContext(browser);
+    const p = await c.newPage();
+    await p.goto(`${base()}/ui/login`);
+    await p.fill('input[name=username]', 'admin');
+    await p.fill('input[name=password]', 'not-the-password');
+    await p.click('button[type=submit]');
+    const alert = await waitFor('the login error', () => p.locator('[role=alert]').textContent());
+    assert.equal(alert, 'Sign-in failed. Check your user name and password.');
+    assert.equal(new URL(p.url()).pathname, '/ui/login');
+    await c.close();
+  });
+
+  it('shows the count the API gives, and the count of the raw file, for real data sets', async (t) => {
+    if (!ui.real) return t.skip('SVC_REAL_DATA has no Apache/OpenSSH logs');
+    for (const [index, file, term] of [['apache', APACHE_LOG, 'GET'], ['openssh', OPENSSH_LOG, 'invalid']] as const) {
+      const shown = await open({ q: term, env: 'default', index, from: '' });
+      const api = await apiSearch(ui.srv, ui.admin, { q: term, env: 'default', index });
+      assert.equal(shown, api.meta.matched, `${index}: UI and API`);
+      assert.equal(shown, countTerm(linesOf(file), term), `${index}: UI and the file`);
+      assert.ok(shown > 0);
+    }
+  });
+
+  it('runs a query typed in the editor and keeps query and range in the URL', async () => {
+    await open({ q: '', env: 'default', index: 'app', from: '-24h' });
+    await page.click('.cm-content');
+    await page.keyboard.type('level=error status=500');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+Enter');
+    await page.waitForURL((u) => u.searchParams.get('q') === 'level=error status=500');
+    const shown = await shownCount(page);
+    assert.equal(shown, ui.app.filter((e) => e.level === 'error' && e.status === 500).length);
+    assert.equal(new URL(page.url()).searchParams.get('from'), '-24h');
+  });
+
+  it('underlines a query the parser refuses at the position it names', async () => {
+    await page.goto(`${base()}/ui/search?${new URLSearchParams({ q: 'level=error | stats count by', index: 'app', from: '-24h' })}`);
+    const msg = await waitFor('the parse error', () => page.locator('[data-testid=search-error]').textContent());
+    assert.match(msg, /missing|unexpected/);
+    await waitFor('the underline', () => page.locator('.cm-lintRange-error').count());
+  });
+
+  it('keeps the event rows virtual: a thousand events, a few dozen rows in the page', async () => {
+    const shown = await open({ q: '', index: 'app', from: '-24h' });
+    assert.equal(shown, ui.app.length);
+    const rows = await page.locator('.event-row').count();
+    assert.ok(rows > 10 && rows < 100, `${rows} rows rendered`);
+  });
+
+  it('finds text in the loaded events with its own find box', async () => {
+    await open({ q: '', index: 'app', from: '-24h' });
+    await page.fill('input[aria-label="Find in results"]', 'status=404');
+    const text = await waitFor('find count', () => page.locator('[data-testid=find-count]').textContent());
+    const expected = ui.app.filter((e) => e.message.includes('status=404')).length;
+    assert.equal(text, `1/${expected}`);
+    await waitFor('a marked match', () => page.locator('mark.find-hit').count());
+  });
+
+  it('zooms into a range dragged across the histogram and puts it in the URL', async () => {
+    await open({ q: '', index: 'app', from: '-24h' });
+    const over = page.locator('[data-testid=histogram] .u-over');
+    const box = await waitFor('the histogram', () => over.boundingBox());
+    await page.mouse.move(box.x + box.width * 0.55, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.8, box.y + box.height / 2, { steps: 8 });
+    await page.mouse.up();
+    await page.waitForURL((u) => u.searchParams.has('to'));
+    const u = new URL(page.url());
+    const from = u.searchParams.get('from')!;
+    const to = u.searchParams.get('to')!;
+    assert.ok(Date.parse(from) < Date.parse(to), `${from} .. ${to}`);
+    const shown = await shownCount(page);
+    const inRange = ui.app.filter((e) => Date.parse(e['@timestamp']) >= Date.parse(from) && Date.parse(e['@timestamp']) < Date.parse(to)).length;
+    assert.equal(shown, inRange);
+    const api = await apiSearch(ui.srv, ui.admin, { q: '*', index: 'app', from, to });
+    assert.equal(shown, api.meta.matched);
+  });
+
+  it('adds a field value to the query from the field list, and excludes another', async () => {
+    await open({ q: '', index: 'app', from: '-24h' });
+    await page.click('[data-testid=fields] button[title="Filter for host=web-2"]');
+    await page.waitForURL((u) => u.searchParams.get('q') === 'host="web-2"');
+    assert.equal(await shownCount(page), ui.app.filter((e) => e.host === 'web-2').length);
+
+    await open({ q: '', index: 'app', from: '-24h' });
+    await page.click('[data-testid=fields] button[title="Filter out host=web-3"]');
+    await page.waitForURL((u) => u.searchParams.get('q') === 'NOT host="web-3"');
+    assert.equal(await shownCount(page), ui.app.filter((e) => e.host !== 'web-3').length);
+  });
+
+  it('stacks the histogram by a field and keeps it in the URL', async () => {
+    await open({ q: '', index: 'app', from: '-24h', by: 'level' });
+    const legend = await waitFor('the legend', async () => (await page.locator('.histogram-legend').textContent()) || null);
+    for (const level of ['info', 'warn', 'error', 'debug']) assert.ok(legend.includes(level), legend);
+  });
+
+  it('opens the events around an event, as the context API answers them', async (t) => {
+    if (!ui.real) return t.skip('SVC_REAL_DATA has no OpenSSH log');
+    await open({ q: '', index: 'openssh', from: '' });
+    await page.locator('.event-line').nth(9).click();
+    const detail = page.locator('.event-detail');
+    const value = (k: string) => detail.locator(`tr:has(th:text-is("${k}")) td.mono`).first().textContent();
+    const time = (await value('_time'))!;
+    const host = (await value('host'))!;
+    const source = (await value('source'))!;
+    await detail.locator('button', { hasText: 'Events around this one' }).click();
+    const anchor = await waitFor('the anchor row', async () => ((await page.locator('[data-anchor]').count()) ? page.locator('[data-anchor]') : null));
+    const ctxApi = (await call(ui.srv, 'GET', `/api/context?${new URLSearchParams({ env: 'default', index: 'openssh', time, host, source, before: '20', after: '20' })}`, { token: ui.admin })) as { before: unknown[]; at: unknown[]; after: unknown[] };
+    const rows = await page.locator('.context-row').count();
+    assert.equal(rows, ctxApi.before.length + ctxApi.at.length + ctxApi.after.length);
+    assert.ok(rows > 20, `${rows} rows`);
+    assert.ok(((await anchor.textContent()) ?? '').length > 0);
+    await page.keyboard.press('Escape');
+  });
+
+  it('streams an event ingested during live tail into the list, and holds it while paused', async () => {
+    await open({ q: '', index: 'app', from: '-1h' });
+    await page.click('button:has-text("Live")');
+    await waitFor('live mode', () => page.locator('[data-testid=live-note]').count());
+    const marker = `live-marker-${Date.now()}`;
+    const t0 = Date.now();
+    await ingestNdjson(ui.srv, ui.ingest, 'app', [{ '@timestamp': new Date().toISOString(), host: 'web-9', level: 'info', message: `${marker} arrived` }]);
+    await waitFor('the live event', () => page.locator('.event-message', { hasText: marker }).count());
+    console.log(`# live tail: event on screen ${Date.now() - t0} ms after its ingest was acknowledged`);
+
+    await page.click('button:has-text("Pause")');
+    const held = `held-marker-${Date.now()}`;
+    await ingestNdjson(ui.srv, ui.ingest, 'app', [{ '@timestamp': new Date().toISOString(), host: 'web-9', level: 'info', message: held }]);
+    await new Promise((r) => setTimeout(r, 2500));
+    assert.equal(await page.locator('.event-message', { hasText: held }).count(), 0, 'a paused tail shows nothing new');
+    await page.click('button:has-text("Resume")');
+    await waitFor('the held event after resume', () => page.locator('.event-message', { hasText: held }).count());
+    await page.click('button:has-text("Stop live")');
+  });
+
+  it('opens a copied URL in a new page with the same query, range and results', async () => {
+    const shown = await open({ q: 'level=warn', env: 'default', index: 'app', from: '-24h', by: 'host' });
+    const url = page.url();
+    const other = await ctx.newPage();
+    await other.goto(url);
+    assert.equal(await shownCount(other), shown);
+    assert.equal(await other.locator('.cm-content').textContent(), 'level=warn');
+    assert.equal(await other.locator('[data-testid=time-range]').textContent(), 'Last 24 hours');
+    await other.close();
+  });
+
+  it('exports the results as CSV whose rows are the API\'s', async () => {
+    const params = { q: 'status=404', env: 'default', index: 'app', from: '-24h' };
+    const shown = await open(params);
+    await page.click('button:has-text("Export")');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-csv]')]);
+    const csv = parseCsv(readFileSync((await download.path())!, 'utf8'));
+    const header = csv[0];
+    const rows = csv.slice(1);
+    assert.equal(rows.length, shown);
+    const api = await apiSearch(ui.srv, ui.admin, { ...params, limit: 10_000 });
+    const key = (time: string, message: string) => `${time} ${message}`;
+    const fromCsv = rows.map((r) => key(r[header.indexOf('_time')], r[header.indexOf('message')])).sort();
+    const fromApi = api.events.map((e) => key(e.time, e.message)).sort();
+    assert.deepEqual(fromCsv, fromApi);
+  });
+
+  it('renders without script errors or CSP violations, and saves the screenshot for the README', async () => {
+    await open({ q: '', env: 'default', index: 'app', from: '-24h', by: 'level' });
+    await page.locator('.event-line').nth(1).click();
+    await page.waitForTimeout(300);
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, 'search.png') });
+    assert.deepEqual(errors, []);
+  });
+});

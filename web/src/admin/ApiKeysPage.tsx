@@ -1,0 +1,248 @@
+import { useState, type FormEvent } from 'react';
+import { api, del, get, post } from '../api/client';
+import type { Allowlists, ApiKey, Scope } from '../api/types';
+import { Button } from '../ui/Button';
+import { relativeTime, shortDate, shortTime } from '../ui/format';
+import { Icon } from '../ui/icons';
+import { ConfirmDialog, Modal } from '../ui/Modal';
+import { useToast } from '../ui/toast';
+import { AllowlistFields, AllowSummary, ErrorLine, PageHeader, SecretDialog, StateBadge } from './parts';
+import { useLoad } from './useLoad';
+
+const SCOPES: { id: Scope; label: string; text: string }[] = [
+  { id: 'standard', label: 'Standard API', text: 'Search and the other non-admin /api/* calls, within the allowlists below.' },
+  { id: 'admin', label: 'Admin API', text: 'Everything under /api/admin/*; implies Standard API.' },
+  { id: 'mcp', label: 'MCP server', text: 'The /mcp endpoint only, for AI assistants; limited to the allowed tools.' },
+];
+
+const LABEL: Record<Scope, string> = { standard: 'Standard', admin: 'Admin', mcp: 'MCP' };
+
+/** Where a key's MCP calls are recorded: its `_svcmcp` records, as a search. */
+function mcpActivityHref(k: ApiKey): string {
+  const q = new URLSearchParams({ q: `key_id="${k.id}"`, env: '_system', index: '_svcmcp', from: '-30d' });
+  return `/ui/search?${q}`;
+}
+
+export function ApiKeysPage() {
+  const { data, error, reload } = useLoad(() => get<{ apiKeys: ApiKey[] }>('/api/admin/api-keys'));
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<ApiKey | null>(null);
+  const [deleting, setDeleting] = useState<ApiKey | null>(null);
+  const toast = useToast();
+  const keys = data?.apiKeys ?? [];
+
+  const setEnabled = async (k: ApiKey, on: boolean) => {
+    try {
+      await post(`/api/admin/api-keys/${k.id}/${on ? 'enable' : 'disable'}`);
+      toast('ok', `Key "${k.name}" ${on ? 'enabled' : 'disabled'}`);
+      reload();
+    } catch (e) {
+      toast('error', (e as Error).message);
+    }
+  };
+
+  return (
+    <div className="admin-page">
+      <PageHeader
+        title="API keys"
+        description="Keys for scripts, dashboards and AI assistants. A key acts with its scopes and sees only the data its allowlists name."
+        action={
+          <Button variant="primary" icon="plus" onClick={() => setCreating(true)}>
+            Create key
+          </Button>
+        }
+      />
+      <ErrorLine error={error} />
+      <div className="card">
+        <table className="admin-table" data-testid="api-keys">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Scopes</th>
+              <th>Key</th>
+              <th>Last used</th>
+              <th>Expires</th>
+              <th>State</th>
+              <th>Created</th>
+              <th className="actions-col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.map((k) => (
+              <tr key={k.id} data-key={k.name}>
+                <td className="name-cell">
+                  <div className="strong">{k.name}</div>
+                  {k.purpose && <div className="muted small clamp">{k.purpose}</div>}
+                  <div className="small">
+                    <AllowSummary allow={k.allow} />
+                  </div>
+                </td>
+                <td>
+                  {k.scopes.map((s) => (
+                    <span key={s} className={`badge badge-scope-${s}`}>
+                      {LABEL[s]}
+                    </span>
+                  ))}
+                </td>
+                <td className="mono small">svk_…{k.lastFour}</td>
+                <td title={k.lastUsedAt ?? ''}>{relativeTime(k.lastUsedAt)}</td>
+                <td title={k.expiresAt ?? ''}>
+                  {k.expiresAt ? (
+                    <>
+                      <div>{shortDate(k.expiresAt)}</div>
+                      <div className="muted small">{relativeTime(k.expiresAt)}</div>
+                    </>
+                  ) : (
+                    <span className="muted">never</span>
+                  )}
+                </td>
+                <td>
+                  <StateBadge state={k.state} />
+                </td>
+                <td>
+                  <div>{shortTime(k.createdAt)}</div>
+                  <div className="muted small">by {k.createdBy}</div>
+                </td>
+                <td className="actions-col">
+                  {k.scopes.includes('mcp') && (
+                    <a className="btn btn-ghost btn-sm" href={mcpActivityHref(k)} title="This key's MCP calls (_svcmcp)">
+                      <Icon name="activity" size={14} /> MCP activity
+                    </a>
+                  )}
+                  {k.state === 'disabled' ? (
+                    <Button size="sm" onClick={() => setEnabled(k, true)}>
+                      Enable
+                    </Button>
+                  ) : (
+                    <Button size="sm" onClick={() => setEnabled(k, false)} disabled={k.state === 'expired'}>
+                      Disable
+                    </Button>
+                  )}
+                  <Button size="sm" variant="ghost" icon="trash" aria-label={`Delete ${k.name}`} title="Delete" onClick={() => setDeleting(k)} />
+                </td>
+              </tr>
+            ))}
+            {data && keys.length === 0 && (
+              <tr>
+                <td colSpan={8} className="empty-row">
+                  No API keys yet. Create one for a script, a dashboard or an AI assistant.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+      {creating && (
+        <CreateKeyDialog
+          onClose={() => setCreating(false)}
+          onCreated={(k) => {
+            setCreating(false);
+            setCreated(k);
+            reload();
+          }}
+        />
+      )}
+      {created?.secret && (
+        <SecretDialog title={`Key "${created.name}" created`} secret={created.secret} onClose={() => setCreated(null)}>
+          <p className="muted small">
+            Use it as <code>Authorization: Bearer {created.secret.slice(0, 8)}…</code>
+          </p>
+        </SecretDialog>
+      )}
+      {deleting && (
+        <ConfirmDialog
+          title="Delete API key"
+          danger
+          confirmLabel="Delete key"
+          message={
+            <>
+              Delete <strong>{deleting.name}</strong>? Every client using it is refused at once. This cannot be undone.
+            </>
+          }
+          onConfirm={async () => {
+            try {
+              await del(`/api/admin/api-keys/${deleting.id}`);
+              toast('ok', `Key "${deleting.name}" deleted`);
+              reload();
+            } catch (e) {
+              toast('error', (e as Error).message);
+            }
+          }}
+          onClose={() => setDeleting(null)}
+        />
+      )}
+    </div>
+  );
+}
+
+function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (k: ApiKey) => void }) {
+  const [name, setName] = useState('');
+  const [purpose, setPurpose] = useState('');
+  const [scopes, setScopes] = useState<Set<Scope>>(new Set(['standard']));
+  const [expires, setExpires] = useState('90');
+  const [allow, setAllow] = useState<Allowlists>({ envs: ['*'], indexes: ['*'], tools: ['*'] });
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const body = { name, purpose: purpose || undefined, scopes: [...scopes], expiresInDays: expires ? Number(expires) : null, allow };
+      onCreated(await api<ApiKey>('POST', '/api/admin/api-keys', { body }));
+    } catch (err) {
+      setError((err as Error).message);
+      setBusy(false);
+    }
+  };
+  const toggle = (s: Scope) =>
+    setScopes((cur) => {
+      const n = new Set(cur);
+      if (n.has(s)) n.delete(s);
+      else n.add(s);
+      return n;
+    });
+  return (
+    <Modal
+      title="Create API key"
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button variant="primary" type="submit" form="create-key" disabled={busy || !name.trim() || scopes.size === 0}>
+            Create key
+          </Button>
+        </>
+      }
+    >
+      <form id="create-key" className="form" onSubmit={submit}>
+        <ErrorLine error={error} />
+        <label className="field">
+          <span>Name</span>
+          <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} autoFocus aria-label="Name" placeholder="ci-dashboards" />
+        </label>
+        <label className="field">
+          <span>Purpose (optional)</span>
+          <textarea value={purpose} onChange={(e) => setPurpose(e.target.value)} maxLength={1000} rows={2} aria-label="Purpose" placeholder="What the key is for, who owns it" />
+        </label>
+        <fieldset className="fieldset">
+          <legend>Scopes</legend>
+          {SCOPES.map((s) => (
+            <label className="check scope-check" key={s.id}>
+              <input type="checkbox" checked={scopes.has(s.id)} onChange={() => toggle(s.id)} aria-label={s.label} />
+              <span>
+                <strong>{s.label}</strong>
+                <span className="muted small"> {s.text}</span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        <label className="field">
+          <span>Expires after (days; empty: never)</span>
+          <input type="number" min={1} max={3650} value={expires} onChange={(e) => setExpires(e.target.value)} aria-label="Expiry days" />
+        </label>
+        <AllowlistFields value={allow} onChange={setAllow} tools={scopes.has('mcp')} />
+      </form>
+    </Modal>
+  );
+}

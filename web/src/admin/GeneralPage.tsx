@@ -1,0 +1,84 @@
+import { useState, type FormEvent } from 'react';
+import { get, patch, post } from '../api/client';
+import type { Settings, SweepReport } from '../api/types';
+import { Button } from '../ui/Button';
+import { count, duration } from '../ui/format';
+import { useToast } from '../ui/toast';
+import { ErrorLine, PageHeader } from './parts';
+import { useLoad } from './useLoad';
+
+const SOURCE: Record<string, string> = {
+  SVC_RETENTION_DEFAULT_DAYS: 'set by SVC_RETENTION_DEFAULT_DAYS, which wins over this page',
+  settings: 'set on this page',
+  none: 'not set: data is kept forever unless an environment says otherwise',
+};
+
+export function GeneralPage() {
+  const { data, error, reload } = useLoad(() => get<Settings>('/api/admin/settings'));
+  if (!data) return <ErrorLine error={error} />;
+  return <GeneralForm settings={data} onSaved={reload} />;
+}
+
+function GeneralForm({ settings, onSaved }: { settings: Settings; onSaved: () => void }) {
+  const [days, setDays] = useState(settings.settings.retentionDefaultDays ? String(settings.settings.retentionDefaultDays) : '');
+  const [error, setError] = useState<string | null>(null);
+  const [sweep, setSweep] = useState<SweepReport | null>(null);
+  const [sweeping, setSweeping] = useState(false);
+  const toast = useToast();
+  const fromEnv = settings.effective.retentionDefaultSource === 'SVC_RETENTION_DEFAULT_DAYS';
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      await patch('/api/admin/settings', { retentionDefaultDays: days ? Number(days) : null });
+      toast('ok', 'Settings saved');
+      onSaved();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  const sweepNow = async () => {
+    setSweeping(true);
+    try {
+      setSweep(await post<SweepReport>('/api/admin/gc'));
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setSweeping(false);
+    }
+  };
+  const eff = settings.effective;
+  return (
+    <div className="admin-page">
+      <PageHeader title="General" description="Settings for the whole service. A setting from the environment (SVC_*) wins over this page." />
+      <ErrorLine error={error} />
+      <form className="card card-pad form" onSubmit={save}>
+        <h2>Retention</h2>
+        <p className="muted">
+          In force: <strong>{eff.retentionDefaultDays ? `${eff.retentionDefaultDays} days` : 'keep forever'}</strong>, {SOURCE[eff.retentionDefaultSource] ?? eff.retentionDefaultSource}. An environment's own retention overrides it.
+        </p>
+        <label className="field narrow">
+          <span>Default retention in days (empty: keep forever)</span>
+          <input type="number" min={1} max={36500} value={days} onChange={(e) => setDays(e.target.value)} aria-label="Default retention days" disabled={fromEnv} />
+        </label>
+        <div>
+          <Button type="submit" variant="primary" disabled={fromEnv}>
+            Save
+          </Button>
+        </div>
+      </form>
+      <div className="card card-pad">
+        <h2>Retention sweep</h2>
+        <p className="muted">The sweep deletes whole blocks whose newest event is past its environment's retention. It runs on a timer; run it now to free space at once.</p>
+        <Button onClick={sweepNow} disabled={sweeping} icon="refresh">
+          {sweeping ? 'Sweeping…' : 'Sweep now'}
+        </Button>
+        {sweep && (
+          <div className="sweep-report" data-testid="sweep-report">
+            Deleted <strong>{count(sweep.deletedEvents)}</strong> events in <strong>{count(sweep.deletedBlocks)}</strong> blocks ({duration(sweep.tookMs)}).
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

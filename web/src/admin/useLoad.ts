@@ -1,0 +1,19 @@
+import { useCallback, useEffect, useState } from 'react';
+
+/** Loads something once and on reload(); keeps the last good value while reloading. */
+export function useLoad<T>(load: () => Promise<T>) {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const reload = useCallback(() => {
+    load().then(
+      (d) => {
+        setData(d);
+        setError(null);
+      },
+      (e: Error) => setError(e.message),
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  useEffect(reload, [reload]);
+  return { data, error, reload };
+}

@@ -1,0 +1,156 @@
+/** Wire shapes of svc's REST API as the UI reads them (docs/admin-api.md, docs/search-api.md). */
+
+export interface LogEvent {
+  time: string;
+  env: string;
+  index: string;
+  host: string;
+  source: string;
+  sourcetype: string;
+  message: string;
+  fields: Record<string, unknown>;
+}
+
+export interface SearchMeta {
+  matched: number;
+  scanned: number;
+  tookMs: number;
+  hint?: { eventsOutsideRange: number; earliest?: string; latest?: string; message: string };
+}
+
+export interface SearchResult {
+  events: LogEvent[];
+  columns?: string[];
+  rows?: unknown[][];
+  meta: SearchMeta;
+}
+
+export interface HistogramResult {
+  spanSecs: number;
+  buckets: { time: string; count: number; series?: Record<string, number> }[];
+  series?: string[];
+  meta: SearchMeta;
+}
+
+export interface FieldInfo {
+  name: string;
+  type: string;
+  count: number;
+  top: { value: unknown; count: number }[];
+}
+
+export interface FieldsResult {
+  fields: FieldInfo[];
+  meta: SearchMeta;
+}
+
+export interface ContextResult {
+  before: LogEvent[];
+  at: LogEvent[];
+  after: LogEvent[];
+  moreBefore: boolean;
+  moreAfter: boolean;
+}
+
+export interface CatalogIndex {
+  name: string;
+  events: number;
+  earliest: string | null;
+  latest: string | null;
+}
+
+export interface CatalogEnv extends CatalogIndex {
+  indexes: CatalogIndex[];
+}
+
+export interface LanguageItem {
+  name: string;
+  syntax: string;
+  description: string;
+  example?: string;
+}
+
+export interface Language {
+  pipes: LanguageItem[];
+  aggregations: LanguageItem[];
+  functions: LanguageItem[];
+  keywords: string[];
+  coreFields: string[];
+}
+
+export type Scope = 'standard' | 'admin' | 'mcp';
+
+export interface Allowlists {
+  envs: string[];
+  indexes: string[];
+  tools: string[];
+}
+
+export interface Me {
+  kind: 'user' | 'api_key';
+  id: string;
+  name: string;
+  scopes: Scope[];
+  allow: Allowlists;
+  role?: 'admin' | 'user';
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  purpose: string | null;
+  scopes: Scope[];
+  allow: Allowlists;
+  expiresAt: string | null;
+  createdBy: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  state: 'enabled' | 'disabled' | 'expired';
+  lastFour: string;
+  secret?: string;
+}
+
+export interface IngestToken {
+  id: string;
+  name: string;
+  env: string;
+  index: string | null;
+  createdBy: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  state: 'enabled' | 'disabled';
+  lastFour: string;
+  secret?: string;
+}
+
+export interface Env {
+  name: string;
+  retentionDays?: number | null;
+  createdAt: string;
+}
+
+export interface User {
+  id: string;
+  username: string;
+  email?: string | null;
+  role: 'admin' | 'user';
+  allow: Allowlists;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Settings {
+  settings: { retentionDefaultDays?: number | null };
+  effective: { retentionDefaultDays: number | null; retentionDefaultSource: 'env' | 'settings' | 'none' | string };
+}
+
+export interface SweepReport {
+  deletedBlocks: number;
+  deletedEvents: number;
+  tookMs: number;
+  [k: string]: unknown;
+}
+
+export interface AuthOptions {
+  saml: { enabled: boolean; loginUrl?: string };
+}

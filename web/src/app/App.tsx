@@ -1,0 +1,42 @@
+import { lazy, Suspense } from 'react';
+import { Redirect, Route, Router, Switch } from 'wouter';
+import { LoginPage } from '../login/LoginPage';
+import { SearchPage } from '../search/SearchPage';
+import { ToastProvider } from '../ui/toast';
+import { SessionGate } from './session';
+import { Shell } from './Shell';
+
+// admin pages are a separate chunk: most sessions never open them
+const AdminPages = lazy(() => import('../admin/AdminPages'));
+
+export function App() {
+  return (
+    <ToastProvider>
+      <Router base="/ui">
+        <Switch>
+          <Route path="/login" component={LoginPage} />
+          <Route>
+            <SessionGate>
+              <Shell>
+                <Switch>
+                  <Route path="/search" component={SearchPage} />
+                  <Route path="/admin" nest>
+                    <Suspense fallback={<div className="page-center"><span className="spinner" /></div>}>
+                      <AdminPages />
+                    </Suspense>
+                  </Route>
+                  <Route path="/">
+                    <Redirect to="/search" replace />
+                  </Route>
+                  <Route>
+                    <div className="page-center muted">There is no page here. <a href="/ui/search">Go to search</a></div>
+                  </Route>
+                </Switch>
+              </Shell>
+            </SessionGate>
+          </Route>
+        </Switch>
+      </Router>
+    </ToastProvider>
+  );
+}

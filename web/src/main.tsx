@@ -1,0 +1,15 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App';
+import { applyTheme, storedTheme } from './app/theme';
+import './styles/base.css';
+import './styles/shell.css';
+import './styles/search.css';
+import './styles/admin.css';
+
+applyTheme(storedTheme());
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,81 @@
+import { useMemo, useState } from 'react';
+import type { FieldsResult } from '../api/types';
+import { Button } from '../ui/Button';
+import { count, valueText } from '../ui/format';
+import { Icon } from '../ui/icons';
+
+interface Props {
+  fields: FieldsResult | null;
+  loading: boolean;
+  onFilter: (field: string, value: unknown, exclude: boolean) => void;
+  /** Picks the field the histogram stacks by. */
+  onStack: (field: string) => void;
+  stackedBy: string;
+}
+
+const HIDDEN = new Set(['env']);
+
+/** The fields of the results with their top values: click a value to filter for it, or out. */
+export function FieldSidebar({ fields, loading, onFilter, onStack, stackedBy }: Props) {
+  const [open, setOpen] = useState<Set<string>>(new Set(['host', 'sourcetype']));
+  const [filter, setFilter] = useState('');
+  const list = useMemo(
+    () => (fields?.fields ?? []).filter((f) => !HIDDEN.has(f.name) && f.name.toLowerCase().includes(filter.toLowerCase())),
+    [fields, filter],
+  );
+  const sample = fields?.meta.matched ? Math.min(fields.meta.matched, 10_000) : 0;
+  const toggle = (name: string) =>
+    setOpen((s) => {
+      const n = new Set(s);
+      if (n.has(name)) n.delete(name);
+      else n.add(name);
+      return n;
+    });
+  return (
+    <aside className={loading ? 'sidebar loading' : 'sidebar'} aria-label="Fields" data-testid="fields">
+      <div className="sidebar-head">
+        <h3>Fields</h3>
+        {fields && <span className="muted small">{list.length}</span>}
+      </div>
+      <input className="sidebar-filter" placeholder="Filter fields" value={filter} onChange={(e) => setFilter(e.target.value)} aria-label="Filter fields" />
+      {sample > 0 && <p className="muted small sidebar-note">Top values of the newest {count(sample)} events</p>}
+      <ul className="field-list">
+        {list.map((f) => {
+          const isOpen = open.has(f.name);
+          return (
+            <li key={f.name} className={isOpen ? 'open' : ''}>
+              <button className="field-name" onClick={() => toggle(f.name)} aria-expanded={isOpen}>
+                <Icon name={isOpen ? 'chevronDown' : 'chevronRight'} size={12} />
+                <span className={`type type-${f.type}`}>{f.type === 'number' ? '#' : f.type === 'boolean' ? 'b' : 't'}</span>
+                <span className="name">{f.name}</span>
+                <span className="muted small">{sample ? `${Math.round((f.count / sample) * 100)}%` : ''}</span>
+              </button>
+              {isOpen && (
+                <div className="field-values">
+                  {f.top.map((t, i) => {
+                    const pct = f.count ? (t.count / f.count) * 100 : 0;
+                    const text = valueText(t.value);
+                    return (
+                      <div className="field-value" key={i}>
+                        <button className="value-include" title={`Filter for ${f.name}=${text}`} onClick={() => onFilter(f.name, t.value, false)}>
+                          <span className="value-text">{text === '' ? <em className="muted">(empty)</em> : text}</span>
+                          <span className="value-count">{count(t.count)}</span>
+                          <span className="value-bar" style={{ width: `${pct}%` }} />
+                        </button>
+                        <Button size="sm" variant="ghost" icon="minusCircle" className="value-exclude" title={`Filter out ${f.name}=${text}`} aria-label={`Filter out ${f.name}=${text}`} onClick={() => onFilter(f.name, t.value, true)} />
+                      </div>
+                    );
+                  })}
+                  <button className={stackedBy === f.name ? 'link-button on' : 'link-button'} onClick={() => onStack(stackedBy === f.name ? '' : f.name)}>
+                    <Icon name="chart" size={12} /> {stackedBy === f.name ? 'Unstack histogram' : 'Stack histogram by this field'}
+                  </button>
+                </div>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {fields && list.length === 0 && <p className="muted small sidebar-note">No fields</p>}
+    </aside>
+  );
+}

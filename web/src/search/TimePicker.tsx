@@ -1,0 +1,109 @@
+import { useState } from 'react';
+import { Button } from '../ui/Button';
+import { localTime, timeZoneName, utcOffset } from '../ui/format';
+import { Icon } from '../ui/icons';
+import { Popover } from '../ui/Popover';
+
+export const PRESETS: { from: string; label: string }[] = [
+  { from: '-15m', label: 'Last 15 minutes' },
+  { from: '-1h', label: 'Last hour' },
+  { from: '-4h', label: 'Last 4 hours' },
+  { from: '-24h', label: 'Last 24 hours' },
+  { from: '-7d', label: 'Last 7 days' },
+  { from: '-30d', label: 'Last 30 days' },
+  { from: '', label: 'All time' },
+];
+
+/** A readable name for a range: the preset's, else both ends in local time. */
+export function rangeLabel(from: string, to: string): string {
+  if (!to) {
+    const p = PRESETS.find((x) => x.from === from);
+    if (p) return p.label;
+    if (/^-\d+[smhdw]$/.test(from)) return `Last ${from.slice(1)}`;
+  }
+  const end = (v: string, open: string) => (!v ? open : v.startsWith('-') || v === 'now' ? v : localTime(v).slice(0, 19));
+  return `${end(from, 'the beginning')} → ${end(to, 'now')}`;
+}
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** `2026-11-23T14:05:09` for a datetime-local input, in the browser's zone; `-24h` is resolved against now. */
+function toInput(value: string): string {
+  const rel = /^-(\d+)([smhdw])$/.exec(value);
+  const iso = rel ? new Date(Date.now() - Number(rel[1]) * UNIT_MS[rel[2]]).toISOString() : value;
+  const d = new Date(iso);
+  if (!iso || Number.isNaN(d.getTime()) || iso.startsWith('-')) return '';
+  const off = d.getTimezoneOffset() * 60_000;
+  return new Date(d.getTime() - off).toISOString().slice(0, 19);
+}
+
+function fromInput(v: string): string {
+  return v ? new Date(v).toISOString() : '';
+}
+
+interface Props {
+  from: string;
+  to: string;
+  onChange: (from: string, to: string) => void;
+}
+
+export function TimePicker({ from, to, onChange }: Props) {
+  const [absFrom, setAbsFrom] = useState(toInput(from));
+  const [absTo, setAbsTo] = useState(toInput(to));
+  return (
+    <Popover
+      align="right"
+      trigger={(toggle, open) => (
+        <button className={open ? 'time-button open' : 'time-button'} onClick={toggle} aria-label="Time range" data-testid="time-range">
+          <Icon name="clock" />
+          <span>{rangeLabel(from, to)}</span>
+          <Icon name="chevronDown" size={14} />
+        </button>
+      )}
+    >
+      {(close) => (
+        <div className="time-panel">
+          <div className="time-presets">
+            <div className="menu-label">Relative</div>
+            {PRESETS.map((p) => (
+              <button
+                key={p.label}
+                className={p.from === from && !to ? 'menu-item on' : 'menu-item'}
+                onClick={() => {
+                  onChange(p.from, '');
+                  close();
+                }}
+              >
+                {p.label}
+              </button>
+            ))}
+          </div>
+          <form
+            className="time-absolute"
+            onSubmit={(e) => {
+              e.preventDefault();
+              onChange(fromInput(absFrom), fromInput(absTo));
+              close();
+            }}
+          >
+            <div className="menu-label">Absolute</div>
+            <label className="field">
+              <span>From</span>
+              <input type="datetime-local" step="1" value={absFrom} onChange={(e) => setAbsFrom(e.target.value)} aria-label="From" />
+            </label>
+            <label className="field">
+              <span>To (empty: now)</span>
+              <input type="datetime-local" step="1" value={absTo} onChange={(e) => setAbsTo(e.target.value)} aria-label="To" />
+            </label>
+            <Button type="submit" variant="primary" size="sm">
+              Apply
+            </Button>
+            <p className="muted small">
+              Times are in {timeZoneName()} (UTC{utcOffset()}).
+            </p>
+          </form>
+        </div>
+      )}
+    </Popover>
+  );
+}

@@ -1,0 +1,59 @@
+/**
+ * What a search is, as the URL holds it: a copied link opens the same search.
+ * `/ui/search?q=error&env=prod&index=web&from=-24h&to=` — from/to take what the API takes
+ * (relative like `-24h`, or RFC 3339); an empty `from` is all time.
+ */
+export interface SearchParams {
+  q: string;
+  env: string;
+  index: string;
+  from: string;
+  to: string;
+  /** Field the histogram stacks by ('' = none). */
+  by: string;
+}
+
+export const DEFAULT_RANGE = '-24h';
+
+export function readParams(search: string): SearchParams {
+  const p = new URLSearchParams(search);
+  return {
+    q: p.get('q') ?? '',
+    env: p.get('env') ?? 'default',
+    index: p.get('index') ?? '',
+    from: p.has('from') ? p.get('from')! : DEFAULT_RANGE,
+    to: p.get('to') ?? '',
+    by: p.get('by') ?? '',
+  };
+}
+
+export function writeParams(s: SearchParams): string {
+  const p = new URLSearchParams();
+  if (s.q) p.set('q', s.q);
+  p.set('env', s.env);
+  if (s.index) p.set('index', s.index);
+  p.set('from', s.from);
+  if (s.to) p.set('to', s.to);
+  if (s.by) p.set('by', s.by);
+  return p.toString();
+}
+
+/** The query the API runs: an empty editor means every event. */
+export function effectiveQuery(q: string): string {
+  return q.trim() === '' ? '*' : q;
+}
+
+/** The API's search parameters for these settings. */
+export function apiParams(s: SearchParams) {
+  return { q: effectiveQuery(s.q), env: s.env, index: s.index || undefined, from: s.from || undefined, to: s.to || undefined };
+}
+
+/** True when the pipeline ends in a table (stats, timechart, top, …) rather than events. */
+export function isTableQuery(q: string): boolean {
+  return /\|\s*(stats|timechart|chart|top|rare|table|eventstats)\b/i.test(q);
+}
+
+/** True for a pipeline whose table is a timechart (drawn as lines). */
+export function isTimechart(q: string): boolean {
+  return /\|\s*timechart\b/i.test(q);
+}

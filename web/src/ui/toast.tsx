@@ -1,0 +1,35 @@
+import { createContext, useCallback, useContext, useState, type ReactNode } from 'react';
+
+interface Toast {
+  id: number;
+  kind: 'ok' | 'error';
+  text: string;
+}
+
+const Ctx = createContext<(kind: Toast['kind'], text: string) => void>(() => {});
+
+/** Short notices in the corner: "Key disabled", or an error a page could not show in place. */
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  const push = useCallback((kind: Toast['kind'], text: string) => {
+    const id = Date.now() + Math.random();
+    setToasts((t) => [...t.slice(-3), { id, kind, text }]);
+    setTimeout(() => setToasts((t) => t.filter((x) => x.id !== id)), kind === 'error' ? 8000 : 3000);
+  }, []);
+  return (
+    <Ctx.Provider value={push}>
+      {children}
+      <div className="toasts" role="status" aria-live="polite">
+        {toasts.map((t) => (
+          <div key={t.id} className={`toast toast-${t.kind}`}>
+            {t.text}
+          </div>
+        ))}
+      </div>
+    </Ctx.Provider>
+  );
+}
+
+export function useToast() {
+  return useContext(Ctx);
+}

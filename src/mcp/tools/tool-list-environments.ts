@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { canRead } from '../../auth/rbac.js';
-import type { Principal } from '../../auth/principal.js';
-import type { PartitionSummary } from '../../storage/types.js';
+import { catalog, type Extent } from '../../query/catalog.js';
 import { fitLines, truncationNote } from '../format.js';
-import { defineTool, type McpDeps } from './types.js';
+import { defineTool } from './types.js';
 
 export interface PartitionTotals {
   events: number;
@@ -15,20 +13,10 @@ export function usToIso(us: number): string | undefined {
   return Number.isFinite(us) && us > 0 ? new Date(Math.floor(us / 1000)).toISOString() : undefined;
 }
 
-export function totals(parts: PartitionSummary[]): PartitionTotals {
-  if (parts.length === 0) return { events: 0 };
-  return {
-    events: parts.reduce((n, p) => n + p.events, 0),
-    earliest: usToIso(Math.min(...parts.map((p) => p.minTimeUs))),
-    latest: usToIso(Math.max(...parts.map((p) => p.maxTimeUs))),
-  };
-}
-
-/** Environments the principal may read: the control plane's, plus any holding data (e.g. `_system` for admins). */
-export function readableEnvs(deps: McpDeps, p: Principal): string[] {
-  const names = new Set(deps.control.envs().map((e) => e.name));
-  for (const part of deps.store.partitions()) names.add(part.env);
-  return [...names].filter((env) => canRead(p, env)).sort();
+/** A catalog extent as these tools show it: times to the millisecond, none without events. */
+export function totals(e: Extent): PartitionTotals {
+  if (e.minTimeUs === undefined || e.maxTimeUs === undefined) return { events: e.events };
+  return { events: e.events, earliest: usToIso(e.minTimeUs), latest: usToIso(e.maxTimeUs) };
 }
 
 export function rangeText(t: PartitionTotals): string {
@@ -42,12 +30,7 @@ export const listEnvironmentsTool = defineTool({
     'List the environments (env) you may search, with event counts, index counts and the time span of their events. Environments separate deployments such as prod and staging; "default" always exists. Pass a name as env to the other tools, or "*" for all. Use the time span to choose from/to for searches.',
   input: z.object({}),
   async run({ deps, principal }) {
-    const envs = readableEnvs(deps, principal);
-    const parts = deps.store.partitions(envs).filter((p) => canRead(principal, p.env, p.index));
-    const list = envs.map((env) => {
-      const mine = parts.filter((p) => p.env === env);
-      return { env, indexes: new Set(mine.map((p) => p.index)).size, ...totals(mine) };
-    });
+    const list = catalog(deps, principal).map((e) => ({ env: e.name, indexes: e.indexes.length, ...totals(e) }));
     const fit = fitLines([`${list.length} environments`], list.map((e) => `${e.env}: ${e.indexes} indexes, ${rangeText(e)}`));
     const structured: Record<string, unknown> = { environments: list.slice(0, fit.shown) };
     let text = fit.text;

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { canRead } from '../../auth/rbac.js';
 import { SvcError } from '../../errors/svc-error.js';
 import { fitLines, truncationNote } from '../format.js';
-import { readableEnvs, rangeText, usToIso } from './tool-list-environments.js';
+import { catalog, readableEnvs } from '../../query/catalog.js';
+import { rangeText, totals } from './tool-list-environments.js';
 import { defineTool } from './types.js';
 
 const input = z.object({
@@ -19,11 +20,9 @@ export const listIndexesTool = defineTool({
     const env = args.env && args.env !== '*' ? args.env : undefined;
     if (env && !canRead(principal, env)) throw new SvcError('access_denied', `access denied to environment "${env}"`);
     const envs = env ? [env] : readableEnvs(deps, principal);
-    const list = deps.store
-      .partitions(envs)
-      .filter((p) => envs.includes(p.env) && canRead(principal, p.env, p.index))
-      .sort((a, b) => (a.env === b.env ? a.index.localeCompare(b.index) : a.env.localeCompare(b.env)))
-      .map((p) => ({ env: p.env, index: p.index, events: p.events, earliest: usToIso(p.minTimeUs), latest: usToIso(p.maxTimeUs) }));
+    const list = catalog(deps, principal, envs)
+      .flatMap((e) => e.indexes.map((i) => ({ env: e.name, index: i.name, ...totals(i) })))
+      .sort((a, b) => (a.env === b.env ? a.index.localeCompare(b.index) : a.env.localeCompare(b.env)));
     if (list.length === 0) {
       return { text: `no indexes with events${env ? ` in environment "${env}"` : ''}`, structured: { indexes: [] }, resultCount: 0 };
     }

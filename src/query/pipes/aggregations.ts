@@ -1,3 +1,4 @@
+import { doc, type ConstructDoc } from '../doc.js';
 import { describe, printIdent, type Token } from '../lexer.js';
 import type { Parser } from '../parser.js';
 import { toNum, toStr } from '../expr/coerce.js';
@@ -11,11 +12,48 @@ export interface Agg {
   alias?: string;
 }
 
-const SIMPLE = new Set(['count', 'sum', 'avg', 'min', 'max', 'dc', 'values', 'median']);
+type AggSql = { sql: string; type: ColType };
+
+/** One aggregation: its reference entry and its SQL over the stage's column (`*` for bare count). */
+interface AggDef {
+  doc: ConstructDoc;
+  sql(col: ColRef): AggSql;
+}
+
+const quantile = (col: ColRef, q: number): AggSql => ({ sql: `quantile_cont(${toNum(col)}, ${q})`, type: 'num' });
+const numeric = (fn: string) => (col: ColRef): AggSql => ({ sql: `${fn}(${toNum(col)})`, type: 'num' });
+/** min/max keep text and times as they are (text core fields, _time), else compare numbers. */
+const extreme = (fn: string) => (col: ColRef): AggSql =>
+  col.type === 'time' || col.type === 'str' ? { sql: `${fn}(${col.sql})`, type: col.type } : numeric(fn)(col);
+
+const AGGS: Record<string, AggDef> = {
+  count: {
+    doc: doc('count | count(field)', 'Counts the events, or with a field the events where it is not null.', '* | stats count by host'),
+    sql: (col) => ({ sql: `count(${col.sql})`, type: 'num' }),
+  },
+  sum: { doc: doc('sum(field)', 'Adds up the numeric values of a field.', '* | stats sum(bytes) by host'), sql: numeric('sum') },
+  avg: { doc: doc('avg(field)', 'The mean of the numeric values of a field.', '* | stats avg(duration_ms) as mean by service'), sql: numeric('avg') },
+  min: { doc: doc('min(field)', 'The smallest value: numeric, or text for text core fields and times.', '* | stats min(_time) by host'), sql: extreme('min') },
+  max: { doc: doc('max(field)', 'The largest value: numeric, or text for text core fields and times.', '* | stats max(bytes) by host'), sql: extreme('max') },
+  dc: { doc: doc('dc(field)', 'Counts the distinct values of a field.', '* | stats dc(user) by host'), sql: (col) => ({ sql: `count(DISTINCT ${col.sql})`, type: 'num' }) },
+  values: {
+    doc: doc('values(field)', 'The distinct values of a field, sorted, at most 100.', '* | stats values(status) by host'),
+    // Splunk's values(): distinct values, sorted, capped
+    sql: (col) => ({ sql: `list_slice(list_sort(list(DISTINCT ${toStr(col)})), 1, 100)`, type: 'list' }),
+  },
+  median: { doc: doc('median(field)', 'The middle value of a numeric field (the 50th percentile, interpolated).', '* | stats median(duration_ms) by service'), sql: (col) => quantile(col, 0.5) },
+};
+
 const PERCENTILE = /^p([1-9][0-9]?)$/;
+const PERCENTILE_DOC = doc('p<1-99>(field)', 'The Nth percentile of a numeric field (p50, p95, p99, any N from 1 to 99), interpolated between values.', '* | stats p95(duration_ms) by service');
 
 export function isAggName(name: string): boolean {
-  return SIMPLE.has(name) || PERCENTILE.test(name);
+  return Object.hasOwn(AGGS, name) || PERCENTILE.test(name);
+}
+
+/** The reference entries of every aggregation; the percentiles share one, named `p95`. */
+export function aggregationDocs(): ({ name: string } & ConstructDoc)[] {
+  return [...Object.entries(AGGS).map(([name, d]) => ({ name, ...d.doc })), { name: 'p95', ...PERCENTILE_DOC }];
 }
 
 /** The output column of an aggregation: its alias, else `fn(field)` or `count`. */
@@ -58,29 +96,10 @@ export function parseAggs(p: Parser): Agg[] {
 }
 
 /** SQL of one aggregation over the current stage, with its result type. */
-export function aggSql(a: Agg, b: StageBuilder): { sql: string; type: ColType } {
+export function aggSql(a: Agg, b: StageBuilder): AggSql {
   const col: ColRef = a.field === undefined ? { sql: '*', type: 'any' } : b.col(a.field);
   const pm = PERCENTILE.exec(a.fn);
-  if (pm || a.fn === 'median') {
-    const q = pm ? Number(pm[1]) / 100 : 0.5;
-    return { sql: `quantile_cont(${toNum(col)}, ${q})`, type: 'num' };
-  }
-  switch (a.fn) {
-    case 'count':
-      return { sql: `count(${col.sql})`, type: 'num' };
-    case 'sum':
-    case 'avg':
-      return { sql: `${a.fn}(${toNum(col)})`, type: 'num' };
-    case 'min':
-    case 'max':
-      if (col.type === 'time' || col.type === 'str') return { sql: `${a.fn}(${col.sql})`, type: col.type };
-      return { sql: `${a.fn}(${toNum(col)})`, type: 'num' };
-    case 'dc':
-      return { sql: `count(DISTINCT ${col.sql})`, type: 'num' };
-    case 'values':
-      // Splunk's values(): distinct values, sorted, capped
-      return { sql: `list_slice(list_sort(list(DISTINCT ${toStr(col)})), 1, 100)`, type: 'list' };
-    default:
-      throw new Error(`BUG: unknown aggregation ${a.fn}`);
-  }
+  if (pm) return quantile(col, Number(pm[1]) / 100);
+  if (!Object.hasOwn(AGGS, a.fn)) throw new Error(`BUG: unknown aggregation ${a.fn}`);
+  return AGGS[a.fn].sql(col);
 }

@@ -1,3 +1,4 @@
+import { doc } from '../doc.js';
 import { describe } from '../lexer.js';
 import type { Parser } from '../parser.js';
 import { asNumber, numericValue } from '../sql.js';
@@ -64,6 +65,7 @@ const printBin = (n: BinPipe): string => `bin ${n.span ? `span=${n.span} ` : ''}
 
 export const binPipe: PipeDef<BinPipe> = {
   name: 'bin',
+  doc: doc('bin [span=<span>] <field> [as <name>]', 'Puts each value in its bucket: a time becomes the start of its span, a number the text of its range (250 with span=100 is 200-300).', '* | bin span=1h _time | stats count by _time, host'),
   parse: parseBin,
   print: printBin,
   reads: (n) => [n.field],
@@ -71,4 +73,8 @@ export const binPipe: PipeDef<BinPipe> = {
   compile: compileBin,
 };
 
-export const bucketPipe: PipeDef<BinPipe> = { ...binPipe, name: 'bucket' };
+export const bucketPipe: PipeDef<BinPipe> = {
+  ...binPipe,
+  name: 'bucket',
+  doc: doc('bucket [span=<span>] <field> [as <name>]', 'Another name for bin: puts each time or number in its bucket.', '* | bucket span=5m _time | stats count by _time'),
+};

@@ -1,3 +1,4 @@
+import { doc } from '../doc.js';
 import { printListNames } from './field-names.js';
 import type { PipeDef } from './pipe.js';
 
@@ -13,6 +14,7 @@ export interface DedupPipe {
 
 export const dedupPipe: PipeDef<DedupPipe> = {
   name: 'dedup',
+  doc: doc('dedup [N] <field>[, <field>…]', 'Keeps the first event (or the first N) of each combination of values in the current order; events without the fields are dropped.', '* | dedup host'),
   parse: (p) => {
     const keep = p.intAhead() ? p.positiveInt('a row count') : undefined;
     return { kind: 'dedup', keep, fields: p.fieldList('a field name') };

@@ -1,3 +1,4 @@
+import { doc } from '../doc.js';
 import { describe, printIdent } from '../lexer.js';
 import { compileExpr, exprFields, parseExpr, printExpr, type Expr } from '../expr/expr.js';
 import { ident } from '../sql.js';
@@ -23,6 +24,7 @@ export function setColumn(b: StageBuilder, name: string, sql: string, type: Para
 
 export const evalPipe: PipeDef<EvalPipe> = {
   name: 'eval',
+  doc: doc('eval <field>=<expr>[, <field>=<expr>…]', 'Computes fields from expressions, left to right, so a later one may use an earlier one.', '* | eval kb=bytes / 1024, big=if(kb > 100, "yes", "no")'),
   parse(p) {
     const assignments: EvalPipe['assignments'] = [];
     do {

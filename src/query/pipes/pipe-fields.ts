@@ -1,3 +1,4 @@
+import { doc } from '../doc.js';
 import { printListNames } from './field-names.js';
 import type { PipeDef } from './pipe.js';
 import { expandNames, project } from './projection.js';
@@ -11,6 +12,7 @@ export interface FieldsPipe {
 
 export const fieldsPipe: PipeDef<FieldsPipe> = {
   name: 'fields',
+  doc: doc('fields [+|-] <field>[, <field>…]', 'Keeps only the named fields, or drops them with -; names may use * wildcards.', '* | fields host, status'),
   parse(p) {
     let mode: FieldsPipe['mode'] = '';
     const t = p.peek('search');

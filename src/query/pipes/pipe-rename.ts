@@ -1,3 +1,4 @@
+import { doc } from '../doc.js';
 import type { Parser } from '../parser.js';
 import { wildcardRegex, type ColType, type Schema } from '../schema.js';
 import { ident } from '../sql.js';
@@ -82,6 +83,7 @@ function compileRename(n: RenamePipe, b: StageBuilder): void {
 
 export const renamePipe: PipeDef<RenamePipe> = {
   name: 'rename',
+  doc: doc('rename <field> as <name>[, <field> as <name>…]', 'Gives fields new names, left to right; a * in both names renames every matching field.', '* | rename id.orig_h as src, id.* as conn_*'),
   parse: parseRename,
   print: (n) => `rename ${n.pairs.map((x) => `${printListName(x.from)} as ${printListName(x.to)}`).join(', ')}`,
   reads: (n) => (n.pairs.some((x) => x.from.includes('*')) ? '*' : n.pairs.map((x) => x.from)),

@@ -1,3 +1,4 @@
+import { doc } from '../doc.js';
 import { describe, quoteString } from '../lexer.js';
 import { toStr } from '../expr/coerce.js';
 import { ident, str } from '../sql.js';
@@ -41,6 +42,7 @@ const UNSUPPORTED = /\(\?<?[=!]|\\[1-9]/;
 
 export const rexPipe: PipeDef<RexPipe> = {
   name: 'rex',
+  doc: doc('rex [field=<field>] "<regex>"', 'Extracts fields from text with the named groups of a regex (RE2), from message unless field= names another.', '* | rex "user=(?<user>\\w+) took (?<ms>\\d+)ms"'),
   parse(p) {
     let field: string | undefined;
     if (p.acceptKeyword('field')) {

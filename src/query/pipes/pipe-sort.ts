@@ -1,3 +1,4 @@
+import { doc } from '../doc.js';
 import { toNum, toStr } from '../expr/coerce.js';
 import type { ColRef } from '../schema.js';
 import { str } from '../sql.js';
@@ -48,6 +49,7 @@ function printKey(k: SortPipe['keys'][number]): string {
 
 export const sortPipe: PipeDef<SortPipe> = {
   name: 'sort',
+  doc: doc('sort [N] [-]<field>[, [-]<field>…]', 'Orders the rows by the fields (- for descending, num(), str() or ip() to say how to compare) and with N keeps the first N.', '* | stats count by host | sort -count'),
   parse(p) {
     const limit = p.intAhead() ? p.positiveInt('a row count') : undefined;
     const items = p.listItems('a field to sort by', { signs: true, fns: [...SORT_FNS] });

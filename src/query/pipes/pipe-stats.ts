@@ -1,3 +1,4 @@
+import { doc } from '../doc.js';
 import type { Parser } from '../parser.js';
 import type { Schema } from '../schema.js';
 import { ident } from '../sql.js';
@@ -15,6 +16,7 @@ export interface StatsPipe {
 
 export const statsPipe: PipeDef<StatsPipe> = {
   name: 'stats',
+  doc: doc('stats <agg>[, <agg>…] [by <field>, …]', 'Aggregates events into one row per combination of the by fields, sorted by them; events lacking a by field are left out.', '* | stats count by host'),
   parse(p: Parser): StatsPipe {
     const aggs = parseAggs(p);
     const by = p.acceptKeyword('by') ? p.fieldList('a field after "by"') : [];

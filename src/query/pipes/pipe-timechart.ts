@@ -1,3 +1,4 @@
+import { doc } from '../doc.js';
 import { printListName } from './field-names.js';
 import { describe } from '../lexer.js';
 import type { Parser } from '../parser.js';
@@ -29,6 +30,7 @@ export function spanOf(span: string | undefined, range: StageBuilder['range']): 
 
 export const timechartPipe: PipeDef<TimechartPipe> = {
   name: 'timechart',
+  doc: doc('timechart [span=<span>] <agg>[, <agg>…] [by <field>]', 'Aggregates per time bucket (_time is the bucket start); as the last pipe, empty buckets are filled and by makes one column per value.', 'status>=500 | timechart span=5m count by host'),
   parse(p: Parser): TimechartPipe {
     let span: string | undefined;
     if (p.acceptKeyword('span')) {

@@ -1,3 +1,4 @@
+import { doc } from '../doc.js';
 import type { Parser } from '../parser.js';
 import type { Schema } from '../schema.js';
 import { ident } from '../sql.js';
@@ -71,6 +72,7 @@ const printTop = (n: TopPipe): string =>
 
 export const topPipe: PipeDef<TopPipe> = {
   name: 'top',
+  doc: doc('top [N] <field>[, <field>…] [by <field>, …]', 'Lists the N (default 10) most common values with their count and percent, within each group when by is given.', '* | top 5 status'),
   parse: parseTop('top'),
   print: printTop,
   reads: (n) => [...n.by, ...n.fields],
@@ -78,4 +80,9 @@ export const topPipe: PipeDef<TopPipe> = {
   compile: compileTop,
 };
 
-export const rarePipe: PipeDef<TopPipe> = { ...topPipe, name: 'rare', parse: parseTop('rare') };
+export const rarePipe: PipeDef<TopPipe> = {
+  ...topPipe,
+  name: 'rare',
+  doc: doc('rare [N] <field>[, <field>…] [by <field>, …]', 'Lists the N (default 10) least common values with their count and percent, within each group when by is given.', '* | rare uri'),
+  parse: parseTop('rare'),
+};

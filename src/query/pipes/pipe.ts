@@ -1,3 +1,4 @@
+import type { ConstructDoc } from '../doc.js';
 import type { Token } from '../lexer.js';
 import type { Parser } from '../parser.js';
 import type { StageBuilder } from '../stages.js';
@@ -9,6 +10,8 @@ import type { StageBuilder } from '../stages.js';
  */
 export interface PipeDef<N extends { kind: string }> {
   name: string;
+  /** Its entry in the language reference (GET /api/language). */
+  doc: ConstructDoc;
   parse(p: Parser, cmd: Token): N;
   print(n: N): string;
   /** Input fields it reads; '*' when it may read any (wildcards). */

@@ -1,0 +1,37 @@
+import type { ConstructDoc } from './doc.js';
+import { FUNCTIONS } from './expr/functions.js';
+import { aggregationDocs } from './pipes/aggregations.js';
+import { PIPES } from './pipes/registry.js';
+
+/**
+ * The language's vocabulary, gathered from the constructs' own docs (each pipe, aggregation and
+ * function carries one beside its definition): the editor's autocomplete and a reference for tools.
+ */
+export interface LanguageReference {
+  pipes: ({ name: string } & ConstructDoc)[];
+  aggregations: ({ name: string } & ConstructDoc)[];
+  functions: ({ name: string } & ConstructDoc)[];
+  /** Words with a meaning of their own: boolean operators (capitals only), pipe keywords, time bounds, literals. */
+  keywords: string[];
+  /** Fields every event has (query/schema.ts CORE_COLUMNS), most used first. */
+  coreFields: string[];
+}
+
+export const KEYWORDS: readonly string[] = ['AND', 'OR', 'NOT', 'by', 'as', 'span', 'field', 'limit', 'earliest', 'latest', 'true', 'false', 'null'];
+export const CORE_FIELDS_ORDER: readonly string[] = ['_time', 'host', 'source', 'sourcetype', 'message', 'index', 'env'];
+
+const byName = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+let cached: LanguageReference | undefined;
+
+/** Built once: the registries do not change while svc runs. */
+export function languageReference(): LanguageReference {
+  cached ??= {
+    pipes: Object.values(PIPES).map((d) => ({ name: d.name, ...d.doc })).sort(byName),
+    aggregations: aggregationDocs(),
+    functions: Object.entries(FUNCTIONS).map(([name, d]) => ({ name, ...d.doc })).sort(byName),
+    keywords: [...KEYWORDS],
+    coreFields: [...CORE_FIELDS_ORDER],
+  };
+  return cached;
+}

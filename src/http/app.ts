@@ -14,6 +14,8 @@ import { adminSettingsRoutes } from './routes/admin-settings.js';
 import { adminGcRoutes } from './routes/admin-gc.js';
 import { ingestRoutes } from './routes/ingest.js';
 import { searchRoutes } from './routes/search.js';
+import { catalogRoutes } from './routes/catalog.js';
+import { languageRoutes } from './routes/language.js';
 import { mcpRoutes } from '../mcp/route.js';
 import type { IngestContext } from '../ingest/common/context.js';
 import { elasticsearchRoutes } from '../ingest/elasticsearch/route.js';
@@ -75,6 +77,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const compat = { elasticsearch: elasticsearchRoutes, splunk_hec: splunkHecRoutes, loki: lokiRoutes, otlp: otlpRoutes };
   for (const [protocol, plugin] of Object.entries(compat)) await app.register(plugin, { ctx: ingestContext(deps, protocol) });
   await app.register(searchRoutes);
+  await app.register(catalogRoutes);
+  await app.register(languageRoutes);
   await app.register(mcpRoutes);
   await app.register(uiRoutes, { dir: deps.config.uiDir });
   return app;

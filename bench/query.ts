@@ -10,51 +10,18 @@
  * after one warm-up run. Goals (issue 2): rare term ≤ 100 ms, stats count by host ≤ 50 ms,
  * timechart span=1h count ≤ 100 ms.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
-import pino from 'pino';
-import { loadConfig } from '../src/config/load.js';
 import { systemClock } from '../src/clock/clock.js';
-import { StorageEngine } from '../src/storage/engine.js';
-import type { ControlReader } from '../src/control/types.js';
 import { SYSTEM_PRINCIPAL } from '../src/auth/principal.js';
 import { QueryService } from '../src/query/service.js';
 import { ensureDataset } from './lib/dataset.js';
-import { lineBatches, lineToEvent } from './lib/events.js';
+import { lineBatches } from './lib/events.js';
+import { benchControl as control, loadDataDir, openEngine as open } from './lib/load.js';
 
 function arg(name: string, def: number): number {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : def;
-}
-
-const control: ControlReader = {
-  env: (n) => (n === 'default' ? { name: 'default', createdAt: new Date(0).toISOString() } : undefined),
-  envs: () => [{ name: 'default', createdAt: new Date(0).toISOString() }],
-  settings: () => ({}),
-};
-
-async function open(dataDir: string): Promise<StorageEngine> {
-  const config = loadConfig({ ...process.env, SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'silent' });
-  return StorageEngine.open({ config, control, clock: systemClock, log: pino({ level: 'silent' }) });
-}
-
-async function load(path: string, dataDir: string): Promise<void> {
-  rmSync(dataDir, { recursive: true, force: true });
-  mkdirSync(dataDir, { recursive: true });
-  const engine = await open(dataDir);
-  const t0 = performance.now();
-  const running = new Set<Promise<void>>();
-  for (const lines of lineBatches(path, 2000)) {
-    const p: Promise<void> = engine.writer.write(lines.map((l) => lineToEvent(l)), { wait: true }).then(() => void running.delete(p));
-    running.add(p);
-    if (running.size >= 8) await Promise.race(running);
-  }
-  await Promise.all(running);
-  await engine.flush();
-  console.error(`loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  await engine.close();
-  writeFileSync(`${dataDir}/.loaded`, new Date().toISOString());
 }
 
 function grepMs(args: string[], file: string): { ms: number; count: string } {
@@ -83,7 +50,7 @@ async function main(): Promise<void> {
   const runs = arg('runs', 7);
   const ds = await ensureDataset(events);
   const dataDir = `/tmp/svc-bench/query-data-${events}`;
-  if (process.argv.includes('--reload') || !existsSync(`${dataDir}/.loaded`)) await load(ds.path, dataDir);
+  await loadDataDir(ds.path, dataDir, process.argv.includes('--reload'));
   const tOpen = performance.now();
   const engine = await open(dataDir);
   const openMs = performance.now() - tOpen;

@@ -1,0 +1,167 @@
+/**
+ * Web UI benchmark in Debian's Chromium against a real svc process:
+ *  - the initial JavaScript the search page loads (raw and gzip), against the 300 KB gzip budget;
+ *  - time from Enter in the query editor to the first results painted, on an env of N events
+ *    (the shared data set of bench/lib/dataset.ts, 1M by default), per query, median of runs;
+ *  - scrolling 10,000 loaded events top to bottom: frame times and rows in the DOM;
+ *  - network requests made while typing a query (autocomplete must not wait on the network).
+ *
+ *   npx tsx bench/ui.ts [--events 1000000] [--runs 5] [--reload]
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import type { Page } from 'playwright-core';
+import { startServerProcess } from '../test/helpers/process.js';
+import { launchBrowser, newContext, signIn } from '../test/web/browser.js';
+import { ensureDataset } from './lib/dataset.js';
+import { loadDataDir } from './lib/load.js';
+
+const { values: args } = parseArgs({ options: { events: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '5' }, reload: { type: 'boolean', default: false } } });
+const EVENTS = Number(args.events);
+const RUNS = Number(args.runs);
+const UI_DIR = fileURLToPath(new URL('../dist/web', import.meta.url));
+const PASSWORD = 'bench-admin-password';
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((s.length * p) / 100))];
+}
+
+/** Scripts index.html loads at once (the entry and its preloads); lazy chunks (admin pages) are not counted. */
+function initialBundle(): { files: string[]; raw: number; gzip: number; lazy: number } {
+  const html = readFileSync(join(UI_DIR, 'index.html'), 'utf8');
+  const files = [...html.matchAll(/(?:src|href)="\/ui\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
+  let raw = 0;
+  let gzip = 0;
+  for (const f of files) {
+    const b = readFileSync(join(UI_DIR, f));
+    raw += b.length;
+    gzip += gzipSync(b, { level: 9 }).length;
+  }
+  const lazy = readdirSync(join(UI_DIR, 'assets'))
+    .filter((f) => f.endsWith('.js') && !files.includes(`assets/${f}`))
+    .reduce((n, f) => n + gzipSync(readFileSync(join(UI_DIR, 'assets', f)), { level: 9 }).length, 0);
+  return { files, raw, gzip, lazy };
+}
+
+/** Replaces the editor's text with `q` and presses Ctrl+Enter; answers ms from the key press to results painted. */
+async function timeSearch(page: Page, q: string): Promise<number> {
+  await page.click('.cm-content');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(q);
+  await page.keyboard.press('Escape');
+  const done = page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let t0 = 0;
+        let sawBusy = false;
+        window.addEventListener('keydown', () => (t0 = performance.now()), { capture: true, once: true });
+        const check = () => {
+          const busy = document.querySelector('[data-testid=cancel]') !== null;
+          if (busy) sawBusy = true;
+          const painted = document.querySelector('.event-row, [data-testid=table-results] tbody tr, [data-testid=hint]') !== null;
+          if (t0 > 0 && sawBusy && !busy && painted) {
+            obs.disconnect();
+            // the frame after the DOM change is the one the user sees
+            requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
+          }
+        };
+        const obs = new MutationObserver(check);
+        obs.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+      }),
+  );
+  await page.waitForTimeout(50);
+  await page.keyboard.press('Control+Enter');
+  return done;
+}
+
+async function scrollFrames(page: Page): Promise<{ frames: number[]; maxRows: number }> {
+  return page.evaluate(
+    () =>
+      new Promise<{ frames: number[]; maxRows: number }>((resolve) => {
+        const el = document.querySelector('[data-testid=events]') as HTMLElement;
+        el.scrollTop = 0;
+        const frames: number[] = [];
+        let last = performance.now();
+        let maxRows = 0;
+        const step = (ts: number) => {
+          frames.push(ts - last);
+          last = ts;
+          maxRows = Math.max(maxRows, el.querySelectorAll('.event-row').length);
+          el.scrollTop += 600;
+          if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) resolve({ frames: frames.slice(1), maxRows });
+          else requestAnimationFrame(step);
+        };
+        requestAnimationFrame(step);
+      }),
+  );
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(join(UI_DIR, 'index.html'))) spawnSync('npm', ['run', 'build:web'], { stdio: 'inherit' });
+  const bundle = initialBundle();
+  console.log(`initial JavaScript + CSS of the search page: ${(bundle.raw / 1024).toFixed(0)} KB, ${(bundle.gzip / 1024).toFixed(1)} KB gzip (budget 300 KB); lazy admin chunk ${(bundle.lazy / 1024).toFixed(1)} KB gzip`);
+
+  const ds = await ensureDataset(EVENTS);
+  const dataDir = `/tmp/svc-bench/ui-data-${EVENTS}`;
+  await loadDataDir(ds.path, dataDir, args.reload);
+  const srv = await startServerProcess({ SVC_DATA_DIR: dataDir, SVC_ADMIN_PASSWORD: PASSWORD, SVC_ADMIN_RESET: '1', SVC_LOG_LEVEL: 'warn' });
+  const browser = await launchBrowser();
+  try {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signIn(page, srv.url, 'admin', PASSWORD);
+    await page.goto(`${srv.url}/ui/search?env=default&from=`);
+    await page.waitForSelector('.event-row', { timeout: 60_000 });
+
+    const queries = [ds.commonTerm, ds.rareTerm, '"Failed password"', 'host=host-7', '* | stats count by sourcetype', '* | timechart span=1d count'];
+    console.log(`\ntime from Enter to first results painted, ${EVENTS.toLocaleString()} events, all time, median of ${RUNS} (min..max):`);
+    for (const q of queries) {
+      const ms: number[] = [];
+      await timeSearch(page, q); // warm-up
+      for (let i = 0; i < RUNS; i++) {
+        await timeSearch(page, '* | head 1');
+        ms.push(await timeSearch(page, q));
+      }
+      const count = await page.locator('[data-testid=result-count] strong').textContent();
+      console.log(`  ${q.padEnd(34)} ${median(ms).toFixed(0).padStart(5)} ms  (${Math.min(...ms).toFixed(0)}..${Math.max(...ms).toFixed(0)})  ${count} matched`);
+    }
+
+    const typed: string[] = [];
+    page.on('request', (r) => typed.push(r.url()));
+    await page.click('.cm-content');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('status>=500 host=host-1 | stats count, p95(duration_ms) by sourcetype', { delay: 20 });
+    console.log(`\nrequests while typing a 70-character query with completion open: ${typed.length}`);
+    await page.keyboard.press('Escape');
+
+    await page.goto(`${srv.url}/ui/search?env=default&from=`);
+    await page.waitForSelector('.event-row', { timeout: 60_000 });
+    await page.click('button:has-text("Show 10,000 newest events")');
+    await page.waitForFunction(() => document.querySelector('[data-testid=result-count]')?.textContent?.includes('newest 10,000 shown'), undefined, { timeout: 60_000 });
+    for (const wrap of [false, true]) {
+      if (wrap) await page.click('button:has-text("Wrap")');
+      await page.waitForTimeout(500);
+      const { frames, maxRows } = await scrollFrames(page);
+      const slow = frames.filter((f) => f > 1000 / 50).length;
+      console.log(
+        `\nscrolling 10,000 events${wrap ? ' (wrapped, rows of varying height)' : ''}: ${frames.length} frames, mean ${(frames.reduce((a, b) => a + b, 0) / frames.length).toFixed(1)} ms, ` +
+          `p95 ${pct(frames, 95).toFixed(1)} ms, max ${Math.max(...frames).toFixed(1)} ms, ${slow} frames over 20 ms; at most ${maxRows} rows in the DOM`,
+      );
+    }
+  } finally {
+    await browser.close();
+    await srv.stop();
+  }
+}
+
+await main();

@@ -10,7 +10,7 @@ import { useLoad } from './useLoad';
 const SOURCE: Record<string, string> = {
   SVC_RETENTION_DEFAULT_DAYS: 'set by SVC_RETENTION_DEFAULT_DAYS, which wins over this page',
   settings: 'set on this page',
-  none: 'not set: data is kept forever unless an environment says otherwise',
+  none: 'no default is set',
 };
 
 export function GeneralPage() {
@@ -55,7 +55,7 @@ function GeneralForm({ settings, onSaved }: { settings: Settings; onSaved: () =>
       <form className="card card-pad form" onSubmit={save}>
         <h2>Retention</h2>
         <p className="muted">
-          In force: <strong>{eff.retentionDefaultDays ? `${eff.retentionDefaultDays} days` : 'keep forever'}</strong>, {SOURCE[eff.retentionDefaultSource] ?? eff.retentionDefaultSource}. An environment's own retention overrides it.
+          In force: <strong>{eff.retentionDefaultDays ? `${eff.retentionDefaultDays} days` : 'keep forever'}</strong> ({SOURCE[eff.retentionDefaultSource] ?? eff.retentionDefaultSource}). An environment's own retention overrides it.
         </p>
         <label className="field narrow">
           <span>Default retention in days (empty: keep forever)</span>
@@ -77,6 +77,30 @@ function GeneralForm({ settings, onSaved }: { settings: Settings; onSaved: () =>
           <div className="sweep-report" data-testid="sweep-report">
             Deleted <strong>{count(sweep.deletedEvents)}</strong> events in <strong>{count(sweep.deletedBlocks)}</strong> blocks ({duration(sweep.tookMs)}).
           </div>
+        )}
+        {sweep && sweep.blocks.length > 0 && (
+          <table className="data-table sweep-blocks">
+            <thead>
+              <tr>
+                <th>Environment</th>
+                <th>Index</th>
+                <th>Day</th>
+                <th className="num">Events</th>
+                <th>Newest event</th>
+              </tr>
+            </thead>
+            <tbody>
+              {sweep.blocks.map((b) => (
+                <tr key={b.block}>
+                  <td>{b.env}</td>
+                  <td>{b.index}</td>
+                  <td>{b.day}</td>
+                  <td className="num">{count(b.events)}</td>
+                  <td className="mono">{b.maxTime}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         )}
       </div>
     </div>

@@ -147,8 +147,8 @@ export interface Settings {
 export interface SweepReport {
   deletedBlocks: number;
   deletedEvents: number;
+  blocks: { env: string; index: string; day: string; block: string; events: number; maxTime: string }[];
   tookMs: number;
-  [k: string]: unknown;
 }
 
 export interface AuthOptions {

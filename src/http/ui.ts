@@ -14,12 +14,17 @@ import { SvcError } from '../errors/svc-error.js';
 
 const NONCE_PLACEHOLDER = '__CSP_NONCE__';
 
-/** No inline script, nothing from other origins; styles inline only with the page's nonce (CodeMirror's). */
+/**
+ * No inline script, nothing from other origins; <style> elements only with the page's nonce
+ * (CodeMirror's). Style attributes are allowed: Chromium's own contenteditable editing writes them
+ * into the query editor's lines (CodeMirror redraws them at once), and an attribute cannot run script.
+ */
 export function contentSecurityPolicy(nonce: string): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
     `style-src 'self' 'nonce-${nonce}'`,
+    "style-src-attr 'unsafe-inline'",
     "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",

@@ -47,7 +47,8 @@ function valueOptions(data: CompletionData, field: string): Completion[] {
 }
 
 function items(list: Language['pipes'] | undefined, type: string, apply?: (name: string) => string): Completion[] {
-  return (list ?? []).map((p) => ({ label: p.name, type, detail: p.syntax, info: p.description, apply: apply ? apply(p.name) : undefined }));
+  // the detail shows the syntax after the name the label already shows
+  return (list ?? []).map((p) => ({ label: p.name, type, detail: p.syntax.startsWith(p.name) ? p.syntax.slice(p.name.length).trim() : p.syntax, info: p.example ? `${p.description}\n\nExample: ${p.example}` : p.description, apply: apply ? apply(p.name) : undefined }));
 }
 
 export function completeQuery(getData: () => CompletionData) {

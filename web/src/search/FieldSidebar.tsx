@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { FieldsResult } from '../api/types';
+import type { FieldInfo, FieldsResult } from '../api/types';
 import { Button } from '../ui/Button';
 import { count, valueText } from '../ui/format';
 import { Icon } from '../ui/icons';
@@ -14,23 +14,37 @@ interface Props {
 }
 
 const HIDDEN = new Set(['env']);
+const FIRST = ['level', 'severity', 'host', 'status', 'sourcetype', 'index'];
+
+/** Fields worth opening before the user picks: those that split the events, the usual suspects first. */
+function defaultOpen(fields: FieldInfo[]): Set<string> {
+  const splitting = fields.filter((f) => !HIDDEN.has(f.name) && f.top.length > 1);
+  const ranked = [...splitting].sort((a, b) => rank(a.name) - rank(b.name));
+  return new Set(ranked.slice(0, 2).map((f) => f.name));
+}
+
+function rank(name: string): number {
+  const i = FIRST.indexOf(name);
+  return i < 0 ? FIRST.length : i;
+}
 
 /** The fields of the results with their top values: click a value to filter for it, or out. */
 export function FieldSidebar({ fields, loading, onFilter, onStack, stackedBy }: Props) {
-  const [open, setOpen] = useState<Set<string>>(new Set(['host', 'sourcetype']));
+  // until the user opens or closes one, the open fields follow the results
+  const [picked, setPicked] = useState<Set<string> | null>(null);
+  const open = useMemo(() => picked ?? defaultOpen(fields?.fields ?? []), [picked, fields]);
   const [filter, setFilter] = useState('');
   const list = useMemo(
     () => (fields?.fields ?? []).filter((f) => !HIDDEN.has(f.name) && f.name.toLowerCase().includes(filter.toLowerCase())),
     [fields, filter],
   );
   const sample = fields?.meta.matched ? Math.min(fields.meta.matched, 10_000) : 0;
-  const toggle = (name: string) =>
-    setOpen((s) => {
-      const n = new Set(s);
-      if (n.has(name)) n.delete(name);
-      else n.add(name);
-      return n;
-    });
+  const toggle = (name: string) => {
+    const n = new Set(open);
+    if (n.has(name)) n.delete(name);
+    else n.add(name);
+    setPicked(n);
+  };
   return (
     <aside className={loading ? 'sidebar loading' : 'sidebar'} aria-label="Fields" data-testid="fields">
       <div className="sidebar-head">

@@ -59,51 +59,45 @@ async function timeSearch(page: Page, q: string): Promise<number> {
   await page.keyboard.press('Control+A');
   await page.keyboard.insertText(q);
   await page.keyboard.press('Escape');
-  const done = page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        let t0 = 0;
-        let sawBusy = false;
-        window.addEventListener('keydown', () => (t0 = performance.now()), { capture: true, once: true });
-        const check = () => {
-          const busy = document.querySelector('[data-testid=cancel]') !== null;
-          if (busy) sawBusy = true;
-          const painted = document.querySelector('.event-row, [data-testid=table-results] tbody tr, [data-testid=hint]') !== null;
-          if (t0 > 0 && sawBusy && !busy && painted) {
-            obs.disconnect();
-            // the frame after the DOM change is the one the user sees
-            requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
-          }
-        };
-        const obs = new MutationObserver(check);
-        obs.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
-      }),
-  );
+  // a string, not a function: tsx would wrap named functions in a helper the page does not have
+  const done = page.evaluate(`new Promise((resolve) => {
+    let t0 = 0;
+    let sawBusy = false;
+    window.addEventListener('keydown', () => (t0 = performance.now()), { capture: true, once: true });
+    const obs = new MutationObserver(() => {
+      const busy = document.querySelector('[data-testid=cancel]') !== null;
+      if (busy) sawBusy = true;
+      const painted = document.querySelector('.event-row, [data-testid=table-results] tbody tr, [data-testid=hint]') !== null;
+      if (t0 > 0 && sawBusy && !busy && painted) {
+        obs.disconnect();
+        // the frame after the DOM change is the one the user sees
+        requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
+      }
+    });
+    obs.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  })`) as Promise<number>;
   await page.waitForTimeout(50);
   await page.keyboard.press('Control+Enter');
   return done;
 }
 
 async function scrollFrames(page: Page): Promise<{ frames: number[]; maxRows: number }> {
-  return page.evaluate(
-    () =>
-      new Promise<{ frames: number[]; maxRows: number }>((resolve) => {
-        const el = document.querySelector('[data-testid=events]') as HTMLElement;
-        el.scrollTop = 0;
-        const frames: number[] = [];
-        let last = performance.now();
-        let maxRows = 0;
-        const step = (ts: number) => {
-          frames.push(ts - last);
-          last = ts;
-          maxRows = Math.max(maxRows, el.querySelectorAll('.event-row').length);
-          el.scrollTop += 600;
-          if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) resolve({ frames: frames.slice(1), maxRows });
-          else requestAnimationFrame(step);
-        };
-        requestAnimationFrame(step);
-      }),
-  );
+  return page.evaluate(`new Promise((resolve) => {
+    const el = document.querySelector('[data-testid=events]');
+    el.scrollTop = 0;
+    const frames = [];
+    let last = performance.now();
+    let maxRows = 0;
+    const step = (ts) => {
+      frames.push(ts - last);
+      last = ts;
+      maxRows = Math.max(maxRows, el.querySelectorAll('.event-row').length);
+      el.scrollTop += 600;
+      if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) resolve({ frames: frames.slice(1), maxRows });
+      else requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+  })`) as Promise<{ frames: number[]; maxRows: number }>;
 }
 
 async function main(): Promise<void> {
@@ -114,7 +108,7 @@ async function main(): Promise<void> {
   const ds = await ensureDataset(EVENTS);
   const dataDir = `/tmp/svc-bench/ui-data-${EVENTS}`;
   await loadDataDir(ds.path, dataDir, args.reload);
-  const srv = await startServerProcess({ SVC_DATA_DIR: dataDir, SVC_ADMIN_PASSWORD: PASSWORD, SVC_ADMIN_RESET: '1', SVC_LOG_LEVEL: 'warn' });
+  const srv = await startServerProcess({ SVC_DATA_DIR: dataDir, SVC_ADMIN_PASSWORD: PASSWORD, SVC_ADMIN_RESET: '1', SVC_LOG_LEVEL: 'info' });
   const browser = await launchBrowser();
   try {
     const ctx = await newContext(browser);
@@ -123,7 +117,7 @@ async function main(): Promise<void> {
     await page.goto(`${srv.url}/ui/search?env=default&from=`);
     await page.waitForSelector('.event-row', { timeout: 60_000 });
 
-    const queries = [ds.commonTerm, ds.rareTerm, '"Failed password"', 'host=host-7', '* | stats count by sourcetype', '* | timechart span=1d count'];
+    const queries = [ds.commonTerm, ds.rareTerm, '"Failed password"', 'host=host-007', '* | stats count by sourcetype', '* | timechart span=1d count'];
     console.log(`\ntime from Enter to first results painted, ${EVENTS.toLocaleString()} events, all time, median of ${RUNS} (min..max):`);
     for (const q of queries) {
       const ms: number[] = [];
@@ -140,14 +134,14 @@ async function main(): Promise<void> {
     page.on('request', (r) => typed.push(r.url()));
     await page.click('.cm-content');
     await page.keyboard.press('Control+A');
-    await page.keyboard.type('status>=500 host=host-1 | stats count, p95(duration_ms) by sourcetype', { delay: 20 });
+    await page.keyboard.type('status>=500 host=host-001 | stats count, p95(duration_ms) by sourcetype', { delay: 20 });
     console.log(`\nrequests while typing a 70-character query with completion open: ${typed.length}`);
     await page.keyboard.press('Escape');
 
     await page.goto(`${srv.url}/ui/search?env=default&from=`);
     await page.waitForSelector('.event-row', { timeout: 60_000 });
     await page.click('button:has-text("Show 10,000 newest events")');
-    await page.waitForFunction(() => document.querySelector('[data-testid=result-count]')?.textContent?.includes('newest 10,000 shown'), undefined, { timeout: 60_000 });
+    await page.locator('[data-testid=result-count]', { hasText: 'newest 10,000 shown' }).waitFor({ timeout: 60_000 });
     for (const wrap of [false, true]) {
       if (wrap) await page.click('button:has-text("Wrap")');
       await page.waitForTimeout(500);

@@ -92,12 +92,16 @@ export function ContextPanel({ anchor, onClose }: Props) {
   return (
     <Modal title="Events around this one" onClose={onClose} wide>
       <div className="context-options">
-        <label className="check">
-          <input type="checkbox" checked={sameHost} onChange={(e) => setSameHost(e.target.checked)} /> same host <code>{anchor.host || '(none)'}</code>
-        </label>
-        <label className="check">
-          <input type="checkbox" checked={sameSource} onChange={(e) => setSameSource(e.target.checked)} /> same source <code>{anchor.source || '(none)'}</code>
-        </label>
+        {anchor.host && (
+          <label className="check">
+            <input type="checkbox" checked={sameHost} onChange={(e) => setSameHost(e.target.checked)} /> same host <code>{anchor.host}</code>
+          </label>
+        )}
+        {anchor.source && (
+          <label className="check">
+            <input type="checkbox" checked={sameSource} onChange={(e) => setSameSource(e.target.checked)} /> same source <code>{anchor.source}</code>
+          </label>
+        )}
         <span className="muted small">
           {anchor.env} / {anchor.index}
         </span>

@@ -17,6 +17,7 @@ interface Props {
   /** Row of the current find match. */
   current: number | null;
   showIndex: boolean;
+  showHost: boolean;
   onFilter: (field: string, value: unknown, exclude: boolean) => void;
   onContext: (event: LogEvent) => void;
   footer?: React.ReactNode;
@@ -75,9 +76,11 @@ export const EventsList = forwardRef<EventsListHandle, Props>(function EventsLis
                 <time className="event-time" title={utcTitle(e.time)} dateTime={e.time}>
                   {localTime(e.time)}
                 </time>
-                <span className="event-host" title={e.host}>
-                  {e.host}
-                </span>
+                {p.showHost && (
+                  <span className="event-host" title={e.host}>
+                    {e.host}
+                  </span>
+                )}
                 {p.showIndex && <span className="event-index">{e.index}</span>}
                 <span className="event-message">
                   <Message text={e.message} terms={p.terms} find={p.find} />

@@ -99,7 +99,9 @@ export function SearchPage() {
   const completion = useCallback(() => ({ language, fields: s.fields?.fields ?? [] }), [language, s.fields]);
   const queryError = s.error && s.error.code === 'invalid_query' ? { message: s.error.message, position: s.error.position } : null;
   const hint = s.result?.meta.matched === 0 ? s.result.meta.hint : undefined;
+  // columns that would be empty or all alike in the rows in view are left out
   const showIndex = !params.index && new Set(events.slice(0, 200).map((e) => e.index)).size > 1;
+  const showHost = events.slice(0, 200).some((e) => e.host !== '');
   const elapsed = useElapsed(s.startedAt);
   const tableView: View = view === 'events' ? 'table' : view;
 
@@ -210,6 +212,7 @@ export function SearchPage() {
               find={find.re}
               current={find.current}
               showIndex={showIndex}
+              showHost={showHost}
               onFilter={filter}
               onContext={setContextOf}
               footer={

@@ -16,6 +16,7 @@ import { ingestRoutes } from './routes/ingest.js';
 import { searchRoutes } from './routes/search.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { languageRoutes } from './routes/language.js';
+import { contextRoutes } from './routes/context.js';
 import { mcpRoutes } from '../mcp/route.js';
 import type { IngestContext } from '../ingest/common/context.js';
 import { elasticsearchRoutes } from '../ingest/elasticsearch/route.js';
@@ -79,6 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(searchRoutes);
   await app.register(catalogRoutes);
   await app.register(languageRoutes);
+  await app.register(contextRoutes);
   await app.register(mcpRoutes);
   await app.register(uiRoutes, { dir: deps.config.uiDir });
   return app;

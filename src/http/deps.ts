@@ -7,7 +7,7 @@ import type { Writer } from '../events/writer.js';
 import type { EventStore } from '../storage/types.js';
 import type { StorageHandle } from '../storage/handle.js';
 import type { SelfLog } from '../selflog/types.js';
-import type { SearchService } from '../query/types.js';
+import type { EventReader, SearchService } from '../query/types.js';
 import type { DecodeRunner } from '../ingest/common/decode-pool.js';
 
 /**
@@ -30,8 +30,8 @@ export interface AppDeps {
   storage: StorageHandle;
   /** svc's own events into _system (_svclogs, _svcmcp): never blocks, never throws (src/selflog/README.md). */
   selflog: SelfLog;
-  /** Search for every caller: REST, MCP, UI (src/query/types.ts). */
-  search: SearchService;
+  /** Search for every caller: REST, MCP, UI; context and export for the UI (src/query/types.ts). */
+  search: SearchService & EventReader;
   /** Decode workers for large native and `_bulk` bodies (SVC_INGEST_WORKERS); unset = decode inline. */
   decoder?: DecodeRunner;
 }

@@ -5,7 +5,7 @@ import { CORE_COLUMNS, CORE_NAMES, type ColType, type Schema } from './schema.js
 import { compileSearch, conjuncts, requiredTokens, searchFields } from './search/filter-logic.js';
 import { timeFilterMs } from './search/filter-time.js';
 import { ident, timeText } from './sql.js';
-import { StageBuilder, type ResultMode, type TimechartInfo } from './stages.js';
+import { StageBuilder, type OrderKey, type ResultMode, type TimechartInfo } from './stages.js';
 
 /** What the store needs to know before the scan (ScanSpec parts) and what the query's own time bounds are. */
 export interface QueryAnalysis {
@@ -66,6 +66,11 @@ export interface CompileOptions {
   extraWhere?: string;
   /** Stop before the pipes (histogram and fields use the search part only). */
   searchOnly?: boolean;
+  /**
+   * Order rows that tie on the query's order by the core columns too, so that two runs of the
+   * statement pick the same rows at a LIMIT (an export counts the fields of its rows first).
+   */
+  tiebreak?: boolean;
 }
 
 export interface CompiledQuery {
@@ -102,14 +107,25 @@ export function compile(q: Query, rel: RelationInfo, opts: CompileOptions): Comp
   }
   const withSql = `WITH ${b.ctes.join(', ')}`;
   const columns = [...b.schema].map(([name, type]) => ({ name, type }));
-  const select = columns.map((c) => (c.type === 'time' ? `${timeText(ident(c.name))} AS ${ident(c.name)}` : ident(c.name)));
   return {
     with: withSql,
-    sql: `${withSql} SELECT ${select.join(', ')} FROM ${b.cur}${b.orderBy()} LIMIT ${opts.limit}`,
+    sql: `${withSql} SELECT ${selectList(columns)} FROM ${b.cur}${b.orderBy(opts.tiebreak ? withTiebreak(b) : b.order)} LIMIT ${opts.limit}`,
     countSql: `${withSql} SELECT count(*) AS n FROM ${b.matchedStage ?? b.cur}`,
     mode: b.mode,
     columns,
     timechart: b.timechart,
     last: b.cur,
   };
+}
+
+/** The stage's order, then the core columns it has and does not order by yet. */
+function withTiebreak(b: StageBuilder): OrderKey[] {
+  const used = new Set(b.order.flatMap((k) => k.cols));
+  const extra = [...CORE_NAMES].filter((n) => b.schema.has(n) && !used.has(n)).map((n) => ({ sql: ident(n), desc: false, cols: [n] }));
+  return [...b.order, ...extra];
+}
+
+/** The SELECT list of a result: times as RFC 3339 text with microseconds (as answers print them), the rest as stored. */
+export function selectList(columns: { name: string; type: ColType }[]): string {
+  return columns.map((c) => (c.type === 'time' ? `${timeText(ident(c.name))} AS ${ident(c.name)}` : ident(c.name))).join(', ');
 }

@@ -12,7 +12,12 @@ import { mapQueryRunErrors } from './run-errors.js';
 import { ident } from './sql.js';
 import { timeLiteral } from './sql-time.js';
 import { isoFromUs } from './time.js';
-import type { FieldsResult, HistogramRequest, HistogramResult, SearchMeta, SearchRequest, SearchResult, SearchService } from './types.js';
+import { contextRun } from './context.js';
+import { exportRun, type Deadline } from './export.js';
+import type {
+  ContextRequest, ContextResult, EventReader, ExportRequest, ExportSink, ExportSummary,
+  FieldsResult, HistogramRequest, HistogramResult, SearchMeta, SearchRequest, SearchResult, SearchService,
+} from './types.js';
 
 export interface QueryServiceDeps extends PlanDeps {
   /** Longest one call may run (SVC_SEARCH_TIMEOUT_SECS); default 60 s. */
@@ -33,30 +38,35 @@ const FIELD_SAMPLE = 10_000;
  * The SearchService over the storage engine (query/types.ts). Stateless between calls; every call
  * parses, narrows by RBAC, plans one scan (or two for plain event searches) and shapes the answer.
  */
-export class QueryService implements SearchService {
+export class QueryService implements SearchService, EventReader {
   constructor(private readonly deps: QueryServiceDeps) {}
 
   /**
    * Runs one call under the time limit (and the caller's own signal): DuckDB is interrupted when
-   * either fires. Errors the query's values caused become 400s (run-errors.ts).
+   * either fires. Errors the query's values caused become 400s (run-errors.ts). `run` may lift the
+   * limit (an export, once it streams: query/export.ts); the caller's signal still applies.
    */
-  private async guarded<R extends SearchRequest, T>(principal: Principal, req: R, run: (req: R) => Promise<T>): Promise<T> {
+  private async guarded<R extends { q?: string; signal?: AbortSignal }, T>(principal: Principal, req: R, run: (req: R, deadline: Deadline) => Promise<T>, what = req.q ?? ''): Promise<T> {
     const timeoutMs = this.deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const limit = AbortSignal.timeout(timeoutMs);
-    const signal = req.signal ? AbortSignal.any([limit, req.signal]) : limit;
+    const limit = new AbortController();
+    const timer = setTimeout(() => limit.abort(new DOMException('the search time limit passed', 'TimeoutError')), timeoutMs);
+    timer.unref();
+    const signal = req.signal ? AbortSignal.any([limit.signal, req.signal]) : limit.signal;
     const t0 = performance.now();
     try {
-      return await mapQueryRunErrors(() => run({ ...req, signal }));
+      return await mapQueryRunErrors(() => run({ ...req, signal }, { lift: () => clearTimeout(timer) }));
     } catch (e) {
       const stopped = (reason: 'query_timeout' | 'query_too_large') =>
-        this.deps.onStopped?.({ reason, query: req.q ?? '', principal: `${principal.kind}:${principal.name}`, tookMs: Math.round(performance.now() - t0) });
+        this.deps.onStopped?.({ reason, query: what, principal: `${principal.kind}:${principal.name}`, tookMs: Math.round(performance.now() - t0) });
       if (isSvcError(e) && e.code === 'query_too_large') stopped('query_too_large');
       if (!signal.aborted || e !== signal.reason) throw e;
-      if (limit.aborted) {
+      if (limit.signal.aborted) {
         stopped('query_timeout');
         throw new SvcError('query_timeout', `the search ran longer than ${timeoutMs / 1000} s and was stopped: narrow the time range or the query`, { retryAfterSecs: 1 });
       }
       throw new SvcError('request_cancelled', 'the caller went away; the search was stopped');
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -164,6 +174,14 @@ export class QueryService implements SearchService {
 
   histogram(principal: Principal, req: HistogramRequest): Promise<HistogramResult> {
     return this.guarded(principal, req, (r) => histogramRun(this.deps, principal, r));
+  }
+
+  context(principal: Principal, req: ContextRequest): Promise<ContextResult> {
+    return this.guarded(principal, req, (r) => contextRun(this.deps, principal, r), `context ${req.env}/${req.index} at ${req.time}`);
+  }
+
+  export(principal: Principal, req: ExportRequest, sink: ExportSink): Promise<ExportSummary> {
+    return this.guarded(principal, req, (r, deadline) => exportRun(this.deps, principal, r, sink, deadline));
   }
 
   fields(principal: Principal, req: SearchRequest & { top?: number }): Promise<FieldsResult> {

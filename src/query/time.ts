@@ -103,3 +103,18 @@ export function isoFromUs(us: number): string {
   const micros = String(Math.round(us - ms * 1000)).padStart(3, '0');
   return new Date(ms).toISOString().replace(/Z$/, micros + 'Z');
 }
+
+const EXACT_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?(Z|[+-]\d{2}:\d{2})$/i;
+
+/**
+ * An instant as answers print it (`2024-05-01T10:00:00.123456Z`; fewer fraction digits and an
+ * offset are read too) in epoch microseconds, exactly: Date.parse would drop the microseconds.
+ * Undefined when it is not one or lies outside years 1 to 9999.
+ */
+export function exactTimeUs(raw: string): number | undefined {
+  const m = EXACT_TIME.exec(raw);
+  if (!m) return undefined;
+  const ms = Date.parse(`${m[1]}${m[3].toUpperCase()}`);
+  if (!(ms >= MIN_TIME_MS && ms <= MAX_TIME_MS)) return undefined;
+  return ms * 1000 + Number((m[2] ?? '').padEnd(6, '0'));
+}

@@ -81,3 +81,72 @@ export interface SearchService {
   histogram(principal: Principal, req: HistogramRequest): Promise<HistogramResult>;
   fields(principal: Principal, req: SearchRequest & { top?: number }): Promise<FieldsResult>;
 }
+
+/** Events around one event (GET /api/context): same env and index, optionally the same host and source. */
+export interface ContextRequest {
+  env: string;
+  index: string;
+  /** The event's `time` exactly as search returned it (RFC 3339, microseconds); compared to the microsecond. */
+  time: string;
+  /** When given, only events with exactly this host / source. */
+  host?: string;
+  source?: string;
+  /** Events wanted on each side, 0 to 500 (default 20). */
+  before?: number;
+  after?: number;
+  signal?: AbortSignal;
+}
+
+/** Each list in ascending time; `at` holds every event at exactly `time` (at most 1000). */
+export interface ContextResult {
+  before: EventJson[];
+  at: EventJson[];
+  after: EventJson[];
+  /** More events exist before the first of `before` (after the last of `after`). */
+  moreBefore: boolean;
+  moreAfter: boolean;
+}
+
+/** A search's results for download: events newest first (or the table's rows), at most `max`. */
+export interface ExportRequest extends SearchRequest {
+  /** Most events or rows (1 to 1,000,000; default 100,000). */
+  max?: number;
+  /** The sink needs the user fields of the exported events before the first one (a CSV header). */
+  fieldList?: boolean;
+}
+
+/** What an export is, told to the sink before any row. */
+export type ExportHead =
+  | { mode: 'events'; /** User fields non-null in at least one exported event, sorted; only when asked for. */ fields?: string[] }
+  | { mode: 'table'; columns: string[] };
+
+/**
+ * Where an export's rows go (the HTTP edge encodes them as CSV or NDJSON). Called by one export at
+ * a time, in order: `begin` once (also when nothing matched), then `events` or `rows` per chunk.
+ * Each call resolves when the sink can take more: that is the backpressure that paces DuckDB.
+ */
+export interface ExportSink {
+  begin(head: ExportHead): Promise<void>;
+  events(batch: EventJson[]): Promise<void>;
+  rows(batch: unknown[][]): Promise<void>;
+}
+
+export interface ExportSummary {
+  /** Events or rows handed to the sink. */
+  written: number;
+  mode: 'events' | 'table';
+}
+
+/**
+ * Reads of events beside search, for the web UI: the events around one event, and a search's
+ * results streamed for download. Same RBAC as search (naming a forbidden env/index throws
+ * access_denied). Safe to call concurrently.
+ */
+export interface EventReader {
+  context(principal: Principal, req: ContextRequest): Promise<ContextResult>;
+  /**
+   * Streams a search's results into `sink`. Errors before `sink.begin` are the caller's to answer;
+   * after it, the export stops and rejects (the sink's consumer has already started).
+   */
+  export(principal: Principal, req: ExportRequest, sink: ExportSink): Promise<ExportSummary>;
+}

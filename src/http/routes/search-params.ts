@@ -40,7 +40,7 @@ export function searchParams(request: FastifyRequest): SearchParams {
 }
 
 /** Stops the search when the client disconnects before its answer is sent: nobody would read it. */
-export function withCancel<R extends SearchRequest>(req: R, reply: FastifyReply): R {
+export function withCancel<R extends object>(req: R, reply: FastifyReply): R & { signal: AbortSignal } {
   const ac = new AbortController();
   reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) ac.abort(new SvcError('request_cancelled', 'the client closed the connection'));

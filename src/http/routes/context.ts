@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { MAX_SIDE } from '../../query/context.js';
+import { exactTimeUs } from '../../query/time.js';
+import type { ContextResult } from '../../query/types.js';
+import { principalOf } from '../auth-hook.js';
+import { parseInput } from './admin-input.js';
+import { withCancel } from './search-params.js';
+
+const once = { required_error: 'is required', invalid_type_error: 'must be given once, as a string' };
+const name = z.string(once).min(1, 'is required').max(200, 'must be at most 200 characters');
+const side = z
+  .string(once)
+  .regex(/^\d+$/, `must be an integer from 0 to ${MAX_SIDE}`)
+  .transform(Number)
+  .pipe(z.number().max(MAX_SIDE, `must be an integer from 0 to ${MAX_SIDE}`));
+
+const contextParams = z
+  .object({
+    env: name,
+    index: name,
+    time: z.string(once).refine((t) => exactTimeUs(t) !== undefined, 'want the event time as search returned it, such as 2026-01-31T12:00:00.123456Z'),
+    host: z.string(once).max(10_000, 'must be at most 10000 characters').optional(),
+    source: z.string(once).max(10_000, 'must be at most 10000 characters').optional(),
+    before: side.optional(),
+    after: side.optional(),
+  })
+  .strict();
+
+/**
+ * GET /api/context: the events around one event, from the same env and index and, when given, the
+ * same host and source (query/context.ts). Same access as search; naming an env or index the caller
+ * may not read is 403.
+ */
+export async function contextRoutes(app: FastifyInstance): Promise<void> {
+  app.get('/api/context', { config: { access: 'standard' } }, async (request, reply): Promise<ContextResult> => {
+    const params = parseInput(contextParams, request.query);
+    return app.deps.search.context(principalOf(request), withCancel(params, reply));
+  });
+}

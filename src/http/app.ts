@@ -17,6 +17,7 @@ import { searchRoutes } from './routes/search.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { languageRoutes } from './routes/language.js';
 import { contextRoutes } from './routes/context.js';
+import { exportRoutes } from './routes/export.js';
 import { mcpRoutes } from '../mcp/route.js';
 import type { IngestContext } from '../ingest/common/context.js';
 import { elasticsearchRoutes } from '../ingest/elasticsearch/route.js';
@@ -81,6 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(catalogRoutes);
   await app.register(languageRoutes);
   await app.register(contextRoutes);
+  await app.register(exportRoutes);
   await app.register(mcpRoutes);
   await app.register(uiRoutes, { dir: deps.config.uiDir });
   return app;

@@ -35,8 +35,9 @@ const TABLE_ROWS = 10_000;
 const FIELD_SAMPLE = 10_000;
 
 /**
- * The SearchService over the storage engine (query/types.ts). Stateless between calls; every call
- * parses, narrows by RBAC, plans one scan (or two for plain event searches) and shapes the answer.
+ * The SearchService and EventReader over the storage engine (query/types.ts). Stateless between
+ * calls; every call parses, narrows by RBAC, plans one scan (or two for plain event searches) and
+ * shapes the answer. The histogram, context and export live in their own files.
  */
 export class QueryService implements SearchService, EventReader {
   constructor(private readonly deps: QueryServiceDeps) {}

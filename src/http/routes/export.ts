@@ -94,7 +94,8 @@ function drained(res: ServerResponse, stallMs: number): Promise<void> {
  * 100,000, at most 1,000,000).
  */
 export async function exportRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/api/export', { config: { access: 'standard' } }, async (request: FastifyRequest, reply: FastifyReply) => {
+  // no automatic HEAD route: it would run the whole export to send nothing
+  app.get('/api/export', { config: { access: 'standard' }, exposeHeadRoute: false }, async (request: FastifyRequest, reply: FastifyReply) => {
     const { q, env, index, from, to } = searchParams(request);
     const { format, max } = parseInput(exportParams, request.query);
     const limit = max ?? DEFAULT_EXPORT_MAX;

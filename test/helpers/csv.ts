@@ -1,32 +1,48 @@
-/** An RFC 4180 reader for the tests (quoted fields, doubled quotes, CRLF or LF), written apart from svc's writer. */
+/** A strict RFC 4180 reader: CRLF between records, quoted fields with doubled quotes; anything else throws. */
 export function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
+  let i = 0;
+  for (;;) {
+    let field = '';
+    if (text[i] === '"') {
+      i++;
+      for (;;) {
+        const q = text.indexOf('"', i);
+        if (q < 0) throw new Error(`unterminated quoted field at ${i}`);
+        field += text.slice(i, q);
+        if (text[q + 1] === '"') {
+          field += '"';
+          i = q + 2;
+        } else {
+          i = q + 1;
+          break;
+        }
+      }
+    } else {
+      const m = /[",\r\n]/g;
+      m.lastIndex = i;
+      const hit = m.exec(text);
+      const end = hit ? hit.index : text.length;
+      if (hit && (hit[0] === '"' || (hit[0] === '\n' && text[end - 1] !== '\r') || (hit[0] === '\r' && text[end + 1] !== '\n'))) throw new Error(`stray ${JSON.stringify(hit[0])} at ${end}`);
+      field = text.slice(i, end);
+      i = end;
+    }
+    row.push(field);
+    if (text[i] === ',') {
+      i++;
+      continue;
+    }
+    if (text.startsWith('\r\n', i)) {
       rows.push(row);
       row = [];
-      field = '';
-    } else field += c;
+      i += 2;
+      if (i === text.length) return rows;
+      continue;
+    }
+    if (i === text.length) throw new Error('the last record has no CRLF');
+    throw new Error(`unexpected ${JSON.stringify(text[i])} at ${i}`);
   }
-  if (field !== '' || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
 }
+
+/** A small deterministic generator (xorshift). */

@@ -47,11 +47,20 @@ export async function signIn(page: Page, base: string, username: string, passwor
   await page.waitForURL((u) => !u.pathname.startsWith('/ui/login'));
 }
 
-/** The number the results toolbar shows ("48,795 events"), once a search has answered. */
+/**
+ * The number the results toolbar shows ("48,795 events") once it answers the search in the page's
+ * URL: the count carries what it answers (data-q, data-index, data-from, data-to), because the
+ * previous result stays on screen while the next search runs.
+ */
 export async function shownCount(page: Page): Promise<number> {
-  const text = await waitFor('a result count', async () => {
-    const t = await page.locator('[data-testid=result-count] strong').textContent({ timeout: 1000 });
-    return t && !(await page.locator('[data-testid=cancel]').count()) ? t : null;
+  const text = await waitFor('the result count of the search in the URL', async () => {
+    const u = new URL(page.url()).searchParams;
+    const want = { q: u.get('q') ?? '', index: u.get('index') ?? '', from: u.has('from') ? u.get('from')! : '-24h', to: u.get('to') ?? '' };
+    const el = page.locator('[data-testid=result-count]');
+    const got = await el.evaluate((e) => ({ q: e.dataset.q, index: e.dataset.index, from: e.dataset.from, to: e.dataset.to }), undefined, { timeout: 1000 });
+    if (got.q !== want.q || got.index !== want.index || got.from !== want.from || got.to !== want.to) return null;
+    if (await page.locator('[data-testid=cancel]').count()) return null;
+    return el.locator('strong').textContent({ timeout: 1000 });
   });
   return Number(text.replace(/[^\d]/g, ''));
 }

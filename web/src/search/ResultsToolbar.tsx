@@ -13,6 +13,8 @@ export const EXPORT_MAX = 100_000;
 
 interface Props {
   meta: SearchMeta | null;
+  /** What `meta` answers: written on the count for tests and tools that wait for a search. */
+  metaFor: SearchParams | null;
   shown: number;
   table: boolean;
   view: View;
@@ -32,7 +34,7 @@ export const ResultsToolbar = forwardRef<HTMLInputElement, Props>(function Resul
   const exportHref = (format: string) => `/api/export${queryString({ ...apiParams(p.params), format, max: EXPORT_MAX })}`;
   return (
     <div className="results-toolbar">
-      <div className="result-count" data-testid="result-count">
+      <div className="result-count" data-testid="result-count" data-q={p.metaFor?.q} data-index={p.metaFor?.index} data-from={p.metaFor?.from} data-to={p.metaFor?.to}>
         {p.meta ? (
           <>
             <strong>{count(p.meta.matched)}</strong> {p.table ? (p.meta.matched === 1 ? 'event matched' : 'events matched') : p.meta.matched === 1 ? 'event' : 'events'}

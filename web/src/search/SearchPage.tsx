@@ -137,6 +137,7 @@ export function SearchPage() {
           <ResultsToolbar
             ref={findInput}
             meta={s.result?.meta ?? null}
+            metaFor={s.resultFor}
             shown={events.length}
             table={table}
             view={tableView}

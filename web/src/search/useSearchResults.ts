@@ -5,6 +5,8 @@ import { apiParams, type SearchParams } from './params';
 
 export interface SearchState {
   result: SearchResult | null;
+  /** The parameters `result` answers (the UI keeps showing it while the next search runs). */
+  resultFor: SearchParams | null;
   histogram: HistogramResult | null;
   fields: FieldsResult | null;
   error: ApiError | null;
@@ -25,7 +27,7 @@ const HISTOGRAM_BUCKETS = 100;
  * the request goes away. `cancel()` stops the current one.
  */
 export function useSearchResults(params: SearchParams, limit: number, run: number) {
-  const [s, setS] = useState<SearchState>({ result: null, histogram: null, fields: null, error: null, searching: false, histogramLoading: false, fieldsLoading: false, startedAt: null, tookMs: null });
+  const [s, setS] = useState<SearchState>({ result: null, resultFor: null, histogram: null, fields: null, error: null, searching: false, histogramLoading: false, fieldsLoading: false, startedAt: null, tookMs: null });
   const ctl = useRef<AbortController | null>(null);
 
   useEffect(() => {
@@ -40,7 +42,7 @@ export function useSearchResults(params: SearchParams, limit: number, run: numbe
       setS((x) => ({ ...x, error: e instanceof ApiError ? e : new ApiError(0, 'network', (e as Error).message) }));
     };
     get<SearchResult>('/api/search', { ...base, limit }, ac.signal)
-      .then((result) => setS((x) => ({ ...x, result, tookMs: performance.now() - t0 })), fail)
+      .then((result) => setS((x) => ({ ...x, result, resultFor: params, tookMs: performance.now() - t0 })), fail)
       .finally(() => !ac.signal.aborted && setS((x) => ({ ...x, searching: false, startedAt: null })));
     get<HistogramResult>('/api/histogram', { ...base, buckets: HISTOGRAM_BUCKETS, by: params.by || undefined }, ac.signal)
       .then((histogram) => setS((x) => ({ ...x, histogram })), (e) => !isAbort(e) && setS((x) => ({ ...x, histogram: null })))

@@ -6,10 +6,10 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { call, createUser, TEST_ADMIN_PASSWORD } from '../helpers/auth.js';
-import { browserSkipReason, launchBrowser, newContext, shownCount, signIn, waitFor, watchErrors } from './browser.js';
+import { call, createUser } from '../helpers/auth.js';
+import { browserSkipReason, newContext, shownCount, signIn, waitFor } from './browser.js';
 import { ingestNdjson } from './data.js';
-import { startUiServer, type UiServer } from './fixture.js';
+import { startUiSession, type UiServer, type UiSession } from './fixture.js';
 
 const SHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'screenshots');
 const skip = browserSkipReason();
@@ -36,6 +36,7 @@ async function searchWithKey(url: string, secret: string): Promise<number> {
 }
 
 describe('the admin pages and the UI\'s defences in Chromium', { skip }, () => {
+  let session: UiSession;
   let ui: UiServer;
   let browser: Browser;
   let ctx: BrowserContext;
@@ -45,7 +46,6 @@ describe('the admin pages and the UI\'s defences in Chromium', { skip }, () => {
   const base = () => ui.srv.url;
 
   before(async () => {
-    ui = await startUiServer();
     other = await startOtherSite(
       (svc) =>
         // a cross-site form: the browser sends svc's cookie along (same site: both are 127.0.0.1)
@@ -54,16 +54,11 @@ describe('the admin pages and the UI\'s defences in Chromium', { skip }, () => {
         `<script>document.forms[0].submit()</script>`,
       () => ui.srv.url,
     );
-    browser = await launchBrowser();
-    ctx = await newContext(browser);
-    page = await ctx.newPage();
-    errors = watchErrors(page);
-    await signIn(page, base(), 'admin', TEST_ADMIN_PASSWORD);
+    ({ ui, browser, ctx, page, errors } = (session = await startUiSession()));
   });
 
   after(async () => {
-    await browser?.close();
-    await ui?.close();
+    await session?.close();
     other?.server.close();
   });
 

@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServerProcess, type ProcessServer } from '../helpers/process.js';
+import { launchBrowser, newContext, signIn, watchErrors } from './browser.js';
 import { adminToken, createIngestToken, TEST_ADMIN_PASSWORD } from '../helpers/auth.js';
 import { APACHE_LOG, appEvents, ingestFile, ingestNdjson, OPENSSH_LOG, realDataAvailable, type AppEvent } from './data.js';
 
@@ -40,6 +42,36 @@ export async function startUiServer(): Promise<UiServer> {
     async close() {
       await srv.stop();
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The server above, Chromium, and one page signed in as admin whose script errors and CSP violations are recorded. */
+export interface UiSession {
+  ui: UiServer;
+  browser: Browser;
+  ctx: BrowserContext;
+  page: Page;
+  errors: string[];
+  close(): Promise<void>;
+}
+
+export async function startUiSession(): Promise<UiSession> {
+  const ui = await startUiServer();
+  const browser = await launchBrowser();
+  const ctx = await newContext(browser);
+  const page = await ctx.newPage();
+  const errors = watchErrors(page);
+  await signIn(page, ui.srv.url, 'admin', TEST_ADMIN_PASSWORD);
+  return {
+    ui,
+    browser,
+    ctx,
+    page,
+    errors,
+    async close() {
+      await browser.close();
+      await ui.close();
     },
   };
 }

@@ -5,16 +5,17 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { call, TEST_ADMIN_PASSWORD } from '../helpers/auth.js';
-import { browserSkipReason, launchBrowser, newContext, shownCount, signIn, waitFor, watchErrors } from './browser.js';
+import { browserSkipReason, newContext, shownCount, signIn, waitFor } from './browser.js';
 import { apiSearch, countTerm, ingestNdjson, linesOf, OPENSSH_LOG, APACHE_LOG } from './data.js';
 import { parseCsv } from '../helpers/csv.js';
-import { startUiServer, type UiServer } from './fixture.js';
+import { startUiSession, type UiServer, type UiSession } from './fixture.js';
 
 const SHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'screenshots');
 const skip = browserSkipReason();
 if (skip) console.log(`# web UI search tests ${skip}`);
 
 describe('the search page in Chromium', { skip }, () => {
+  let session: UiSession;
   let ui: UiServer;
   let browser: Browser;
   let ctx: BrowserContext;
@@ -27,17 +28,11 @@ describe('the search page in Chromium', { skip }, () => {
   };
 
   before(async () => {
-    ui = await startUiServer();
-    browser = await launchBrowser();
-    ctx = await newContext(browser);
-    page = await ctx.newPage();
-    errors = watchErrors(page);
-    await signIn(page, base(), 'admin', TEST_ADMIN_PASSWORD);
+    ({ ui, browser, ctx, page, errors } = (session = await startUiSession()));
   });
 
   after(async () => {
-    await browser?.close();
-    await ui?.close();
+    await session?.close();
   });
 
   it('sends a signed-out visitor to the login page and back to the search they opened', async () => {

@@ -1,13 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { api, del, get, post } from '../api/client';
+import { api } from '../api/client';
 import type { Allowlists, ApiKey, Scope } from '../api/types';
 import { Button } from '../ui/Button';
-import { relativeTime, shortDate, shortTime } from '../ui/format';
+import { relativeTime, shortDate } from '../ui/format';
 import { Icon } from '../ui/icons';
-import { ConfirmDialog, Modal } from '../ui/Modal';
-import { useToast } from '../ui/toast';
+import { Modal } from '../ui/Modal';
+import { toggled } from '../ui/sets';
+import { CreatedCell, DeleteCredential, useCredentials } from './credentials';
 import { AllowlistFields, AllowSummary, ErrorLine, PageHeader, SecretDialog, StateBadge } from './parts';
-import { useLoad } from './useLoad';
 
 const SCOPES: { id: Scope; label: string; text: string }[] = [
   { id: 'standard', label: 'Standard API', text: 'Search and the other non-admin /api/* calls, within the allowlists below.' },
@@ -24,22 +24,8 @@ function mcpActivityHref(k: ApiKey): string {
 }
 
 export function ApiKeysPage() {
-  const { data, error, reload } = useLoad(() => get<{ apiKeys: ApiKey[] }>('/api/admin/api-keys'));
-  const [creating, setCreating] = useState(false);
-  const [created, setCreated] = useState<ApiKey | null>(null);
-  const [deleting, setDeleting] = useState<ApiKey | null>(null);
-  const toast = useToast();
-  const keys = data?.apiKeys ?? [];
-
-  const setEnabled = async (k: ApiKey, on: boolean) => {
-    try {
-      await post(`/api/admin/api-keys/${k.id}/${on ? 'enable' : 'disable'}`);
-      toast('ok', `Key "${k.name}" ${on ? 'enabled' : 'disabled'}`);
-      reload();
-    } catch (e) {
-      toast('error', (e as Error).message);
-    }
-  };
+  const c = useCredentials<ApiKey>('/api/admin/api-keys', 'apiKeys', 'Key');
+  const keys = c.items;
 
   return (
     <div className="admin-page">
@@ -47,12 +33,12 @@ export function ApiKeysPage() {
         title="API keys"
         description="Keys for scripts, dashboards and AI assistants. A key acts with its scopes and sees only the data its allowlists name."
         action={
-          <Button variant="primary" icon="plus" onClick={() => setCreating(true)}>
+          <Button variant="primary" icon="plus" onClick={() => c.setCreating(true)}>
             Create key
           </Button>
         }
       />
-      <ErrorLine error={error} />
+      <ErrorLine error={c.error} />
       <div className="card">
         <table className="admin-table" data-testid="api-keys">
           <thead>
@@ -99,10 +85,7 @@ export function ApiKeysPage() {
                 <td>
                   <StateBadge state={k.state} />
                 </td>
-                <td>
-                  <div>{shortTime(k.createdAt)}</div>
-                  <div className="muted small">by {k.createdBy}</div>
-                </td>
+                <CreatedCell at={k.createdAt} by={k.createdBy} />
                 <td className="actions-col">
                   {k.scopes.includes('mcp') && (
                     <a className="btn btn-ghost btn-sm" href={mcpActivityHref(k)} title="This key's MCP calls (_svcmcp)">
@@ -110,19 +93,19 @@ export function ApiKeysPage() {
                     </a>
                   )}
                   {k.state === 'disabled' ? (
-                    <Button size="sm" onClick={() => setEnabled(k, true)}>
+                    <Button size="sm" onClick={() => c.setEnabled(k, true)}>
                       Enable
                     </Button>
                   ) : (
-                    <Button size="sm" onClick={() => setEnabled(k, false)} disabled={k.state === 'expired'}>
+                    <Button size="sm" onClick={() => c.setEnabled(k, false)} disabled={k.state === 'expired'}>
                       Disable
                     </Button>
                   )}
-                  <Button size="sm" variant="ghost" icon="trash" aria-label={`Delete ${k.name}`} title="Delete" onClick={() => setDeleting(k)} />
+                  <Button size="sm" variant="ghost" icon="trash" aria-label={`Delete ${k.name}`} title="Delete" onClick={() => c.setDeleting(k)} />
                 </td>
               </tr>
             ))}
-            {data && keys.length === 0 && (
+            {c.loaded && keys.length === 0 && (
               <tr>
                 <td colSpan={8} className="empty-row">
                   No API keys yet. Create one for a script, a dashboard or an AI assistant.
@@ -132,45 +115,15 @@ export function ApiKeysPage() {
           </tbody>
         </table>
       </div>
-      {creating && (
-        <CreateKeyDialog
-          onClose={() => setCreating(false)}
-          onCreated={(k) => {
-            setCreating(false);
-            setCreated(k);
-            reload();
-          }}
-        />
-      )}
-      {created?.secret && (
-        <SecretDialog title={`Key "${created.name}" created`} secret={created.secret} onClose={() => setCreated(null)}>
+      {c.creating && <CreateKeyDialog onClose={() => c.setCreating(false)} onCreated={c.onCreated} />}
+      {c.created?.secret && (
+        <SecretDialog title={`Key "${c.created.name}" created`} secret={c.created.secret} onClose={c.closeSecret}>
           <p className="muted small">
-            Use it as <code>Authorization: Bearer {created.secret.slice(0, 8)}…</code>
+            Use it as <code>Authorization: Bearer {c.created.secret.slice(0, 8)}…</code>
           </p>
         </SecretDialog>
       )}
-      {deleting && (
-        <ConfirmDialog
-          title="Delete API key"
-          danger
-          confirmLabel="Delete key"
-          message={
-            <>
-              Delete <strong>{deleting.name}</strong>? Every client using it is refused at once. This cannot be undone.
-            </>
-          }
-          onConfirm={async () => {
-            try {
-              await del(`/api/admin/api-keys/${deleting.id}`);
-              toast('ok', `Key "${deleting.name}" deleted`);
-              reload();
-            } catch (e) {
-              toast('error', (e as Error).message);
-            }
-          }}
-          onClose={() => setDeleting(null)}
-        />
-      )}
+      {c.deleting && <DeleteCredential noun="API key" item={c.deleting} consequence="Every client using it is refused at once. This cannot be undone." onDelete={c.remove} onClose={() => c.setDeleting(null)} />}
     </div>
   );
 }
@@ -195,13 +148,7 @@ function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreate
       setBusy(false);
     }
   };
-  const toggle = (s: Scope) =>
-    setScopes((cur) => {
-      const n = new Set(cur);
-      if (n.has(s)) n.delete(s);
-      else n.add(s);
-      return n;
-    });
+  const toggle = (s: Scope) => setScopes((cur) => toggled(cur, s));
   return (
     <Modal
       title="Create API key"

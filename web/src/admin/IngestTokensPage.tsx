@@ -1,41 +1,28 @@
 import { useState, type FormEvent } from 'react';
-import { api, del, get, post } from '../api/client';
+import { api, get } from '../api/client';
 import type { Env, IngestToken } from '../api/types';
 import { Button } from '../ui/Button';
-import { relativeTime, shortTime } from '../ui/format';
-import { ConfirmDialog, Modal } from '../ui/Modal';
-import { useToast } from '../ui/toast';
+import { relativeTime } from '../ui/format';
+import { Modal } from '../ui/Modal';
+import { CreatedCell, DeleteCredential, useCredentials } from './credentials';
 import { ErrorLine, PageHeader, SecretDialog, StateBadge } from './parts';
 import { useLoad } from './useLoad';
 
 export function IngestTokensPage() {
-  const { data, error, reload } = useLoad(() => get<{ ingestTokens: IngestToken[] }>('/api/admin/ingest-tokens'));
-  const [creating, setCreating] = useState(false);
-  const [created, setCreated] = useState<IngestToken | null>(null);
-  const [deleting, setDeleting] = useState<IngestToken | null>(null);
-  const toast = useToast();
-  const tokens = data?.ingestTokens ?? [];
-  const setEnabled = async (t: IngestToken, on: boolean) => {
-    try {
-      await post(`/api/admin/ingest-tokens/${t.id}/${on ? 'enable' : 'disable'}`);
-      toast('ok', `Token "${t.name}" ${on ? 'enabled' : 'disabled'}`);
-      reload();
-    } catch (e) {
-      toast('error', (e as Error).message);
-    }
-  };
+  const c = useCredentials<IngestToken>('/api/admin/ingest-tokens', 'ingestTokens', 'Token');
+  const tokens = c.items;
   return (
     <div className="admin-page">
       <PageHeader
         title="Ingest tokens"
         description="Credentials for shippers (Filebeat, Vector, Fluent Bit, OpenTelemetry, syslog). A token can only push logs, into the environment and index it is pinned to."
         action={
-          <Button variant="primary" icon="plus" onClick={() => setCreating(true)}>
+          <Button variant="primary" icon="plus" onClick={() => c.setCreating(true)}>
             Create token
           </Button>
         }
       />
-      <ErrorLine error={error} />
+      <ErrorLine error={c.error} />
       <div className="card">
         <table className="admin-table" data-testid="ingest-tokens">
           <thead>
@@ -61,19 +48,16 @@ export function IngestTokensPage() {
                 <td>
                   <StateBadge state={t.state} />
                 </td>
-                <td>
-                  <div>{shortTime(t.createdAt)}</div>
-                  <div className="muted small">by {t.createdBy}</div>
-                </td>
+                <CreatedCell at={t.createdAt} by={t.createdBy} />
                 <td className="actions-col">
-                  <Button size="sm" onClick={() => setEnabled(t, t.state === 'disabled')}>
+                  <Button size="sm" onClick={() => c.setEnabled(t, t.state === 'disabled')}>
                     {t.state === 'disabled' ? 'Enable' : 'Disable'}
                   </Button>
-                  <Button size="sm" variant="ghost" icon="trash" aria-label={`Delete ${t.name}`} title="Delete" onClick={() => setDeleting(t)} />
+                  <Button size="sm" variant="ghost" icon="trash" aria-label={`Delete ${t.name}`} title="Delete" onClick={() => c.setDeleting(t)} />
                 </td>
               </tr>
             ))}
-            {data && tokens.length === 0 && (
+            {c.loaded && tokens.length === 0 && (
               <tr>
                 <td colSpan={8} className="empty-row">
                   No ingest tokens yet. Create one for each shipper.
@@ -83,44 +67,15 @@ export function IngestTokensPage() {
           </tbody>
         </table>
       </div>
-      {creating && (
-        <CreateTokenDialog
-          onClose={() => setCreating(false)}
-          onCreated={(t) => {
-            setCreating(false);
-            setCreated(t);
-            reload();
-          }}
-        />
-      )}
-      {created?.secret && (
-        <SecretDialog title={`Token "${created.name}" created`} secret={created.secret} onClose={() => setCreated(null)}>
+      {c.creating && <CreateTokenDialog onClose={() => c.setCreating(false)} onCreated={c.onCreated} />}
+      {c.created?.secret && (
+        <SecretDialog title={`Token "${c.created.name}" created`} secret={c.created.secret} onClose={c.closeSecret}>
           <p className="muted small">
-            Try it: <code>curl {location.origin}/api/ingest -H 'authorization: Bearer {created.secret.slice(0, 8)}…' -d '{'{"message":"hello"}'}'</code>
+            Try it: <code>curl {location.origin}/api/ingest -H 'authorization: Bearer {c.created.secret.slice(0, 8)}…' -d '{'{"message":"hello"}'}'</code>
           </p>
         </SecretDialog>
       )}
-      {deleting && (
-        <ConfirmDialog
-          title="Delete ingest token"
-          danger
-          confirmLabel="Delete token"
-          message={
-            <>
-              Delete <strong>{deleting.name}</strong>? Shippers using it are refused at once.
-            </>
-          }
-          onConfirm={async () => {
-            try {
-              await del(`/api/admin/ingest-tokens/${deleting.id}`);
-              reload();
-            } catch (e) {
-              toast('error', (e as Error).message);
-            }
-          }}
-          onClose={() => setDeleting(null)}
-        />
-      )}
+      {c.deleting && <DeleteCredential noun="Ingest token" item={c.deleting} consequence="Shippers using it are refused at once." onDelete={c.remove} onClose={() => c.setDeleting(null)} />}
     </div>
   );
 }

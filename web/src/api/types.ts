@@ -1,56 +1,12 @@
 /** Wire shapes of svc's REST API as the UI reads them (docs/admin-api.md, docs/search-api.md). */
 
-export interface LogEvent {
-  time: string;
-  env: string;
-  index: string;
-  host: string;
-  source: string;
-  sourcetype: string;
-  message: string;
-  fields: Record<string, unknown>;
-}
 
-export interface SearchMeta {
-  matched: number;
-  scanned: number;
-  tookMs: number;
-  hint?: { eventsOutsideRange: number; earliest?: string; latest?: string; message: string };
-}
+// the search answers' shapes come from the server's own definitions (a type-only import, erased
+// from the bundle), so the UI cannot drift from what svc sends
+import type { FieldsResult } from '../../../src/query/types';
+export type { EventJson as LogEvent, SearchMeta, SearchResult, HistogramResult, FieldsResult, ContextResult } from '../../../src/query/types';
 
-export interface SearchResult {
-  events: LogEvent[];
-  columns?: string[];
-  rows?: unknown[][];
-  meta: SearchMeta;
-}
-
-export interface HistogramResult {
-  spanSecs: number;
-  buckets: { time: string; count: number; series?: Record<string, number> }[];
-  series?: string[];
-  meta: SearchMeta;
-}
-
-export interface FieldInfo {
-  name: string;
-  type: string;
-  count: number;
-  top: { value: unknown; count: number }[];
-}
-
-export interface FieldsResult {
-  fields: FieldInfo[];
-  meta: SearchMeta;
-}
-
-export interface ContextResult {
-  before: LogEvent[];
-  at: LogEvent[];
-  after: LogEvent[];
-  moreBefore: boolean;
-  moreAfter: boolean;
-}
+export type FieldInfo = FieldsResult['fields'][number];
 
 export interface CatalogIndex {
   name: string;

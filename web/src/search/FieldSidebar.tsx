@@ -3,6 +3,7 @@ import type { FieldInfo, FieldsResult } from '../api/types';
 import { Button } from '../ui/Button';
 import { count, valueText } from '../ui/format';
 import { Icon } from '../ui/icons';
+import { toggled } from '../ui/sets';
 
 interface Props {
   fields: FieldsResult | null;
@@ -39,12 +40,7 @@ export function FieldSidebar({ fields, loading, onFilter, onStack, stackedBy }: 
     [fields, filter],
   );
   const sample = fields?.meta.matched ? Math.min(fields.meta.matched, 10_000) : 0;
-  const toggle = (name: string) => {
-    const n = new Set(open);
-    if (n.has(name)) n.delete(name);
-    else n.add(name);
-    setPicked(n);
-  };
+  const toggle = (name: string) => setPicked(toggled(open, name));
   return (
     <aside className={loading ? 'sidebar loading' : 'sidebar'} aria-label="Fields" data-testid="fields">
       <div className="sidebar-head">

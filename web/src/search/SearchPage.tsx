@@ -5,6 +5,7 @@ import { remember } from '../lang/history';
 import { Button } from '../ui/Button';
 import { duration, localTime } from '../ui/format';
 import { Icon } from '../ui/icons';
+import { toggled } from '../ui/sets';
 import { ContextPanel } from './ContextPanel';
 import { EventsList, type EventsListHandle } from './EventsList';
 import { FieldSidebar } from './FieldSidebar';
@@ -200,14 +201,7 @@ export function SearchPage() {
               ref={list}
               events={events}
               expanded={expanded}
-              onToggle={(i) =>
-                setExpanded((x) => {
-                  const n = new Set(x);
-                  if (n.has(i)) n.delete(i);
-                  else n.add(i);
-                  return n;
-                })
-              }
+              onToggle={(i) => setExpanded((x) => toggled(x, i))}
               wrap={wrap}
               terms={terms}
               find={find.re}

@@ -45,7 +45,6 @@ export function ApiKeysPage() {
             <tr>
               <th>Name</th>
               <th>Scopes</th>
-              <th>Key</th>
               <th>Last used</th>
               <th>Expires</th>
               <th>State</th>
@@ -60,7 +59,7 @@ export function ApiKeysPage() {
                   <div className="strong">{k.name}</div>
                   {k.purpose && <div className="muted small clamp">{k.purpose}</div>}
                   <div className="small">
-                    <AllowSummary allow={k.allow} />
+                    <span className="mono">svk_…{k.lastFour}</span> · <AllowSummary allow={k.allow} />
                   </div>
                 </td>
                 <td>
@@ -70,7 +69,6 @@ export function ApiKeysPage() {
                     </span>
                   ))}
                 </td>
-                <td className="mono small">svk_…{k.lastFour}</td>
                 <td title={k.lastUsedAt ?? ''}>{relativeTime(k.lastUsedAt)}</td>
                 <td title={k.expiresAt ?? ''}>
                   {k.expiresAt ? (
@@ -88,8 +86,8 @@ export function ApiKeysPage() {
                 <CreatedCell at={k.createdAt} by={k.createdBy} />
                 <td className="actions-col">
                   {k.scopes.includes('mcp') && (
-                    <a className="btn btn-ghost btn-sm" href={mcpActivityHref(k)} title="This key's MCP calls (_svcmcp)">
-                      <Icon name="activity" size={14} /> MCP activity
+                    <a className="btn btn-ghost btn-sm" href={mcpActivityHref(k)} title="This key's MCP calls, as recorded in _svcmcp">
+                      <Icon name="activity" size={14} /> MCP calls
                     </a>
                   )}
                   {k.state === 'disabled' ? (

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { del, get, post } from '../api/client';
-import { shortTime } from '../ui/format';
+import { shortDate } from '../ui/format';
 import { ConfirmDialog } from '../ui/Modal';
 import { useToast } from '../ui/toast';
 import { useLoad } from './useLoad';
@@ -53,8 +53,8 @@ export function useCredentials<T extends Credential>(path: string, listKey: stri
 
 export function CreatedCell({ at, by }: { at: string; by: string }) {
   return (
-    <td>
-      <div>{shortTime(at)}</div>
+    <td title={at}>
+      <div>{shortDate(at)}</div>
       <div className="muted small">by {by}</div>
     </td>
   );

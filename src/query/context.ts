@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import { resolveSearchTargets } from '../auth/rbac.js';
-import { SvcError } from '../errors/svc-error.js';
+import { bug, SvcError } from '../errors/svc-error.js';
 import type { EventStore, ScanSpec } from '../storage/types.js';
 import { baseSchema, selectList } from './compile.js';
 import type { PlanDeps } from './prepare.js';
@@ -62,7 +62,7 @@ async function nearest(store: EventStore, base: ScanSpec, filters: string[], t: 
       return { events: side === 'before' ? kept.reverse() : kept, more: events.length > n };
     }
   }
-  throw new Error('BUG: the last context window is unbounded');
+  throw bug('the last context window is unbounded');
 }
 
 /** Events of the scan matching `where`, ordered by time (ties by TIEBREAK) in `dir`, at most `limit`. */

@@ -58,8 +58,9 @@ export class Duck {
   }
 
   /**
-   * Runs a query and reads its rows. When `signal` aborts, DuckDB is interrupted (it stops within
-   * a vector or so) and the query rejects with the signal's reason; the connection stays usable.
+   * Runs a query and reads its rows. When `signal` aborts before the rows are read, DuckDB is
+   * interrupted (it stops within a vector or so) and the query rejects with the signal's reason;
+   * the connection stays usable.
    */
   async query(sql: string, signal?: AbortSignal): Promise<QueryResult> {
     if (!signal) return this.with((c) => queryOn(c, sql));
@@ -68,7 +69,11 @@ export class Duck {
       signal.addEventListener('abort', stop, { once: true });
       try {
         signal.throwIfAborted(); // before the listener was there, or while the connection was being taken
-        return await queryOn(c, sql);
+        const r = await queryOn(c, sql);
+        // the interrupt can come too late to stop a statement that was about to finish: a signal that
+        // fired while it ran still wins, so a time limit means the same on a busy machine as on a quiet one
+        signal.throwIfAborted();
+        return r;
       } catch (e) {
         if (signal.aborted) throw signal.reason;
         throw e;

@@ -37,9 +37,10 @@ export function useSearchResults(params: SearchParams, limit: number, run: numbe
     const base = apiParams(params);
     const t0 = performance.now();
     setS((x) => ({ ...x, error: null, searching: true, histogramLoading: true, fieldsLoading: true, startedAt: t0 }));
+    // a failed search shows its error, not the previous search's results as if they were its own
     const fail = (e: unknown) => {
       if (isAbort(e)) return;
-      setS((x) => ({ ...x, error: e instanceof ApiError ? e : new ApiError(0, 'network', (e as Error).message) }));
+      setS((x) => ({ ...x, result: null, resultFor: null, error: e instanceof ApiError ? e : new ApiError(0, 'network', (e as Error).message) }));
     };
     get<SearchResult>('/api/search', { ...base, limit }, ac.signal)
       .then((result) => setS((x) => ({ ...x, result, resultFor: params, tookMs: performance.now() - t0 })), fail)

@@ -13,8 +13,11 @@ export const MAX_USERS = 10_000;
 export interface UserView {
   id: string;
   username: string;
+  /** null: none (single sign-on then matches the user by name only). */
+  email: string | null;
   role: Role;
   allow: Allowlists;
+  state: 'enabled' | 'disabled';
   createdAt: string;
   updatedAt: string;
 }
@@ -23,6 +26,13 @@ export interface UserPatch {
   password?: string;
   role?: Role;
   allow?: Allowlists;
+  /** null removes it. */
+  email?: string | null;
+}
+
+/** Emails compare case-insensitively (single sign-on matches on them). */
+export function sameEmail(a: string | undefined, b: string | undefined): boolean {
+  return a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
 }
 
 /** Local users. The `admin` user always exists (see bootstrap.ts) and cannot be deleted or demoted. */
@@ -45,7 +55,11 @@ export class Users {
     return this.control.doc.users.find((u) => u.username === username);
   }
 
-  async create(input: { username: string; password: string; role?: Role; allow?: Allowlists }): Promise<UserView> {
+  byEmail(email: string): UserRecord | undefined {
+    return this.control.doc.users.find((u) => sameEmail(u.email, email));
+  }
+
+  async create(input: { username: string; password: string; role?: Role; allow?: Allowlists; email?: string }): Promise<UserView> {
     const now = new Date(this.clock.now()).toISOString();
     const rec: UserRecord = {
       id: newId(),
@@ -53,6 +67,7 @@ export class Users {
       passwordHash: await hashPassword(input.password, this.fips),
       role: input.role ?? 'user',
       allow: input.allow ?? { envs: ['*'], indexes: ['*'], tools: ['*'] },
+      ...(input.email ? { email: input.email } : {}),
       sessionEpoch: 0,
       createdAt: now,
       updatedAt: now,
@@ -62,6 +77,7 @@ export class Users {
       if (doc.users.some((u) => u.username === input.username)) {
         throw new SvcError('already_exists', `a user named "${input.username}" already exists`, { details: { field: 'username' } });
       }
+      uniqueEmail(doc.users, input.email, rec.id);
       doc.users.push(rec);
     });
     return view(rec);
@@ -79,8 +95,30 @@ export class Users {
       if (!u) throw notFound(id);
       if (passwordHash) u.passwordHash = passwordHash;
       if (patch.allow) u.allow = patch.allow;
+      if (patch.email === null) delete u.email;
+      else if (patch.email !== undefined) {
+        uniqueEmail(doc.users, patch.email, u.id);
+        u.email = patch.email;
+      }
       if (passwordHash || (patch.role && patch.role !== u.role)) u.sessionEpoch++;
       if (patch.role) u.role = patch.role;
+      u.updatedAt = new Date(this.clock.now()).toISOString();
+      return u;
+    });
+    return view(rec);
+  }
+
+  /** A disabled user cannot log in and every session of theirs ends; `admin` cannot be disabled (nobody could undo it). */
+  async setDisabled(id: string, disabled: boolean): Promise<UserView> {
+    if (disabled && this.find(id).username === ADMIN_USERNAME) {
+      throw new SvcError('invalid_input', `the "${ADMIN_USERNAME}" user cannot be disabled`, { details: { field: 'id' } });
+    }
+    const rec = await this.control.mutate((doc) => {
+      const u = doc.users.find((x) => x.id === id);
+      if (!u) throw notFound(id);
+      if (disabled && !u.disabled) u.sessionEpoch++;
+      if (disabled) u.disabled = true;
+      else delete u.disabled;
       u.updatedAt = new Date(this.clock.now()).toISOString();
       return u;
     });
@@ -103,7 +141,14 @@ export class Users {
 }
 
 export function view(u: UserRecord): UserView {
-  return { id: u.id, username: u.username, role: u.role, allow: u.allow, createdAt: u.createdAt, updatedAt: u.updatedAt };
+  return { id: u.id, username: u.username, email: u.email ?? null, role: u.role, allow: u.allow, state: u.disabled ? 'disabled' : 'enabled', createdAt: u.createdAt, updatedAt: u.updatedAt };
+}
+
+/** Two users with one email would make single sign-on ambiguous. */
+function uniqueEmail(users: UserRecord[], email: string | undefined, self: string): void {
+  if (email !== undefined && users.some((u) => u.id !== self && sameEmail(u.email, email))) {
+    throw new SvcError('already_exists', `another user has the email "${email}"`, { details: { field: 'email' } });
+  }
 }
 
 function notFound(id: string): SvcError {

@@ -9,10 +9,12 @@ const password = z
 const role = z.enum(['admin', 'user'], { errorMap: () => ({ message: 'want "admin" or "user"' }) });
 const username = nameSchema(100).refine((s) => /^[A-Za-z0-9][A-Za-z0-9_.@-]*$/.test(s), 'want letters, digits, "_", ".", "@" or "-"');
 
-const createUser = z.object({ username, password, role: role.optional(), allow: allowSchema.optional() }).strict();
-const updateUser = z.object({ password: password.optional(), role: role.optional(), allow: allowSchema.optional() }).strict();
+const email = z.string({ invalid_type_error: 'must be a string' }).trim().max(320, 'must be at most 320 characters').email('must be an email address');
 
-/** /api/admin/users: list, create, get, update (password, role, allowlists), delete. */
+const createUser = z.object({ username, password, role: role.optional(), allow: allowSchema.optional(), email: email.optional() }).strict();
+const updateUser = z.object({ password: password.optional(), role: role.optional(), allow: allowSchema.optional(), email: email.nullable().optional() }).strict();
+
+/** /api/admin/users: list, create, get, update (password, role, allowlists, email), disable, enable, delete. */
 export async function adminUserRoutes(app: FastifyInstance): Promise<void> {
   const users = () => app.deps.auth.users;
   const opts = { config: { access: 'admin' as const } };
@@ -24,6 +26,10 @@ export async function adminUserRoutes(app: FastifyInstance): Promise<void> {
   app.get('/api/admin/users/:id', opts, async (request) => users().get(parseInput(idParams, request.params).id));
 
   app.patch('/api/admin/users/:id', opts, async (request) => users().update(parseInput(idParams, request.params).id, parseInput(updateUser, request.body)));
+
+  app.post('/api/admin/users/:id/disable', opts, async (request) => users().setDisabled(parseInput(idParams, request.params).id, true));
+
+  app.post('/api/admin/users/:id/enable', opts, async (request) => users().setDisabled(parseInput(idParams, request.params).id, false));
 
   app.delete('/api/admin/users/:id', opts, async (request, reply) => {
     await users().delete(parseInput(idParams, request.params).id);

@@ -12,6 +12,7 @@ import { DecodePool } from './ingest/common/decode-pool.js';
 import { QueryService } from './query/service.js';
 import { openSelfLog } from './selflog/index.js';
 import { VERSION } from './version.js';
+import { SamlSso } from './auth/saml/sso.js';
 
 export interface Server {
   app: FastifyInstance;
@@ -54,6 +55,9 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
     await selflog.close();
   });
 
+  // --- single sign-on (a wrong SVC_SAML_* setting stops start-up here, naming it) ---
+  const sso = await SamlSso.open({ config, control, auth, clock, log, record: (event, detail) => selflog.service(event as `saml_${string}`, detail) });
+
   // --- decode workers (closed after HTTP: requests in flight may still be decoding) ---
   const decoder = config.ingestWorkers > 0 ? new DecodePool(config.ingestWorkers, log) : undefined;
   if (decoder) closers.push(() => decoder.close());
@@ -65,7 +69,7 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
     timeoutMs: config.searchTimeoutSecs * 1000,
     onStopped: (s) => selflog.service('search_stopped', { reason: s.reason, query: s.query, principal: s.principal, took_ms: s.tookMs }),
   });
-  const deps: AppDeps = { config, clock, log, control, auth, writer: storage.writer, store: storage, storage, selflog, search, decoder };
+  const deps: AppDeps = { config, clock, log, control, auth, writer: storage.writer, store: storage, storage, selflog, search, decoder, sso };
   const app = await buildApp(deps);
   await app.listen({ host: config.listen.host, port: config.listen.port });
   closers.push(() => app.close());

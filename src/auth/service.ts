@@ -137,6 +137,7 @@ export class AuthService {
     const claims = await this.sessions.verify(token);
     const user = this.usersById.get(claims.sub);
     if (!user) throw new SvcError('invalid_credentials', 'session user no longer exists');
+    if (user.disabled) throw new SvcError('disabled_credentials', 'this user is disabled');
     if (claims.sep !== user.sessionEpoch || this.revoked.has(claims.jti)) {
       throw new SvcError('session_expired', 'session was ended; log in again');
     }
@@ -151,12 +152,18 @@ export class AuthService {
     this.perAddress.check(addrKeys);
     const user = this.users.byUsername(username);
     const ok = await verifyPassword(password, user?.passwordHash ?? unusableHash(this.opts.fips));
-    if (!user || !ok) {
+    // a disabled user gets the answer a wrong password gets: the form must not tell who exists
+    if (!user || !ok || user.disabled) {
       this.perUser.fail(keys);
       this.perAddress.fail(addrKeys);
       throw new SvcError('invalid_credentials', 'invalid username or password');
     }
     this.perUser.succeed(keys);
+    return this.issueSession(user);
+  }
+
+  /** A session for a user who proved who they are (password, or a SAML assertion: auth/saml). */
+  async issueSession(user: UserRecord): Promise<LoginResult> {
     const { token, claims } = await this.sessions.issue(user.id, user.sessionEpoch);
     return { token, expiresAt: new Date(claims.exp * 1000).toISOString(), user: userView(user) };
   }

@@ -38,13 +38,27 @@ export interface Config {
   syslogUdp: ListenAddress | undefined;
   syslogToken: string | undefined;
   llm: { url: string; model: string | undefined; apiKey: string | undefined } | undefined;
+  /** SVC_PUBLIC_URL without a trailing slash, when set. */
+  publicUrl: string | undefined;
   /** Origin (scheme://host[:port]) of SVC_PUBLIC_URL, when set. */
   publicOrigin: string | undefined;
+  /** The SVC_SAML_* settings that are set; each wins over the same setting in Admin → General. */
+  saml: SamlEnvSettings;
   /** Directory of the built web UI (index.html and assets/). */
   uiDir: string;
   logLevel: string;
   testClockOffsetSecs: number;
   testHoldWriter: boolean;
+}
+
+export interface SamlEnvSettings {
+  idpMetadata?: string;
+  idpSsoUrl?: string;
+  idpCertPath?: string;
+  spEntityId?: string;
+  match?: string;
+  clockSkewSecs?: number;
+  idpInitiated?: boolean;
 }
 
 export class ConfigError extends Error {
@@ -67,6 +81,10 @@ function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
   return dir;
+}
+
+function definedOnly<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
 /** The only reader of process.env in svc. Throws ConfigError naming the bad setting. */
@@ -108,7 +126,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     syslogUdp: e.SVC_SYSLOG_UDP ? parseListen(e.SVC_SYSLOG_UDP, 'SVC_SYSLOG_UDP') : undefined,
     syslogToken: e.SVC_SYSLOG_TOKEN,
     llm: e.SVC_LLM_URL ? { url: e.SVC_LLM_URL, model: e.SVC_LLM_MODEL, apiKey: e.SVC_LLM_API_KEY } : undefined,
+    publicUrl: e.SVC_PUBLIC_URL?.replace(/\/+$/, ''),
     publicOrigin: e.SVC_PUBLIC_URL ? new URL(e.SVC_PUBLIC_URL).origin : undefined,
+    saml: definedOnly({
+      idpMetadata: e.SVC_SAML_IDP_METADATA,
+      idpSsoUrl: e.SVC_SAML_IDP_SSO_URL,
+      idpCertPath: e.SVC_SAML_IDP_CERT_PATH,
+      spEntityId: e.SVC_SAML_SP_ENTITY_ID,
+      match: e.SVC_SAML_MATCH,
+      clockSkewSecs: e.SVC_SAML_CLOCK_SKEW_SECS,
+      idpInitiated: e.SVC_SAML_IDP_INITIATED,
+    }),
     uiDir: resolve(e.SVC_UI_DIR ?? join(packageRoot(), 'dist', 'web')),
     logLevel: e.SVC_LOG_LEVEL,
     testClockOffsetSecs: e.SVC_TEST_CLOCK_OFFSET_SECS,

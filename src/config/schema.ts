@@ -59,6 +59,18 @@ export const envSchema = z.object({
   SVC_LLM_MODEL: optionalString,
   SVC_LLM_API_KEY: optionalString,
 
+  /** SAML login (DESIGN 12, docs/saml.md): the IdP's metadata (file or http(s) URL), or its SSO URL and signing certificate. */
+  SVC_SAML_IDP_METADATA: optionalString,
+  SVC_SAML_IDP_SSO_URL: z.string().url().optional(),
+  SVC_SAML_IDP_CERT_PATH: optionalString,
+  /** svc's entity id at the IdP (the Audience its assertions must name). */
+  SVC_SAML_SP_ENTITY_ID: optionalString,
+  /** How an assertion names its user: `nameid`, or the name of an attribute (e.g. `email`, `uid`). */
+  SVC_SAML_MATCH: optionalString,
+  SVC_SAML_CLOCK_SKEW_SECS: z.coerce.number().int().min(0).max(3600).optional(),
+  /** Accept responses the IdP sends without svc asking (IdP-initiated login). */
+  SVC_SAML_IDP_INITIATED: bool.optional(),
+
   /** The address people and IdPs use to reach svc (https://logs.example.com), when a proxy sits in front. */
   SVC_PUBLIC_URL: z.string().url().optional(),
   /** The built web UI (dist/web of the package by default). */

@@ -17,6 +17,15 @@ export interface ControlDoc {
   settings: Settings;
   /** Sessions ended by logout before their expiry (JWT ids); pruned once expired. */
   revokedSessions: { jti: string; expiresAt: string }[];
+  /** SAML state every node must share (src/auth/saml/state-store.ts); entries are pruned once expired. */
+  saml: SamlState;
+}
+
+export interface SamlState {
+  /** AuthnRequest ids svc issued and has not seen answered (InResponseTo), with when they were made. */
+  requests: { id: string; createdAt: string }[];
+  /** Assertion ids already used to log in, kept until their NotOnOrAfter: a replay fails on every node. */
+  assertions: { id: string; expiresAt: string }[];
 }
 
 export type Role = 'admin' | 'user';
@@ -28,6 +37,10 @@ export interface UserRecord {
   passwordHash: string;
   role: Role;
   allow: Allowlists;
+  /** For single sign-on: an assertion may name the user by email (compared case-insensitively). */
+  email?: string;
+  /** A disabled user cannot log in, by password or SAML, and their sessions end. */
+  disabled?: boolean;
   /** Bumped to revoke every session of the user at once (password change, admin reset). */
   sessionEpoch: number;
   createdAt: string;
@@ -72,5 +85,6 @@ export function emptyDoc(now: string): ControlDoc {
     envs: [],
     settings: {},
     revokedSessions: [],
+    saml: { requests: [], assertions: [] },
   };
 }

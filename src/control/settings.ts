@@ -1,5 +1,18 @@
 import type { ControlStore } from './store.js';
-import type { Settings } from './types.js';
+import type { Settings, StoredSamlSettings } from './types.js';
+
+/** A patch of single sign-on fields (null removes a field; a null patch removes them all). */
+export type SamlPatch = { [K in keyof StoredSamlSettings]?: StoredSamlSettings[K] | null } | null;
+
+export function mergeSaml(stored: StoredSamlSettings | undefined, patch: SamlPatch): StoredSamlSettings {
+  if (patch === null) return {};
+  const out: Record<string, unknown> = { ...stored };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else if (v !== undefined) out[k] = v;
+  }
+  return out as StoredSamlSettings;
+}
 
 export interface EffectiveSettings {
   /** The global retention default in force; null: keep forever. */
@@ -15,10 +28,15 @@ export function effectiveSettings(stored: Settings, envRetentionDays: number | u
 }
 
 /** Admin → General. `null` removes a setting. */
-export async function updateSettings(control: ControlStore, patch: { retentionDefaultDays?: number | null }): Promise<Settings> {
+export async function updateSettings(control: ControlStore, patch: { retentionDefaultDays?: number | null; saml?: SamlPatch }): Promise<Settings> {
   return control.mutate((doc) => {
     if (patch.retentionDefaultDays === null) delete doc.settings.retentionDefaultDays;
     else if (patch.retentionDefaultDays !== undefined) doc.settings.retentionDefaultDays = patch.retentionDefaultDays;
+    if (patch.saml !== undefined) {
+      const saml = mergeSaml(doc.settings.saml, patch.saml);
+      if (Object.keys(saml).length > 0) doc.settings.saml = saml;
+      else delete doc.settings.saml;
+    }
     return { ...doc.settings };
   });
 }

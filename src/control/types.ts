@@ -12,6 +12,22 @@ export interface EnvRecord {
 export interface Settings {
   /** Admin → General retention default in days; SVC_RETENTION_DEFAULT_DAYS wins when set. */
   retentionDefaultDays?: number;
+  /** Admin → General single sign-on; each SVC_SAML_* setting wins over its field here. */
+  saml?: StoredSamlSettings;
+}
+
+/** SAML settings as an admin saves them (validated at save: src/auth/saml/settings.ts). */
+export interface StoredSamlSettings {
+  /** The IdP's metadata: an http(s) URL to fetch it from, or the XML itself. */
+  idpMetadata?: string;
+  idpSsoUrl?: string;
+  /** The IdP's signing certificate, PEM. */
+  idpCert?: string;
+  spEntityId?: string;
+  /** `nameid` or an attribute name. */
+  match?: string;
+  clockSkewSecs?: number;
+  idpInitiated?: boolean;
 }
 
 /**

@@ -47,6 +47,7 @@ export const ERROR_CODES = {
   storage_unavailable: 'unavailable',
   query_timeout: 'unavailable',
   query_too_large: 'unavailable',
+  sso_unavailable: 'unavailable',
   request_cancelled: 'bad_request',
   // broken invariants and the unexpected
   internal: 'internal',

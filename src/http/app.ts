@@ -6,6 +6,7 @@ import type { AppDeps } from './deps.js';
 import { versionRoutes } from './routes/version.js';
 import { registerAuthHook } from './auth-hook.js';
 import { authRoutes } from './routes/auth.js';
+import { samlRoutes } from './routes/saml.js';
 import { adminApiKeyRoutes } from './routes/admin-api-keys.js';
 import { adminIngestTokenRoutes } from './routes/admin-ingest-tokens.js';
 import { adminEnvRoutes } from './routes/admin-envs.js';
@@ -68,6 +69,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(versionRoutes);
   await app.register(authRoutes);
+  await app.register(samlRoutes);
   await app.register(adminApiKeyRoutes);
   await app.register(adminIngestTokenRoutes);
   await app.register(adminEnvRoutes);

@@ -10,6 +10,8 @@ import { SvcError } from '../errors/svc-error.js';
  */
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Authenticated by what they carry, not by the cookie: the IdP's signed answer is posted from the IdP's site. */
+const EXEMPT = new Set(['/api/auth/saml/acs']);
 export const CSRF_HEADER = 'x-svc-request';
 
 /** Pure decision: may this cookie-authenticated, state-changing request go ahead? */
@@ -31,8 +33,9 @@ function carriesCookie(request: FastifyRequest): boolean {
 
 export function registerCrossSiteGuard(app: FastifyInstance, publicOrigin: string | undefined): void {
   app.addHook('onRequest', async (request) => {
-    if (SAFE.has(request.method)) return;
-    const login = request.url.split('?')[0] === '/api/auth/login';
+    const path = request.url.split('?')[0];
+    if (SAFE.has(request.method) || EXEMPT.has(path)) return;
+    const login = path === '/api/auth/login';
     // a login form posted from another site would sign the victim into the attacker's account
     if (!carriesCookie(request) && !(login && request.headers.origin)) return;
     if (request.headers[CSRF_HEADER] !== undefined) return;

@@ -9,6 +9,7 @@ import type { StorageHandle } from '../storage/handle.js';
 import type { SelfLog } from '../selflog/types.js';
 import type { EventReader, SearchService } from '../query/types.js';
 import type { DecodeRunner } from '../ingest/common/decode-pool.js';
+import type { SamlSso } from '../auth/saml/sso.js';
 
 /**
  * Everything the HTTP edge needs from the subsystems, built by server.ts.
@@ -32,6 +33,8 @@ export interface AppDeps {
   selflog: SelfLog;
   /** Search for every caller: REST, MCP, UI; context and export for the UI (src/query/types.ts). */
   search: SearchService & EventReader;
+  /** SAML single sign-on (configured() is false when no SAML setting is given). */
+  sso: SamlSso;
   /** Decode workers for large native and `_bulk` bodies (SVC_INGEST_WORKERS); unset = decode inline. */
   decoder?: DecodeRunner;
 }

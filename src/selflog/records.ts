@@ -31,7 +31,7 @@ export function flattenFields(value: unknown, prefix: string, out: Record<string
 export function defaultLevel(event: ServiceEventName): SelfLogLevel {
   if (event === 'llm_error' || event === 'storage_problem') return 'error';
   if (event === 'config_warning' || event === 'credential_rejected' || event === 'search_stopped') return 'warn';
-  if (event.startsWith('saml_')) return /_(ok|success|succeeded)$/.test(event) ? 'info' : 'warn';
+  if (event.startsWith('saml_')) return event === 'saml_login' || /_(ok|success|succeeded)$/.test(event) ? 'info' : 'warn';
   return 'info';
 }
 

@@ -1,7 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { effectiveSettings, updateSettings } from '../../control/settings.js';
+import { SamlSettingError } from '../../auth/saml/settings.js';
+import { effectiveSettings, mergeSaml, updateSettings } from '../../control/settings.js';
+import { SvcError } from '../../errors/svc-error.js';
 import { parseInput } from './admin-input.js';
+
+const text = (max: number) => z.string({ invalid_type_error: 'must be a string or null' }).trim().min(1, 'must not be empty (null removes it)').max(max, `must be at most ${max} characters`).nullable().optional();
+
+/** Single sign-on fields; null removes one. Checked for real (certificate parsed, metadata fetched) before anything is stored. */
+const samlPatch = z
+  .object({
+    idpMetadata: text(1_000_000),
+    idpSsoUrl: text(2000),
+    idpCert: text(20_000),
+    spEntityId: text(1000),
+    match: text(200),
+    clockSkewSecs: z.number({ invalid_type_error: 'must be a whole number of seconds or null' }).int().min(0).max(3600).nullable().optional(),
+    idpInitiated: z.boolean({ invalid_type_error: 'must be true, false or null' }).nullable().optional(),
+  })
+  .strict();
 
 const patchSettings = z
   .object({
@@ -12,21 +29,35 @@ const patchSettings = z
       .max(36500, 'must be at most 36500')
       .nullable()
       .optional(),
+    saml: samlPatch.nullable().optional(),
   })
   .strict();
 
-/** /api/admin/settings: Admin → General (retention default). The answer also says what is in force. */
+/**
+ * /api/admin/settings: Admin → General (retention default, single sign-on). The answer also says
+ * what is in force, and for single sign-on whether it works and which fields the environment sets.
+ */
 export async function adminSettingsRoutes(app: FastifyInstance): Promise<void> {
   const opts = { config: { access: 'admin' as const } };
-  const answer = () => {
+  const answer = async () => {
     const settings = app.deps.control.settings();
-    return { settings, effective: effectiveSettings(settings, app.deps.config.retentionDefaultDays) };
+    return { settings, effective: effectiveSettings(settings, app.deps.config.retentionDefaultDays), sso: await app.deps.sso.status() };
   };
 
   app.get('/api/admin/settings', opts, async () => answer());
 
   app.patch('/api/admin/settings', opts, async (request) => {
-    await updateSettings(app.deps.control, parseInput(patchSettings, request.body));
+    const patch = parseInput(patchSettings, request.body);
+    if (patch.saml !== undefined) {
+      try {
+        await app.deps.sso.check(mergeSaml(app.deps.control.settings().saml, patch.saml));
+      } catch (e) {
+        if (!(e instanceof SamlSettingError)) throw e;
+        const field = e.setting.startsWith('saml.') ? e.setting : 'saml';
+        throw new SvcError('invalid_input', e.message, { details: { field } });
+      }
+    }
+    await updateSettings(app.deps.control, patch);
     return answer();
   });
 }

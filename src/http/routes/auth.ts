@@ -12,7 +12,7 @@ const login = z
   .strict();
 
 /** HttpOnly, SameSite=Strict; Secure when the request came over TLS (svc terminating HTTPS itself). */
-function setSessionCookie(reply: FastifyReply, token: string, maxAgeSecs: number): void {
+export function setSessionCookie(reply: FastifyReply, token: string, maxAgeSecs: number): void {
   const secure = reply.request.protocol === 'https' ? '; Secure' : '';
   reply.header('Set-Cookie', `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.max(0, Math.floor(maxAgeSecs))}${secure}`);
 }
@@ -45,8 +45,8 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     return reply.code(204).send();
   });
 
-  // what the login page offers; SAML arrives with its own issue
-  app.get('/api/auth/options', { config: { access: 'public' } }, async () => ({ saml: { enabled: false } }));
+  // what the login page offers
+  app.get('/api/auth/options', { config: { access: 'public' } }, async () => ({ saml: { enabled: app.deps.sso.configured() } }));
 
   app.get('/api/auth/me', { config: { access: 'authenticated' } }, async (request) => describePrincipal(principalOf(request)));
 }

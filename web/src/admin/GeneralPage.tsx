@@ -5,6 +5,7 @@ import { Button } from '../ui/Button';
 import { count, duration } from '../ui/format';
 import { useToast } from '../ui/toast';
 import { ErrorLine, PageHeader } from './parts';
+import { SsoSettings } from './SsoSettings';
 import { useLoad } from './useLoad';
 
 const SOURCE: Record<string, string> = {
@@ -13,19 +14,30 @@ const SOURCE: Record<string, string> = {
   none: 'no default is set',
 };
 
+/** Admin → General: retention, the sweep, single sign-on. */
 export function GeneralPage() {
   const { data, error, reload } = useLoad(() => get<Settings>('/api/admin/settings'));
-  if (!data) return <ErrorLine error={error} />;
-  return <GeneralForm settings={data} onSaved={reload} />;
+  return (
+    <div className="admin-page">
+      <PageHeader title="General" description="Settings for the whole service. A setting from the environment (SVC_*) wins over this page." />
+      <ErrorLine error={error} />
+      {data && (
+        <>
+          <RetentionSettings settings={data} onSaved={reload} />
+          <SweepNow />
+          <SsoSettings saved={data.settings.saml} status={data.sso} onSaved={reload} />
+        </>
+      )}
+    </div>
+  );
 }
 
-function GeneralForm({ settings, onSaved }: { settings: Settings; onSaved: () => void }) {
+function RetentionSettings({ settings, onSaved }: { settings: Settings; onSaved: () => void }) {
   const [days, setDays] = useState(settings.settings.retentionDefaultDays ? String(settings.settings.retentionDefaultDays) : '');
   const [error, setError] = useState<string | null>(null);
-  const [sweep, setSweep] = useState<SweepReport | null>(null);
-  const [sweeping, setSweeping] = useState(false);
   const toast = useToast();
-  const fromEnv = settings.effective.retentionDefaultSource === 'SVC_RETENTION_DEFAULT_DAYS';
+  const eff = settings.effective;
+  const fromEnv = eff.retentionDefaultSource === 'SVC_RETENTION_DEFAULT_DAYS';
   const save = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
@@ -37,8 +49,33 @@ function GeneralForm({ settings, onSaved }: { settings: Settings; onSaved: () =>
       setError((err as Error).message);
     }
   };
-  const sweepNow = async () => {
+  return (
+    <form className="card card-pad form" onSubmit={save}>
+      <h2>Retention</h2>
+      <ErrorLine error={error} />
+      <p className="muted">
+        In force: <strong>{eff.retentionDefaultDays ? `${eff.retentionDefaultDays} days` : 'keep forever'}</strong> ({SOURCE[eff.retentionDefaultSource] ?? eff.retentionDefaultSource}). An environment's own retention overrides it.
+      </p>
+      <label className="field narrow">
+        <span>Default retention in days (empty: keep forever)</span>
+        <input type="number" min={1} max={36500} value={days} onChange={(e) => setDays(e.target.value)} aria-label="Default retention days" disabled={fromEnv} />
+      </label>
+      <div>
+        <Button type="submit" variant="primary" disabled={fromEnv}>
+          Save
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function SweepNow() {
+  const [sweep, setSweep] = useState<SweepReport | null>(null);
+  const [sweeping, setSweeping] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const run = async () => {
     setSweeping(true);
+    setError(null);
     try {
       setSweep(await post<SweepReport>('/api/admin/gc'));
     } catch (err) {
@@ -47,62 +84,43 @@ function GeneralForm({ settings, onSaved }: { settings: Settings; onSaved: () =>
       setSweeping(false);
     }
   };
-  const eff = settings.effective;
   return (
-    <div className="admin-page">
-      <PageHeader title="General" description="Settings for the whole service. A setting from the environment (SVC_*) wins over this page." />
+    <div className="card card-pad">
+      <h2>Retention sweep</h2>
+      <p className="muted">The sweep deletes whole blocks whose newest event is past its environment's retention. It runs on a timer; run it now to free space at once.</p>
       <ErrorLine error={error} />
-      <form className="card card-pad form" onSubmit={save}>
-        <h2>Retention</h2>
-        <p className="muted">
-          In force: <strong>{eff.retentionDefaultDays ? `${eff.retentionDefaultDays} days` : 'keep forever'}</strong> ({SOURCE[eff.retentionDefaultSource] ?? eff.retentionDefaultSource}). An environment's own retention overrides it.
-        </p>
-        <label className="field narrow">
-          <span>Default retention in days (empty: keep forever)</span>
-          <input type="number" min={1} max={36500} value={days} onChange={(e) => setDays(e.target.value)} aria-label="Default retention days" disabled={fromEnv} />
-        </label>
-        <div>
-          <Button type="submit" variant="primary" disabled={fromEnv}>
-            Save
-          </Button>
+      <Button onClick={run} disabled={sweeping} icon="refresh">
+        {sweeping ? 'Sweeping…' : 'Sweep now'}
+      </Button>
+      {sweep && (
+        <div className="sweep-report" data-testid="sweep-report">
+          Deleted <strong>{count(sweep.deletedEvents)}</strong> events in <strong>{count(sweep.deletedBlocks)}</strong> blocks ({duration(sweep.tookMs)}).
         </div>
-      </form>
-      <div className="card card-pad">
-        <h2>Retention sweep</h2>
-        <p className="muted">The sweep deletes whole blocks whose newest event is past its environment's retention. It runs on a timer; run it now to free space at once.</p>
-        <Button onClick={sweepNow} disabled={sweeping} icon="refresh">
-          {sweeping ? 'Sweeping…' : 'Sweep now'}
-        </Button>
-        {sweep && (
-          <div className="sweep-report" data-testid="sweep-report">
-            Deleted <strong>{count(sweep.deletedEvents)}</strong> events in <strong>{count(sweep.deletedBlocks)}</strong> blocks ({duration(sweep.tookMs)}).
-          </div>
-        )}
-        {sweep && sweep.blocks.length > 0 && (
-          <table className="data-table sweep-blocks">
-            <thead>
-              <tr>
-                <th>Environment</th>
-                <th>Index</th>
-                <th>Day</th>
-                <th className="num">Events</th>
-                <th>Newest event</th>
+      )}
+      {sweep && sweep.blocks.length > 0 && (
+        <table className="data-table sweep-blocks">
+          <thead>
+            <tr>
+              <th>Environment</th>
+              <th>Index</th>
+              <th>Day</th>
+              <th className="num">Events</th>
+              <th>Newest event</th>
+            </tr>
+          </thead>
+          <tbody>
+            {sweep.blocks.map((b) => (
+              <tr key={b.block}>
+                <td>{b.env}</td>
+                <td>{b.index}</td>
+                <td>{b.day}</td>
+                <td className="num">{count(b.events)}</td>
+                <td className="mono">{b.maxTime}</td>
               </tr>
-            </thead>
-            <tbody>
-              {sweep.blocks.map((b) => (
-                <tr key={b.block}>
-                  <td>{b.env}</td>
-                  <td>{b.index}</td>
-                  <td>{b.day}</td>
-                  <td className="num">{count(b.events)}</td>
-                  <td className="mono">{b.maxTime}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </div>
+            ))}
+          </tbody>
+        </table>
+      )}
     </div>
   );
 }

@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { api, del, get, patch } from '../api/client';
+import { api, del, get, patch, post } from '../api/client';
 import type { Allowlists, User } from '../api/types';
 import { useSession } from '../app/session';
 import { Button } from '../ui/Button';
-import { shortTime } from '../ui/format';
+import { shortDate } from '../ui/format';
 import { ConfirmDialog, Modal } from '../ui/Modal';
 import { useToast } from '../ui/toast';
-import { AllowlistFields, AllowSummary, ErrorLine, PageHeader } from './parts';
+import { AllowlistFields, AllowSummary, ErrorLine, PageHeader, StateBadge } from './parts';
 import { useLoad } from './useLoad';
 
 export function UsersPage() {
@@ -16,11 +16,20 @@ export function UsersPage() {
   const [deleting, setDeleting] = useState<User | null>(null);
   const { me } = useSession();
   const toast = useToast();
+  const setDisabled = async (u: User, disabled: boolean) => {
+    try {
+      await post(`/api/admin/users/${u.id}/${disabled ? 'disable' : 'enable'}`);
+      toast('ok', `${u.username} ${disabled ? 'disabled: their sessions ended' : 'enabled'}`);
+      reload();
+    } catch (e) {
+      toast('error', (e as Error).message);
+    }
+  };
   return (
     <div className="admin-page">
       <PageHeader
         title="Users"
-        description="People who sign in to svc. Admins manage keys, tokens, environments and users; a user searches what their allowlists name."
+        description="People who sign in to svc, with a password or through single sign-on (which finds them by user name or email). Admins manage keys, tokens, environments and users; a user searches what their allowlists name."
         action={
           <Button variant="primary" icon="plus" onClick={() => setEditing('new')}>
             Create user
@@ -34,34 +43,44 @@ export function UsersPage() {
             <tr>
               <th>User</th>
               <th>Role</th>
+              <th>State</th>
               <th>Access</th>
               <th>Created</th>
-              <th>Updated</th>
               <th className="actions-col">Actions</th>
             </tr>
           </thead>
           <tbody>
             {(data?.users ?? []).map((u) => (
               <tr key={u.id}>
-                <td className="strong">
-                  {u.username}
-                  {u.username === me.name && <span className="muted small"> (you)</span>}
+                <td className="name-cell">
+                  <div className="strong">
+                    {u.username}
+                    {u.username === me.name && <span className="muted small"> (you)</span>}
+                  </div>
+                  {u.email && <div className="muted small">{u.email}</div>}
                 </td>
                 <td>
                   <span className={u.role === 'admin' ? 'badge badge-scope-admin' : 'badge'}>{u.role}</span>
                 </td>
                 <td>
+                  <StateBadge state={u.state} />
+                </td>
+                <td>
                   <AllowSummary allow={u.allow} />
                 </td>
-                <td>{shortTime(u.createdAt)}</td>
-                <td>{shortTime(u.updatedAt)}</td>
+                <td title={`created ${u.createdAt}, changed ${u.updatedAt}`}>{shortDate(u.createdAt)}</td>
                 <td className="actions-col">
                   <Button size="sm" onClick={() => setEditing(u)}>
                     Edit
                   </Button>
-                  <Button size="sm" onClick={() => setResetting(u)}>
-                    Reset password
+                  <Button size="sm" onClick={() => setResetting(u)} title="Set a new password">
+                    Password
                   </Button>
+                  {u.username !== 'admin' && (
+                    <Button size="sm" onClick={() => setDisabled(u, u.state !== 'disabled')}>
+                      {u.state === 'disabled' ? 'Enable' : 'Disable'}
+                    </Button>
+                  )}
                   {u.username !== 'admin' && <Button size="sm" variant="ghost" icon="trash" aria-label={`Delete ${u.username}`} title="Delete" onClick={() => setDeleting(u)} />}
                 </td>
               </tr>
@@ -107,6 +126,7 @@ export function UsersPage() {
 
 function UserDialog({ user, onClose, onSaved }: { user: User | null; onClose: () => void; onSaved: () => void }) {
   const [username, setUsername] = useState(user?.username ?? '');
+  const [email, setEmail] = useState(user?.email ?? '');
   const [password, setPassword] = useState('');
   const [role, setRole] = useState<'admin' | 'user'>(user?.role ?? 'user');
   const [allow, setAllow] = useState<Allowlists>(user?.allow ?? { envs: ['*'], indexes: ['*'], tools: ['*'] });
@@ -115,8 +135,9 @@ function UserDialog({ user, onClose, onSaved }: { user: User | null; onClose: ()
     e.preventDefault();
     setError(null);
     try {
-      if (user) await patch(`/api/admin/users/${user.id}`, { role, allow });
-      else await api('POST', '/api/admin/users', { body: { username, password, role, allow } });
+      const mail = email.trim();
+      if (user) await patch(`/api/admin/users/${user.id}`, { role, allow, email: mail || null });
+      else await api('POST', '/api/admin/users', { body: { username, password, role, allow, ...(mail ? { email: mail } : {}) } });
       onSaved();
     } catch (err) {
       setError((err as Error).message);
@@ -149,6 +170,10 @@ function UserDialog({ user, onClose, onSaved }: { user: User | null; onClose: ()
             </label>
           </>
         )}
+        <label className="field">
+          <span>Email (optional: single sign-on finds the user by it)</span>
+          <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} aria-label="Email" autoComplete="off" />
+        </label>
         <label className="field">
           <span>Role</span>
           <select value={role} onChange={(e) => setRole(e.target.value as 'admin' | 'user')} aria-label="Role" disabled={user?.username === 'admin'}>

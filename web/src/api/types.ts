@@ -88,16 +88,40 @@ export interface Env {
 export interface User {
   id: string;
   username: string;
-  email?: string | null;
+  email: string | null;
   role: 'admin' | 'user';
   allow: Allowlists;
+  state: 'enabled' | 'disabled';
   createdAt: string;
   updatedAt: string;
 }
 
+export interface SamlSettings {
+  idpMetadata?: string;
+  idpSsoUrl?: string;
+  idpCert?: string;
+  spEntityId?: string;
+  match?: string;
+  clockSkewSecs?: number;
+  idpInitiated?: boolean;
+}
+
+export interface SamlStatus {
+  configured: boolean;
+  usable: boolean;
+  problem?: string;
+  acsUrl?: string;
+  spEntityId?: string;
+  /** Fields the environment sets (SVC_SAML_*): they win over what is saved here. */
+  fromEnv: (keyof SamlSettings)[];
+  /** Their values as the variables give them (for a certificate: its file). */
+  envValues: Partial<Record<keyof SamlSettings, string>>;
+}
+
 export interface Settings {
-  settings: { retentionDefaultDays?: number | null };
+  settings: { retentionDefaultDays?: number | null; saml?: SamlSettings };
   effective: { retentionDefaultDays: number | null; retentionDefaultSource: 'env' | 'settings' | 'none' | string };
+  sso: SamlStatus;
 }
 
 export interface SweepReport {

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Redirect, Route, Router, Switch } from 'wouter';
 import { LoginPage } from '../login/LoginPage';
+import { SsoFailedPage } from '../login/SsoFailedPage';
 import { SearchPage } from '../search/SearchPage';
 import { ToastProvider } from '../ui/toast';
 import { SessionGate } from './session';
@@ -15,6 +16,7 @@ export function App() {
       <Router base="/ui">
         <Switch>
           <Route path="/login" component={LoginPage} />
+          <Route path="/sso-failed" component={SsoFailedPage} />
           <Route>
             <SessionGate>
               <Shell>

@@ -16,7 +16,7 @@ export function LoginPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(params.get('error') === 'sso' ? 'Single sign-on failed. Contact your administrator.' : null);
+  const [error, setError] = useState<string | null>(null);
   const [options, setOptions] = useState<AuthOptions | null>(null);
 
   useEffect(() => {

@@ -9,6 +9,8 @@ import { assertionLifetime, readResponse } from '../../src/auth/saml/response.js
 import { effectiveSaml, resolveSaml, SamlSettingError } from '../../src/auth/saml/settings.js';
 import { safeNext } from '../../src/auth/saml/sso.js';
 import { runServerProcessToExit } from '../helpers/process.js';
+import { startTestServer } from '../helpers/server.js';
+import { searchSelfLog } from '../helpers/selflog.js';
 import { makeIdpCerts } from '../helpers/saml-idp.js';
 
 const certs = makeIdpCerts();
@@ -109,6 +111,27 @@ describe('SAML settings', () => {
       assert.match(r.output, /SVC_SAML_IDP_CERT_PATH: cannot read/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('an IdP that cannot be reached when svc starts', () => {
+  it('does not stop svc: sign-in ends on the generic page and saml_config_invalid is recorded', async () => {
+    const srv = await startTestServer({
+      SVC_PUBLIC_URL: 'http://127.0.0.1:7300',
+      SVC_SAML_SP_ENTITY_ID: 'urn:svc',
+      SVC_SAML_IDP_METADATA: 'http://127.0.0.1:9/metadata',
+    });
+    try {
+      const started = await searchSelfLog(srv, 'event=saml_config_invalid', '_svclogs');
+      assert.match(String(started.events[0]?.fields.reason), /SVC_SAML_IDP_METADATA: cannot fetch/);
+      const login = await srv.app.inject({ method: 'GET', url: '/api/auth/saml/login?next=/ui/search' });
+      assert.deepEqual([login.statusCode, login.headers.location], [303, '/ui/sso-failed']);
+      const meta = await srv.app.inject({ method: 'GET', url: '/api/auth/saml/metadata' });
+      assert.equal(meta.statusCode, 503);
+      assert.equal(meta.json().error.code, 'sso_unavailable');
+    } finally {
+      await srv.close();
     }
   });
 });

@@ -32,6 +32,8 @@ export class SamlSettingError extends Error {
   constructor(
     readonly setting: string,
     message: string,
+    /** The setting may be right and the IdP only unreachable now (its metadata URL did not answer). */
+    readonly transient = false,
   ) {
     super(`${setting}: ${message}`);
   }
@@ -127,9 +129,9 @@ async function loadMetadata(src: Source<string>, setting: string, timeoutMs: num
   let xml: string;
   if (isUrl(src.value)) {
     const res = await fetch(src.value, { signal: AbortSignal.timeout(timeoutMs) }).catch((e: unknown) => {
-      throw new SamlSettingError(setting, `cannot fetch ${src.value}: ${(e as Error).message}`);
+      throw new SamlSettingError(setting, `cannot fetch ${src.value}: ${(e as Error).message}`, true);
     });
-    if (!res.ok) throw new SamlSettingError(setting, `fetching ${src.value} answered ${res.status}`);
+    if (!res.ok) throw new SamlSettingError(setting, `fetching ${src.value} answered ${res.status}`, res.status >= 500);
     xml = await res.text();
   } else if (src.from === 'env') {
     xml = await readFile(src.value, 'utf8').catch((e: unknown) => {

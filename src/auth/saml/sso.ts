@@ -61,9 +61,9 @@ export class SamlSso {
     try {
       await sso.current();
     } catch (e) {
-      const envNames = Object.values(ENV_NAME).concat('SVC_PUBLIC_URL');
-      const fetchProblem = /cannot fetch|answered \d+/.test((e as Error).message);
-      if (e instanceof SamlSettingError && envNames.includes(e.setting) && !fetchProblem) throw new ConfigError(e.message);
+      // a variable that cannot work stops svc; saved settings, or an IdP that is down, do not
+      const fromVariable = e instanceof SamlSettingError && (e.setting === 'SVC_PUBLIC_URL' || Object.values(ENV_NAME).includes(e.setting));
+      if (fromVariable && !e.transient) throw new ConfigError(e.message);
       deps.record('saml_config_invalid', { reason: (e as Error).message });
       deps.log.warn({ err: (e as Error).message }, 'single sign-on is not usable until its settings are fixed');
     }

@@ -9,7 +9,7 @@ import type { AuthService, LoginResult } from '../service.js';
 import { sameEmail } from '../users.js';
 import { classify, SamlFailure, type SamlFailureDetail } from './failures.js';
 import { assertionLifetime, readResponse, type ResponseIds } from './response.js';
-import { effectiveSaml, ENV_NAME, resolveSaml, SamlSettingError, samlConfigured, type EffectiveSaml, type ResolvedSaml } from './settings.js';
+import { effectiveSaml, ENV_NAME, resolveSaml, SamlSettingError, samlConfigured, type EffectiveSaml, type ResolvedSaml, type SamlField } from './settings.js';
 import { REQUEST_TTL_MS, SamlStateStore } from './state-store.js';
 
 export interface SsoDeps {
@@ -24,6 +24,19 @@ export interface SsoDeps {
 
 /** Metadata fetched from a URL is fetched again after this long (the IdP may roll its keys). */
 const METADATA_TTL_MS = 3_600_000;
+
+/** What Admin → General shows of single sign-on. */
+export interface SsoStatus {
+  configured: boolean;
+  usable: boolean;
+  problem?: string;
+  acsUrl?: string;
+  spEntityId?: string;
+  /** Fields an SVC_SAML_* variable sets (they win over saved ones), what it says (nothing secret), and its name. */
+  fromEnv: SamlField[];
+  envValues: Record<string, string>;
+  envVars: Record<string, string>;
+}
 
 export interface SsoLogin {
   session: LoginResult;
@@ -97,20 +110,22 @@ export class SamlSso {
   }
 
   /** For Admin → General: whether single sign-on works now, what is wrong if not, and which fields the environment sets. */
-  async status(): Promise<{ configured: boolean; usable: boolean; problem?: string; acsUrl?: string; spEntityId?: string; fromEnv: string[]; envValues: Record<string, string> }> {
+  async status(): Promise<SsoStatus> {
     // what the variables say (paths, URLs, names: nothing secret), shown read-only beside the saved fields
     const envValues = Object.fromEntries(
       Object.entries(this.effective)
         .filter(([, v]) => v?.from === 'env')
         .map(([k, v]) => [k, String(v!.value)]),
     );
-    const fromEnv = Object.keys(envValues);
-    if (!this.configured()) return { configured: false, usable: false, fromEnv, envValues };
+    const fromEnv = Object.keys(envValues) as SamlField[];
+    const envVars = Object.fromEntries(fromEnv.map((f) => [f, ENV_NAME[f]]));
+    const env = { fromEnv, envValues, envVars };
+    if (!this.configured()) return { configured: false, usable: false, ...env };
     try {
       const r = await this.current();
-      return { configured: true, usable: true, acsUrl: r.acsUrl, spEntityId: r.spEntityId, fromEnv, envValues };
+      return { configured: true, usable: true, acsUrl: r.acsUrl, spEntityId: r.spEntityId, ...env };
     } catch (e) {
-      return { configured: true, usable: false, problem: (e as Error).message, fromEnv, envValues };
+      return { configured: true, usable: false, problem: (e as Error).message, ...env };
     }
   }
 

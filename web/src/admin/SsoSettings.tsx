@@ -7,16 +7,6 @@ import { Icon } from '../ui/icons';
 import { useToast } from '../ui/toast';
 import { ErrorLine } from './parts';
 
-const ENV: Record<keyof SamlSettings, string> = {
-  idpMetadata: 'SVC_SAML_IDP_METADATA',
-  idpSsoUrl: 'SVC_SAML_IDP_SSO_URL',
-  idpCert: 'SVC_SAML_IDP_CERT_PATH',
-  spEntityId: 'SVC_SAML_SP_ENTITY_ID',
-  match: 'SVC_SAML_MATCH',
-  clockSkewSecs: 'SVC_SAML_CLOCK_SKEW_SECS',
-  idpInitiated: 'SVC_SAML_IDP_INITIATED',
-};
-
 type Text = Record<keyof SamlSettings, string>;
 
 function toText(s: SamlSettings | undefined): Text {
@@ -79,7 +69,7 @@ export function SsoSettings({ saved, status, onSaved }: { saved: SamlSettings | 
     <label className="field">
       <span>
         {label}
-        {env.has(k) && <span className="env-note"> · set by {ENV[k]}</span>}
+        {env.has(k) && <span className="env-note"> · set by {status.envVars[k]}</span>}
       </span>
       {input(env.has(k))}
     </label>
@@ -115,7 +105,7 @@ export function SsoSettings({ saved, status, onSaved }: { saved: SamlSettings | 
           <input type="checkbox" checked={text.idpInitiated === 'on' || text.idpInitiated === 'true'} disabled={env.has('idpInitiated')} onChange={(e) => set('idpInitiated', e.target.checked ? 'on' : '')} aria-label="Accept IdP-initiated sign-in" />
           <span>
             Accept sign-in started at the IdP (IdP-initiated)
-            {env.has('idpInitiated') && <span className="env-note"> · set by {ENV.idpInitiated}</span>}
+            {env.has('idpInitiated') && <span className="env-note"> · set by {status.envVars.idpInitiated}</span>}
           </span>
         </label>
       </div>

@@ -96,15 +96,8 @@ export interface User {
   updatedAt: string;
 }
 
-export interface SamlSettings {
-  idpMetadata?: string;
-  idpSsoUrl?: string;
-  idpCert?: string;
-  spEntityId?: string;
-  match?: string;
-  clockSkewSecs?: number;
-  idpInitiated?: boolean;
-}
+export type { StoredSamlSettings as SamlSettings } from '../../../src/control/types';
+import type { StoredSamlSettings } from '../../../src/control/types';
 
 export interface SamlStatus {
   configured: boolean;
@@ -113,13 +106,14 @@ export interface SamlStatus {
   acsUrl?: string;
   spEntityId?: string;
   /** Fields the environment sets (SVC_SAML_*): they win over what is saved here. */
-  fromEnv: (keyof SamlSettings)[];
-  /** Their values as the variables give them (for a certificate: its file). */
-  envValues: Partial<Record<keyof SamlSettings, string>>;
+  fromEnv: (keyof StoredSamlSettings)[];
+  /** Their values as the variables give them (for a certificate: its file), and the variables' names. */
+  envValues: Partial<Record<keyof StoredSamlSettings, string>>;
+  envVars: Partial<Record<keyof StoredSamlSettings, string>>;
 }
 
 export interface Settings {
-  settings: { retentionDefaultDays?: number | null; saml?: SamlSettings };
+  settings: { retentionDefaultDays?: number | null; saml?: StoredSamlSettings };
   effective: { retentionDefaultDays: number | null; retentionDefaultSource: 'env' | 'settings' | 'none' | string };
   sso: SamlStatus;
 }

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { api, ApiError, get } from '../api/client';
 import type { AuthOptions } from '../api/types';
 import { Button } from '../ui/Button';
-import { Logo } from '../ui/icons';
+import { LoginCard } from './LoginCard';
 
 /** Where to go after signing in: a same-origin path under /ui/ only, never an absolute URL. */
 export function safeNext(raw: string | null): string {
@@ -39,42 +39,33 @@ export function LoginPage() {
   };
 
   return (
-    <div className="login-page">
-      <form className="login-card" onSubmit={submit} aria-label="Sign in">
-        <div className="login-brand">
-          <Logo size={36} />
-          <div>
-            <h1>svc</h1>
-            <p className="muted">Log search</p>
-          </div>
+    <LoginCard onSubmit={submit} label="Sign in">
+      {error && (
+        <div className="alert alert-error" role="alert">
+          {error}
         </div>
-        {error && (
-          <div className="alert alert-error" role="alert">
-            {error}
+      )}
+      <label className="field">
+        <span>User name</span>
+        <input name="username" autoComplete="username" autoFocus required value={username} onChange={(e) => setUsername(e.target.value)} />
+      </label>
+      <label className="field">
+        <span>Password</span>
+        <input name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+      </label>
+      <Button type="submit" variant="primary" className="login-submit" disabled={busy}>
+        {busy ? 'Signing in…' : 'Sign in'}
+      </Button>
+      {options?.saml.enabled && (
+        <>
+          <div className="login-or">
+            <span>or</span>
           </div>
-        )}
-        <label className="field">
-          <span>User name</span>
-          <input name="username" autoComplete="username" autoFocus required value={username} onChange={(e) => setUsername(e.target.value)} />
-        </label>
-        <label className="field">
-          <span>Password</span>
-          <input name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
-        </label>
-        <Button type="submit" variant="primary" className="login-submit" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </Button>
-        {options?.saml.enabled && (
-          <>
-            <div className="login-or">
-              <span>or</span>
-            </div>
-            <a className="btn btn-secondary login-submit" href={`/api/auth/saml/login?next=${encodeURIComponent(next)}`}>
-              Sign in with SSO
-            </a>
-          </>
-        )}
-      </form>
-    </div>
+          <a className="btn btn-secondary login-submit" href={`/api/auth/saml/login?next=${encodeURIComponent(next)}`}>
+            Sign in with SSO
+          </a>
+        </>
+      )}
+    </LoginCard>
   );
 }

@@ -1,4 +1,4 @@
-import type { WriteBatch } from '../storage/batch-encode.js';
+import type { WriteBatch } from '../storage/wal/batch-encode.js';
 
 export interface WriteOptions {
   /**
@@ -14,7 +14,7 @@ export interface WriteOptions {
  * Called concurrently by all ingest routes. Resolves once every event of the batch is in the
  * write-ahead log and fsynced (group commit), so an acknowledged event survives kill -9; it is
  * searchable on this node as soon as the promise resolves. A batch is accepted or rejected whole.
- * A batch is LogEvents, or events a decode worker already encoded (storage/batch-encode.ts).
+ * A batch is LogEvents, or events a decode worker already encoded (storage/wal/batch-encode.ts).
  * The caller gives up ownership of the batch (the writer may keep the array).
  */
 export interface Writer {

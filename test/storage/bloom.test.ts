@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { Bloom } from '../../src/storage/bloom.js';
-import { tokenHash, tokenPieces } from '../../src/storage/tokens.js';
+import { Bloom } from '../../src/storage/blocks/bloom.js';
+import { tokenHash, tokenPieces } from '../../src/storage/blocks/tokens.js';
 
 describe('token filter', () => {
   it('hashes a token in JS exactly as DuckDB does (md5_number_upper)', async () => {

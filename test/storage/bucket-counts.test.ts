@@ -4,9 +4,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { LogEvent } from '../../src/events/event.js';
 import type { StorageEngine } from '../../src/storage/engine.js';
 import type { BucketCountSpec } from '../../src/storage/types.js';
-import { LiveSegment, parseSummary, summaryJson } from '../../src/storage/live.js';
-import { encodeBatch } from '../../src/storage/batch-encode.js';
-import { planBuckets } from '../../src/storage/bucket-counts.js';
+import { LiveSegment, parseSummary, summaryJson } from '../../src/storage/wal/live-segment.js';
+import { encodeBatch } from '../../src/storage/wal/batch-encode.js';
+import { planBuckets } from '../../src/storage/read/bucket-counts.js';
 import { openStorage } from './helpers.js';
 
 /**

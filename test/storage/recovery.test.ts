@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { Wal } from '../../src/storage/wal.js';
+import { Wal } from '../../src/storage/wal/wal.js';
 import { countWhere, makeEvents, openStorage } from './helpers.js';
 
 function walFiles(dataDir: string): string[] {

@@ -5,7 +5,7 @@ import type { Clock } from '../../clock/clock.js';
 import { SvcError } from '../../errors/svc-error.js';
 import { DEFAULT_INDEX } from '../../events/event.js';
 import type { Writer } from '../../events/writer.js';
-import { batchSize, type WriteBatch } from '../../storage/batch-encode.js';
+import { batchSize, type WriteBatch } from '../../storage/wal/batch-encode.js';
 import type { DecodeRunner } from './decode-pool.js';
 import { timeContext, type TimeContext } from '../../events/time.js';
 

@@ -4,7 +4,7 @@ import { SvcError, isSvcError } from '../../errors/svc-error.js';
 import type { LogEvent } from '../../events/event.js';
 import { eventFromObject } from '../../events/flatten.js';
 import { timeContext } from '../../events/time.js';
-import { encodeBatch, type EncodedBatch } from '../../storage/batch-encode.js';
+import { encodeBatch, type EncodedBatch } from '../../storage/wal/batch-encode.js';
 import { TargetResolver } from '../common/context.js';
 import { BulkSyntaxError, parseBulk, type BulkOp } from './bulk.js';
 import type { BulkItem } from './bulk-response.js';

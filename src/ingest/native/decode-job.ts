@@ -1,6 +1,6 @@
 import type { EventDefaults } from '../../events/flatten.js';
 import { timeContext } from '../../events/time.js';
-import { encodeBatch, type EncodedBatch } from '../../storage/batch-encode.js';
+import { encodeBatch, type EncodedBatch } from '../../storage/wal/batch-encode.js';
 import { decodeJson, decodeNdjson, decodeText, type LineError } from './decode.js';
 
 /**

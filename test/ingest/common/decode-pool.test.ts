@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { DecodePool } from '../../../src/ingest/common/decode-pool.js';
 import { decodeBulkJob, type EsBulkJob } from '../../../src/ingest/elasticsearch/decode-bulk.js';
 import { runDecodeJob, type DecodeJob } from '../../../src/ingest/native/decode-job.js';
-import { eventsOf } from '../../../src/storage/batch-encode.js';
+import { eventsOf } from '../../../src/storage/wal/batch-encode.js';
 import { SvcError } from '../../../src/errors/svc-error.js';
 
 /**

@@ -3,7 +3,7 @@ import type { IngestPrincipal } from '../../../src/auth/principal.js';
 import { SvcError } from '../../../src/errors/svc-error.js';
 import type { LogEvent } from '../../../src/events/event.js';
 import type { Writer, WriteOptions } from '../../../src/events/writer.js';
-import { eventsOf, type WriteBatch } from '../../../src/storage/batch-encode.js';
+import { eventsOf, type WriteBatch } from '../../../src/storage/wal/batch-encode.js';
 import type { IngestContext } from '../../../src/ingest/common/context.js';
 
 /**

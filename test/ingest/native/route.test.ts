@@ -6,7 +6,7 @@ import type { IngestPrincipal } from '../../../src/auth/principal.js';
 import { SvcError } from '../../../src/errors/svc-error.js';
 import type { LogEvent } from '../../../src/events/event.js';
 import type { Writer, WriteOptions } from '../../../src/events/writer.js';
-import { eventsOf, type WriteBatch } from '../../../src/storage/batch-encode.js';
+import { eventsOf, type WriteBatch } from '../../../src/storage/wal/batch-encode.js';
 import { sendError, toSvcError } from '../../../src/http/errors.js';
 import { ingestRoutes } from '../../../src/http/routes/ingest.js';
 import type { IngestContext } from '../../../src/ingest/common/context.js';

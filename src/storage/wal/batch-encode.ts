@@ -1,5 +1,5 @@
-import type { LogEvent } from '../events/event.js';
-import { LiveSegment, walLine, type LivePartition } from './live.js';
+import type { LogEvent } from '../../events/event.js';
+import { LiveSegment, walLine, type LivePartition } from './live-segment.js';
 
 /**
  * A batch of events already in WAL form: their lines (walLine, each ending in LF) and the live

@@ -1,7 +1,7 @@
-import type { LogEvent } from '../events/event.js';
-import { kindOfValue } from './field-types.js';
-import type { PartRow } from './block-writer.js';
-import { MINUTE_US } from './minute-counts.js';
+import type { LogEvent } from '../../events/event.js';
+import { kindOfValue } from '../blocks/field-types.js';
+import type { PartRow } from '../blocks/block-writer.js';
+import { MINUTE_US } from '../blocks/minute-counts.js';
 
 export const DAY_US = 86_400_000_000;
 
@@ -60,7 +60,7 @@ export class LiveSegment {
   }
 
   /**
-   * Adds the accounting of an encoded batch (storage/batch-encode.ts), as if record() had seen each
+   * Adds the accounting of an encoded batch (batch-encode.ts), as if record() had seen each
    * of its events. Takes ownership of `parts`. Must merge every per-event tally record() keeps.
    */
   absorb(parts: LivePartition[]): void {

@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { mkdirSync } from 'node:fs';
 import { Bloom } from './bloom.js';
-import { queryOn, ident, jsonKeyPath, lit } from './duck.js';
+import { queryOn, ident, jsonKeyPath, lit } from '../duck.js';
 import { columnType, kindOfJsonType } from './field-types.js';
 import { blockDir, deleteBlockFiles, publishBlock, type Block, type BlockField, type BlockMeta } from './block-meta.js';
 import { TOKEN_SPLIT_SQL, tokenHashSql } from './tokens.js';
-import { dayString } from './live.js';
+import { dayString } from '../wal/live-segment.js';
 import { encodeMinuteCounts, minuteCountsOf } from './minute-counts.js';
 
 /** At most this many user fields become Parquet columns per block; the rest stay in `_extra`. */

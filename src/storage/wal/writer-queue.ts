@@ -1,6 +1,6 @@
-import type { WriteOptions, Writer } from '../events/writer.js';
+import type { WriteOptions, Writer } from '../../events/writer.js';
 import { batchSize, type WriteBatch } from './batch-encode.js';
-import { SvcError } from '../errors/svc-error.js';
+import { SvcError } from '../../errors/svc-error.js';
 
 /** Makes a group of batches durable (WAL append + fsync) and visible; called by one drain loop at a time. */
 export type CommitFn = (batches: WriteBatch[]) => Promise<void>;

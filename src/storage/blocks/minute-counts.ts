@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { lit, queryOn } from './duck.js';
+import { lit, queryOn } from '../duck.js';
 
 export const MINUTE_US = 60_000_000;
 

@@ -1,7 +1,7 @@
 import { closeSync, existsSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readdirSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SvcError } from '../errors/svc-error.js';
+import { SvcError } from '../../errors/svc-error.js';
 
 /**
  * The write-ahead log: a directory of NDJSON segments `wal/<seq>.ndjson`, one LogEvent per line

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { ColumnType } from './field-types.js';
-import { fsyncFile, syncDir } from './wal.js';
+import { fsyncFile, syncDir } from '../wal/wal.js';
 import { Bloom } from './bloom.js';
 import { parseSidecar } from './sidecar-schema.js';
 import { decodeMinuteCounts, totalOf, type MinuteCounts, type MinuteCountsJson } from './minute-counts.js';

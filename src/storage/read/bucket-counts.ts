@@ -1,9 +1,9 @@
-import type { Block } from './block-meta.js';
+import type { Block } from '../blocks/block-meta.js';
 import type { FileRefs } from './file-refs.js';
-import type { LiveSegment } from './live.js';
-import { MINUTE_US } from './minute-counts.js';
+import type { LiveSegment } from '../wal/live-segment.js';
+import { MINUTE_US } from '../blocks/minute-counts.js';
 import { relationSql, selectBlocks, selectLive, type ScanPlan } from './scan.js';
-import type { BucketCounts, BucketCountSpec, QueryResult } from './types.js';
+import type { BucketCounts, BucketCountSpec, QueryResult } from '../types.js';
 
 type TimeRange = Pick<BucketCountSpec, 'fromUs' | 'toUs'>;
 

@@ -1,7 +1,7 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { ident, lit } from './duck.js';
+import { ident, lit } from '../duck.js';
 import { bitsOfColumnType } from './field-types.js';
 import { blockDir, publishBlock, type Block, type BlockMeta } from './block-meta.js';
 import { chooseFields, tokenFilterOf, type BlockTarget } from './block-writer.js';

@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { fieldsOf, partKey, partitionsOf } from './block-writer.js';
-import { walReadSql, type LivePartition } from './live.js';
+import { fieldsOf, partKey, partitionsOf } from '../blocks/block-writer.js';
+import { walReadSql, type LivePartition } from './live-segment.js';
 
 /**
  * The live accounting of a WAL segment replayed at start-up, computed by DuckDB from the file

@@ -1,10 +1,10 @@
-import type { Block } from './block-meta.js';
-import type { LiveSegment, LivePartition } from './live.js';
-import { walReadSql } from './live.js';
-import { bitsOfColumnType, columnType, summaryType, type ColumnType } from './field-types.js';
-import { ident, jsonKeyPath, lit } from './duck.js';
-import { tokenPieces } from './tokens.js';
-import type { FieldSummary, PartitionSummary, ScanSpec } from './types.js';
+import type { Block } from '../blocks/block-meta.js';
+import type { LiveSegment, LivePartition } from '../wal/live-segment.js';
+import { walReadSql } from '../wal/live-segment.js';
+import { bitsOfColumnType, columnType, summaryType, type ColumnType } from '../blocks/field-types.js';
+import { ident, jsonKeyPath, lit } from '../duck.js';
+import { tokenPieces } from '../blocks/tokens.js';
+import type { FieldSummary, PartitionSummary, ScanSpec } from '../types.js';
 
 const CORE = ['_time', 'env', 'index', 'host', 'source', 'sourcetype', 'message'];
 const CORE_LOWER = new Set([...CORE, '_extra']);

@@ -8,7 +8,7 @@ import { Duck, lit } from './duck.js';
 import { Wal, syncDir } from './wal/wal.js';
 import { LiveSegment, parseSummary, summaryJson, walReadSql, type LivePartition } from './wal/live-segment.js';
 import { encodeBatch, type WriteBatch } from './wal/batch-encode.js';
-import { deleteBlockFiles, loadBlocks, moveBlockFiles, type Block } from './blocks/block-meta.js';
+import { deleteBlockFiles, loadBlocks, moveBlockFiles, type Block } from './blocks/block-files.js';
 import { partKey, writeBlocks, type BlockTarget, type FieldsByPart } from './blocks/block-writer.js';
 import { mergeIntoBlock } from './blocks/merge.js';
 import { FileRefs } from './read/file-refs.js';

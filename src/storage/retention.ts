@@ -1,6 +1,6 @@
 import type { Config } from '../config/load.js';
 import type { ControlReader } from '../control/types.js';
-import type { Block } from './blocks/block-meta.js';
+import type { Block } from './blocks/block-files.js';
 import { DAY_US } from './wal/live-segment.js';
 
 /** What one sweep deleted; the answer of POST /api/admin/gc. */

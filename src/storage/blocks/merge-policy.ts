@@ -1,4 +1,4 @@
-import type { Block } from './block-meta.js';
+import type { Block } from './block-files.js';
 
 export interface MergePolicy {
   /** Blocks with fewer events are merge candidates. */

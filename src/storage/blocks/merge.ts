@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ident, lit } from '../duck.js';
 import { bitsOfColumnType } from './field-types.js';
-import { blockDir, publishBlock, type Block, type BlockMeta } from './block-meta.js';
+import { blockDir, publishBlock, type Block } from './block-files.js';
+import type { BlockMeta } from './sidecar.js';
 import { chooseFields, tokenFilterOf, type BlockTarget } from './block-writer.js';
 import { encodeMinuteCounts, minuteCountsOf } from './minute-counts.js';
 

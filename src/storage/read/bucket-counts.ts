@@ -1,4 +1,4 @@
-import type { Block } from '../blocks/block-meta.js';
+import type { Block } from '../blocks/block-files.js';
 import type { FileRefs } from './file-refs.js';
 import type { LiveSegment } from '../wal/live-segment.js';
 import { MINUTE_US } from '../blocks/minute-counts.js';

@@ -1,4 +1,4 @@
-import type { Block } from '../blocks/block-meta.js';
+import type { Block } from '../blocks/block-files.js';
 import type { LiveSegment, LivePartition } from '../wal/live-segment.js';
 import { walReadSql } from '../wal/live-segment.js';
 import { bitsOfColumnType, columnType, summaryType, type ColumnType } from '../blocks/field-types.js';

@@ -1,52 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import type { ColumnType } from './field-types.js';
 import { fsyncFile, syncDir } from '../wal/wal.js';
 import { Bloom } from './bloom.js';
-import { parseSidecar } from './sidecar-schema.js';
-import { decodeMinuteCounts, totalOf, type MinuteCounts, type MinuteCountsJson } from './minute-counts.js';
-
-/** A field of a block: promoted fields are Parquet columns, the others live in the `_extra` JSON column. */
-export interface BlockField {
-  name: string;
-  type: ColumnType;
-  /** Events in the block carrying the field. */
-  count: number;
-  promoted: boolean;
-}
-
-/**
- * The sidecar `<node>-<seq>.json` beside every block `<node>-<seq>.parquet`. A block exists only
- * when its sidecar does (written last); a Parquet file without one is debris of a crash.
- */
-export interface BlockMeta {
-  v: 1;
-  /** `<node>-<seq>` */
-  name: string;
-  env: string;
-  index: string;
-  /** yyyy-mm-dd of event time (UTC) */
-  day: string;
-  count: number;
-  minUs: number;
-  maxUs: number;
-  fields: BlockField[];
-  /** True when some fields are not promoted and the block has an `_extra` column. */
-  hasExtra: boolean;
-  /** Token filter over lowercased message tokens (tokens.ts). */
-  bloom: { m: number; b64: string };
-  /** WAL segment a sealed block came from; its seal is committed when the segment is gone or marked. */
-  walSeg: number | null;
-  /** Blocks a merge replaced: if still present at start-up they are deleted (the merge committed). */
-  replaces: string[];
-  bytes: number;
-  createdAt: number;
-  /**
-   * Events per UTC minute (minute-counts.ts), so unfiltered counts per time bucket need no rows.
-   * Absent in sidecars written before it existed: such blocks take the row path.
-   */
-  minuteCounts?: MinuteCountsJson;
-}
+import { parseSidecar, type BlockMeta } from './sidecar.js';
+import { decodeMinuteCounts, totalOf, type MinuteCounts } from './minute-counts.js';
 
 /** A block known to the catalog, with its parsed filter and paths. */
 export interface Block {

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import type { ColumnType } from './field-types.js';
+import type { MinuteCountsJson } from './minute-counts.js';
+
+// The sidecar's format and the check it must pass live together, apart from the code that loads
+// and publishes blocks (block-files.ts): that code needs both, and neither needs it.
+
+/** A field of a block: promoted fields are Parquet columns, the others live in the `_extra` JSON column. */
+export interface BlockField {
+  name: string;
+  type: ColumnType;
+  /** Events in the block carrying the field. */
+  count: number;
+  promoted: boolean;
+}
+
+/**
+ * The sidecar `<node>-<seq>.json` beside every block `<node>-<seq>.parquet`. A block exists only
+ * when its sidecar does (written last); a Parquet file without one is debris of a crash.
+ */
+export interface BlockMeta {
+  v: 1;
+  /** `<node>-<seq>` */
+  name: string;
+  env: string;
+  index: string;
+  /** yyyy-mm-dd of event time (UTC) */
+  day: string;
+  count: number;
+  minUs: number;
+  maxUs: number;
+  fields: BlockField[];
+  /** True when some fields are not promoted and the block has an `_extra` column. */
+  hasExtra: boolean;
+  /** Token filter over lowercased message tokens (tokens.ts). */
+  bloom: { m: number; b64: string };
+  /** WAL segment a sealed block came from; its seal is committed when the segment is gone or marked. */
+  walSeg: number | null;
+  /** Blocks a merge replaced: if still present at start-up they are deleted (the merge committed). */
+  replaces: string[];
+  bytes: number;
+  createdAt: number;
+  /**
+   * Events per UTC minute (minute-counts.ts), so unfiltered counts per time bucket need no rows.
+   * Absent in sidecars written before it existed: such blocks take the row path.
+   */
+  minuteCounts?: MinuteCountsJson;
+}
+
+/**
+ * The shape a sidecar must have to be trusted at start-up. Sidecars are written atomically, so a
+ * file that fails this was damaged on disk or edited by hand; the engine sets such a block aside
+ * (quarantine) instead of refusing to start or answering from half a catalog entry.
+ */
+const int = z.number().int();
+const sidecar = z
+  .object({
+    v: z.literal(1),
+    name: z.string().min(1),
+    env: z.string().min(1),
+    index: z.string().min(1),
+    day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    count: int.nonnegative(),
+    minUs: int,
+    maxUs: int,
+    fields: z.array(z.object({ name: z.string(), type: z.enum(['VARCHAR', 'BIGINT', 'DOUBLE', 'BOOLEAN']), count: int.nonnegative(), promoted: z.boolean() })),
+    hasExtra: z.boolean(),
+    bloom: z.object({ m: int.positive(), b64: z.string() }),
+    walSeg: int.nullable(),
+    replaces: z.array(z.string()),
+    bytes: int.nonnegative(),
+    createdAt: z.number(),
+    minuteCounts: z.object({ first: int, gaps: z.array(int), counts: z.array(int) }).optional(),
+  })
+  .passthrough();
+
+/** Parses and checks a sidecar's text; throws with the first problem found. */
+export function parseSidecar(text: string): BlockMeta {
+  const r = sidecar.safeParse(JSON.parse(text));
+  if (!r.success) {
+    const i = r.error.issues[0];
+    throw new Error(`${i.path.join('.') || 'sidecar'}: ${i.message}`);
+  }
+  return r.data as BlockMeta;
+}

@@ -1,7 +1,7 @@
 import type { Config } from '../config/load.js';
 import type { ControlReader } from '../control/types.js';
 import type { Block } from './blocks/block-files.js';
-import { DAY_US } from './wal/live-segment.js';
+import { DAY_US } from './partition.js';
 
 /** What one sweep deleted; the answer of POST /api/admin/gc. */
 export interface RetentionReport {

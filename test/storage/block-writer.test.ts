@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Duck } from '../../src/storage/duck.js';
-import { writeBlocks, type PartRow } from '../../src/storage/blocks/block-writer.js';
-import { DAY_US } from '../../src/storage/wal/live-segment.js';
+import { writeBlocks } from '../../src/storage/blocks/block-writer.js';
+import { DAY_US, type PartRow } from '../../src/storage/partition.js';
 
 const DAY = 20_000;
 

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DAY_US } from '../../src/storage/wal/live-segment.js';
+import { DAY_US } from '../../src/storage/partition.js';
 import { MAX_PROMOTED_FIELDS } from '../../src/storage/blocks/block-writer.js';
 import { T0, countWhere, makeEvents, openStorage } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { fsyncFile, syncDir } from '../wal/wal.js';
+import { fsyncFile, syncDir } from '../fsync.js';
 import { Bloom } from './bloom.js';
 import { parseSidecar, type BlockMeta } from './sidecar.js';
 import { decodeMinuteCounts, totalOf, type MinuteCounts } from './minute-counts.js';

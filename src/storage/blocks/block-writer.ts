@@ -8,7 +8,7 @@ import { columnType, kindOfJsonType } from './field-types.js';
 import { blockDir, deleteBlockFiles, publishBlock, type Block } from './block-files.js';
 import type { BlockField, BlockMeta } from './sidecar.js';
 import { TOKEN_SPLIT_SQL, tokenHashSql } from './tokens.js';
-import { dayString } from '../wal/live-segment.js';
+import { dayString, partKey, type PartRow } from '../partition.js';
 import { encodeMinuteCounts, minuteCountsOf } from './minute-counts.js';
 
 /** At most this many user fields become Parquet columns per block; the rest stay in `_extra`. */
@@ -21,17 +21,6 @@ export interface BlockTarget {
   root: string;
   node: string;
   nextSeq: () => number;
-}
-
-/** Events of one env/index/day: what becomes one block. */
-export interface PartRow {
-  env: string;
-  index: string;
-  /** Days since the epoch (UTC) of the event time. */
-  day: number;
-  count: number;
-  minUs: number;
-  maxUs: number;
 }
 
 /**
@@ -68,10 +57,6 @@ export async function writeBlocks(
 
 /** Per partition key (partKey): its fields with kind bits and event counts. */
 export type FieldsByPart = Map<string, { name: string; bits: number; count: number }[]>;
-
-export function partKey(env: string, index: string, day: number): string {
-  return `${env}\u0001${index}\u0001${day}`;
-}
 
 async function extentOf(c: DuckDBConnection, file: string): Promise<Pick<PartRow, 'count' | 'minUs' | 'maxUs'>> {
   const r = await queryOn(c, `SELECT count(*), epoch_us(min(_time)), epoch_us(max(_time)) FROM read_parquet(${lit(file)})`);

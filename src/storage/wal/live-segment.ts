@@ -1,9 +1,7 @@
 import type { LogEvent } from '../../events/event.js';
 import { kindOfValue } from '../blocks/field-types.js';
-import type { PartRow } from '../blocks/block-writer.js';
+import { DAY_US, type PartRow } from '../partition.js';
 import { MINUTE_US } from '../blocks/minute-counts.js';
-
-export const DAY_US = 86_400_000_000;
 
 /** Events of one env/index/day inside one WAL segment: a block-to-be, plus its fields so far. */
 export interface LivePartition extends PartRow {
@@ -124,8 +122,4 @@ export const WAL_COLUMNS_SQL =
 export function walReadSql(paths: string[]): string {
   const list = paths.map((p) => `'${p.replaceAll("'", "''")}'`).join(', ');
   return `read_json([${list}], format='newline_delimited', ${WAL_COLUMNS_SQL}, ignore_errors=true)`;
-}
-
-export function dayString(day: number): string {
-  return new Date(day * 86_400_000).toISOString().slice(0, 10);
 }

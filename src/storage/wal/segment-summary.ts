@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { fieldsOf, partKey, partitionsOf } from '../blocks/block-writer.js';
+import { fieldsOf, partitionsOf } from '../blocks/block-writer.js';
+import { partKey } from '../partition.js';
 import { walReadSql, type LivePartition } from './live-segment.js';
 
 /**

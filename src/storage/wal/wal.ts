@@ -1,7 +1,8 @@
-import { closeSync, existsSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SvcError } from '../../errors/svc-error.js';
+import { syncDir } from '../fsync.js';
 
 /**
  * The write-ahead log: a directory of NDJSON segments `wal/<seq>.ndjson`, one LogEvent per line
@@ -128,23 +129,5 @@ export class Wal {
   async close(): Promise<void> {
     await this.fh?.close();
     this.fh = undefined;
-  }
-}
-
-export function syncDir(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-export function fsyncFile(path: string): void {
-  const fd = openSync(path, 'r+');
-  try {
-    fdatasyncSync(fd);
-  } finally {
-    closeSync(fd);
   }
 }

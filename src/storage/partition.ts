@@ -1,0 +1,28 @@
+/**
+ * The partition: the events of one env / index / UTC day of event time. A live segment counts its
+ * events by partition, a seal writes one block per partition, and retention and merges work on
+ * the days. Shared by wal/ and blocks/, so it depends on neither.
+ */
+
+export const DAY_US = 86_400_000_000;
+
+/** Events of one env/index/day: what becomes one block. */
+export interface PartRow {
+  env: string;
+  index: string;
+  /** Days since the epoch (UTC) of the event time. */
+  day: number;
+  count: number;
+  minUs: number;
+  maxUs: number;
+}
+
+/** The key of a partition in maps (names may hold any character but U+0001). */
+export function partKey(env: string, index: string, day: number): string {
+  return `${env}\u0001${index}\u0001${day}`;
+}
+
+/** yyyy-mm-dd of a day number: the block directory's name and the sidecar's `day`. */
+export function dayString(day: number): string {
+  return new Date(day * 86_400_000).toISOString().slice(0, 10);
+}

@@ -1,7 +1,6 @@
-import { statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { mkdirSync } from 'node:fs';
 import { Bloom } from './bloom.js';
 import { queryOn, ident, jsonKeyPath, lit } from '../duck.js';
 import { columnType, kindOfJsonType } from './field-types.js';
@@ -96,7 +95,7 @@ export async function fieldsOf(c: DuckDBConnection, table: string): Promise<Fiel
  * hashes come over as two UINTEGER halves read straight from the result vectors: no BigInt per
  * token on the JS side.
  */
-export async function tokenFilterOf(c: DuckDBConnection, table: string, where: string): Promise<Bloom> {
+async function tokenFilterOf(c: DuckDBConnection, table: string, where: string): Promise<Bloom> {
   const h = tokenHashSql('tok');
   // two stages: a plain split on spaces and DISTINCT first, so the (10x dearer) regex split runs
   // once per distinct word instead of over every message; spaces are separators either way
@@ -140,20 +139,15 @@ function fieldExpr(f: BlockField, i: number): string {
   return f.type === 'VARCHAR' ? `${s} AS ${ident(f.name)}` : `TRY_CAST(${s} AS ${f.type}) AS ${ident(f.name)}`;
 }
 
+/** One partition of `table` as one block: raw rows sorted by `_time`, promoted fields extracted while writing. */
 async function writeOne(
   c: DuckDBConnection,
   table: string,
   target: BlockTarget,
   p: PartRow,
   found: { name: string; bits: number; count: number }[],
-  extra: Pick<BlockMeta, 'walSeg' | 'replaces'>,
+  origin: Pick<BlockMeta, 'walSeg' | 'replaces'>,
 ): Promise<Block> {
-  const day = dayString(p.day);
-  const dir = blockDir(target.root, p.env, p.index, day);
-  mkdirSync(dir, { recursive: true });
-  const name = `${target.node}-${target.nextSeq()}`;
-  const final = join(dir, `${name}.parquet`);
-  const tmp = `${final}.tmp`;
   const fields = chooseFields(found);
   const hasExtra = fields.some((f) => !f.promoted);
   const promoted = fields.filter((f) => f.promoted);
@@ -171,34 +165,78 @@ async function writeOne(
     ...(hasExtra ? ['_f::VARCHAR AS _extra'] : []),
   ];
   const where = `env = ${lit(p.env)} AND "index" = ${lit(p.index)} AND _day = ${p.day}`;
-  // sort first, extract fields after: sorting the extracted (wide) rows ran out of a 512 MB DuckDB
-  // on a 64 MiB segment of Zeek events, sorting the raw JSON and extracting while writing does not
-  const written = await c.run(
-    `COPY (SELECT ${cols.join(', ')} FROM (SELECT *${extract} FROM (SELECT * FROM ${table} WHERE ${where} ORDER BY _time)))
-     TO ${lit(tmp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
-  );
-  // the sidecar must describe the file: should a given count ever disagree, ask the file itself
-  if (written.rowsChanged !== p.count) p = { ...p, ...(await extentOf(c, tmp)) };
-  const bloom = await tokenFilterOf(c, table, where);
+  return writeBlockFile(c, target, {
+    env: p.env,
+    index: p.index,
+    day: dayString(p.day),
+    fields,
+    hasExtra,
+    // sort first, extract fields after: sorting the extracted (wide) rows ran out of a 512 MB DuckDB
+    // on a 64 MiB segment of Zeek events, sorting the raw JSON and extracting while writing does not
+    select: `SELECT ${cols.join(', ')} FROM (SELECT *${extract} FROM (SELECT * FROM ${table} WHERE ${where} ORDER BY _time))`,
+    tokens: { from: table, where },
+    // the sidecar must describe the file: should a given count ever disagree, ask the file itself
+    extent: async (written, tmp) => (written === p.count ? p : extentOf(c, tmp)),
+    origin,
+  });
+}
+
+/** Row groups of a block: their min/max `_time` statistics let DuckDB skip row groups by time. */
+const BLOCK_ROW_GROUP = 122_880;
+
+/** One block to write: what differs between a seal and a merge. writeBlockFile does the rest. */
+export interface BlockFile {
+  env: string;
+  index: string;
+  /** yyyy-mm-dd (UTC) of the event time. */
+  day: string;
+  fields: BlockField[];
+  hasExtra: boolean;
+  /** The block's rows in its columns, sorted by `_time` (the body of a COPY). */
+  select: string;
+  /** The rows the token filter is built from: a table expression and a condition on it. */
+  tokens: { from: string; where: string };
+  /** Count and time range for the sidecar, given the rows COPY wrote and the file it wrote. */
+  extent: (written: number, tmp: string) => Promise<Pick<PartRow, 'count' | 'minUs' | 'maxUs'>>;
+  /** Sealed: the WAL segment, replaces nothing. Merged: the newest input's segment and the inputs' names. */
+  origin: Pick<BlockMeta, 'walSeg' | 'replaces'>;
+}
+
+/**
+ * Writes and publishes one block: the Parquet file (ZSTD, sorted) to `<name>.parquet.tmp`, its
+ * token filter and minute counts, then publishBlock (fsync, rename, sidecar written last). The one
+ * path for seals and merges, so the file format, the sidecar and the commit order cannot drift
+ * apart between them. Nothing is in the catalog until the caller commits the returned block.
+ */
+export async function writeBlockFile(c: DuckDBConnection, target: BlockTarget, f: BlockFile): Promise<Block> {
+  const dir = blockDir(target.root, f.env, f.index, f.day);
+  mkdirSync(dir, { recursive: true });
+  const name = `${target.node}-${target.nextSeq()}`;
+  const final = join(dir, `${name}.parquet`);
+  const tmp = `${final}.tmp`;
+  const written = await c.run(`COPY (${f.select}) TO ${lit(tmp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${BLOCK_ROW_GROUP})`);
+  const extent = await f.extent(written.rowsChanged, tmp);
+  const bloom = await tokenFilterOf(c, f.tokens.from, f.tokens.where);
+  // read back from the written file, so the counts describe exactly the rows a scan of it sees
+  // (and a merge of inputs from before minute counts existed still gets them)
   const minutes = await minuteCountsOf(c, tmp);
   const meta: BlockMeta = {
     v: 1,
     name,
-    env: p.env,
-    index: p.index,
-    day,
-    count: p.count,
-    minUs: p.minUs,
-    maxUs: p.maxUs,
-    fields,
-    hasExtra,
+    env: f.env,
+    index: f.index,
+    day: f.day,
+    count: extent.count,
+    minUs: extent.minUs,
+    maxUs: extent.maxUs,
+    fields: f.fields,
+    hasExtra: f.hasExtra,
     bloom: { m: bloom.m, b64: bloom.toBase64() },
-    walSeg: extra.walSeg,
-    replaces: extra.replaces,
+    walSeg: f.origin.walSeg,
+    replaces: f.origin.replaces,
     bytes: statSync(tmp).size,
     createdAt: Date.now(),
     minuteCounts: encodeMinuteCounts(minutes),
   };
   return publishBlock(tmp, final, meta);
 }
-

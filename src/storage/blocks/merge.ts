@@ -1,12 +1,8 @@
-import { mkdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ident, lit } from '../duck.js';
 import { bitsOfColumnType } from './field-types.js';
-import { blockDir, publishBlock, type Block } from './block-files.js';
-import type { BlockMeta } from './sidecar.js';
-import { chooseFields, tokenFilterOf, type BlockTarget } from './block-writer.js';
-import { encodeMinuteCounts, minuteCountsOf } from './minute-counts.js';
+import type { Block } from './block-files.js';
+import { chooseFields, writeBlockFile, type BlockTarget } from './block-writer.js';
 
 /** The inputs' fields, types widened by the field-type rule, counts summed. */
 function unionFields(inputs: Block[]): { name: string; bits: number; count: number }[] {
@@ -32,35 +28,22 @@ export async function mergeIntoBlock(c: DuckDBConnection, inputs: Block[], targe
   const fields = chooseFields(unionFields(inputs));
   if (fields.some((f) => !f.promoted) || inputs.some((b) => b.meta.hasExtra)) return undefined;
   const first = inputs[0].meta;
-  const dir = blockDir(target.root, first.env, first.index, first.day);
-  mkdirSync(dir, { recursive: true });
-  const name = `${target.node}-${target.nextSeq()}`;
-  const final = join(dir, `${name}.parquet`);
-  const tmp = `${final}.tmp`;
   const src = `read_parquet([${inputs.map((b) => lit(b.path)).join(', ')}], union_by_name=true)`;
   const cols = ['_time', 'env', '"index"', 'host', 'source', 'sourcetype', 'message', ...fields.map((f) => `TRY_CAST(${ident(f.name)} AS ${f.type}) AS ${ident(f.name)}`)];
-  await c.run(`COPY (SELECT ${cols.join(', ')} FROM ${src} ORDER BY _time) TO ${lit(tmp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`);
-  const bloom = await tokenFilterOf(c, src, 'true');
-  // read back from the merged file rather than summed from the inputs: inputs from before
-  // minute counts existed have none
-  const minutes = await minuteCountsOf(c, tmp);
-  const meta: BlockMeta = {
-    v: 1,
-    name,
+  return writeBlockFile(c, target, {
     env: first.env,
     index: first.index,
     day: first.day,
-    count: inputs.reduce((n, b) => n + b.meta.count, 0),
-    minUs: Math.min(...inputs.map((b) => b.meta.minUs)),
-    maxUs: Math.max(...inputs.map((b) => b.meta.maxUs)),
     fields,
     hasExtra: false,
-    bloom: { m: bloom.m, b64: bloom.toBase64() },
-    walSeg: Math.max(...inputs.map((b) => b.meta.walSeg ?? 0)),
-    replaces: inputs.map((b) => b.meta.name),
-    bytes: statSync(tmp).size,
-    createdAt: Date.now(),
-    minuteCounts: encodeMinuteCounts(minutes),
-  };
-  return publishBlock(tmp, final, meta);
+    select: `SELECT ${cols.join(', ')} FROM ${src} ORDER BY _time`,
+    tokens: { from: src, where: 'true' },
+    // the inputs' sidecars describe their files, so their sums describe the merged one
+    extent: async () => ({
+      count: inputs.reduce((n, b) => n + b.meta.count, 0),
+      minUs: Math.min(...inputs.map((b) => b.meta.minUs)),
+      maxUs: Math.max(...inputs.map((b) => b.meta.maxUs)),
+    }),
+    origin: { walSeg: Math.max(...inputs.map((b) => b.meta.walSeg ?? 0)), replaces: inputs.map((b) => b.meta.name) },
+  });
 }

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Duck } from '../../src/storage/duck.js';
-import { writeBlocks } from '../../src/storage/blocks/block-writer.js';
+import { writeBlocks } from '../../src/storage/blocks/seal-blocks.js';
 import { DAY_US, type PartRow } from '../../src/storage/partition.js';
 
 const DAY = 20_000;

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { fieldsOf, partitionsOf } from '../blocks/block-writer.js';
+import { fieldsOf, partitionsOf } from '../blocks/seal-blocks.js';
 import { partKey } from '../partition.js';
 import { walReadSql, type LivePartition } from './live-segment.js';
 

@@ -1,29 +1,28 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config/load.js';
 import type { ControlReader } from '../control/types.js';
 import type { Clock } from '../clock/clock.js';
-import { Duck, lit } from './duck.js';
+import { Duck } from './duck.js';
 import { Wal } from './wal/wal.js';
-import { syncDir } from './fsync.js';
-import { LiveSegment, parseSummary, summaryJson, walReadSql, type LivePartition } from './wal/live-segment.js';
+import { LiveSegment } from './wal/live-segment.js';
 import { encodeBatch, type WriteBatch } from './wal/batch-encode.js';
-import { deleteBlockFiles, loadBlocks, moveBlockFiles, type Block } from './blocks/block-files.js';
-import type { BlockTarget } from './blocks/block-writer.js';
-import { writeBlocks, type FieldsByPart } from './blocks/seal-blocks.js';
-import { partKey } from './partition.js';
-import { mergeIntoBlock } from './blocks/merge.js';
-import { FileRefs } from './read/file-refs.js';
 import { WriterQueue } from './wal/writer-queue.js';
-import { planScan, relationSql, summarizeFields, summarizePartitions } from './read/scan.js';
-import { expiredBlocks, retentionDays, type RetentionReport, type RetentionSweeper, type SweepListener } from './retention.js';
-import { resolveNodeId } from './node-id.js';
+import { writeSummary } from './wal/segment-summary.js';
+import { deleteBlockFiles, type Block } from './blocks/block-files.js';
+import type { BlockTarget } from './blocks/block-writer.js';
+import { mergeIntoBlock } from './blocks/merge.js';
 import { pickMerges, type MergePolicy } from './blocks/merge-policy.js';
-import { summarizeSegment } from './wal/segment-summary.js';
+import { FileRefs } from './read/file-refs.js';
+import { planScan, relationSql, summarizeFields, summarizePartitions } from './read/scan.js';
+import { countBuckets } from './read/bucket-counts.js';
+import { clearScratch, quarantineTo, recover, replayWal } from './recovery.js';
+import { commitSeal, removeSealedSegment, writeSegmentBlocks } from './seal.js';
+import { retentionDays, sweepExpired, type RetentionReport, type RetentionSweeper, type SweepListener } from './retention.js';
+import { resolveNodeId } from './node-id.js';
 import type { StorageHandle } from './handle.js';
 import { ProblemReporter, type ProblemListener } from './problems.js';
-import { countBuckets } from './read/bucket-counts.js';
 import type { BucketCounts, BucketCountSpec, EventStore, FieldSummary, PartitionSummary, QueryResult, RelationInfo, ScanSpec, StreamRows } from './types.js';
 
 export interface StorageOptions {
@@ -56,23 +55,16 @@ const DEFAULT_TUNING: StorageTuning = {
 };
 
 /**
- * Row groups of the seal's scratch Parquet file. Small, so the per-partition passes (one sorted
- * COPY and one token-filter query per env/index/day) skip the row groups of other days by their
- * `_day` min/max statistics instead of decompressing most of the segment each time (WAL order is
- * roughly time order). Measured: ~15 % less seal CPU on the bench data set than the default 122,880.
- */
-const SCRATCH_ROW_GROUP = 8192;
-
-/**
- * Segments with at most this many env/index/day partitions are sealed straight from the WAL file
- * (one JSON pass per partition pass) instead of through a scratch Parquet copy.
- */
-const DIRECT_SEAL_MAX_PARTS = 2;
-
-/**
  * The storage engine: writer queue → WAL → live segments → sealed blocks, plus merge, retention
  * and the scan relation. One per process; everything runs on the JS thread except DuckDB work.
  * Background work (seal, merge, sweep) runs strictly one job at a time, in order.
+ *
+ * The engine owns the state every stage shares: the maps of blocks and live segments, the WAL and
+ * its lock, the job queue, the file references. The stages themselves live beside it: start-up in
+ * recovery.ts, the WAL and the live accounting in wal/, sealing in seal.ts, block files and merges
+ * in blocks/, the sweep in retention.ts, the read side in read/. What stays here is the write
+ * path's commit (it holds the WAL lock) and the in-memory swaps that make each stage's result
+ * visible in one synchronous step.
  */
 export class StorageEngine implements EventStore, RetentionSweeper, StorageHandle {
   readonly writer: WriterQueue;
@@ -103,33 +95,24 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     this.writer = new WriterQueue(opts.config.blockQueueCap, (b) => this.commit(b), { hold: opts.config.testHoldWriter });
   }
 
-  /** Opens the data dir, recovers (see docs/storage.md), and starts the background timers. */
+  /** Opens the data dir, recovers and replays the WAL (recovery.ts), and starts the background timers. */
   static async open(opts: StorageOptions): Promise<StorageEngine> {
     const { config } = opts;
     mkdirSync(config.dataDir, { recursive: true });
     const root = join(config.dataDir, 'blocks');
     const walDir = join(config.dataDir, 'wal');
     mkdirSync(root, { recursive: true });
-    rmSync(join(config.dataDir, 'tmp', 'duckdb'), { recursive: true, force: true });
-    const tmpDir = join(config.dataDir, 'tmp');
-    if (existsSync(tmpDir)) for (const n of readdirSync(tmpDir)) if (/^seal-\d+\.parquet$/.test(n)) rmSync(join(tmpDir, n), { force: true });
+    clearScratch(config.dataDir);
     const duck = await Duck.open({ dataDir: config.dataDir, memoryLimit: config.duckdbMemoryLimit, threads: config.duckdbThreads });
-    const quarantineDir = join(config.dataDir, 'quarantine');
     const problems = new ProblemReporter(() => Date.now());
-    const rec = recover(root, walDir, (parquet, reason) => {
-      const dest = moveBlockFiles(parquet, root, quarantineDir);
-      opts.log.error({ block: parquet, movedTo: dest, reason }, 'block sidecar is damaged: block set aside, its events are not searchable');
-      problems.report('block_quarantined', `damaged sidecar (${reason}): block moved to ${dest}, its events are not searchable`, parquet);
-    });
+    const rec = recover(root, walDir, quarantineTo(root, join(config.dataDir, 'quarantine'), opts.log, problems));
     const engine = new StorageEngine(opts, duck, new Wal(walDir, rec.nextSeg), root, resolveNodeId(config.dataDir, config.nodeId), problems);
     for (const b of rec.blocks) engine.blocks.set(b.path, b);
     engine.lastSeq = rec.maxBlockSeq;
-    for (const seq of rec.segments) {
-      const seg = new LiveSegment(seq, Wal.segmentPath(walDir, seq));
-      for (const p of await loadSummary(duck, walDir, seq)) seg.addPartition(p);
-      engine.live.set(seq, seg);
-      engine.schedule(() => engine.seal(seq));
-    }
+    await replayWal(duck, walDir, rec.segments, (seg) => {
+      engine.live.set(seg.seq, seg);
+      engine.schedule(() => engine.seal(seg.seq));
+    });
     engine.startTimers();
     opts.log.info({ blocks: engine.blocks.size, replayedSegments: rec.segments.length, node: engine.nodeId }, 'storage open');
     return engine;
@@ -227,47 +210,16 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     }
   }
 
-  /** Seals one closed WAL segment into blocks and commits (docs/storage.md, "recovery rule"). */
+  /** Seals one closed WAL segment into blocks and commits (seal.ts; docs/storage.md, "recovery rule"). */
   private async sealOnce(seq: number): Promise<void> {
     const seg = this.live.get(seq);
     if (!seg) return;
-    const made = await this.duck.with(async (c) => {
-      const rows = `(SELECT make_timestamp(timeUs) AS _time, env, "index", host, source, sourcetype, message, fields AS _f,
-           timeUs // 86400000000 AS _day FROM ${walReadSql([seg.path])} WHERE timeUs IS NOT NULL)`;
-      // fast path: live traffic puts a segment in one or two partitions, and each pass over the
-      // WAL JSON costs less than writing and re-reading a scratch copy of it
-      const parts = [...seg.partitions.values()].sort((a, b) => a.day - b.day);
-      if (seg.partitions.size <= DIRECT_SEAL_MAX_PARTS) return writeBlocks(c, rows, this.target(), { walSeg: seq, replaces: [] }, liveFields(seg), parts);
-      // many partitions (a backfill spread over days): the segment is parsed once into a scratch
-      // Parquet file, so every later pass (one sorted COPY and one token filter per partition)
-      // reads only the columns and row groups it needs, and nothing has to fit in memory (an
-      // in-memory temp table of a 64 MiB segment did not fit a 512 MB DuckDB)
-      const scratch = join(this.opts.config.dataDir, 'tmp', `seal-${seq}.parquet`);
-      await c.run(`COPY ${rows} TO ${lit(scratch)} (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE ${SCRATCH_ROW_GROUP})`);
-      try {
-        return await writeBlocks(c, `read_parquet(${lit(scratch)})`, this.target(), { walSeg: seq, replaces: [] }, liveFields(seg), parts);
-      } finally {
-        rmSync(scratch, { force: true });
-      }
-    });
-    const dir = this.wal.dir;
-    const marker = Wal.markerPath(dir, seq);
-    try {
-      closeSync(openSync(marker, 'w'));
-      syncDir(dir);
-    } catch (e) {
-      for (const b of made) deleteBlockFiles(b);
-      throw e;
-    }
+    const made = await writeSegmentBlocks(this.duck, seg, this.target(), join(this.opts.config.dataDir, 'tmp'));
+    const marker = commitSeal(this.wal.dir, seq, made);
     // commit point passed: swap live for blocks in one synchronous step, so scans see one or the other
     for (const b of made) this.blocks.set(b.path, b);
     this.live.delete(seq);
-    this.refs.deleteWhenFree(seg.path, () => {
-      rmSync(seg.path, { force: true });
-      rmSync(Wal.summaryPath(dir, seq), { force: true });
-      syncDir(dir);
-      rmSync(marker, { force: true });
-    });
+    this.refs.deleteWhenFree(seg.path, () => removeSealedSegment(this.wal.dir, seg, marker));
     if (this.tuning.merge) this.schedule(() => this.mergeRound());
   }
 
@@ -307,27 +259,12 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     this.sweepListener = listener;
   }
 
-  /** RetentionSweeper: deletes whole blocks past their env's retention; runs in the job order. */
+  /** RetentionSweeper: deletes whole blocks past their env's retention (retention.ts); runs in the job order. */
   sweep(forced = false): Promise<RetentionReport> {
     return this.schedule(async () => {
-      const t0 = Date.now();
-      const { control, config } = this.opts;
-      const doomed = expiredBlocks(this.blocks.values(), this.opts.clock.now(), (env) => retentionDays(env, control, config));
-      for (const b of doomed) this.dropBlock(b);
-      const report: RetentionReport = {
-        deletedBlocks: doomed.length,
-        deletedEvents: doomed.reduce((n, b) => n + b.meta.count, 0),
-        blocks: doomed.map((b) => ({
-          env: b.meta.env,
-          index: b.meta.index,
-          day: b.meta.day,
-          block: b.meta.name,
-          events: b.meta.count,
-          maxTime: new Date(b.meta.maxUs / 1000).toISOString(),
-        })),
-        tookMs: Date.now() - t0,
-      };
-      if (doomed.length) this.opts.log.info({ deletedBlocks: report.deletedBlocks, deletedEvents: report.deletedEvents }, 'retention sweep');
+      const { control, config, clock, log } = this.opts;
+      const report = sweepExpired(this.blocks.values(), clock.now(), (env) => retentionDays(env, control, config), (b) => this.dropBlock(b));
+      if (report.deletedBlocks) log.info({ deletedBlocks: report.deletedBlocks, deletedEvents: report.deletedEvents }, 'retention sweep');
       this.sweepListener?.(report, forced);
       return report;
     });
@@ -424,70 +361,3 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     return countBuckets({ blocks: this.blocks.values(), live: this.live.values(), refs: this.refs, query: (sql) => this.duck.query(sql, spec.signal) }, spec, spanUs);
   }
 }
-
-/** A live segment's field accounting in writeBlocks' shape. */
-function liveFields(seg: LiveSegment): FieldsByPart {
-  const out: FieldsByPart = new Map();
-  for (const p of seg.partitions.values()) {
-    out.set(partKey(p.env, p.index, p.day), [...p.fields].map(([name, f]) => ({ name, bits: f.bits, count: f.count })));
-  }
-  return out;
-}
-
-/** Best effort: a missing or torn summary only means the restart asks DuckDB instead. */
-function writeSummary(dir: string, seg: LiveSegment): void {
-  const path = Wal.summaryPath(dir, seg.seq);
-  writeFileSync(path + '.tmp', summaryJson(seg));
-  renameSync(path + '.tmp', path);
-}
-
-async function loadSummary(duck: Duck, dir: string, seq: number): Promise<LivePartition[]> {
-  try {
-    return parseSummary(readFileSync(Wal.summaryPath(dir, seq), 'utf8'));
-  } catch {
-    return duck.with((c) => summarizeSegment(c, Wal.segmentPath(dir, seq)));
-  }
-}
-
-interface Recovered {
-  blocks: Block[];
-  /** Unsealed WAL segments to replay, ascending. */
-  segments: number[];
-  nextSeg: number;
-  maxBlockSeq: number;
-}
-
-/**
- * Start-up recovery (docs/storage.md): finish committed merges and seals, drop blocks of seals
- * that never committed (their events are still in the WAL), and list the segments to replay.
- */
-function recover(root: string, walDir: string, quarantine: (parquet: string, reason: string) => void): Recovered {
-  let blocks = loadBlocks(root, quarantine);
-  const byName = new Map(blocks.map((b) => [b.meta.name, b]));
-  const replaced = new Set(blocks.flatMap((b) => b.meta.replaces).filter((n) => byName.has(n)));
-  for (const n of replaced) deleteBlockFiles(byName.get(n)!);
-  blocks = blocks.filter((b) => !replaced.has(b.meta.name));
-  if (existsSync(walDir)) {
-    for (const seq of Wal.markers(walDir)) {
-      rmSync(Wal.segmentPath(walDir, seq), { force: true });
-      rmSync(Wal.summaryPath(walDir, seq), { force: true });
-      rmSync(Wal.markerPath(walDir, seq), { force: true });
-    }
-  }
-  const segments = Wal.segments(walDir);
-  const unsealed = new Set(segments);
-  if (existsSync(walDir)) {
-    for (const n of readdirSync(walDir)) {
-      const seq = Number(n.split('.')[0]);
-      if (n.endsWith('.tmp') || (n.endsWith('.summary.json') && !unsealed.has(seq))) rmSync(join(walDir, n), { force: true });
-    }
-  }
-  const incomplete = blocks.filter((b) => b.meta.replaces.length === 0 && b.meta.walSeg !== null && unsealed.has(b.meta.walSeg));
-  for (const b of incomplete) deleteBlockFiles(b);
-  blocks = blocks.filter((b) => !incomplete.includes(b));
-  const maxWal = Math.max(0, ...segments, ...blocks.map((b) => b.meta.walSeg ?? 0));
-  const maxBlockSeq = Math.max(0, ...blocks.map((b) => Number(b.meta.name.slice(b.meta.name.lastIndexOf('-') + 1)) || 0));
-  return { blocks, segments, nextSeg: maxWal + 1, maxBlockSeq };
-}
-
-export type { LivePartition };

@@ -3,6 +3,9 @@ import type { ControlReader } from '../control/types.js';
 import type { Block } from './blocks/block-files.js';
 import { DAY_US } from './partition.js';
 
+// Retention: which blocks have outlived their env's retention, and the sweep that deletes them
+// (run by the engine's job queue on a timer and for POST /api/admin/gc).
+
 /** What one sweep deleted; the answer of POST /api/admin/gc. */
 export interface RetentionReport {
   deletedBlocks: number;
@@ -40,4 +43,27 @@ export function expiredBlocks(blocks: Iterable<Block>, nowMs: number, daysOf: (e
     if (days !== undefined && b.meta.maxUs < nowMs * 1000 - days * DAY_US) out.push(b);
   }
   return out;
+}
+
+/**
+ * The sweep: deletes (through `drop`, which defers files a scan still reads) every block past its
+ * env's retention, and reports what went.
+ */
+export function sweepExpired(blocks: Iterable<Block>, nowMs: number, daysOf: (env: string) => number | undefined, drop: (b: Block) => void): RetentionReport {
+  const t0 = Date.now();
+  const doomed = expiredBlocks(blocks, nowMs, daysOf);
+  for (const b of doomed) drop(b);
+  return {
+    deletedBlocks: doomed.length,
+    deletedEvents: doomed.reduce((n, b) => n + b.meta.count, 0),
+    blocks: doomed.map((b) => ({
+      env: b.meta.env,
+      index: b.meta.index,
+      day: b.meta.day,
+      block: b.meta.name,
+      events: b.meta.count,
+      maxTime: new Date(b.meta.maxUs / 1000).toISOString(),
+    })),
+    tookMs: Date.now() - t0,
+  };
 }

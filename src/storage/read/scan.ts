@@ -1,6 +1,6 @@
 import type { Block } from '../blocks/block-files.js';
 import type { LiveSegment, LivePartition } from '../wal/live-segment.js';
-import { walReadSql } from '../wal/live-segment.js';
+import { walReadSql } from '../wal/wal-line.js';
 import { bitsOfColumnType, columnType, summaryType, type ColumnType } from '../blocks/field-types.js';
 import { ident, jsonKeyPath, lit } from '../duck.js';
 import { tokenPieces } from '../blocks/tokens.js';

@@ -1,5 +1,6 @@
 import type { LogEvent } from '../../events/event.js';
-import { LiveSegment, walLine, type LivePartition } from './live-segment.js';
+import { LiveSegment, type LivePartition } from './live-segment.js';
+import { walLine } from './wal-line.js';
 
 /**
  * A batch of events already in WAL form: their lines (walLine, each ending in LF) and the live

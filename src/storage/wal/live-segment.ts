@@ -96,30 +96,3 @@ function mergeMinutes(a: Map<number, number> | undefined, b: Map<number, number>
   for (const [m, n] of b) a.set(m, (a.get(m) ?? 0) + n);
   return a;
 }
-
-/** A closed segment's accounting as JSON (`wal/<seq>.summary.json`), so a restart need not re-read it. */
-export function summaryJson(seg: LiveSegment): string {
-  return JSON.stringify([...seg.partitions.values()].map((p) => ({ ...p, fields: [...p.fields], minutes: p.minutes ? [...p.minutes] : undefined })));
-}
-
-/** Parses summaryJson; summaries written before minute counts existed give partitions without them. */
-export function parseSummary(text: string): LivePartition[] {
-  type Stored = Omit<LivePartition, 'fields' | 'minutes'> & { fields: [string, { bits: number; count: number }][]; minutes?: [number, number][] };
-  const parts = JSON.parse(text) as Stored[];
-  return parts.map((p) => ({ ...p, fields: new Map(p.fields), minutes: Array.isArray(p.minutes) ? new Map(p.minutes) : undefined }));
-}
-
-/** The WAL line of an event: its own JSON (keys timeUs, env, index, host, source, sourcetype, message, fields). */
-export function walLine(ev: LogEvent): string {
-  return JSON.stringify(ev);
-}
-
-/** read_json columns matching walLine. */
-export const WAL_COLUMNS_SQL =
-  "columns={timeUs: 'BIGINT', env: 'VARCHAR', \"index\": 'VARCHAR', host: 'VARCHAR', source: 'VARCHAR', sourcetype: 'VARCHAR', message: 'VARCHAR', fields: 'JSON'}";
-
-/** A table expression over WAL segment files (torn last lines are skipped). */
-export function walReadSql(paths: string[]): string {
-  const list = paths.map((p) => `'${p.replaceAll("'", "''")}'`).join(', ');
-  return `read_json([${list}], format='newline_delimited', ${WAL_COLUMNS_SQL}, ignore_errors=true)`;
-}

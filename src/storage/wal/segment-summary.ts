@@ -1,7 +1,16 @@
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import type { Duck } from '../duck.js';
 import { fieldsOf, partitionsOf } from '../blocks/seal-blocks.js';
 import { partKey } from '../partition.js';
-import { walReadSql, type LivePartition } from './live-segment.js';
+import type { LiveSegment, LivePartition } from './live-segment.js';
+import { walReadSql } from './wal-line.js';
+import { Wal } from './wal.js';
+
+// The accounting of a closed WAL segment (its live partitions), kept in `wal/<seq>.summary.json`
+// so a restart need not re-read the segment. Only restart speed depends on it: without the file,
+// DuckDB computes the same accounting from the segment itself.
+
 
 /**
  * The live accounting of a WAL segment replayed at start-up, computed by DuckDB from the file
@@ -21,4 +30,32 @@ export async function summarizeSegment(c: DuckDBConnection, path: string): Promi
     maxUs: p.maxUs,
     fields: new Map((fields.get(partKey(p.env, p.index, p.day)) ?? []).map((f) => [f.name, { bits: f.bits, count: f.count }])),
   }));
+}
+
+/** A closed segment's accounting as JSON (`wal/<seq>.summary.json`), so a restart need not re-read it. */
+export function summaryJson(seg: LiveSegment): string {
+  return JSON.stringify([...seg.partitions.values()].map((p) => ({ ...p, fields: [...p.fields], minutes: p.minutes ? [...p.minutes] : undefined })));
+}
+
+/** Parses summaryJson; summaries written before minute counts existed give partitions without them. */
+export function parseSummary(text: string): LivePartition[] {
+  type Stored = Omit<LivePartition, 'fields' | 'minutes'> & { fields: [string, { bits: number; count: number }][]; minutes?: [number, number][] };
+  const parts = JSON.parse(text) as Stored[];
+  return parts.map((p) => ({ ...p, fields: new Map(p.fields), minutes: Array.isArray(p.minutes) ? new Map(p.minutes) : undefined }));
+}
+
+/** Best effort: a missing or torn summary only means the restart asks DuckDB instead. */
+export function writeSummary(dir: string, seg: LiveSegment): void {
+  const path = Wal.summaryPath(dir, seg.seq);
+  writeFileSync(path + '.tmp', summaryJson(seg));
+  renameSync(path + '.tmp', path);
+}
+
+/** The accounting of segment `seq` at start-up: its summary file, else a DuckDB pass over the segment. */
+export async function loadSummary(duck: Duck, dir: string, seq: number): Promise<LivePartition[]> {
+  try {
+    return parseSummary(readFileSync(Wal.summaryPath(dir, seq), 'utf8'));
+  } catch {
+    return duck.with((c) => summarizeSegment(c, Wal.segmentPath(dir, seq)));
+  }
 }

@@ -1,0 +1,93 @@
+import { closeSync, openSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { lit, type Duck } from './duck.js';
+import { syncDir } from './fsync.js';
+import { Wal } from './wal/wal.js';
+import type { LiveSegment } from './wal/live-segment.js';
+import { walReadSql } from './wal/wal-line.js';
+import { deleteBlockFiles, type Block } from './blocks/block-files.js';
+import type { BlockTarget } from './blocks/block-writer.js';
+import { writeBlocks, type FieldsByPart } from './blocks/seal-blocks.js';
+import { partKey } from './partition.js';
+
+// The seal: a closed WAL segment becomes blocks, one per env/index/day, then commits with the
+// marker `wal/<seq>.sealed` (docs/storage.md, "Recovery rule"). The engine runs the three steps
+// in order and swaps live data for the blocks in memory between the commit and the clean-up.
+
+/**
+ * Row groups of the seal's scratch Parquet file. Small, so the per-partition passes (one sorted
+ * COPY and one token-filter query per env/index/day) skip the row groups of other days by their
+ * `_day` min/max statistics instead of decompressing most of the segment each time (WAL order is
+ * roughly time order). Measured: ~15 % less seal CPU on the bench data set than the default 122,880.
+ */
+const SCRATCH_ROW_GROUP = 8192;
+
+/**
+ * Segments with at most this many env/index/day partitions are sealed straight from the WAL file
+ * (one JSON pass per partition pass) instead of through a scratch Parquet copy.
+ */
+const DIRECT_SEAL_MAX_PARTS = 2;
+
+/**
+ * Step 1: writes and publishes the blocks of one closed segment. Not committed yet: until the
+ * marker exists, a restart deletes them and replays the segment. `tmpDir` holds the scratch copy.
+ */
+export async function writeSegmentBlocks(duck: Duck, seg: LiveSegment, target: BlockTarget, tmpDir: string): Promise<Block[]> {
+  return duck.with(async (c) => {
+    const rows = `(SELECT make_timestamp(timeUs) AS _time, env, "index", host, source, sourcetype, message, fields AS _f,
+         timeUs // 86400000000 AS _day FROM ${walReadSql([seg.path])} WHERE timeUs IS NOT NULL)`;
+    const origin = { walSeg: seg.seq, replaces: [] };
+    // fast path: live traffic puts a segment in one or two partitions, and each pass over the
+    // WAL JSON costs less than writing and re-reading a scratch copy of it
+    const parts = [...seg.partitions.values()].sort((a, b) => a.day - b.day);
+    if (seg.partitions.size <= DIRECT_SEAL_MAX_PARTS) return writeBlocks(c, rows, target, origin, liveFields(seg), parts);
+    // many partitions (a backfill spread over days): the segment is parsed once into a scratch
+    // Parquet file, so every later pass (one sorted COPY and one token filter per partition)
+    // reads only the columns and row groups it needs, and nothing has to fit in memory (an
+    // in-memory temp table of a 64 MiB segment did not fit a 512 MB DuckDB)
+    const scratch = join(tmpDir, `seal-${seg.seq}.parquet`);
+    await c.run(`COPY ${rows} TO ${lit(scratch)} (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE ${SCRATCH_ROW_GROUP})`);
+    try {
+      return await writeBlocks(c, `read_parquet(${lit(scratch)})`, target, origin, liveFields(seg), parts);
+    } finally {
+      rmSync(scratch, { force: true });
+    }
+  });
+}
+
+/**
+ * Step 2, the commit point: the marker `wal/<seq>.sealed`, durable in its directory. If it cannot
+ * be made, the blocks go again (the segment stays live and is sealed again later). Answers the
+ * marker's path.
+ */
+export function commitSeal(walDir: string, seq: number, made: Block[]): string {
+  const marker = Wal.markerPath(walDir, seq);
+  try {
+    closeSync(openSync(marker, 'w'));
+    syncDir(walDir);
+  } catch (e) {
+    for (const b of made) deleteBlockFiles(b);
+    throw e;
+  }
+  return marker;
+}
+
+/**
+ * Step 3, after the commit: the segment and its summary go, durably, before the marker does
+ * (a crash in between leaves the marker, and recovery finishes the job).
+ */
+export function removeSealedSegment(walDir: string, seg: LiveSegment, marker: string): void {
+  rmSync(seg.path, { force: true });
+  rmSync(Wal.summaryPath(walDir, seg.seq), { force: true });
+  syncDir(walDir);
+  rmSync(marker, { force: true });
+}
+
+/** A live segment's field accounting in writeBlocks' shape. */
+function liveFields(seg: LiveSegment): FieldsByPart {
+  const out: FieldsByPart = new Map();
+  for (const p of seg.partitions.values()) {
+    out.set(partKey(p.env, p.index, p.day), [...p.fields].map(([name, f]) => ({ name, bits: f.bits, count: f.count })));
+  }
+  return out;
+}

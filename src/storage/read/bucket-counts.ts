@@ -2,7 +2,8 @@ import type { Block } from '../blocks/block-files.js';
 import type { FileRefs } from './file-refs.js';
 import type { LiveSegment } from '../wal/live-segment.js';
 import { MINUTE_US } from '../blocks/minute-counts.js';
-import { relationSql, selectBlocks, selectLive, type ScanPlan } from './scan.js';
+import { selectBlocks, selectLive, type ScanPlan } from './scan-plan.js';
+import { relationSql } from './relation-sql.js';
 import type { BucketCounts, BucketCountSpec, QueryResult } from '../types.js';
 
 type TimeRange = Pick<BucketCountSpec, 'fromUs' | 'toUs'>;

@@ -1,0 +1,72 @@
+import { ident, jsonKeyPath, lit } from '../duck.js';
+import type { Block } from '../blocks/block-files.js';
+import type { ColumnType } from '../blocks/field-types.js';
+import { walReadSql } from '../wal/wal-line.js';
+import type { ScanSpec } from '../types.js';
+import { CORE, type ScanPlan } from './scan-plan.js';
+
+// The relation a scan hands the query layer (docs/storage.md, "Read path"): the kept blocks'
+// Parquet files UNION ALL the live segments' WAL files, every field column typed the same on both
+// sides and NULL where absent.
+
+type TimeRange = Pick<ScanSpec, 'fromUs' | 'toUs'>;
+
+function timeFilter(spec: TimeRange, col: string, micros: boolean): string[] {
+  const v = (us: number) => (micros ? String(us) : `make_timestamp(${us})`);
+  const out: string[] = [];
+  if (spec.fromUs !== undefined) out.push(`${col} >= ${v(Math.floor(spec.fromUs))}`);
+  if (spec.toUs !== undefined) out.push(`${col} < ${v(Math.ceil(spec.toUs))}`);
+  return out;
+}
+
+function blockFieldExpr(name: string, type: ColumnType, blocks: Block[]): string {
+  let promoted = false;
+  let extra = false;
+  for (const b of blocks) {
+    const f = b.meta.fields.find((x) => x.name === name);
+    if (f?.promoted) promoted = true;
+    else if (f) extra = true;
+  }
+  const parts: string[] = [];
+  if (promoted) parts.push(`TRY_CAST(${ident(name)} AS ${type})`);
+  if (extra) parts.push(`TRY_CAST(json_extract_string(_extra, ${jsonKeyPath(name)}) AS ${type})`);
+  const e = parts.length === 0 ? `NULL::${type}` : parts.length === 1 ? parts[0] : `COALESCE(${parts.join(', ')})`;
+  return `${e} AS ${ident(name)}`;
+}
+
+function blocksSql(plan: ScanPlan, spec: ScanSpec): string {
+  const files = plan.blocks.map((b) => lit(b.path)).join(', ');
+  const cols = [...CORE.map(ident), ...[...plan.fields].map(([n, t]) => blockFieldExpr(n, t, plan.blocks))];
+  const where = timeFilter(spec, '_time', false);
+  return `SELECT ${cols.join(', ')} FROM read_parquet([${files}], union_by_name=true)${where.length ? ' WHERE ' + where.join(' AND ') : ''}`;
+}
+
+function liveSql(plan: ScanPlan, spec: ScanSpec): string {
+  const cols = [
+    'make_timestamp(timeUs) AS _time',
+    'env',
+    '"index"',
+    ...['host', 'source', 'sourcetype', 'message'].map((c) => `COALESCE(${c}, '') AS ${c}`),
+    ...[...plan.fields].map(([n, t]) => {
+      const s = `json_extract_string(fields, ${jsonKeyPath(n)})`;
+      return `${t === 'VARCHAR' ? s : `TRY_CAST(${s} AS ${t})`} AS ${ident(n)}`;
+    }),
+  ];
+  const where = ['timeUs IS NOT NULL', `env IN (${spec.envs.map(lit).join(', ')})`, ...timeFilter(spec, 'timeUs', true)];
+  if (spec.indexes !== null) where.push(spec.indexes.length ? `"index" IN (${spec.indexes.map(lit).join(', ')})` : 'false');
+  return `SELECT ${cols.join(', ')} FROM ${walReadSql(plan.live.map((l) => l.seg.path))} WHERE ${where.join(' AND ')}`;
+}
+
+function emptySql(plan: ScanPlan): string {
+  const cols = ['NULL::TIMESTAMP AS _time', ...CORE.slice(1).map((c) => `NULL::VARCHAR AS ${ident(c)}`), ...[...plan.fields].map(([n, t]) => `NULL::${t} AS ${ident(n)}`)];
+  return `SELECT ${cols.join(', ')} WHERE false`;
+}
+
+/** The relation SQL for a plan: blocks UNION ALL live, or an empty relation with the same columns. */
+export function relationSql(plan: ScanPlan, spec: ScanSpec): string {
+  const parts: string[] = [];
+  if (plan.blocks.length > 0) parts.push(blocksSql(plan, spec));
+  if (plan.live.length > 0) parts.push(liveSql(plan, spec));
+  if (parts.length === 0) parts.push(emptySql(plan));
+  return `(${parts.join(' UNION ALL ')})`;
+}

@@ -1,0 +1,91 @@
+import type { Block } from '../blocks/block-files.js';
+import type { LiveSegment, LivePartition } from '../wal/live-segment.js';
+import { bitsOfColumnType, columnType, type ColumnType } from '../blocks/field-types.js';
+import { tokenPieces } from '../blocks/tokens.js';
+import type { ScanSpec } from '../types.js';
+
+// Scan planning: which blocks and live partitions a scan reads (pruning by env, index, time and
+// token filter) and which field columns its relation exposes (relation-sql.ts writes the SQL).
+
+/** The relation's core columns, in order. */
+export const CORE = ['_time', 'env', 'index', 'host', 'source', 'sourcetype', 'message'];
+const CORE_LOWER = new Set([...CORE, '_extra']);
+
+/** What a scan reads: the chosen blocks and the live partitions (with their segment files). */
+export interface ScanPlan {
+  blocks: Block[];
+  live: { seg: LiveSegment; parts: LivePartition[] }[];
+  /** Field column name → column type, in output order. */
+  fields: Map<string, ColumnType>;
+  candidateEvents: number;
+}
+
+type TimeRange = Pick<ScanSpec, 'fromUs' | 'toUs'>;
+
+function inScope(spec: Pick<ScanSpec, 'envs' | 'indexes'>, env: string, index: string): boolean {
+  return spec.envs.includes(env) && (spec.indexes === null || spec.indexes.includes(index));
+}
+
+function overlaps(t: TimeRange, minUs: number, maxUs: number): boolean {
+  return (t.fromUs === undefined || maxUs >= t.fromUs) && (t.toUs === undefined || minUs < t.toUs);
+}
+
+/** A block is kept unless its token filter proves one of the required tokens absent. */
+function mayMatchTokens(b: Block, required: string[]): boolean {
+  for (const t of required) for (const piece of tokenPieces(t)) if (!b.bloom.mightContain(piece)) return false;
+  return true;
+}
+
+export function selectBlocks(all: Iterable<Block>, spec: Omit<ScanSpec, 'fields'>): Block[] {
+  const out: Block[] = [];
+  for (const b of all) {
+    const m = b.meta;
+    if (inScope(spec, m.env, m.index) && overlaps(spec, m.minUs, m.maxUs) && mayMatchTokens(b, spec.requiredTokens)) out.push(b);
+  }
+  return out;
+}
+
+export function selectLive(segs: Iterable<LiveSegment>, spec: Omit<ScanSpec, 'fields' | 'requiredTokens'>): ScanPlan['live'] {
+  const out: ScanPlan['live'] = [];
+  for (const seg of segs) {
+    const parts = [...seg.partitions.values()].filter((p) => inScope(spec, p.env, p.index) && overlaps(spec, p.minUs, p.maxUs));
+    if (parts.length > 0) out.push({ seg, parts });
+  }
+  return out;
+}
+
+/** Field name → kind bits and events, over blocks and live partitions; core-colliding names left out. */
+export function collectFields(blocks: Block[], live: ScanPlan['live']): Map<string, { bits: number; count: number }> {
+  const acc = new Map<string, { bits: number; count: number }>();
+  const add = (name: string, bits: number, count: number) => {
+    const f = acc.get(name);
+    if (f) {
+      f.bits |= bits;
+      f.count += count;
+    } else acc.set(name, { bits, count });
+  };
+  for (const b of blocks) for (const f of b.meta.fields) add(f.name, bitsOfColumnType(f.type), f.count);
+  for (const l of live) for (const p of l.parts) for (const [name, f] of p.fields) add(name, f.bits, f.count);
+  return acc;
+}
+
+export function planScan(blocks: Iterable<Block>, segs: Iterable<LiveSegment>, spec: ScanSpec): ScanPlan {
+  const kept = selectBlocks(blocks, spec);
+  const live = selectLive(segs, spec);
+  const seen = collectFields(kept, live);
+  const names = spec.fields === '*' ? [...seen.keys()].sort() : spec.fields;
+  const fields = new Map<string, ColumnType>();
+  const taken = new Set<string>();
+  for (const n of names) {
+    const lower = n.toLowerCase();
+    // DuckDB names are case-insensitive: a field cannot shadow a core column or another field
+    if (CORE_LOWER.has(lower) || taken.has(lower)) continue;
+    taken.add(lower);
+    fields.set(n, columnType(seen.get(n)?.bits ?? 1));
+  }
+  let candidateEvents = 0;
+  for (const b of kept) candidateEvents += b.meta.count;
+  for (const l of live) for (const p of l.parts) candidateEvents += p.count;
+  return { blocks: kept, live, fields, candidateEvents };
+}
+

@@ -6,7 +6,7 @@ import { baseSchema, selectList } from './compile.js';
 import type { PlanDeps } from './prepare.js';
 import { toEvent } from './results.js';
 import { ident, str } from './sql.js';
-import { exactTimeUs } from './time.js';
+import { exactTimeUs } from './time-range.js';
 import type { ContextRequest, ContextResult, EventJson } from './types.js';
 
 /** Events at exactly the anchor time returned at most (real logs put many events in one second, few in one microsecond). */

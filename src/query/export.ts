@@ -4,8 +4,7 @@ import { compile, type CompiledQuery } from './compile.js';
 import { extent, newestCutoff, prepare, scanSpec, type PlanDeps, type Prepared } from './prepare.js';
 import { jsonValue, shapeTimechart, toEvent } from './results.js';
 import { CORE_NAMES } from './schema.js';
-import { ident } from './sql.js';
-import { timeLiteral } from './sql-time.js';
+import { ident, timeLiteral } from './sql.js';
 import type { EventJson, ExportHead, ExportRequest, ExportSink, ExportSummary } from './types.js';
 
 /**

@@ -6,7 +6,7 @@ import { bucketSpec, extent, prepare, scanSpec, userFields, type PlanDeps, type 
 import { jsonValue } from './results.js';
 import { searchFields } from './search/filter-logic.js';
 import { ident } from './sql.js';
-import { autoSpanSecs, isoFromUs } from './time.js';
+import { autoSpanSecs, isoFromUs } from './time-range.js';
 import type { HistogramRequest, HistogramResult } from './types.js';
 
 /** Series names of a stacked histogram that are not values. A value spelled like one counts as OTHER. */

@@ -4,7 +4,7 @@ import { MATCH_ALL, type SearchNode } from './search/filter-logic.js';
 import type { FieldOp } from './search/filter-field.js';
 import { BARE_LIST_NAME, type ListItem } from './pipes/field-names.js';
 import { PIPES, type PipeNode } from './pipes/registry.js';
-import { parseTime } from './time.js';
+import { parseTime } from './time-range.js';
 
 /** A parsed query: the search before the first pipe, then the pipes in order. */
 export interface Query {

@@ -8,7 +8,7 @@ import { parse, type Query } from './parser.js';
 import { jsonValue } from './results.js';
 import { conjuncts, searchFields } from './search/filter-logic.js';
 import { CORE_NAMES, wildcardRegex } from './schema.js';
-import { parseTime } from './time.js';
+import { parseTime } from './time-range.js';
 import type { SearchRequest } from './types.js';
 
 /** What planning a search needs from the rest of svc. */

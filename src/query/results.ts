@@ -1,4 +1,4 @@
-import { isoFromUs } from './time.js';
+import { isoFromUs } from './time-range.js';
 import type { EventJson } from './types.js';
 import { CORE_NAMES } from './schema.js';
 import type { TimechartInfo } from './stages.js';

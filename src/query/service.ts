@@ -9,9 +9,8 @@ import { spanOf, type TimechartPipe } from './pipes/pipe-timechart.js';
 import { bucketSpec, extent, newestCutoff, partitionsOf, prepare, scanSpec, type PlanDeps, type Prepared } from './prepare.js';
 import { jsonValue, shapeTimechart, toEvent } from './results.js';
 import { mapQueryRunErrors } from './run-errors.js';
-import { ident } from './sql.js';
-import { timeLiteral } from './sql-time.js';
-import { isoFromUs } from './time.js';
+import { ident, timeLiteral } from './sql.js';
+import { isoFromUs } from './time-range.js';
 import { contextRun } from './context.js';
 import { exportRun, type Deadline } from './export.js';
 import type {

@@ -8,6 +8,7 @@ import { parse, type Query } from './parser.js';
 import { jsonValue } from './results.js';
 import { conjuncts, searchFields } from './search/filter-logic.js';
 import { CORE_NAMES, wildcardRegex } from './schema.js';
+import { newestCutoffSql } from './sql/newest-cutoff.js';
 import { parseTime } from './time-range.js';
 import type { SearchRequest } from './types.js';
 
@@ -104,7 +105,7 @@ export function extent(store: EventStore, p: Prepared): { fromMs: number; toMs: 
 export async function newestCutoff(store: EventStore, p: Prepared, k: number): Promise<{ n: number; cutoffUs: number | null; scanned: number }> {
   return store.scan(scanSpec(p, userFields(searchFields(p.q.search))), async (rel, exec) => {
     const c = compile(p.q, rel, { nowMs: p.nowMs, limit: k, searchOnly: true });
-    const r = await exec(`${c.with} SELECT count(*) AS n, epoch_us(list_min(max(_time, ${k}))) AS cutoff FROM ${c.last}`);
+    const r = await exec(newestCutoffSql(c, k));
     const cutoff = jsonValue(r.rows[0][1]);
     return { n: Number(jsonValue(r.rows[0][0])), cutoffUs: cutoff === null ? null : Number(cutoff), scanned: rel.candidateEvents };
   });

@@ -9,7 +9,8 @@ import { spanOf, type TimechartPipe } from './pipes/pipe-timechart.js';
 import { bucketSpec, extent, newestCutoff, partitionsOf, prepare, scanSpec, type PlanDeps, type Prepared } from './prepare.js';
 import { jsonValue, shapeTimechart, toEvent } from './results.js';
 import { mapQueryRunErrors } from './run-errors.js';
-import { ident, timeLiteral } from './sql.js';
+import { countEventsSql } from './sql/count-events.js';
+import { fieldSummarySql } from './sql/field-summary.js';
 import { isoFromUs } from './time-range.js';
 import { contextRun } from './context.js';
 import { exportRun, type Deadline } from './export.js';
@@ -108,7 +109,7 @@ export class QueryService implements SearchService, EventReader {
     const spec = scanSpec(p, '*');
     spec.fromUs = Math.max(spec.fromUs ?? -Infinity, cutoffUs);
     const events = await this.deps.store.scan(spec, async (rel, exec) => {
-      const c = compile(p.q, rel, { nowMs: p.nowMs, limit: k, searchOnly: true, extraWhere: `_time >= ${timeLiteral(cutoffUs / 1000)}` });
+      const c = compile(p.q, rel, { nowMs: p.nowMs, limit: k, searchOnly: true, sinceUs: cutoffUs });
       const r = await exec(c.sql);
       return r.rows.map((row) => toEvent(r.columns, row));
     });
@@ -162,7 +163,7 @@ export class QueryService implements SearchService, EventReader {
     const latest = isoFromUs(Math.max(...parts.map((s) => s.maxTimeUs)));
     let inRange = total;
     if (p.fromMs !== undefined || p.toMs !== undefined) {
-      inRange = await this.deps.store.scan(scanSpec(p, [], []), async (rel, exec) => Number(jsonValue((await exec(`SELECT count(*) FROM ${rel.sql} AS e`)).rows[0][0])));
+      inRange = await this.deps.store.scan(scanSpec(p, [], []), async (rel, exec) => Number(jsonValue((await exec(countEventsSql(rel))).rows[0][0])));
     }
     const outside = total - inRange;
     const message =
@@ -201,15 +202,9 @@ export class QueryService implements SearchService, EventReader {
     const spec = scanSpec(p, '*');
     spec.fromUs = Math.max(spec.fromUs ?? -Infinity, first.cutoffUs);
     const res = await this.deps.store.scan(spec, async (rel: RelationInfo, exec) => {
-      const c = compile(p.q, rel, { nowMs: p.nowMs, limit: 1, searchOnly: true, extraWhere: `_time >= ${timeLiteral(first.cutoffUs! / 1000)}` });
+      const c = compile(p.q, rel, { nowMs: p.nowMs, limit: 1, searchOnly: true, sinceUs: first.cutoffUs! });
       const names = ['index', 'host', 'source', 'sourcetype', 'env', ...rel.fieldColumns];
-      const cast = names.map((n) => `CAST(${ident(n)} AS VARCHAR) AS ${ident(n)}`).join(', ');
-      const sql =
-        `${c.with}, smp AS (SELECT * FROM ${c.last} ORDER BY _time DESC LIMIT ${FIELD_SAMPLE}), ` +
-        `u AS (UNPIVOT (SELECT ${cast} FROM smp) ON COLUMNS(*) INTO NAME name VALUE value), ` +
-        `g AS (SELECT name, value, count(*) AS c FROM u GROUP BY ALL) ` +
-        `SELECT name, value, c, sum(c) OVER (PARTITION BY name) AS total FROM g QUALIFY row_number() OVER (PARTITION BY name ORDER BY c DESC, value) <= ${top}`;
-      const r = await exec(sql);
+      const r = await exec(fieldSummarySql(c, names, FIELD_SAMPLE, top));
       return { rows: r.rows, matched: first.n, scanned: first.scanned };
     });
     const byName = new Map<string, FieldsResult['fields'][number]>();

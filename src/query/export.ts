@@ -1,7 +1,8 @@
 import type { Principal } from '../auth/principal.js';
 import type { QueryResult, RelationInfo, StreamRows } from '../storage/types.js';
 import { compile, type CompiledQuery } from './compile.js';
-import { extent, newestCutoff, prepare, scanSpec, type PlanDeps, type Prepared } from './prepare.js';
+import { extent, prepare, scanSpec, type PlanDeps, type Prepared } from './prepare.js';
+import { newestCutoff, sinceSpec } from './run-newest-cutoff.js';
 import { jsonValue, shapeTimechart, toEvent } from './results.js';
 import { CORE_NAMES } from './schema.js';
 import { usedFieldsSql } from './sql/used-fields.js';
@@ -81,14 +82,14 @@ export async function exportRun(deps: PlanDeps, principal: Principal, req: Expor
 async function exportEvents(deps: PlanDeps, p: Prepared, max: number, fieldList: boolean, sink: ExportSink, deadline: Deadline): Promise<ExportSummary> {
   const empty = () => new Output(sink, deadline, { mode: 'events', ...(fieldList ? { fields: [] } : {}) }).end();
   if (!p.possible) return empty();
-  const spec = scanSpec(p, '*');
+  let spec = scanSpec(p, '*');
   let limit = max;
   let sinceUs: number | undefined;
   if (p.a.plainEvents) {
     limit = Math.min(max, p.a.headN ?? Infinity);
     const first = await newestCutoff(deps.store, p, limit);
     if (first.n === 0 || first.cutoffUs === null) return empty();
-    spec.fromUs = Math.max(spec.fromUs ?? -Infinity, first.cutoffUs);
+    spec = sinceSpec(p, first.cutoffUs);
     sinceUs = first.cutoffUs;
   }
   const range = extent(deps.store, p);

@@ -1,6 +1,6 @@
 import { doc } from '../doc.js';
 import { describe } from '../lexer.js';
-import type { Parser } from '../parser.js';
+import type { Parser } from '../parser-api.js';
 import { asNumber, numericValue } from '../sql.js';
 import { pipeError, type StageBuilder } from '../stages.js';
 import { parseSpan } from '../time-range.js';

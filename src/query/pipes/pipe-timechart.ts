@@ -1,7 +1,7 @@
 import { doc } from '../doc.js';
 import { printListName } from './field-names.js';
 import { describe } from '../lexer.js';
-import type { Parser } from '../parser.js';
+import type { Parser } from '../parser-api.js';
 import type { Schema } from '../schema.js';
 import { ident } from '../sql.js';
 import { checkDistinct, pipeError, type StageBuilder } from '../stages.js';

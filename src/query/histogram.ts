@@ -3,7 +3,7 @@ import { compile } from './compile.js';
 import { matchesAll } from './count-fast-path.js';
 import { parseFieldName } from './parser.js';
 import { bucketSpec, extent, prepare, scanSpec, userFields, type PlanDeps, type Prepared } from './prepare.js';
-import { jsonValue } from './results.js';
+import { elapsedMs, jsonValue } from './results.js';
 import { searchFields } from './search/filter-logic.js';
 import { bucketCountsSql, stackedBucketsSql } from './sql/time-buckets.js';
 import { autoSpanSecs, isoFromUs } from './time-range.js';
@@ -35,8 +35,7 @@ export async function histogramRun(deps: PlanDeps, principal: Principal, req: Hi
   const by = req.by === undefined ? undefined : parseFieldName(req.by, 'by');
   const p = prepare(deps, principal, req);
   const range = p.possible ? extent(deps.store, p) : undefined;
-  const took = () => Math.round((performance.now() - t0) * 100) / 100;
-  if (!range) return { spanSecs: 60, ...(by ? { series: [] } : {}), buckets: [], meta: { matched: 0, scanned: 0, tookMs: took() } };
+  if (!range) return { spanSecs: 60, ...(by ? { series: [] } : {}), buckets: [], meta: { matched: 0, scanned: 0, tookMs: elapsedMs(t0) } };
   const spanSecs = autoSpanSecs(range.fromMs, range.toMs, Math.min(Math.max(1, Math.floor(req.buckets ?? 60)), 1000));
   const spanUs = spanSecs * 1_000_000;
   const withPipes = p.a.mode === 'events' && p.q.pipes.every((x) => COUNTED_PIPES.includes(x.kind));
@@ -47,7 +46,7 @@ export async function histogramRun(deps: PlanDeps, principal: Principal, req: Hi
   else res = allEvents ? await allEventsPerBucket(deps, p, spanUs) : await histogramRows(deps, p, spanUs, withPipes);
   const buckets = fillBuckets(res.rows, range, spanUs, by !== undefined);
   const matched = res.rows.reduce((s, r) => s + r.n, 0);
-  return { spanSecs, ...(res.series ? { series: res.series } : {}), buckets, meta: { matched, scanned: res.scanned, tookMs: took() } };
+  return { spanSecs, ...(res.series ? { series: res.series } : {}), buckets, meta: { matched, scanned: res.scanned, tookMs: elapsedMs(t0) } };
 }
 
 /** Every bucket of the range, empty ones included (at most MAX_BUCKETS). */

@@ -1,15 +1,7 @@
-/** What a credential may do. `admin` implies `standard`; `mcp` grants /mcp only. */
-export type Scope = 'standard' | 'admin' | 'mcp';
-export const SCOPES: readonly Scope[] = ['standard', 'admin', 'mcp'];
+import { ALLOW_ALL, type Allowlists, type Scope } from '../control/access-types.js';
 
-/** Allowlists; `['*']` means all. Tools apply to MCP only. */
-export interface Allowlists {
-  envs: string[];
-  indexes: string[];
-  tools: string[];
-}
-
-export const ALLOW_ALL: Allowlists = Object.freeze({ envs: ['*'], indexes: ['*'], tools: ['*'] }) as Allowlists;
+// the stored data model of access (control/access-types.ts), re-exported for auth's many readers
+export { ALLOW_ALL, SCOPES, type Allowlists, type Scope } from '../control/access-types.js';
 
 interface PrincipalBase {
   id: string;

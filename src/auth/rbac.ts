@@ -6,9 +6,6 @@ import type { Allowlists, Principal, Scope } from './principal.js';
  * Every route that touches events asks here; the HTTP hook turns the thrown SvcError into 403.
  */
 
-/** The reserved environment that holds svc's own logs (_svclogs, _svcmcp). */
-export const SYSTEM_ENV = '_system';
-
 export function isReservedName(name: string): boolean {
   return name.startsWith('_');
 }

@@ -1,10 +1,11 @@
 import type { Clock } from '../clock/clock.js';
 import { SvcError } from '../errors/svc-error.js';
-import { SYSTEM_ENV } from '../auth/rbac.js';
 import type { ControlStore } from './store.js';
 import type { EnvRecord } from './types.js';
 
 export const DEFAULT_ENV = 'default';
+/** The reserved environment that holds svc's own logs (_svclogs, _svcmcp). */
+export const SYSTEM_ENV = '_system';
 /** Environments svc keeps: cannot be created or deleted through the API. */
 export const BUILTIN_ENVS = [DEFAULT_ENV, SYSTEM_ENV];
 

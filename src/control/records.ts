@@ -1,4 +1,4 @@
-import type { Allowlists, Scope } from '../auth/principal.js';
+import type { Allowlists, Scope } from './access-types.js';
 import type { EnvRecord, Settings } from './types.js';
 
 /**

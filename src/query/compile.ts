@@ -4,7 +4,7 @@ import { pipeDef } from './pipes/registry.js';
 import { CORE_COLUMNS, CORE_NAMES, type ColType, type Schema } from './schema.js';
 import { compileSearch, conjuncts, requiredTokens, searchFields } from './search/filter-logic.js';
 import { timeFilterMs } from './search/filter-time.js';
-import { ident, timeText } from './sql.js';
+import { ident, timeLiteral, timeText } from './sql.js';
 import { StageBuilder, type OrderKey, type ResultMode, type TimechartInfo } from './stages.js';
 
 /** What the store needs to know before the scan (ScanSpec parts) and what the query's own time bounds are. */
@@ -62,8 +62,8 @@ export interface CompileOptions {
   range?: { fromMs: number; toMs: number };
   /** Rows returned: events (limit) or table rows (cap). */
   limit: number;
-  /** Extra SQL condition on the base stage (e.g. `_time >= …` of the two-step path). */
-  extraWhere?: string;
+  /** Keep only events at or after this time, epoch µs (the second step of the two-step path). */
+  sinceUs?: number;
   /** Stop before the pipes (histogram and fields use the search part only). */
   searchOnly?: boolean;
   /**
@@ -97,7 +97,8 @@ export function baseSchema(rel: RelationInfo): Schema {
 export function compile(q: Query, rel: RelationInfo, opts: CompileOptions): CompiledQuery {
   const schema = baseSchema(rel);
   const b = new StageBuilder(`${rel.sql}`, schema, opts.nowMs, opts.range);
-  const where = [compileSearch(q.search, schema, opts.nowMs), ...(opts.extraWhere ? [opts.extraWhere] : [])].filter((w) => w !== 'TRUE' && w !== '(TRUE)');
+  const since = opts.sinceUs === undefined ? [] : [`_time >= ${timeLiteral(opts.sinceUs / 1000)}`];
+  const where = [compileSearch(q.search, schema, opts.nowMs), ...since].filter((w) => w !== 'TRUE' && w !== '(TRUE)');
   b.push(`SELECT * FROM ${rel.sql} AS e${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`);
   if (!opts.searchOnly) {
     for (const p of q.pipes) {

@@ -2,11 +2,10 @@ import type { Principal } from '../auth/principal.js';
 import { resolveSearchTargets } from '../auth/rbac.js';
 import { bug, SvcError } from '../errors/svc-error.js';
 import type { EventStore, ScanSpec } from '../storage/types.js';
-import { baseSchema, selectList } from './compile.js';
 import type { PlanDeps } from './prepare.js';
 import { toEvent } from './results.js';
-import { ident, str } from './sql.js';
-import { exactTimeUs } from './time.js';
+import { eventsAroundSql, type AroundQuery } from './sql/events-around.js';
+import { exactTimeUs } from './time-range.js';
 import type { ContextRequest, ContextResult, EventJson } from './types.js';
 
 /** Events at exactly the anchor time returned at most (real logs put many events in one second, few in one microsecond). */
@@ -19,10 +18,10 @@ const DEFAULT_SIDE = 20;
  * The last, unbounded, is the answer when the others fall short.
  */
 const WINDOWS_US = [60e6, 3600e6, 86_400e6, 30 * 86_400e6, undefined];
-/** Ties on time are ordered by these, so that the same request always gives the same answer. */
-const TIEBREAK = ['host', 'source', 'sourcetype', 'message'].map((c) => `e.${ident(c)}`);
 
 type Side = 'before' | 'after';
+/** Which events to read around the anchor, but for the side and how many. */
+type Match = Pick<AroundQuery, 't' | 'host' | 'source'>;
 
 /**
  * Events around one event (GET /api/context): those with the same env and index (and host and
@@ -38,25 +37,22 @@ export async function contextRun(deps: PlanDeps, principal: Principal, req: Cont
   }
   const targets = resolveSearchTargets(principal, { env: req.env, index: req.index }, deps.control.envs().map((e) => e.name));
   const base: ScanSpec = { envs: targets.envs, indexes: [req.index], requiredTokens: [], fields: '*', signal: req.signal };
-  // an event without host or source shows '' (results.ts): match it by that
-  const filters = [...(req.host !== undefined ? [`coalesce(host, '') = ${str(req.host)}`] : []), ...(req.source !== undefined ? [`coalesce(source, '') = ${str(req.source)}`] : [])];
+  const match: Match = { t, host: req.host, source: req.source };
   const want = (n: number | undefined) => Math.min(Math.max(0, Math.floor(n ?? DEFAULT_SIDE)), MAX_SIDE);
-  const at = await readEvents(deps.store, { ...base, fromUs: t, toUs: t + 1 }, [`_time = ${us(t)}`, ...filters], 'ASC', MAX_AT);
-  const before = await nearest(deps.store, base, filters, t, 'before', want(req.before));
-  const after = await nearest(deps.store, base, filters, t, 'after', want(req.after));
+  const at = await readEvents(deps.store, { ...base, fromUs: t, toUs: t + 1 }, { ...match, side: 'at', limit: MAX_AT });
+  const before = await nearest(deps.store, base, match, 'before', want(req.before));
+  const after = await nearest(deps.store, base, match, 'after', want(req.after));
   return { before: before.events, at, after: after.events, moreBefore: before.more, moreAfter: after.more };
 }
 
-const us = (t: number) => `make_timestamp(${t}::BIGINT)`;
-
-/** The `n` events nearest to `t` on one side (ascending), and whether more lie beyond them. */
-async function nearest(store: EventStore, base: ScanSpec, filters: string[], t: number, side: Side, n: number): Promise<{ events: EventJson[]; more: boolean }> {
-  const cmp = side === 'before' ? `_time < ${us(t)}` : `_time > ${us(t)}`;
+/** The `n` events nearest to the anchor on one side (ascending), and whether more lie beyond them. */
+async function nearest(store: EventStore, base: ScanSpec, match: Match, side: Side, n: number): Promise<{ events: EventJson[]; more: boolean }> {
+  const t = match.t;
   for (const w of WINDOWS_US) {
     // the scan's range is [fromUs, toUs): `before` ends at t (exclusive), `after` starts just past it
     const range = side === 'before' ? { fromUs: w === undefined ? undefined : t - w, toUs: t } : { fromUs: t + 1, toUs: w === undefined ? undefined : t + 1 + w };
     // one more than wanted says whether more exist
-    const events = await readEvents(store, { ...base, ...range }, [cmp, ...filters], side === 'before' ? 'DESC' : 'ASC', n + 1);
+    const events = await readEvents(store, { ...base, ...range }, { ...match, side, limit: n + 1 });
     if (events.length > n || w === undefined) {
       const kept = events.slice(0, n);
       return { events: side === 'before' ? kept.reverse() : kept, more: events.length > n };
@@ -65,13 +61,10 @@ async function nearest(store: EventStore, base: ScanSpec, filters: string[], t: 
   throw bug('the last context window is unbounded');
 }
 
-/** Events of the scan matching `where`, ordered by time (ties by TIEBREAK) in `dir`, at most `limit`. */
-async function readEvents(store: EventStore, spec: ScanSpec, where: string[], dir: 'ASC' | 'DESC', limit: number): Promise<EventJson[]> {
+/** Events of the scan that `q` selects, in its order (sql/events-around.ts). */
+async function readEvents(store: EventStore, spec: ScanSpec, q: AroundQuery): Promise<EventJson[]> {
   return store.scan(spec, async (rel, exec) => {
-    const columns = [...baseSchema(rel)].map(([name, type]) => ({ name, type }));
-    // e._time: the stored time, not the text the SELECT list makes of it
-    const order = ['e._time', ...TIEBREAK].map((c) => `${c} ${dir}`).join(', ');
-    const r = await exec(`SELECT ${selectList(columns)} FROM ${rel.sql} AS e WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${limit}`);
+    const r = await exec(eventsAroundSql(rel, q));
     return r.rows.map((row) => toEvent(r.columns, row));
   });
 }

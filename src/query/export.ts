@@ -1,11 +1,11 @@
 import type { Principal } from '../auth/principal.js';
 import type { QueryResult, RelationInfo, StreamRows } from '../storage/types.js';
 import { compile, type CompiledQuery } from './compile.js';
-import { extent, newestCutoff, prepare, scanSpec, type PlanDeps, type Prepared } from './prepare.js';
+import { extent, prepare, scanSpec, type PlanDeps, type Prepared } from './prepare.js';
 import { jsonValue, shapeTimechart, toEvent } from './results.js';
+import { newestCutoff, sinceSpec } from './run-newest-cutoff.js';
 import { CORE_NAMES } from './schema.js';
-import { ident } from './sql.js';
-import { timeLiteral } from './sql-time.js';
+import { usedFieldsSql } from './sql/used-fields.js';
 import type { EventJson, ExportHead, ExportRequest, ExportSink, ExportSummary } from './types.js';
 
 /**
@@ -82,19 +82,19 @@ export async function exportRun(deps: PlanDeps, principal: Principal, req: Expor
 async function exportEvents(deps: PlanDeps, p: Prepared, max: number, fieldList: boolean, sink: ExportSink, deadline: Deadline): Promise<ExportSummary> {
   const empty = () => new Output(sink, deadline, { mode: 'events', ...(fieldList ? { fields: [] } : {}) }).end();
   if (!p.possible) return empty();
-  const spec = scanSpec(p, '*');
+  let spec = scanSpec(p, '*');
   let limit = max;
-  let extraWhere: string | undefined;
+  let sinceUs: number | undefined;
   if (p.a.plainEvents) {
     limit = Math.min(max, p.a.headN ?? Infinity);
     const first = await newestCutoff(deps.store, p, limit);
     if (first.n === 0 || first.cutoffUs === null) return empty();
-    spec.fromUs = Math.max(spec.fromUs ?? -Infinity, first.cutoffUs);
-    extraWhere = `_time >= ${timeLiteral(first.cutoffUs / 1000)}`;
+    spec = sinceSpec(p, first.cutoffUs);
+    sinceUs = first.cutoffUs;
   }
   const range = extent(deps.store, p);
   return deps.store.scan(spec, async (rel, exec, stream) => {
-    const c = compile(p.q, rel, { nowMs: p.nowMs, range, limit, searchOnly: p.a.plainEvents, extraWhere, tiebreak: true });
+    const c = compile(p.q, rel, { nowMs: p.nowMs, range, limit, searchOnly: p.a.plainEvents, sinceUs, tiebreak: true });
     const out = new Output(sink, deadline, { mode: 'events', ...(fieldList ? { fields: await usedFields(exec, c) } : {}) });
     for await (const chunk of stream(c.sql)) await out.events(chunk.rows.map((r) => toEvent(chunk.columns, r)));
     return out.end();
@@ -105,7 +105,7 @@ async function exportEvents(deps: PlanDeps, p: Prepared, max: number, fieldList:
 async function usedFields(exec: Exec, c: CompiledQuery): Promise<string[]> {
   const names = c.columns.map((x) => x.name).filter((n) => !CORE_NAMES.has(n) && n !== '__ord');
   if (names.length === 0) return [];
-  const r = await exec(`SELECT ${names.map((n) => `count(${ident(n)})`).join(', ')} FROM (${c.sql})`);
+  const r = await exec(usedFieldsSql(c, names));
   return names.filter((_, i) => Number(jsonValue(r.rows[0][i])) > 0).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 

@@ -3,10 +3,10 @@ import { compile } from './compile.js';
 import { matchesAll } from './count-fast-path.js';
 import { parseFieldName } from './parser.js';
 import { bucketSpec, extent, prepare, scanSpec, userFields, type PlanDeps, type Prepared } from './prepare.js';
-import { jsonValue } from './results.js';
+import { elapsedMs, jsonValue } from './results.js';
 import { searchFields } from './search/filter-logic.js';
-import { ident } from './sql.js';
-import { autoSpanSecs, isoFromUs } from './time.js';
+import { bucketCountsSql, stackedBucketsSql } from './sql/time-buckets.js';
+import { autoSpanSecs, isoFromUs } from './time-range.js';
 import type { HistogramRequest, HistogramResult } from './types.js';
 
 /** Series names of a stacked histogram that are not values. A value spelled like one counts as OTHER. */
@@ -35,8 +35,7 @@ export async function histogramRun(deps: PlanDeps, principal: Principal, req: Hi
   const by = req.by === undefined ? undefined : parseFieldName(req.by, 'by');
   const p = prepare(deps, principal, req);
   const range = p.possible ? extent(deps.store, p) : undefined;
-  const took = () => Math.round((performance.now() - t0) * 100) / 100;
-  if (!range) return { spanSecs: 60, ...(by ? { series: [] } : {}), buckets: [], meta: { matched: 0, scanned: 0, tookMs: took() } };
+  if (!range) return { spanSecs: 60, ...(by ? { series: [] } : {}), buckets: [], meta: { matched: 0, scanned: 0, tookMs: elapsedMs(t0) } };
   const spanSecs = autoSpanSecs(range.fromMs, range.toMs, Math.min(Math.max(1, Math.floor(req.buckets ?? 60)), 1000));
   const spanUs = spanSecs * 1_000_000;
   const withPipes = p.a.mode === 'events' && p.q.pipes.every((x) => COUNTED_PIPES.includes(x.kind));
@@ -47,7 +46,7 @@ export async function histogramRun(deps: PlanDeps, principal: Principal, req: Hi
   else res = allEvents ? await allEventsPerBucket(deps, p, spanUs) : await histogramRows(deps, p, spanUs, withPipes);
   const buckets = fillBuckets(res.rows, range, spanUs, by !== undefined);
   const matched = res.rows.reduce((s, r) => s + r.n, 0);
-  return { spanSecs, ...(res.series ? { series: res.series } : {}), buckets, meta: { matched, scanned: res.scanned, tookMs: took() } };
+  return { spanSecs, ...(res.series ? { series: res.series } : {}), buckets, meta: { matched, scanned: res.scanned, tookMs: elapsedMs(t0) } };
 }
 
 /** Every bucket of the range, empty ones included (at most MAX_BUCKETS). */
@@ -83,27 +82,20 @@ function countedFields(p: Prepared, withPipes: boolean, extra: string[] = []): P
 async function histogramRows(deps: PlanDeps, p: Prepared, spanUs: number, withPipes: boolean): Promise<{ rows: BucketRow[]; scanned: number }> {
   return deps.store.scan(scanSpec(p, countedFields(p, withPipes)), async (rel, exec) => {
     const c = compile(p.q, rel, { nowMs: p.nowMs, limit: 1, searchOnly: !withPipes });
-    const r = await exec(`${c.with} SELECT epoch_us(_time) // ${spanUs} AS b, count(*) AS n FROM ${c.last} GROUP BY 1 ORDER BY 1`);
+    const r = await exec(bucketCountsSql(c, spanUs));
     return { rows: r.rows.map((x) => ({ b: Number(jsonValue(x[0])), n: Number(jsonValue(x[1])) })), scanned: rel.candidateEvents };
   });
 }
 
 /**
- * Counts per bucket and value of `by`, folded in SQL into the `k` most common values (by count over
- * the whole range, ties by value), OTHER and NULL, so the answer stays small whatever the field's
- * cardinality. Values are grouped as stored (typed), and named as the JSON answer shows them.
+ * Counts per bucket and value of `by`, folded in SQL into the `k` most common values, OTHER and
+ * NULL (sql/time-buckets.ts), so the answer stays small whatever the field's cardinality. Values
+ * are named as the JSON answer shows them.
  */
 async function stackedRows(deps: PlanDeps, p: Prepared, spanUs: number, withPipes: boolean, by: string, k: number): Promise<{ rows: BucketRow[]; scanned: number; series: string[] }> {
   return deps.store.scan(scanSpec(p, countedFields(p, withPipes, [by])), async (rel, exec) => {
     const c = compile(p.q, rel, { nowMs: p.nowMs, limit: 1, searchOnly: !withPipes });
-    // a field that no event of the scan has is not a column of the relation: every event is NULL
-    const col = c.columns.some((x) => x.name === by) ? ident(by) : 'NULL';
-    const sql =
-      `${c.with}, g AS (SELECT epoch_us(_time) // ${spanUs} AS b, ${col} AS v, count(*) AS n FROM ${c.last} GROUP BY 1, 2), ` +
-      `top AS (SELECT v, row_number() OVER (ORDER BY sum(n) DESC, v) AS r FROM g ` +
-      `WHERE v IS NOT NULL AND CAST(v AS VARCHAR) NOT IN ('${OTHER_SERIES}', '${NULL_SERIES}') GROUP BY v QUALIFY r <= ${k}) ` +
-      `SELECT g.b, top.r, any_value(top.v), g.v IS NULL AS missing, sum(g.n) FROM g LEFT JOIN top ON g.v = top.v GROUP BY 1, 2, 4 ORDER BY 1`;
-    const r = await exec(sql);
+    const r = await exec(stackedBucketsSql(c, by, spanUs, k, [OTHER_SERIES, NULL_SERIES]));
     const ranked = new Map<string, number>();
     const rows = r.rows.map(([b, rank, v, isNull, n]): BucketRow => {
       const series = rank !== null ? seriesName(v) : isNull === true ? NULL_SERIES : OTHER_SERIES;

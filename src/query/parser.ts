@@ -3,8 +3,9 @@ import { SvcError } from '../errors/svc-error.js';
 import { MATCH_ALL, type SearchNode } from './search/filter-logic.js';
 import type { FieldOp } from './search/filter-field.js';
 import { BARE_LIST_NAME, type ListItem } from './pipes/field-names.js';
+import type { Parser } from './parser-api.js';
 import { PIPES, type PipeNode } from './pipes/registry.js';
-import { parseTime } from './time.js';
+import { parseTime } from './time-range.js';
 
 /** A parsed query: the search before the first pipe, then the pipes in order. */
 export interface Query {
@@ -15,10 +16,11 @@ export interface Query {
 const FIELD_OPS = new Set(['=', '!=', '<', '<=', '>', '>=', ':']);
 
 /**
- * Recursive-descent parser over the context-sensitive lexer. Pipe modules use its helpers.
+ * Recursive-descent parser over the context-sensitive lexer. Pipe and expression modules use its
+ * helpers through the Parser interface (parser-api.ts).
  * Every error is SvcError('invalid_query') with details {position, token}.
  */
-export class Parser {
+export class QueryParser implements Parser {
   readonly lex: Lexer;
 
   constructor(readonly src: string) {
@@ -276,7 +278,7 @@ export class Parser {
 
 /** Parses a query. Throws SvcError('invalid_query') with {position, token}. */
 export function parse(q: string): Query {
-  const p = new Parser(q);
+  const p = new QueryParser(q);
   const search = p.parseSearch();
   const pipes = p.parsePipes();
   const t = p.peek('search');
@@ -291,7 +293,7 @@ export function parse(q: string): Query {
  */
 export function parseFieldName(text: string, param: string): string {
   const fail = (why: string) => new SvcError('invalid_input', `${param}: ${why}`, { details: { field: param } });
-  const p = new Parser(text);
+  const p = new QueryParser(text);
   let names: string[];
   try {
     names = p.fieldList('a field name');

@@ -3,12 +3,11 @@ import type { ControlReader } from '../control/types.js';
 import type { Principal } from '../auth/principal.js';
 import { resolveSearchTargets, type SearchTargets } from '../auth/rbac.js';
 import type { BucketCountSpec, EventStore, PartitionSummary, ScanSpec } from '../storage/types.js';
-import { analyze, compile, type QueryAnalysis } from './compile.js';
+import { analyze, type QueryAnalysis } from './compile.js';
 import { parse, type Query } from './parser.js';
-import { jsonValue } from './results.js';
-import { conjuncts, searchFields } from './search/filter-logic.js';
+import { conjuncts } from './search/filter-logic.js';
 import { CORE_NAMES, wildcardRegex } from './schema.js';
-import { parseTime } from './time.js';
+import { parseTime } from './time-range.js';
 import type { SearchRequest } from './types.js';
 
 /** What planning a search needs from the rest of svc. */
@@ -98,14 +97,4 @@ export function extent(store: EventStore, p: Prepared): { fromMs: number; toMs: 
   const fromMs = p.fromMs ?? dataFrom;
   const toMs = p.toMs ?? dataTo;
   return fromMs === undefined || toMs === undefined || !Number.isFinite(fromMs) || !Number.isFinite(toMs) ? undefined : { fromMs, toMs };
-}
-
-/** Counts the search's matches and finds the time of the k-th newest, reading only the columns the search needs. */
-export async function newestCutoff(store: EventStore, p: Prepared, k: number): Promise<{ n: number; cutoffUs: number | null; scanned: number }> {
-  return store.scan(scanSpec(p, userFields(searchFields(p.q.search))), async (rel, exec) => {
-    const c = compile(p.q, rel, { nowMs: p.nowMs, limit: k, searchOnly: true });
-    const r = await exec(`${c.with} SELECT count(*) AS n, epoch_us(list_min(max(_time, ${k}))) AS cutoff FROM ${c.last}`);
-    const cutoff = jsonValue(r.rows[0][1]);
-    return { n: Number(jsonValue(r.rows[0][0])), cutoffUs: cutoff === null ? null : Number(cutoff), scanned: rel.candidateEvents };
-  });
 }

@@ -1,7 +1,12 @@
-import { isoFromUs } from './time.js';
+import { isoFromUs } from './time-range.js';
 import type { EventJson } from './types.js';
 import { CORE_NAMES } from './schema.js';
 import type { TimechartInfo } from './stages.js';
+
+/** Milliseconds since `t0` (a performance.now() reading), to 0.01 ms: every answer's meta.tookMs. */
+export function elapsedMs(t0: number): number {
+  return Math.round((performance.now() - t0) * 100) / 100;
+}
 
 /** A DuckDB result value as plain JSON: numbers, strings, booleans, arrays, null. */
 export function jsonValue(v: unknown): unknown {

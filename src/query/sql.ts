@@ -51,3 +51,9 @@ export function asText(sqlExpr: string): string {
 export function timeText(sqlExpr: string): string {
   return `strftime(${sqlExpr}, '%Y-%m-%dT%H:%M:%S.%fZ')`;
 }
+
+/** A TIMESTAMP literal for epoch milliseconds (microsecond precision kept). */
+export function timeLiteral(ms: number): string {
+  if (!Number.isFinite(ms)) throw new Error(`BUG: non-finite time ${ms}`);
+  return `make_timestamp(${Math.round(ms * 1000)}::BIGINT)`;
+}

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { FieldValue, LogEvent } from '../events/event.js';
-import { SYSTEM_ENV } from '../auth/rbac.js';
+import { SYSTEM_ENV } from '../control/envs.js';
 import { redact, redactString } from './redact.js';
 import {
   SVCLOGS_INDEX,

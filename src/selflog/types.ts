@@ -1,6 +1,6 @@
 import type { FieldValue } from '../events/event.js';
 
-/** The self-log indexes of the reserved `_system` environment (SYSTEM_ENV in auth/rbac.ts). */
+/** The self-log indexes of the reserved `_system` environment (SYSTEM_ENV in control/envs.ts). */
 export const SVCLOGS_INDEX = '_svclogs';
 export const SVCMCP_INDEX = '_svcmcp';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { analyze } from '../../src/query/compile.js';
 import { parse } from '../../src/query/parser.js';
 import { requiredTokensOf } from '../../src/query/search/tokens.js';
-import { parseTime, parseSpan, autoSpanSecs } from '../../src/query/time.js';
+import { parseTime, parseSpan, autoSpanSecs } from '../../src/query/time-range.js';
 import { tokenPieces } from '../../src/storage/blocks/tokens.js';
 
 const NOW = Date.UTC(2024, 4, 15, 13, 47, 12, 500); // a Wednesday

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { catalog, type Extent } from '../../query/catalog.js';
-import { isoFromUs } from '../../query/time.js';
+import { isoFromUs } from '../../query/time-range.js';
 import { principalOf } from '../auth-hook.js';
 
 interface ExtentJson {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { MAX_SIDE } from '../../query/context.js';
-import { exactTimeUs } from '../../query/time.js';
+import { exactTimeUs } from '../../query/time-range.js';
 import type { ContextResult } from '../../query/types.js';
 import { principalOf } from '../auth-hook.js';
 import { parseInput } from './admin-input.js';

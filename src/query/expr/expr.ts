@@ -1,5 +1,5 @@
 import { describe, parseError, printIdent, quoteString, type Token } from '../lexer.js';
-import type { Parser } from '../parser.js';
+import type { Parser } from '../parser-api.js';
 import { colRef, type ColRef, type ColType, type Schema } from '../schema.js';
 import { num, str } from '../sql.js';
 import { compileCall, FUNCTIONS } from './functions.js';

@@ -1,6 +1,6 @@
 import { doc, type ConstructDoc } from '../doc.js';
 import { describe, printIdent, type Token } from '../lexer.js';
-import type { Parser } from '../parser.js';
+import type { Parser } from '../parser-api.js';
 import { toNum, toStr } from '../expr/coerce.js';
 import type { ColRef, ColType } from '../schema.js';
 import type { StageBuilder } from '../stages.js';

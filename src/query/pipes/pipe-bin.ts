@@ -1,9 +1,9 @@
 import { doc } from '../doc.js';
 import { describe } from '../lexer.js';
-import type { Parser } from '../parser.js';
+import type { Parser } from '../parser-api.js';
 import { asNumber, numericValue } from '../sql.js';
 import { pipeError, type StageBuilder } from '../stages.js';
-import { parseSpan } from '../time.js';
+import { parseSpan } from '../time-range.js';
 import { setColumn } from './pipe-eval.js';
 import { printListName } from './field-names.js';
 import type { PipeDef } from './pipe.js';

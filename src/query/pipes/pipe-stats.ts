@@ -1,5 +1,5 @@
 import { doc } from '../doc.js';
-import type { Parser } from '../parser.js';
+import type { Parser } from '../parser-api.js';
 import type { Schema } from '../schema.js';
 import { ident } from '../sql.js';
 import { checkDistinct } from '../stages.js';

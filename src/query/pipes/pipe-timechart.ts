@@ -1,11 +1,11 @@
 import { doc } from '../doc.js';
 import { printListName } from './field-names.js';
 import { describe } from '../lexer.js';
-import type { Parser } from '../parser.js';
+import type { Parser } from '../parser-api.js';
 import type { Schema } from '../schema.js';
 import { ident } from '../sql.js';
 import { checkDistinct, pipeError, type StageBuilder } from '../stages.js';
-import { autoSpanSecs, parseSpan } from '../time.js';
+import { autoSpanSecs, parseSpan } from '../time-range.js';
 import { aggName, aggSql, parseAggs, printAgg, type Agg } from './aggregations.js';
 import type { PipeDef } from './pipe.js';
 

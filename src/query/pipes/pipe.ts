@@ -1,6 +1,6 @@
 import type { ConstructDoc } from '../doc.js';
 import type { Token } from '../lexer.js';
-import type { Parser } from '../parser.js';
+import type { Parser } from '../parser-api.js';
 import type { StageBuilder } from '../stages.js';
 
 /**

@@ -1,6 +1,6 @@
 import { quoteString } from '../lexer.js';
-import { parseTime } from '../time.js';
-import { timeLiteral } from '../sql-time.js';
+import { parseTime } from '../time-range.js';
+import { timeLiteral } from '../sql.js';
 
 /** `earliest=<time>` / `latest=<time>`: bounds on the event time (latest is exclusive). */
 export interface TimeFilter {

@@ -1,9 +1,11 @@
+/**
+ * Time ranges of the language and the API, with no SQL in sight (sql.ts prints time literals):
+ * parsing time values (`now`, relative like `-15m`, `-1d@d`, `@h`, `+2h`, RFC 3339 where a date
+ * alone is midnight UTC, epoch seconds or milliseconds), spans and their automatic choice, and
+ * instants printed as every answer prints them.
+ */
 import { SvcError } from '../errors/svc-error.js';
 
-/**
- * Time values of the language and the API: `now`, relative (`-15m`, `-1d@d`, `@h`, `+2h`),
- * RFC 3339 (`2024-05-01T10:00:00Z`, a date alone is midnight UTC) and epoch seconds or milliseconds.
- */
 const UNIT_SECS: Record<string, number> = {
   s: 1, sec: 1, secs: 1, second: 1, seconds: 1,
   m: 60, min: 60, mins: 60, minute: 60, minutes: 60,

@@ -1,0 +1,33 @@
+import type { SvcError } from '../errors/svc-error.js';
+import type { LexMode, Token } from './lexer.js';
+import type { ListItem } from './pipes/field-names.js';
+
+/**
+ * The parser as the construct modules (pipes/, expr/) see it: the token helpers they parse their
+ * syntax with. An interface of its own so that they need not import parser.ts, which imports them
+ * (through the pipe registry); parser.ts's QueryParser implements it. Errors are
+ * SvcError('invalid_query') with details {position, token}.
+ */
+export interface Parser {
+  peek(mode: LexMode): Token;
+  next(mode: LexMode): Token;
+  /** The error to throw at `t`. */
+  fail(message: string, t: Token): SvcError;
+  unexpected(t: Token, hint?: string): SvcError;
+  acceptOp(op: string, mode: LexMode): boolean;
+  expectOp(op: string, mode: LexMode): Token;
+  /** Consumes an unquoted keyword (case-insensitive) when it comes next. */
+  acceptKeyword(word: string): boolean;
+  /** True at `|` or the end of the query. */
+  atPipeEnd(): boolean;
+  /** A field name in an expression context (`'quoted name'` allowed). */
+  fieldName(what: string): string;
+  /** A positive integer argument. */
+  positiveInt(what: string): number;
+  /** True when a plain integer comes next. */
+  intAhead(): boolean;
+  /** Field names of a list, without signs or functions (see listItems). */
+  fieldList(what: string, opts?: { stop?: string[]; allowEmpty?: boolean }): string[];
+  /** Field names separated by commas and/or spaces, up to `|`, the end or a stop keyword (parser.ts). */
+  listItems(what: string, opts?: { stop?: string[]; signs?: boolean; fns?: string[]; allowEmpty?: boolean }): ListItem[];
+}

@@ -1,0 +1,37 @@
+import { partitionsOf, scanSpec, type PlanDeps, type Prepared } from './prepare.js';
+import { jsonValue } from './results.js';
+import { countEventsSql } from './sql/count-events.js';
+import { isoFromUs } from './time-range.js';
+import type { SearchMeta, SearchRequest } from './types.js';
+
+/**
+ * Why nothing matched: no readable env, an unknown env, an empty env/index, or how many of its
+ * events lie outside the time range. Only the last needs a scan (a count over the range); the
+ * rest comes from the store's partition summaries.
+ */
+export async function noMatchHint(deps: PlanDeps, p: Prepared, req: SearchRequest): Promise<SearchMeta['hint']> {
+  const where = `env ${p.targets.envs.length === 1 ? `"${p.targets.envs[0]}"` : `(${p.targets.envs.join(', ')})`}${req.index && req.index !== '*' ? ` index "${req.index}"` : ''}`;
+  if (p.targets.envs.length === 0) return { eventsOutsideRange: 0, message: 'no environment to search: none is readable with these credentials' };
+  const envName = p.targets.envs[0];
+  if (p.targets.envs.length === 1 && !deps.control.env(envName)) {
+    return { eventsOutsideRange: 0, message: `environment "${envName}" does not exist: check env` };
+  }
+  const parts = partitionsOf(deps.store, p);
+  const total = parts.reduce((s, x) => s + x.events, 0);
+  if (total === 0) return { eventsOutsideRange: 0, message: `${where} holds no events: check env and index` };
+  const earliest = isoFromUs(Math.min(...parts.map((s) => s.minTimeUs)));
+  const latest = isoFromUs(Math.max(...parts.map((s) => s.maxTimeUs)));
+  const outside = total - (await eventsInRange(deps, p, total));
+  const message =
+    outside > 0
+      ? `no events match; ${outside} events of ${where} lie outside the time range (data from ${earliest} to ${latest}): widen the time range`
+      : `no events match the query; ${where} holds ${total} events from ${earliest} to ${latest}`;
+  return { eventsOutsideRange: outside, earliest, latest, message };
+}
+
+/** Events of the env/index inside the search's time range; all of them (`total`) when it has none. */
+async function eventsInRange(deps: PlanDeps, p: Prepared, total: number): Promise<number> {
+  if (p.fromMs === undefined && p.toMs === undefined) return total;
+  // no tokens, no fields: the scan's time range alone decides which events count
+  return deps.store.scan(scanSpec(p, [], []), async (rel, exec) => Number(jsonValue((await exec(countEventsSql(rel))).rows[0][0])));
+}

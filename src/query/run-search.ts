@@ -1,0 +1,90 @@
+import type { Principal } from '../auth/principal.js';
+import type { EventStore } from '../storage/types.js';
+import { compile } from './compile.js';
+import { countOnlyTimechart } from './count-fast-path.js';
+import { aggName } from './pipes/aggregations.js';
+import { spanOf, type TimechartPipe } from './pipes/pipe-timechart.js';
+import { bucketSpec, extent, prepare, scanSpec, type PlanDeps, type Prepared } from './prepare.js';
+import { elapsedMs, jsonValue, shapeTimechart, toEvent } from './results.js';
+import { noMatchHint } from './run-hint.js';
+import { newestCutoff, sinceSpec } from './run-newest-cutoff.js';
+import { isoFromUs } from './time-range.js';
+import type { SearchMeta, SearchRequest, SearchResult } from './types.js';
+
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 10_000;
+/** Rows a table result may return. */
+const TABLE_ROWS = 10_000;
+
+/**
+ * One search (SearchService.search): parse, narrow by RBAC, then the cheapest path that gives the
+ * answer (the two-step path of a plain event search, the store's bucket counts, or one statement
+ * with its count), and a hint when nothing matched.
+ */
+export async function searchRun(deps: PlanDeps, principal: Principal, req: SearchRequest): Promise<SearchResult> {
+  const t0 = performance.now();
+  const p = prepare(deps, principal, req);
+  const limit = Math.min(Math.max(1, Math.floor(req.limit ?? DEFAULT_LIMIT)), MAX_LIMIT);
+  let result: SearchResult;
+  if (!p.possible) {
+    result = { events: [], ...(p.a.mode === 'table' ? { columns: [], rows: [] } : {}), meta: { matched: 0, scanned: 0, tookMs: 0 } };
+  } else if (p.a.plainEvents) {
+    result = await plainEvents(deps.store, p, Math.min(limit, p.a.headN ?? Infinity));
+  } else {
+    result = await pipeline(deps.store, p, limit);
+  }
+  if (result.meta.matched === 0) result.meta.hint = await noMatchHint(deps, p, req);
+  result.meta.tookMs = elapsedMs(t0);
+  return result;
+}
+
+/**
+ * fast path for `terms | head N`: one pass counts the matches and finds the time of the N-th
+ * newest with only `_time` materialised; a second scan, pruned to blocks from that time on,
+ * fetches the full rows (run-newest-cutoff.ts).
+ */
+async function plainEvents(store: EventStore, p: Prepared, k: number): Promise<SearchResult> {
+  const first = await newestCutoff(store, p, k);
+  const meta: SearchMeta = { matched: first.n, scanned: first.scanned, tookMs: 0 };
+  if (first.n === 0 || first.cutoffUs === null) return { events: [], meta };
+  const cutoffUs = first.cutoffUs;
+  const events = await store.scan(sinceSpec(p, cutoffUs), async (rel, exec) => {
+    const c = compile(p.q, rel, { nowMs: p.nowMs, limit: k, searchOnly: true, sinceUs: cutoffUs });
+    const r = await exec(c.sql);
+    return r.rows.map((row) => toEvent(r.columns, row));
+  });
+  return { events, meta };
+}
+
+/** Any other search: the compiled statement and its count, side by side on one scan. */
+async function pipeline(store: EventStore, p: Prepared, limit: number): Promise<SearchResult> {
+  const range = extent(store, p);
+  const countChart = countOnlyTimechart(p.q);
+  if (countChart) return countTimechart(store, p, countChart, range);
+  return store.scan(scanSpec(p, p.a.fields), async (rel, exec) => {
+    const c = compile(p.q, rel, { nowMs: p.nowMs, range, limit: p.a.mode === 'table' ? TABLE_ROWS : limit });
+    const [rows, count] = await Promise.all([exec(c.sql), exec(c.countSql)]);
+    const meta: SearchMeta = { matched: Number(jsonValue(count.rows[0][0])), scanned: rel.candidateEvents, tookMs: 0 };
+    if (c.mode === 'events') return { events: rows.rows.map((r) => toEvent(rows.columns, r)), meta };
+    let table = { columns: rows.columns, rows: rows.rows.map((r) => r.map(jsonValue)) };
+    if (c.timechart) table = shapeTimechart(c.timechart, table.columns, table.rows);
+    return { events: [], columns: table.columns, rows: table.rows, meta };
+  });
+}
+
+/**
+ * fast path for `* | timechart [span=…] count`: the store answers counts per bucket from its
+ * per-minute metadata (EventStore.countByBucket), reading rows only where that cannot answer.
+ * Same result as the SQL path: rows `[_time text, count]` by time, capped at TABLE_ROWS before
+ * the empty buckets are filled; `matched` is every event of the range.
+ */
+async function countTimechart(store: EventStore, p: Prepared, tc: TimechartPipe, range: { fromMs: number; toMs: number } | undefined): Promise<SearchResult> {
+  const spanSecs = spanOf(tc.span, range);
+  const spanUs = spanSecs * 1_000_000;
+  const r = await store.countByBucket(bucketSpec(p), spanUs);
+  const name = aggName(tc.aggs[0]);
+  const rows = r.buckets.slice(0, TABLE_ROWS).map(([b, n]) => [isoFromUs(b * spanUs), n]);
+  const table = shapeTimechart({ spanSecs, aggs: [{ name, zero: true }] }, ['_time', name], rows);
+  const matched = r.buckets.reduce((sum, [, n]) => sum + n, 0);
+  return { events: [], columns: table.columns, rows: table.rows, meta: { matched, scanned: r.candidateEvents, tookMs: 0 } };
+}

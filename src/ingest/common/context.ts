@@ -7,7 +7,7 @@ import { DEFAULT_INDEX } from '../../events/event.js';
 import type { Writer } from '../../events/writer.js';
 import { batchSize, type WriteBatch } from '../../storage/batch-encode.js';
 import type { DecodeRunner } from './decode-pool.js';
-import { timeContext, type TimeContext } from '../../events/time.js';
+import { timeContext, type TimeContext } from '../../events/timestamp.js';
 
 /**
  * What every compatibility ingest adapter needs, handed to its Fastify plugin as an option so the

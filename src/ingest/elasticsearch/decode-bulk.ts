@@ -3,7 +3,7 @@ import type { IngestPrincipal } from '../../auth/principal.js';
 import { SvcError, isSvcError } from '../../errors/svc-error.js';
 import type { LogEvent } from '../../events/event.js';
 import { eventFromObject } from '../../events/flatten.js';
-import { timeContext } from '../../events/time.js';
+import { timeContext } from '../../events/timestamp.js';
 import { encodeBatch, type EncodedBatch } from '../../storage/batch-encode.js';
 import { TargetResolver } from '../common/context.js';
 import { BulkSyntaxError, parseBulk, type BulkOp } from './bulk.js';

@@ -1,5 +1,5 @@
 import type { EventDefaults } from '../../events/flatten.js';
-import { timeContext } from '../../events/time.js';
+import { timeContext } from '../../events/timestamp.js';
 import { encodeBatch, type EncodedBatch } from '../../storage/batch-encode.js';
 import { decodeJson, decodeNdjson, decodeText, type LineError } from './decode.js';
 

@@ -1,5 +1,5 @@
 import type { FieldValue, LogEvent } from '../../events/event.js';
-import { epochToUs, leadingTimestamp, type TimeContext } from '../../events/time.js';
+import { epochToUs, leadingTimestamp, type TimeContext } from '../../events/timestamp.js';
 import { addField, eventFromObject } from '../../events/flatten.js';
 import { hecError } from './respond.js';
 import { splitConcatenatedJson } from './split-events.js';

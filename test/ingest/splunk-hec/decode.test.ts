@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { timeContext } from '../../../src/events/time.js';
+import { timeContext } from '../../../src/events/timestamp.js';
 import { decodeEventBody, decodeRawBody, hecTimeUs } from '../../../src/ingest/splunk-hec/decode.js';
 import { HecError } from '../../../src/ingest/splunk-hec/respond.js';
 import { splitConcatenatedJson } from '../../../src/ingest/splunk-hec/split-events.js';

@@ -7,7 +7,7 @@ import type { Clock } from '../clock/clock.js';
 import { Duck, lit } from './duck.js';
 import { Wal, syncDir } from './wal.js';
 import { LiveSegment, parseSummary, summaryJson, walReadSql, type LivePartition } from './live.js';
-import { encodeBatch, type WriteBatch } from './batch-encode.js';
+import { walBatch, type WriteBatch } from './batch-encode.js';
 import { deleteBlockFiles, loadBlocks, moveBlockFiles, type Block } from './block-meta.js';
 import { partKey, writeBlocks, type BlockTarget, type FieldsByPart } from './block-writer.js';
 import { mergeIntoBlock } from './merge.js';
@@ -137,7 +137,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   /** The writer queue's commit: one WAL append + fsync for the whole group, then live accounting. */
   private async commit(batches: WriteBatch[]): Promise<void> {
     // batches a decode worker encoded cost nothing here; LogEvent batches are encoded now
-    const encoded = batches.map((b) => (Array.isArray(b) ? encodeBatch(b) : b));
+    const encoded = batches.map(walBatch);
     const bytes = Buffer.concat(encoded.map((e) => e.wal));
     // backpressure from sealing: the queue fills while we wait, so callers wait or get queue_full
     while (this.unsealedClosed() >= this.tuning.maxUnsealedSegments && !this.closed) {

@@ -4,8 +4,7 @@ import { resolveIngestTarget } from '../../auth/rbac.js';
 import type { Clock } from '../../clock/clock.js';
 import { SvcError } from '../../errors/svc-error.js';
 import { DEFAULT_INDEX } from '../../events/event.js';
-import type { Writer } from '../../events/writer.js';
-import { batchSize, type WriteBatch } from '../../storage/batch-encode.js';
+import { batchSize, type Writer, type WriteBatch } from '../../events/writer.js';
 import type { DecodeRunner } from './decode-pool.js';
 import { timeContext, type TimeContext } from '../../events/timestamp.js';
 

@@ -4,8 +4,8 @@ import { SvcError, isSvcError } from '../../errors/svc-error.js';
 import type { LogEvent } from '../../events/event.js';
 import { eventFromObject } from '../../events/flatten.js';
 import { timeContext } from '../../events/timestamp.js';
-import { encodeBatch, type EncodedBatch } from '../../storage/batch-encode.js';
 import { TargetResolver } from '../common/context.js';
+import type { DecodeKind } from '../common/decode-pool.js';
 import { BulkSyntaxError, parseBulk, type BulkOp } from './bulk.js';
 import type { BulkItem } from './bulk-response.js';
 import { esErrorType, esStatus } from './respond.js';
@@ -26,11 +26,11 @@ export interface EsBulkJob {
   timezone: string;
 }
 
-/** Per-item answers and the accepted documents, encoded for the WAL (`items[itemOf[k]]` ↔ event k). */
+/** Per-item answers and the accepted documents as events (`items[itemOf[k]]` ↔ event k). */
 export interface EsBulkDecoded {
   items: BulkItem[];
   itemOf: number[];
-  batch: EncodedBatch;
+  events: LogEvent[];
 }
 
 // ids svc makes up for documents sent without one; the random prefix keeps threads apart
@@ -60,12 +60,14 @@ export function decodeBulkJob(job: EsBulkJob): EsBulkDecoded {
   if (ops.length === 0) throw new SvcError('invalid_input', 'request body is required');
   const envs = new Set(job.envs);
   const targets = new TargetResolver({ envExists: (name) => envs.has(name) }, job.principal);
-  const { items, events, itemOf } = decodeOps(targets, ops, job.nowMs, job.timezone);
-  return { items, itemOf, batch: encodeBatch(events) };
+  return decodeOps(targets, ops, job.nowMs, job.timezone);
 }
 
+/** `_bulk` bodies as a decode kind: large ones go to a decode worker. */
+export const ES_BULK_DECODE: DecodeKind<EsBulkJob, EsBulkDecoded> = { name: 'es_bulk', decode: decodeBulkJob };
+
 /** Decodes the bulk operations into events and per-item answers (events[i] ↔ itemOf[i]). */
-function decodeOps(targets: TargetResolver, ops: BulkOp[], nowMs: number, timezone: string) {
+function decodeOps(targets: TargetResolver, ops: BulkOp[], nowMs: number, timezone: string): EsBulkDecoded {
   const items: BulkItem[] = new Array(ops.length);
   const events: LogEvent[] = [];
   const itemOf: number[] = [];

@@ -7,6 +7,7 @@ import { decodeJob } from '../common/decode-pool.js';
 import { bodyOf, header, useRawBodies } from '../common/raw-body.js';
 import { extractToken } from '../common/token.js';
 import { renderBulkResponse, parseFilterPath } from './bulk-response.js';
+import { ES_BULK_DECODE } from './decode-bulk.js';
 import { clusterInfo, sendEsError } from './respond.js';
 
 /**
@@ -33,7 +34,7 @@ async function bulk(ctx: IngestContext, req: FastifyRequest, reply: FastifyReply
   const principal = targets.principal;
   const job = { body, pathIndex, principal, envs: ctx.envExists(principal.pin.env) ? [principal.pin.env] : [], nowMs: ctx.clock.now(), timezone: ctx.timezone };
   // large bodies decode on a worker thread (common/decode-pool.ts), small ones right here
-  const { items, itemOf, batch } = await decodeJob(ctx.decoder, 'es_bulk', job);
+  const { items, itemOf, batch } = await decodeJob(ctx.decoder, ES_BULK_DECODE, job);
   try {
     await forward(ctx, batch);
   } catch (e) {

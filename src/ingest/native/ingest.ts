@@ -4,10 +4,11 @@ import { checkName } from '../../control/envs.js';
 import { SvcError } from '../../errors/svc-error.js';
 import { DEFAULT_INDEX } from '../../events/event.js';
 import type { EventDefaults } from '../../events/flatten.js';
+import { batchSize } from '../../events/writer.js';
 import type { IngestContext } from '../common/context.js';
 import { decompressBody } from './body.js';
 import type { LineError } from './decode.js';
-import { mediaTypeOf } from './decode-job.js';
+import { NATIVE_DECODE, mediaTypeOf } from './decode-job.js';
 import { decodeJob } from '../common/decode-pool.js';
 
 /**
@@ -64,8 +65,9 @@ export async function ingestNative(ctx: IngestContext, principal: Principal, req
   };
   const job = { mediaType: mediaTypeOf(req.contentType), body, defaults, timezone: ctx.timezone, nowMs };
   // large bodies decode on a worker thread (common/decode-pool.ts); small ones are cheaper inline
-  const r = await decodeJob(ctx.decoder, 'native', job);
+  const r = await decodeJob(ctx.decoder, NATIVE_DECODE, job);
+  const ingested = batchSize(r.batch);
   // the whole request is one batch: one WAL group commit, acknowledged together
-  if (r.batch.count > 0) await ctx.writer.write(r.batch, { wait: true });
-  return { ingested: r.batch.count, errors: r.errors, firstErrors: r.firstErrors };
+  if (ingested > 0) await ctx.writer.write(r.batch, { wait: true });
+  return { ingested, errors: r.errors, firstErrors: r.firstErrors };
 }

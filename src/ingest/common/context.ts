@@ -1,7 +1,11 @@
 import type { Logger } from 'pino';
 import type { IngestPrincipal } from '../../auth/principal.js';
 import { resolveIngestTarget } from '../../auth/rbac.js';
+import type { AuthService } from '../../auth/service.js';
 import type { Clock } from '../../clock/clock.js';
+import type { Config } from '../../config/load.js';
+import type { ControlReader } from '../../control/types.js';
+import type { SelfLog } from '../../selflog/types.js';
 import { SvcError } from '../../errors/svc-error.js';
 import { DEFAULT_INDEX } from '../../events/event.js';
 import { batchSize, type Writer, type WriteBatch } from '../../events/writer.js';
@@ -9,8 +13,8 @@ import type { DecodeRunner } from './decode-pool.js';
 import { timeContext, type TimeContext } from '../../events/timestamp.js';
 
 /**
- * What every compatibility ingest adapter needs, handed to its Fastify plugin as an option so the
- * adapters can be driven in tests with any Writer. Built from AppDeps by `ingestContext` (app.ts).
+ * What every ingest adapter needs, handed to it (a route's Fastify plugin, the syslog listener) so
+ * the adapters can be driven in tests with any Writer. Built by `ingestContext` below.
  */
 export interface IngestContext {
   writer: Writer;
@@ -29,6 +33,44 @@ export interface IngestContext {
   log?: Logger;
   /** Where large native and `_bulk` bodies are decoded; unset = on the event loop. */
   decoder?: DecodeRunner;
+}
+
+/** What ingestContext needs from the subsystems (the server's AppDeps has it all). */
+export interface IngestDeps {
+  writer: Writer;
+  auth: Pick<AuthService, 'authenticateIngestToken'>;
+  control: Pick<ControlReader, 'env'>;
+  selflog: Pick<SelfLog, 'service'>;
+  clock: Clock;
+  config: Pick<Readonly<Config>, 'maxBodyBytes' | 'timezone'>;
+  log?: Logger;
+  decoder?: DecodeRunner;
+}
+
+/** The context of one ingest protocol; `protocol` names it in the self-log's refused tokens. */
+export function ingestContext(deps: IngestDeps, protocol = 'native'): IngestContext {
+  return {
+    writer: deps.writer,
+    authenticate(token) {
+      if (token === undefined) throw new SvcError('missing_credentials', 'missing ingest token');
+      try {
+        return deps.auth.authenticateIngestToken(token);
+      } catch (e) {
+        // these adapters answer auth errors in their protocol's shape, outside the generic auth hook,
+        // so they record refused tokens here: never the secret, at most its last four characters
+        if (e instanceof SvcError) {
+          deps.selflog.service('credential_rejected', { reason: e.code, credential: 'ingest_token', protocol, last_four: token.slice(-4) });
+        }
+        throw e;
+      }
+    },
+    envExists: (name) => deps.control.env(name) !== undefined,
+    clock: deps.clock,
+    maxBodyBytes: deps.config.maxBodyBytes,
+    timezone: deps.config.timezone,
+    log: deps.log,
+    decoder: deps.decoder,
+  };
 }
 
 export interface Target {

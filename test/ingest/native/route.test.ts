@@ -8,7 +8,7 @@ import type { LogEvent } from '../../../src/events/event.js';
 import type { Writer, WriteOptions } from '../../../src/events/writer.js';
 import { eventsOf, type WriteBatch } from '../../../src/storage/batch-encode.js';
 import { sendError, toSvcError } from '../../../src/http/errors.js';
-import { ingestRoutes } from '../../../src/http/routes/ingest.js';
+import { nativeRoutes } from '../../../src/ingest/native/route.js';
 import type { IngestContext } from '../../../src/ingest/common/context.js';
 
 /**
@@ -68,7 +68,7 @@ describe('POST /api/ingest', () => {
       req.principal = TOKENS[tok];
     });
     app.setErrorHandler((err, req, reply) => sendError(reply, toSvcError(err), req));
-    await app.register(ingestRoutes, { ctx });
+    await app.register(nativeRoutes, { ctx });
   });
   after(() => app.close());
 

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { SvcError } from '../../errors/svc-error.js';
-import type { IngestContext } from '../../ingest/common/context.js';
-import { bodyOf, header, useRawBodies } from '../../ingest/common/raw-body.js';
-import { ingestNative, type NativeQuery } from '../../ingest/native/ingest.js';
-import { principalOf } from '../auth-hook.js';
+import { principalOf } from '../../http/auth-hook.js';
+import type { IngestContext } from '../common/context.js';
+import { bodyOf, header, useRawBodies } from '../common/raw-body.js';
+import { ingestNative, type NativeQuery } from './ingest.js';
 
 const QUERY_KEYS = ['env', 'index', 'host', 'source', 'sourcetype'] as const;
 
-/** Reads the optional string parameters; a repeated one is a 400 rather than a guess. */
+/** Reads the optional string parameters; a repeated one is refused (invalid_input) rather than guessed. */
 function nativeQuery(q: unknown): NativeQuery {
   const out: NativeQuery = {};
   const src = (q ?? {}) as Record<string, unknown>;
@@ -26,7 +26,7 @@ function nativeQuery(q: unknown): NativeQuery {
  * Content-Type: the parsers are replaced inside this plugin's own encapsulated scope only.
  * Answer: `{"ingested": n, "errors": m, "firstErrors": [{line, message}]}`.
  */
-export async function ingestRoutes(app: FastifyInstance, opts: { ctx: IngestContext }): Promise<void> {
+export async function nativeRoutes(app: FastifyInstance, opts: { ctx: IngestContext }): Promise<void> {
   const { ctx } = opts;
   useRawBodies(app, ctx.maxBodyBytes);
   app.post('/api/ingest', { config: { access: 'ingest' } }, async (request) =>

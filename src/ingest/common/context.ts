@@ -23,7 +23,7 @@ export interface IngestContext {
    * invalid/expired/disabled_credentials when not a live ingest token.
    */
   authenticate(token: string | undefined): IngestPrincipal | Promise<IngestPrincipal>;
-  /** Does the environment exist? Ingest into a missing one is 400 unknown_environment. */
+  /** Does the environment exist? Ingest into a missing one is refused with unknown_environment (requireEnv). */
   envExists(name: string): boolean;
   clock: Clock;
   /** Bound on a request body, compressed and decompressed (SVC_MAX_BODY_BYTES). */
@@ -106,13 +106,18 @@ export class TargetResolver {
   private compute(requestedIndex: string | undefined): Target | SvcError {
     try {
       const t = resolveIngestTarget(this.principal, { index: requestedIndex }, DEFAULT_INDEX);
-      if (!this.ctx.envExists(t.env)) return new SvcError('unknown_environment', `unknown environment: "${t.env}"`);
+      requireEnv(this.ctx, t.env);
       return t;
     } catch (e) {
       if (e instanceof SvcError) return e;
       throw e;
     }
   }
+}
+
+/** Throws unknown_environment unless `env` exists (it may have been deleted since the token was made). */
+export function requireEnv(ctx: Pick<IngestContext, 'envExists'>, env: string): void {
+  if (!ctx.envExists(env)) throw new SvcError('unknown_environment', `unknown environment: "${env}"`);
 }
 
 /** Authenticates and prepares the target resolver of one request. */

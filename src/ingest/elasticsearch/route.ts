@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isSvcError } from '../../errors/svc-error.js';
 import { toSvcError } from '../../http/errors.js';
-import { decodeBody } from '../common/body.js';
+import { extractToken } from '../../http/ingest-token.js';
+import { bodyOf, header, useRawBodies } from '../../http/raw-body.js';
+import { decompressBody } from '../common/body.js';
 import { authorize, forward, type IngestContext, type TargetResolver } from '../common/context.js';
 import { decodeJob } from '../common/decode-pool.js';
-import { bodyOf, header, useRawBodies } from '../common/raw-body.js';
-import { extractToken } from '../common/token.js';
 import { renderBulkResponse, parseFilterPath } from './bulk-response.js';
 import { ES_BULK_DECODE } from './decode-bulk.js';
 import { clusterInfo, sendEsError } from './respond.js';
@@ -30,7 +30,7 @@ async function authorizeEs(ctx: IngestContext, req: FastifyRequest): Promise<Tar
 async function bulk(ctx: IngestContext, req: FastifyRequest, reply: FastifyReply, pathIndex?: string): Promise<unknown> {
   const started = Date.now();
   const targets = await authorizeEs(ctx, req);
-  const body = decodeBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
+  const body = await decompressBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
   const principal = targets.principal;
   const job = { body, pathIndex, principal, envs: ctx.envExists(principal.pin.env) ? [principal.pin.env] : [], nowMs: ctx.clock.now(), timezone: ctx.timezone };
   // large bodies decode on a worker thread (common/decode-pool.ts), small ones right here

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SvcError } from '../../errors/svc-error.js';
 import { STATUS_BY_KIND, toSvcError } from '../../http/errors.js';
-import { decodeBody, mediaType } from '../common/body.js';
+import { extractToken } from '../../http/ingest-token.js';
+import { bodyOf, header, useRawBodies } from '../../http/raw-body.js';
+import { decompressBody, mediaType } from '../common/body.js';
 import { authorize, forward, type IngestContext } from '../common/context.js';
-import { bodyOf, header, useRawBodies } from '../common/raw-body.js';
-import { extractToken } from '../common/token.js';
 import { decodeJson, decodeProtobuf, streamsToEvents, type LokiStream } from './decode.js';
 
 /**
@@ -24,11 +24,11 @@ function isProtobuf(req: FastifyRequest, body: Buffer): boolean {
   return first !== 0x7b;
 }
 
-function decode(ctx: IngestContext, req: FastifyRequest): LokiStream[] {
+async function decode(ctx: IngestContext, req: FastifyRequest): Promise<LokiStream[]> {
   const raw = bodyOf(req.body);
   const enc = header(req.headers['content-encoding'])?.toLowerCase();
   if (enc === 'snappy') return decodeProtobuf(raw, ctx.maxBodyBytes);
-  const body = decodeBody(raw, enc, ctx.maxBodyBytes);
+  const body = await decompressBody(raw, enc, ctx.maxBodyBytes);
   if (body.length === 0) throw new SvcError('invalid_input', 'empty push request');
   return isProtobuf(req, body) ? decodeProtobuf(body, ctx.maxBodyBytes) : decodeJson(body.toString('utf8'));
 }
@@ -36,7 +36,7 @@ function decode(ctx: IngestContext, req: FastifyRequest): LokiStream[] {
 async function push(ctx: IngestContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const tok = extractToken(header(req.headers.authorization), AUTH_SCHEMES);
   const targets = await authorize(ctx, tok?.token);
-  const decoded = streamsToEvents(decode(ctx, req));
+  const decoded = streamsToEvents(await decode(ctx, req));
   const events = decoded.map(({ index, event }) => {
     const t = targets.resolve(index);
     event.env = t.env;

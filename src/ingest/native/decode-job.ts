@@ -8,7 +8,7 @@ import { decodeJson, decodeNdjson, decodeText, type DecodeResult } from './decod
  * run on the event loop or in a decode worker (common/decode-pool.ts) with the same result.
  */
 export interface DecodeJob {
-  /** Lowercase media type without parameters (mediaTypeOf). */
+  /** Lowercase media type without parameters (common/body.ts mediaType). */
   mediaType: string;
   /** The decompressed body. */
   body: Uint8Array;
@@ -35,12 +35,6 @@ function startsWithBrace(buf: Buffer): boolean {
   let i = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
   while (i < buf.length && (buf[i] === 32 || buf[i] === 9 || buf[i] === 10 || buf[i] === 13)) i++;
   return buf[i] === 0x7b;
-}
-
-export function mediaTypeOf(contentType: string | undefined): string {
-  const ct = contentType ?? '';
-  const semi = ct.indexOf(';');
-  return (semi < 0 ? ct : ct.slice(0, semi)).trim().toLowerCase();
 }
 
 /** Decodes a body into events and its malformed lines. Pure: the same answer on any thread. */

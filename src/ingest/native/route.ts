@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { SvcError } from '../../errors/svc-error.js';
 import { principalOf } from '../../http/auth-hook.js';
 import type { IngestContext } from '../common/context.js';
-import { bodyOf, header, useRawBodies } from '../common/raw-body.js';
+import { bodyOf, header, useRawBodies } from '../../http/raw-body.js';
+import { mediaType } from '../common/body.js';
 import { ingestNative, type NativeQuery } from './ingest.js';
 
 const QUERY_KEYS = ['env', 'index', 'host', 'source', 'sourcetype'] as const;
@@ -32,7 +33,7 @@ export async function nativeRoutes(app: FastifyInstance, opts: { ctx: IngestCont
   app.post('/api/ingest', { config: { access: 'ingest' } }, async (request) =>
     ingestNative(ctx, principalOf(request), {
       query: nativeQuery(request.query),
-      contentType: header(request.headers['content-type']),
+      mediaType: mediaType(header(request.headers['content-type'])),
       contentEncoding: header(request.headers['content-encoding']),
       body: bodyOf(request.body),
     }),

@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SvcError, isSvcError } from '../../errors/svc-error.js';
 import type { LogEvent } from '../../events/event.js';
 import { STATUS_BY_KIND, toSvcError } from '../../http/errors.js';
-import { decodeBody, mediaType } from '../common/body.js';
+import { extractToken } from '../../http/ingest-token.js';
+import { bodyOf, header, useRawBodies } from '../../http/raw-body.js';
+import { decompressBody, mediaType } from '../common/body.js';
 import { authorize, forward, nowUs, type IngestContext } from '../common/context.js';
-import { bodyOf, header, useRawBodies } from '../common/raw-body.js';
-import { extractToken } from '../common/token.js';
 import { decodeJsonRequest, decodeProtobufRequest, requestToEvents } from './decode.js';
 import { ExportLogsServiceResponse, GRPC, RpcStatus } from './logs-proto.js';
 
@@ -53,7 +53,7 @@ async function exportLogs(ctx: IngestContext, req: FastifyRequest, reply: Fastif
   const enc = encodingOf(req);
   const tok = extractToken(header(req.headers.authorization), AUTH_SCHEMES);
   const targets = await authorize(ctx, tok?.token);
-  const body = decodeBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
+  const body = await decompressBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
   const parsed = enc === 'protobuf' ? decodeProtobufRequest(body) : decodeJsonRequest(body.toString('utf8'));
   const events: LogEvent[] = [];
   let rejected = 0;

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toSvcError } from '../../http/errors.js';
-import { decodeBody } from '../common/body.js';
+import { extractToken } from '../../http/ingest-token.js';
+import { bodyOf, header, useRawBodies } from '../../http/raw-body.js';
+import { decompressBody } from '../common/body.js';
 import { authorize, forward, timeCtx, type IngestContext } from '../common/context.js';
-import { bodyOf, header, useRawBodies } from '../common/raw-body.js';
-import { extractToken } from '../common/token.js';
 import { decodeEventBody, decodeRawBody, type HecDecoded, type HecMeta } from './decode.js';
 import { HEC_HEALTHY, HEC_SUCCESS, HEC_UNHEALTHY_QUEUE, HecError, hecAnswerOf, hecError, sendHec } from './respond.js';
 import { AckChannels, CHANNEL_RE } from './acks.js';
@@ -41,7 +41,7 @@ function channelOf(req: FastifyRequest): string | undefined {
 async function ingest(ctx: IngestContext, acks: AckChannels, req: FastifyRequest, reply: FastifyReply, raw: boolean): Promise<FastifyReply> {
   const tok = extractToken(header(req.headers.authorization), AUTH_SCHEMES);
   const targets = await authorize(ctx, tok?.token);
-  const body = decodeBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
+  const body = await decompressBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
   const meta = metaOf(req);
   const text = body.toString('utf8');
   const decoded: HecDecoded[] = raw ? decodeRawBody(text, meta, timeCtx(ctx)) : decodeEventBody(text, meta, timeCtx(ctx));
@@ -67,7 +67,7 @@ async function ackStatus(ctx: IngestContext, acks: AckChannels, req: FastifyRequ
   await authorize(ctx, tok?.token);
   const channel = channelOf(req);
   if (!channel) throw hecError(400, 'Data channel is missing', 10);
-  const body = decodeBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
+  const body = await decompressBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.toString('utf8'));

@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { IngestPrincipal } from '../../../src/auth/principal.js';
 import { SvcError } from '../../../src/errors/svc-error.js';
@@ -109,6 +109,12 @@ describe('POST /api/ingest', () => {
     const res = await post('/api/ingest', gzipSync('{"message":"zipped"}\n'), { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' });
     assert.deepEqual(res.json(), { ingested: 1, errors: 0, firstErrors: [] });
     assert.equal(writer.events.at(-1)?.message, 'zipped');
+  });
+
+  it('accepts a brotli body', async () => {
+    const res = await post('/api/ingest', brotliCompressSync('{"message":"squeezed"}\n'), { 'content-type': 'application/x-ndjson', 'content-encoding': 'br' });
+    assert.deepEqual(res.json(), { ingested: 1, errors: 0, firstErrors: [] });
+    assert.equal(writer.events.at(-1)?.message, 'squeezed');
   });
 
   it('answers 413 when the decompressed body passes the limit', async () => {

@@ -126,7 +126,7 @@ export async function authorize(ctx: IngestContext, token: string | undefined): 
   return new TargetResolver(ctx, principal);
 }
 
-/** Hands a batch to the writer without waiting for room: a full queue throws queue_full (→ 429). */
+/** Hands a batch to the writer without waiting for room: a full queue throws queue_full (the edge says "retry later"). */
 export async function forward(ctx: IngestContext, batch: WriteBatch): Promise<void> {
   if (batchSize(batch) === 0) return;
   await ctx.writer.write(batch, { wait: false });

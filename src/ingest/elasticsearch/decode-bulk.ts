@@ -7,8 +7,7 @@ import { timeContext } from '../../events/timestamp.js';
 import { TargetResolver } from '../common/context.js';
 import type { DecodeKind } from '../common/decode-pool.js';
 import { BulkSyntaxError, parseBulk, type BulkOp } from './bulk.js';
-import type { BulkItem } from './bulk-response.js';
-import { esErrorType, esStatus } from './respond.js';
+import { itemError, type BulkItem, type BulkItemError } from './bulk-item.js';
 
 /**
  * One `_bulk` body to decode, as plain data so it runs on the event loop or a decode worker
@@ -40,8 +39,8 @@ function newId(): string {
   return ID_PREFIX + (idSeq++).toString(36);
 }
 
-export function errItem(op: BulkOp, id: string | undefined, status: number, type: string, reason: string): BulkItem {
-  return { op: op.op, index: op.index ?? '', id, status, error: { type, reason } };
+function failed(op: BulkOp, id: string | undefined, error: BulkItemError): BulkItem {
+  return { op: op.op, index: op.index ?? '', id, error };
 }
 
 /**
@@ -76,23 +75,23 @@ function decodeOps(targets: TargetResolver, ops: BulkOp[], nowMs: number, timezo
   for (let i = 0; i < ops.length; i++) {
     const op = ops[i];
     if (op.op !== 'index' && op.op !== 'create') {
-      items[i] = errItem(op, op.id, 400, 'illegal_argument_exception', `action [${op.op}] is not supported: svc is append-only`);
+      items[i] = failed(op, op.id, { kind: 'bad_request', type: 'illegal_argument_exception', reason: `action [${op.op}] is not supported: svc is append-only` });
       continue;
     }
     const id = op.id ?? newId();
     if (!op.doc) {
-      items[i] = errItem(op, id, 400, 'document_parsing_exception', op.docError ?? 'missing source');
+      items[i] = failed(op, id, { kind: 'bad_request', type: 'document_parsing_exception', reason: op.docError ?? 'missing source' });
       continue;
     }
     try {
       const t = targets.resolve(op.index);
       events.push(eventFromObject(op.doc, op.raw, { env: t.env, index: t.index, timeUs: arrival, host: '', source: '', sourcetype: 'elasticsearch' }, time));
       itemOf.push(i);
-      items[i] = { op: op.op, index: op.index ?? '', id, status: 201 };
+      items[i] = { op: op.op, index: op.index ?? '', id };
     } catch (e) {
-      // the env comes from the token alone: an unknown one refuses the whole request (400)
+      // the env comes from the token alone: an unknown one refuses the whole request
       if (!isSvcError(e) || e.code === 'unknown_environment') throw e;
-      items[i] = errItem(op, id, esStatus(e), esErrorType(e), e.message);
+      items[i] = failed(op, id, itemError(e));
     }
   }
   return { items, events, itemOf };

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { LogEvent } from '../../../src/events/event.js';
 import { DecodePool, type DecodeKind } from '../../../src/ingest/common/decode-pool.js';
 import { ES_BULK_DECODE, type EsBulkJob } from '../../../src/ingest/elasticsearch/decode-bulk.js';
+import { esItemStatus } from '../../../src/ingest/elasticsearch/respond.js';
 import { NATIVE_DECODE, type DecodeJob } from '../../../src/ingest/native/decode-job.js';
 import { encodeBatch, eventsOf, walBatch } from '../../../src/storage/batch-encode.js';
 import { DECODE_WORKER_URL } from '../../../src/workers/paths.js';
@@ -140,7 +141,7 @@ describe('decode pool', () => {
     assert.deepEqual(got.itemOf, want.itemOf);
     assert.ok(Buffer.from(got.batch.wal).equals(Buffer.from(want.batch.wal)));
     assert.equal(got.batch.count, want.itemOf.length);
-    assert.ok(got.items.some((it) => it.status === 400) && got.items.some((it) => it.status === 403 || it.status === 400));
+    assert.ok(got.items.some((it) => esItemStatus(it) === 400) && got.items.some((it) => esItemStatus(it) === 403 || esItemStatus(it) === 400));
     assert.equal(eventsOf(got.batch)[0].fields['http.status'], 200);
   });
 

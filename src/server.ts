@@ -79,7 +79,8 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
   // --- extra listeners (syslog) ---
   let syslog: SyslogListeners | undefined;
   if (config.syslogUdp || config.syslogTcp) {
-    const listeners = await startSyslog(ingestContext(deps), { udp: config.syslogUdp, tcp: config.syslogTcp, token: config.syslogToken });
+    // a refused SVC_SYSLOG_TOKEN is recorded as protocol "native", as it always was (pure refactor)
+    const listeners = await startSyslog(ingestContext(deps, 'native'), { udp: config.syslogUdp, tcp: config.syslogTcp, token: config.syslogToken });
     syslog = listeners;
     closers.push(() => listeners.close());
   }

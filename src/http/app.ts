@@ -76,7 +76,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(adminUserRoutes);
   await app.register(adminSettingsRoutes);
   await app.register(adminGcRoutes);
-  await app.register(nativeRoutes, { ctx: ingestContext(deps) });
+  await app.register(nativeRoutes, { ctx: ingestContext(deps, 'native') });
   // compatibility ingest: each protocol answers auth errors in its own shape (routes are 'public')
   const compat = { elasticsearch: elasticsearchRoutes, splunk_hec: splunkHecRoutes, loki: lokiRoutes, otlp: otlpRoutes };
   for (const [protocol, plugin] of Object.entries(compat)) await app.register(plugin, { ctx: ingestContext(deps, protocol) });

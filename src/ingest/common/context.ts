@@ -28,10 +28,10 @@ export interface IngestContext {
   clock: Clock;
   /** Bound on a request body, compressed and decompressed (SVC_MAX_BODY_BYTES). */
   maxBodyBytes: number;
-  /** IANA zone for timestamps that carry none (syslog 3164), SVC_TIMEZONE. */
+  /** IANA zone for timestamps that carry none, SVC_TIMEZONE. */
   timezone: string;
   log?: Logger;
-  /** Where large native and `_bulk` bodies are decoded; unset = on the event loop. */
+  /** Where large bodies of the protocols that offer a decode kind are decoded; unset = on the event loop. */
   decoder?: DecodeRunner;
 }
 
@@ -48,7 +48,7 @@ export interface IngestDeps {
 }
 
 /** The context of one ingest protocol; `protocol` names it in the self-log's refused tokens. */
-export function ingestContext(deps: IngestDeps, protocol = 'native'): IngestContext {
+export function ingestContext(deps: IngestDeps, protocol: string): IngestContext {
   return {
     writer: deps.writer,
     authenticate(token) {
@@ -79,9 +79,9 @@ export interface Target {
 }
 
 /**
- * Resolves where events of one request go: the token's pin wins; `requestedIndex` (ES `_index`,
- * HEC `index`, Loki label `index`, OTLP attribute `svc.index`) may choose the index only when the
- * token pins none. Results are memoised per index because a bulk request repeats them.
+ * Resolves where events of one request go: the token's pin wins; `requestedIndex` (the index an
+ * event or request names, each protocol in its own way) may choose the index only when the token
+ * pins none. Results are memoised per index because a batch repeats them.
  */
 export class TargetResolver {
   private readonly cache = new Map<string, Target | SvcError>();

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { EventDefaults } from '../src/events/flatten.js';
-import { timeContext } from '../src/events/time.js';
+import { timeContext } from '../src/events/timestamp.js';
 import { decodeNdjson, decodeText } from '../src/ingest/native/decode.js';
 import { loadRealLines, realDataDir } from './lib/dataset.js';
 

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { leadingTimestamp, parseTimeValue, timeContext } from '../src/events/time.js';
+import { leadingTimestamp, parseTimeValue, timeContext } from '../src/events/timestamp.js';
 import { loadRealLines, realDataDir } from './lib/dataset.js';
 
 const dir = process.argv[2] ? resolve(process.argv[2]) : realDataDir();

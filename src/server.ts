@@ -3,12 +3,14 @@ import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/load.js';
 import { offsetClock } from './clock/clock.js';
-import { buildApp, ingestContext } from './http/app.js';
+import { buildApp } from './http/app.js';
+import { ingestContext } from './ingest/common/context.js';
 import { startSyslog, type SyslogListeners } from './ingest/syslog/listener.js';
 import type { AppDeps } from './http/deps.js';
 import { openAccess } from './auth/open.js';
 import { StorageEngine } from './storage/engine.js';
 import { DecodePool } from './ingest/common/decode-pool.js';
+import { DECODE_WORKER_URL } from './workers/paths.js';
 import { QueryService } from './query/service.js';
 import { openSelfLog } from './selflog/index.js';
 import { VERSION } from './version.js';
@@ -59,7 +61,7 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
   const sso = await SamlSso.open({ config, control, auth, clock, log, record: (event, detail) => selflog.service(event as `saml_${string}`, detail) });
 
   // --- decode workers (closed after HTTP: requests in flight may still be decoding) ---
-  const decoder = config.ingestWorkers > 0 ? new DecodePool(config.ingestWorkers, log) : undefined;
+  const decoder = config.ingestWorkers > 0 ? new DecodePool(config.ingestWorkers, DECODE_WORKER_URL, log) : undefined;
   if (decoder) closers.push(() => decoder.close());
 
   const search = new QueryService({
@@ -77,7 +79,8 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
   // --- extra listeners (syslog) ---
   let syslog: SyslogListeners | undefined;
   if (config.syslogUdp || config.syslogTcp) {
-    const listeners = await startSyslog(ingestContext(deps), { udp: config.syslogUdp, tcp: config.syslogTcp, token: config.syslogToken });
+    // a refused SVC_SYSLOG_TOKEN is recorded as protocol "native", as it always was (pure refactor)
+    const listeners = await startSyslog(ingestContext(deps, 'native'), { udp: config.syslogUdp, tcp: config.syslogTcp, token: config.syslogToken });
     syslog = listeners;
     closers.push(() => listeners.close());
   }

@@ -1,5 +1,5 @@
 import type { FieldValue, LogEvent } from './event.js';
-import { parseTimeValue, type TimeContext } from './time.js';
+import { parseTimeValue, type TimeContext } from './timestamp.js';
 
 /**
  * JSON object → canonical LogEvent (DESIGN 5). Used by native NDJSON ingest and the

@@ -13,14 +13,14 @@ import { adminEnvRoutes } from './routes/admin-envs.js';
 import { adminUserRoutes } from './routes/admin-users.js';
 import { adminSettingsRoutes } from './routes/admin-settings.js';
 import { adminGcRoutes } from './routes/admin-gc.js';
-import { ingestRoutes } from './routes/ingest.js';
 import { searchRoutes } from './routes/search.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { languageRoutes } from './routes/language.js';
 import { contextRoutes } from './routes/context.js';
 import { exportRoutes } from './routes/export.js';
 import { mcpRoutes } from '../mcp/route.js';
-import type { IngestContext } from '../ingest/common/context.js';
+import { ingestContext } from '../ingest/common/context.js';
+import { nativeRoutes } from '../ingest/native/route.js';
 import { elasticsearchRoutes } from '../ingest/elasticsearch/route.js';
 import { splunkHecRoutes } from '../ingest/splunk-hec/route.js';
 import { lokiRoutes } from '../ingest/loki/route.js';
@@ -76,7 +76,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(adminUserRoutes);
   await app.register(adminSettingsRoutes);
   await app.register(adminGcRoutes);
-  await app.register(ingestRoutes, { ctx: ingestContext(deps) });
+  await app.register(nativeRoutes, { ctx: ingestContext(deps, 'native') });
   // compatibility ingest: each protocol answers auth errors in its own shape (routes are 'public')
   const compat = { elasticsearch: elasticsearchRoutes, splunk_hec: splunkHecRoutes, loki: lokiRoutes, otlp: otlpRoutes };
   for (const [protocol, plugin] of Object.entries(compat)) await app.register(plugin, { ctx: ingestContext(deps, protocol) });
@@ -88,32 +88,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(mcpRoutes);
   await app.register(uiRoutes, { dir: deps.config.uiDir });
   return app;
-}
-
-/** What the ingest routes need from the subsystems (src/ingest/common/context.ts). */
-export function ingestContext(deps: AppDeps, protocol = 'native'): IngestContext {
-  return {
-    writer: deps.writer,
-    authenticate(token) {
-      if (token === undefined) throw new SvcError('missing_credentials', 'missing ingest token');
-      try {
-        return deps.auth.authenticateIngestToken(token);
-      } catch (e) {
-        // these routes answer auth errors in their protocol's shape, outside the generic auth hook,
-        // so they record refused tokens here: never the secret, at most its last four characters
-        if (e instanceof SvcError) {
-          deps.selflog.service('credential_rejected', { reason: e.code, credential: 'ingest_token', protocol, last_four: token.slice(-4) });
-        }
-        throw e;
-      }
-    },
-    envExists: (name) => deps.control.env(name) !== undefined,
-    clock: deps.clock,
-    maxBodyBytes: deps.config.maxBodyBytes,
-    timezone: deps.config.timezone,
-    log: deps.log,
-    decoder: deps.decoder,
-  };
 }
 
 declare module 'fastify' {

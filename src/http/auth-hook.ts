@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthService } from '../auth/service.js';
-import type { IngestPrincipal, Principal } from '../auth/principal.js';
+import type { Principal } from '../auth/principal.js';
 import { hasScope, isAdmin } from '../auth/rbac.js';
 import { SvcError, bug } from '../errors/svc-error.js';
+import { ALL_INGEST_SCHEMES, extractToken } from './ingest-token.js';
 
 export type Access = 'public' | 'authenticated' | 'standard' | 'admin' | 'mcp' | 'ingest';
 
@@ -22,33 +23,9 @@ export function restCredential(request: FastifyRequest): string | undefined {
   return sessionCookie(request.headers.cookie);
 }
 
-/**
- * The ingest token of a push in any shipper's native form: `Bearer <t>`, `Basic` with the token as
- * password (or as user name when the password is empty), `ApiKey <t>` (also base64 `id:t`),
- * `Splunk <t>`.
- */
+/** The ingest token of a push in any shipper's native form (ingest-token.ts). */
 export function ingestCredential(request: FastifyRequest): string | undefined {
-  const auth = request.headers.authorization;
-  if (!auth) return undefined;
-  const m = /^(\S+)\s+(\S+)\s*$/.exec(auth.trim());
-  if (!m) return undefined;
-  const scheme = m[1].toLowerCase();
-  const value = m[2];
-  if (scheme === 'bearer' || scheme === 'splunk') return value;
-  if (scheme === 'basic') {
-    const decoded = Buffer.from(value, 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (colon < 0) return undefined;
-    const password = decoded.slice(colon + 1);
-    return password.length > 0 ? password : decoded.slice(0, colon) || undefined;
-  }
-  if (scheme === 'apikey') {
-    if (value.startsWith('svi_') || value.startsWith('svk_')) return value;
-    const decoded = Buffer.from(value, 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    return colon >= 0 ? decoded.slice(colon + 1) : value;
-  }
-  return undefined;
+  return extractToken(request.headers.authorization, ALL_INGEST_SCHEMES)?.token;
 }
 
 function sessionCookie(header: string | undefined): string | undefined {
@@ -61,20 +38,6 @@ function sessionCookie(header: string | undefined): string | undefined {
     }
   }
   return undefined;
-}
-
-/**
- * For protocol routes that answer auth errors in their own shape (declare `access: 'public'` and
- * call this): the request's ingest token as a principal, or an SvcError (missing_credentials /
- * invalid_credentials / disabled_credentials: 401 kinds; insufficient_scope for an API key: 403).
- * Also sets request.principal.
- */
-export function authenticateIngest(request: FastifyRequest, auth: AuthService): IngestPrincipal {
-  const secret = ingestCredential(request);
-  if (!secret) throw new SvcError('missing_credentials', 'missing ingest token (Authorization: Bearer, Basic, ApiKey or Splunk)');
-  const p = auth.authenticateIngestToken(secret);
-  request.principal = p;
-  return p;
 }
 
 /** Throws 403 insufficient_scope unless `p` may use a route of class `access`. Pure. */

@@ -45,10 +45,31 @@ export function errorBody(err: SvcError, requestId?: string): ErrorBody {
   return body;
 }
 
+/** svc's own challenge on a 401; protocols whose clients expect another pass theirs to setErrorStatus. */
+const SVC_CHALLENGE = 'Bearer realm="svc"';
+
+/** Sets Retry-After to `secs` rounded up to whole seconds, at least 1. */
+export function setRetryAfter(reply: FastifyReply, secs: number): void {
+  reply.header('Retry-After', String(Math.max(1, Math.ceil(secs))));
+}
+
+/**
+ * Sets the status of an SvcError's answer and the headers that go with it: `WWW-Authenticate` on a
+ * 401 (`challenge`, svc's own by default) and `Retry-After` when the error says when to retry.
+ * Every edge answers errors through it: sendError below for svc's JSON, and each protocol's
+ * respond.ts, which writes its own body. A protocol whose clients expect another status than the
+ * kind's (Splunk HEC) passes `status`. Returns the status set.
+ */
+export function setErrorStatus(reply: FastifyReply, err: SvcError, opts: { status?: number; challenge?: string } = {}): number {
+  const status = opts.status ?? STATUS_BY_KIND[err.kind];
+  if (status === 401) reply.header('WWW-Authenticate', opts.challenge ?? SVC_CHALLENGE);
+  if (err.retryAfterSecs !== undefined) setRetryAfter(reply, err.retryAfterSecs);
+  reply.code(status);
+  return status;
+}
+
 /** Sends an SvcError in svc's JSON shape with the mapped status and headers. */
 export function sendError(reply: FastifyReply, err: SvcError, request?: FastifyRequest): FastifyReply {
-  const status = STATUS_BY_KIND[err.kind];
-  if (status === 401) reply.header('WWW-Authenticate', 'Bearer realm="svc"');
-  if (err.retryAfterSecs !== undefined) reply.header('Retry-After', String(Math.max(1, Math.ceil(err.retryAfterSecs))));
-  return reply.code(status).type('application/json').send(errorBody(err, request?.id));
+  setErrorStatus(reply, err);
+  return reply.type('application/json').send(errorBody(err, request?.id));
 }

@@ -7,7 +7,7 @@ import type { Clock } from '../clock/clock.js';
 import { Duck } from './duck.js';
 import { Wal } from './wal/wal.js';
 import { LiveSegment } from './wal/live-segment.js';
-import { encodeBatch, type WriteBatch } from './wal/batch-encode.js';
+import { walBatch, type WriteBatch } from './wal/batch-encode.js';
 import { WriterQueue } from './wal/writer-queue.js';
 import { writeSummary } from './wal/segment-summary.js';
 import { deleteBlockFiles, type Block } from './blocks/block-files.js';
@@ -125,7 +125,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   /** The writer queue's commit: one WAL append + fsync for the whole group, then live accounting. */
   private async commit(batches: WriteBatch[]): Promise<void> {
     // batches a decode worker encoded cost nothing here; LogEvent batches are encoded now
-    const encoded = batches.map((b) => (Array.isArray(b) ? encodeBatch(b) : b));
+    const encoded = batches.map(walBatch);
     const bytes = Buffer.concat(encoded.map((e) => e.wal));
     // backpressure from sealing: the queue fills while we wait, so callers wait or get queue_full
     while (this.unsealedClosed() >= this.tuning.maxUnsealedSegments && !this.closed) {

@@ -1,17 +1,20 @@
 import type { Logger } from 'pino';
 import type { IngestPrincipal } from '../../auth/principal.js';
 import { resolveIngestTarget } from '../../auth/rbac.js';
+import type { AuthService } from '../../auth/service.js';
 import type { Clock } from '../../clock/clock.js';
+import type { Config } from '../../config/load.js';
+import type { ControlReader } from '../../control/types.js';
+import type { SelfLog } from '../../selflog/types.js';
 import { SvcError } from '../../errors/svc-error.js';
 import { DEFAULT_INDEX } from '../../events/event.js';
-import type { Writer } from '../../events/writer.js';
-import { batchSize, type WriteBatch } from '../../storage/wal/batch-encode.js';
+import { batchSize, type Writer, type WriteBatch } from '../../events/writer.js';
 import type { DecodeRunner } from './decode-pool.js';
-import { timeContext, type TimeContext } from '../../events/time.js';
+import { timeContext, type TimeContext } from '../../events/timestamp.js';
 
 /**
- * What every compatibility ingest adapter needs, handed to its Fastify plugin as an option so the
- * adapters can be driven in tests with any Writer. Built from AppDeps by `ingestContext` (app.ts).
+ * What every ingest adapter needs, handed to it (a route's Fastify plugin, the syslog listener) so
+ * the adapters can be driven in tests with any Writer. Built by `ingestContext` below.
  */
 export interface IngestContext {
   writer: Writer;
@@ -20,16 +23,54 @@ export interface IngestContext {
    * invalid/expired/disabled_credentials when not a live ingest token.
    */
   authenticate(token: string | undefined): IngestPrincipal | Promise<IngestPrincipal>;
-  /** Does the environment exist? Ingest into a missing one is 400 unknown_environment. */
+  /** Does the environment exist? Ingest into a missing one is refused with unknown_environment (requireEnv). */
   envExists(name: string): boolean;
   clock: Clock;
   /** Bound on a request body, compressed and decompressed (SVC_MAX_BODY_BYTES). */
   maxBodyBytes: number;
-  /** IANA zone for timestamps that carry none (syslog 3164), SVC_TIMEZONE. */
+  /** IANA zone for timestamps that carry none, SVC_TIMEZONE. */
   timezone: string;
   log?: Logger;
-  /** Where large native and `_bulk` bodies are decoded; unset = on the event loop. */
+  /** Where large bodies of the protocols that offer a decode kind are decoded; unset = on the event loop. */
   decoder?: DecodeRunner;
+}
+
+/** What ingestContext needs from the subsystems (the server's AppDeps has it all). */
+export interface IngestDeps {
+  writer: Writer;
+  auth: Pick<AuthService, 'authenticateIngestToken'>;
+  control: Pick<ControlReader, 'env'>;
+  selflog: Pick<SelfLog, 'service'>;
+  clock: Clock;
+  config: Pick<Readonly<Config>, 'maxBodyBytes' | 'timezone'>;
+  log?: Logger;
+  decoder?: DecodeRunner;
+}
+
+/** The context of one ingest protocol; `protocol` names it in the self-log's refused tokens. */
+export function ingestContext(deps: IngestDeps, protocol: string): IngestContext {
+  return {
+    writer: deps.writer,
+    authenticate(token) {
+      if (token === undefined) throw new SvcError('missing_credentials', 'missing ingest token');
+      try {
+        return deps.auth.authenticateIngestToken(token);
+      } catch (e) {
+        // these adapters answer auth errors in their protocol's shape, outside the generic auth hook,
+        // so they record refused tokens here: never the secret, at most its last four characters
+        if (e instanceof SvcError) {
+          deps.selflog.service('credential_rejected', { reason: e.code, credential: 'ingest_token', protocol, last_four: token.slice(-4) });
+        }
+        throw e;
+      }
+    },
+    envExists: (name) => deps.control.env(name) !== undefined,
+    clock: deps.clock,
+    maxBodyBytes: deps.config.maxBodyBytes,
+    timezone: deps.config.timezone,
+    log: deps.log,
+    decoder: deps.decoder,
+  };
 }
 
 export interface Target {
@@ -38,9 +79,9 @@ export interface Target {
 }
 
 /**
- * Resolves where events of one request go: the token's pin wins; `requestedIndex` (ES `_index`,
- * HEC `index`, Loki label `index`, OTLP attribute `svc.index`) may choose the index only when the
- * token pins none. Results are memoised per index because a bulk request repeats them.
+ * Resolves where events of one request go: the token's pin wins; `requestedIndex` (the index an
+ * event or request names, each protocol in its own way) may choose the index only when the token
+ * pins none. Results are memoised per index because a batch repeats them.
  */
 export class TargetResolver {
   private readonly cache = new Map<string, Target | SvcError>();
@@ -65,7 +106,7 @@ export class TargetResolver {
   private compute(requestedIndex: string | undefined): Target | SvcError {
     try {
       const t = resolveIngestTarget(this.principal, { index: requestedIndex }, DEFAULT_INDEX);
-      if (!this.ctx.envExists(t.env)) return new SvcError('unknown_environment', `unknown environment: "${t.env}"`);
+      requireEnv(this.ctx, t.env);
       return t;
     } catch (e) {
       if (e instanceof SvcError) return e;
@@ -74,13 +115,18 @@ export class TargetResolver {
   }
 }
 
+/** Throws unknown_environment unless `env` exists (it may have been deleted since the token was made). */
+export function requireEnv(ctx: Pick<IngestContext, 'envExists'>, env: string): void {
+  if (!ctx.envExists(env)) throw new SvcError('unknown_environment', `unknown environment: "${env}"`);
+}
+
 /** Authenticates and prepares the target resolver of one request. */
 export async function authorize(ctx: IngestContext, token: string | undefined): Promise<TargetResolver> {
   const principal = await ctx.authenticate(token);
   return new TargetResolver(ctx, principal);
 }
 
-/** Hands a batch to the writer without waiting for room: a full queue throws queue_full (→ 429). */
+/** Hands a batch to the writer without waiting for room: a full queue throws queue_full (the edge says "retry later"). */
 export async function forward(ctx: IngestContext, batch: WriteBatch): Promise<void> {
   if (batchSize(batch) === 0) return;
   await ctx.writer.write(batch, { wait: false });

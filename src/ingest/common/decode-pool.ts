@@ -2,39 +2,74 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { SvcError } from '../../errors/svc-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
-import { DECODE_JOBS, OFFLOAD_MIN_BYTES, type DecodeKind, type JobOf, type ResultOf } from './decode-jobs.js';
+import type { LogEvent } from '../../events/event.js';
+import type { EncodedBatch, WriteBatch } from '../../events/writer.js';
 
-/** Runs decode jobs (decode-jobs.ts) somewhere other than the event loop. */
+/**
+ * A kind of decode job a protocol offers for large bodies: a pure function from plain, cloneable
+ * job data (the request `body` and whatever else it needs) to its events plus plain extras for the
+ * route. The same function runs on the event loop or in a decode worker, which finds it by `name`
+ * (src/workers/decode-worker.ts).
+ */
+export interface DecodeKind<J extends { body: Uint8Array }, R extends { events: LogEvent[] }> {
+  readonly name: string;
+  /** Pure: the same answer on any thread. Throws SvcError for a body it refuses. */
+  readonly decode: (job: J) => R;
+}
+
+/**
+ * A decoded job as its route gets it: the extras, and the events as a WriteBatch (already in the
+ * WAL's encoding when a worker decoded them, so the event loop does not encode them either).
+ */
+export type Decoded<R extends { events: LogEvent[] }> = Omit<R, 'events'> & { batch: WriteBatch };
+
+/** Runs decode jobs somewhere other than the event loop. */
 export interface DecodeRunner {
   /**
-   * Called concurrently by the ingest routes; answers exactly what DECODE_JOBS[kind](job) would,
-   * and rejects with the same SvcError it would throw. Takes ownership of `job.body`.
+   * Called concurrently by the ingest routes; answers what `kind.decode(job)` would (the events
+   * encoded), and rejects with the same SvcError it would throw. Takes ownership of `job.body`.
    */
-  run<K extends DecodeKind>(kind: K, job: JobOf<K>): Promise<ResultOf<K>>;
+  run<J extends { body: Uint8Array }, R extends { events: LogEvent[] }>(kind: DecodeKind<J, R>, job: J): Promise<Decoded<R>>;
   /** Stops the workers; jobs still running reject with shutting_down. */
   close(): Promise<void>;
 }
 
+/** Bodies from this size on go to a decode worker when there is one: below it the hop costs more than it saves. */
+export const OFFLOAD_MIN_BYTES = 64 * 1024;
+
 /** Runs a job on the runner when there is one and the body is large enough, else right here. */
-export async function decodeJob<K extends DecodeKind>(runner: DecodeRunner | undefined, kind: K, job: JobOf<K>): Promise<ResultOf<K>> {
+export async function decodeJob<J extends { body: Uint8Array }, R extends { events: LogEvent[] }>(
+  runner: DecodeRunner | undefined,
+  kind: DecodeKind<J, R>,
+  job: J,
+): Promise<Decoded<R>> {
   if (runner && job.body.byteLength >= OFFLOAD_MIN_BYTES) return runner.run(kind, job);
-  return (DECODE_JOBS[kind] as (j: JobOf<K>) => ResultOf<K>)(job);
+  const { events, ...extras } = kind.decode(job);
+  return { ...extras, batch: events };
 }
 
-/** Worker → pool messages. */
+/** Pool → worker messages: run the decode kind `kind` on `job`. */
+export interface WorkerRequest {
+  id: number;
+  kind: string;
+  job: { body: Uint8Array };
+}
+
+/** Worker → pool messages: the job's extras and its events encoded, or the error it threw. */
 export type WorkerReply =
-  | { id: number; ok: true; result: ResultOf<DecodeKind> }
+  | { id: number; ok: true; result: { batch: EncodedBatch } & Record<string, unknown> }
   | { id: number; ok: false; code?: ErrorCode; message: string; details?: Record<string, unknown> };
 
 interface Slot {
   worker: Worker;
-  jobs: Map<number, { resolve: (r: ResultOf<DecodeKind>) => void; reject: (e: unknown) => void }>;
+  jobs: Map<number, { resolve: (r: WorkerReply & { ok: true }) => void; reject: (e: unknown) => void }>;
 }
 
 /**
- * A fixed pool of decode workers (decode-worker.ts). A job goes to the worker with the fewest jobs
- * in hand. The body is copied to the worker; the encoded WAL bytes come back transferred, not
- * copied. A worker that dies fails its jobs (500, nothing was acknowledged) and is replaced.
+ * A fixed pool of decode workers, each running the module at `entry` (src/workers/decode-worker.ts,
+ * given by the composition root). A job goes to the worker with the fewest jobs in hand. The body
+ * is copied to the worker; the encoded WAL bytes come back transferred, not copied. A worker that
+ * dies fails its jobs (an internal error: nothing was acknowledged) and is replaced.
  */
 export class DecodePool implements DecodeRunner {
   private readonly slots: Slot[] = [];
@@ -43,21 +78,23 @@ export class DecodePool implements DecodeRunner {
 
   constructor(
     size: number,
+    private readonly entry: URL,
     private readonly log?: Logger,
   ) {
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
-  run<K extends DecodeKind>(kind: K, job: JobOf<K>): Promise<ResultOf<K>> {
+  run<J extends { body: Uint8Array }, R extends { events: LogEvent[] }>(kind: DecodeKind<J, R>, job: J): Promise<Decoded<R>> {
     if (this.closed) return Promise.reject(new SvcError('shutting_down', 'cannot decode: svc is shutting down'));
     let slot = this.slots[0];
     for (const s of this.slots) if (s.jobs.size < slot.jobs.size) slot = s;
     const id = this.nextId++;
     // an exact copy of the body, transferred: posting a Buffer would clone its whole backing store
     const body = new Uint8Array(job.body);
-    return new Promise<ResultOf<K>>((resolve, reject) => {
-      slot.jobs.set(id, { resolve: resolve as (r: ResultOf<DecodeKind>) => void, reject });
-      slot.worker.postMessage({ id, kind, job: { ...job, body } }, [body.buffer]);
+    return new Promise<Decoded<R>>((resolve, reject) => {
+      slot.jobs.set(id, { resolve: (m) => resolve(m.result as unknown as Decoded<R>), reject });
+      const request: WorkerRequest = { id, kind: kind.name, job: { ...job, body } };
+      slot.worker.postMessage(request, [body.buffer]);
     });
   }
 
@@ -68,14 +105,14 @@ export class DecodePool implements DecodeRunner {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: startWorker(), jobs: new Map() };
+    const slot: Slot = { worker: startWorker(this.entry), jobs: new Map() };
     // idle workers must not keep the process alive (tests and tools that forget close())
     slot.worker.unref();
     slot.worker.on('message', (m: WorkerReply) => {
       const job = slot.jobs.get(m.id);
       if (!job) return;
       slot.jobs.delete(m.id);
-      if (m.ok) job.resolve(m.result);
+      if (m.ok) job.resolve(m);
       else job.reject(m.code ? new SvcError(m.code, m.message, { details: m.details }) : new Error(`BUG: decode worker failed: ${m.message}`));
     });
     slot.worker.on('error', (err) => {
@@ -98,13 +135,11 @@ export class DecodePool implements DecodeRunner {
 }
 
 /**
- * Starts decode-worker.js beside this module. Under tsx (tests, `npm run dev`) this module is a .ts
- * file and a worker does not inherit tsx's loader, so the worker registers it before importing.
+ * Starts a worker on `entry`. Under tsx (tests, `npm run dev`) the entry is a .ts file and a worker
+ * does not inherit tsx's loader, so the worker registers it before importing the entry.
  */
-function startWorker(): Worker {
-  const ts = import.meta.url.endsWith('.ts');
-  const url = new URL(ts ? './decode-worker.ts' : './decode-worker.js', import.meta.url);
-  if (!ts) return new Worker(url);
+function startWorker(entry: URL): Worker {
+  if (!entry.pathname.endsWith('.ts')) return new Worker(entry);
   const tsx = import.meta.resolve('tsx/esm/api');
-  return new Worker(`import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); })`, { eval: true });
+  return new Worker(`import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); })`, { eval: true });
 }

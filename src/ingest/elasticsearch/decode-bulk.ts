@@ -3,12 +3,11 @@ import type { IngestPrincipal } from '../../auth/principal.js';
 import { SvcError, isSvcError } from '../../errors/svc-error.js';
 import type { LogEvent } from '../../events/event.js';
 import { eventFromObject } from '../../events/flatten.js';
-import { timeContext } from '../../events/time.js';
-import { encodeBatch, type EncodedBatch } from '../../storage/wal/batch-encode.js';
+import { timeContext } from '../../events/timestamp.js';
 import { TargetResolver } from '../common/context.js';
+import type { DecodeKind } from '../common/decode-pool.js';
 import { BulkSyntaxError, parseBulk, type BulkOp } from './bulk.js';
-import type { BulkItem } from './bulk-response.js';
-import { esErrorType, esStatus } from './respond.js';
+import { itemError, type BulkItem, type BulkItemError } from './bulk-item.js';
 
 /**
  * One `_bulk` body to decode, as plain data so it runs on the event loop or a decode worker
@@ -26,11 +25,11 @@ export interface EsBulkJob {
   timezone: string;
 }
 
-/** Per-item answers and the accepted documents, encoded for the WAL (`items[itemOf[k]]` ↔ event k). */
+/** Per-item answers and the accepted documents as events (`items[itemOf[k]]` ↔ event k). */
 export interface EsBulkDecoded {
   items: BulkItem[];
   itemOf: number[];
-  batch: EncodedBatch;
+  events: LogEvent[];
 }
 
 // ids svc makes up for documents sent without one; the random prefix keeps threads apart
@@ -40,8 +39,8 @@ function newId(): string {
   return ID_PREFIX + (idSeq++).toString(36);
 }
 
-export function errItem(op: BulkOp, id: string | undefined, status: number, type: string, reason: string): BulkItem {
-  return { op: op.op, index: op.index ?? '', id, status, error: { type, reason } };
+function failed(op: BulkOp, id: string | undefined, error: BulkItemError): BulkItem {
+  return { op: op.op, index: op.index ?? '', id, error };
 }
 
 /**
@@ -60,12 +59,14 @@ export function decodeBulkJob(job: EsBulkJob): EsBulkDecoded {
   if (ops.length === 0) throw new SvcError('invalid_input', 'request body is required');
   const envs = new Set(job.envs);
   const targets = new TargetResolver({ envExists: (name) => envs.has(name) }, job.principal);
-  const { items, events, itemOf } = decodeOps(targets, ops, job.nowMs, job.timezone);
-  return { items, itemOf, batch: encodeBatch(events) };
+  return decodeOps(targets, ops, job.nowMs, job.timezone);
 }
 
+/** `_bulk` bodies as a decode kind: large ones go to a decode worker. */
+export const ES_BULK_DECODE: DecodeKind<EsBulkJob, EsBulkDecoded> = { name: 'es_bulk', decode: decodeBulkJob };
+
 /** Decodes the bulk operations into events and per-item answers (events[i] ↔ itemOf[i]). */
-function decodeOps(targets: TargetResolver, ops: BulkOp[], nowMs: number, timezone: string) {
+function decodeOps(targets: TargetResolver, ops: BulkOp[], nowMs: number, timezone: string): EsBulkDecoded {
   const items: BulkItem[] = new Array(ops.length);
   const events: LogEvent[] = [];
   const itemOf: number[] = [];
@@ -74,23 +75,23 @@ function decodeOps(targets: TargetResolver, ops: BulkOp[], nowMs: number, timezo
   for (let i = 0; i < ops.length; i++) {
     const op = ops[i];
     if (op.op !== 'index' && op.op !== 'create') {
-      items[i] = errItem(op, op.id, 400, 'illegal_argument_exception', `action [${op.op}] is not supported: svc is append-only`);
+      items[i] = failed(op, op.id, { kind: 'bad_request', type: 'illegal_argument_exception', reason: `action [${op.op}] is not supported: svc is append-only` });
       continue;
     }
     const id = op.id ?? newId();
     if (!op.doc) {
-      items[i] = errItem(op, id, 400, 'document_parsing_exception', op.docError ?? 'missing source');
+      items[i] = failed(op, id, { kind: 'bad_request', type: 'document_parsing_exception', reason: op.docError ?? 'missing source' });
       continue;
     }
     try {
       const t = targets.resolve(op.index);
       events.push(eventFromObject(op.doc, op.raw, { env: t.env, index: t.index, timeUs: arrival, host: '', source: '', sourcetype: 'elasticsearch' }, time));
       itemOf.push(i);
-      items[i] = { op: op.op, index: op.index ?? '', id, status: 201 };
+      items[i] = { op: op.op, index: op.index ?? '', id };
     } catch (e) {
-      // the env comes from the token alone: an unknown one refuses the whole request (400)
+      // the env comes from the token alone: an unknown one refuses the whole request
       if (!isSvcError(e) || e.code === 'unknown_environment') throw e;
-      items[i] = errItem(op, id, esStatus(e), esErrorType(e), e.message);
+      items[i] = failed(op, id, itemError(e));
     }
   }
   return { items, events, itemOf };

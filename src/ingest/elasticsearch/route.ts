@@ -1,22 +1,22 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isSvcError } from '../../errors/svc-error.js';
 import { toSvcError } from '../../http/errors.js';
-import { decodeBody } from '../common/body.js';
+import { extractToken } from '../../http/ingest-token.js';
+import { bodyOf, header, useRawBodies } from '../../http/raw-body.js';
+import { decompressBody } from '../common/body.js';
 import { authorize, forward, type IngestContext, type TargetResolver } from '../common/context.js';
 import { decodeJob } from '../common/decode-pool.js';
-import { bodyOf, header, useRawBodies } from '../common/raw-body.js';
-import { extractToken } from '../common/token.js';
-import { renderBulkResponse, parseFilterPath } from './bulk-response.js';
-import { clusterInfo, sendEsError } from './respond.js';
+import { itemError } from './bulk-item.js';
+import { ES_BULK_DECODE } from './decode-bulk.js';
+import { clusterInfo, parseFilterPath, sendBulk, sendEsError } from './respond.js';
 
 /**
  * Elasticsearch compatibility: `GET|HEAD /`, `POST /_bulk`, `POST /{index}/_bulk` (also under
  * /api/es/) and the setup probes shippers make before their first bulk. Every answer carries
  * `X-Elastic-Product: Elasticsearch` (the official clients refuse 2xx answers without it).
  *
- * Backpressure: when the writer queue is full the bulk answer is 200 with every accepted item
- * `status: 429` (es_rejected_execution_exception) plus `Retry-After`; that is what the client's
- * bulk helper, Filebeat and Logstash retry (a whole-request 429 is not retried by the helper).
+ * Backpressure: when the writer queue is full every accepted item fails with queue_full inside a
+ * successful bulk answer (respond.ts sendBulk says how, and why).
  */
 
 const AUTH_SCHEMES = ['apikey', 'basic', 'bearer'] as const;
@@ -29,21 +29,22 @@ async function authorizeEs(ctx: IngestContext, req: FastifyRequest): Promise<Tar
 async function bulk(ctx: IngestContext, req: FastifyRequest, reply: FastifyReply, pathIndex?: string): Promise<unknown> {
   const started = Date.now();
   const targets = await authorizeEs(ctx, req);
-  const body = decodeBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
+  const body = await decompressBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
   const principal = targets.principal;
   const job = { body, pathIndex, principal, envs: ctx.envExists(principal.pin.env) ? [principal.pin.env] : [], nowMs: ctx.clock.now(), timezone: ctx.timezone };
   // large bodies decode on a worker thread (common/decode-pool.ts), small ones right here
-  const { items, itemOf, batch } = await decodeJob(ctx.decoder, 'es_bulk', job);
+  const { items, itemOf, batch } = await decodeJob(ctx.decoder, ES_BULK_DECODE, job);
+  let retryAfterSecs: number | undefined;
   try {
     await forward(ctx, batch);
   } catch (e) {
     if (!isSvcError(e) || e.code !== 'queue_full') throw e;
-    // backpressure: every accepted item becomes a retryable 429 inside a 200 answer
-    for (const i of itemOf) items[i] = { ...items[i], status: 429, error: { type: 'es_rejected_execution_exception', reason: e.message } };
-    reply.header('Retry-After', String(Math.max(1, Math.ceil(e.retryAfterSecs ?? 1))));
+    // backpressure: every accepted item fails retryably (too_many_requests) inside a successful answer
+    for (const i of itemOf) items[i] = { ...items[i], error: itemError(e) };
+    retryAfterSecs = e.retryAfterSecs ?? 1;
   }
   const filter = parseFilterPath((req.query as Record<string, string | undefined>).filter_path);
-  return reply.type('application/json').send(renderBulkResponse(items, Date.now() - started, filter));
+  return sendBulk(reply, items, Date.now() - started, filter, retryAfterSecs);
 }
 
 /** Setup probes of Filebeat, Logstash, Vector, Fluent Bit: answered so they start, nothing stored. */

@@ -1,16 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SvcError } from '../../errors/svc-error.js';
-import { STATUS_BY_KIND, toSvcError } from '../../http/errors.js';
-import { decodeBody, mediaType } from '../common/body.js';
+import { toSvcError } from '../../http/errors.js';
+import { extractToken } from '../../http/ingest-token.js';
+import { bodyOf, header, useRawBodies } from '../../http/raw-body.js';
+import { decompressBody, mediaType } from '../common/body.js';
 import { authorize, forward, type IngestContext } from '../common/context.js';
-import { bodyOf, header, useRawBodies } from '../common/raw-body.js';
-import { extractToken } from '../common/token.js';
 import { decodeJson, decodeProtobuf, streamsToEvents, type LokiStream } from './decode.js';
+import { sendLokiError, sendPushed } from './respond.js';
 
 /**
  * Loki push: `POST /loki/api/v1/push` (also `/api/loki/v1/push`). Snappy protobuf (promtail, Alloy,
- * winston-loki; no Content-Encoding) or JSON (gzip allowed). Success is 204 with no body; errors are
- * plain text like Loki's own, 429 with Retry-After when the writer queue is full.
+ * winston-loki; no Content-Encoding) or JSON (gzip allowed). Answers as Loki does (respond.ts),
+ * asking to retry later when the writer queue is full.
  */
 
 const AUTH_SCHEMES = ['bearer', 'basic'] as const;
@@ -24,11 +25,11 @@ function isProtobuf(req: FastifyRequest, body: Buffer): boolean {
   return first !== 0x7b;
 }
 
-function decode(ctx: IngestContext, req: FastifyRequest): LokiStream[] {
+async function decode(ctx: IngestContext, req: FastifyRequest): Promise<LokiStream[]> {
   const raw = bodyOf(req.body);
   const enc = header(req.headers['content-encoding'])?.toLowerCase();
   if (enc === 'snappy') return decodeProtobuf(raw, ctx.maxBodyBytes);
-  const body = decodeBody(raw, enc, ctx.maxBodyBytes);
+  const body = await decompressBody(raw, enc, ctx.maxBodyBytes);
   if (body.length === 0) throw new SvcError('invalid_input', 'empty push request');
   return isProtobuf(req, body) ? decodeProtobuf(body, ctx.maxBodyBytes) : decodeJson(body.toString('utf8'));
 }
@@ -36,7 +37,7 @@ function decode(ctx: IngestContext, req: FastifyRequest): LokiStream[] {
 async function push(ctx: IngestContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const tok = extractToken(header(req.headers.authorization), AUTH_SCHEMES);
   const targets = await authorize(ctx, tok?.token);
-  const decoded = streamsToEvents(decode(ctx, req));
+  const decoded = streamsToEvents(await decode(ctx, req));
   const events = decoded.map(({ index, event }) => {
     const t = targets.resolve(index);
     event.env = t.env;
@@ -44,14 +45,7 @@ async function push(ctx: IngestContext, req: FastifyRequest, reply: FastifyReply
     return event;
   });
   await forward(ctx, events);
-  return reply.code(204).send();
-}
-
-function sendLokiError(reply: FastifyReply, err: SvcError): FastifyReply {
-  const status = STATUS_BY_KIND[err.kind];
-  if (status === 401) reply.header('WWW-Authenticate', 'Bearer realm="svc"');
-  if (err.retryAfterSecs !== undefined) reply.header('Retry-After', String(Math.max(1, Math.ceil(err.retryAfterSecs))));
-  return reply.code(status).type('text/plain; charset=utf-8').send(`${err.code}: ${err.message}\n`);
+  return sendPushed(reply);
 }
 
 export async function lokiRoutes(app: FastifyInstance, opts: { ctx: IngestContext }): Promise<void> {

@@ -1,14 +1,14 @@
 import type { EventDefaults } from '../../events/flatten.js';
-import { timeContext } from '../../events/time.js';
-import { encodeBatch, type EncodedBatch } from '../../storage/wal/batch-encode.js';
-import { decodeJson, decodeNdjson, decodeText, type LineError } from './decode.js';
+import { timeContext } from '../../events/timestamp.js';
+import type { DecodeKind } from '../common/decode-pool.js';
+import { decodeJson, decodeNdjson, decodeText, type DecodeResult } from './decode.js';
 
 /**
  * One native ingest body to decode: everything the decoders need, as plain data, so the job can
- * run on the event loop or in a decode worker (decode-pool.ts) with the same result.
+ * run on the event loop or in a decode worker (common/decode-pool.ts) with the same result.
  */
 export interface DecodeJob {
-  /** Lowercase media type without parameters (mediaTypeOf). */
+  /** Lowercase media type without parameters (common/body.ts mediaType). */
   mediaType: string;
   /** The decompressed body. */
   body: Uint8Array;
@@ -17,13 +17,6 @@ export interface DecodeJob {
   timezone: string;
   /** The request's "now": arrival time and the rule for yearless dates. */
   nowMs: number;
-}
-
-export interface DecodedBody {
-  batch: EncodedBatch;
-  /** Malformed lines: counted, not ingested. */
-  errors: number;
-  firstErrors: LineError[];
 }
 
 type Decoder = typeof decodeText;
@@ -44,15 +37,11 @@ function startsWithBrace(buf: Buffer): boolean {
   return buf[i] === 0x7b;
 }
 
-export function mediaTypeOf(contentType: string | undefined): string {
-  const ct = contentType ?? '';
-  const semi = ct.indexOf(';');
-  return (semi < 0 ? ct : ct.slice(0, semi)).trim().toLowerCase();
+/** Decodes a body into events and its malformed lines. Pure: the same answer on any thread. */
+export function runDecodeJob(job: DecodeJob): DecodeResult {
+  const body = Buffer.isBuffer(job.body) ? job.body : Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength);
+  return decoderFor(job.mediaType, body)(body, job.defaults, timeContext(job.timezone, job.nowMs));
 }
 
-/** Decodes a body and encodes its events for the WAL. Pure: the same answer on any thread. */
-export function runDecodeJob(job: DecodeJob): DecodedBody {
-  const body = Buffer.isBuffer(job.body) ? job.body : Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength);
-  const r = decoderFor(job.mediaType, body)(body, job.defaults, timeContext(job.timezone, job.nowMs));
-  return { batch: encodeBatch(r.events), errors: r.errors, firstErrors: r.firstErrors };
-}
+/** Native ingest bodies as a decode kind: large ones go to a decode worker. */
+export const NATIVE_DECODE: DecodeKind<DecodeJob, DecodeResult> = { name: 'native', decode: runDecodeJob };

@@ -1,6 +1,6 @@
 import type { FieldValue, LogEvent } from '../../events/event.js';
 import { eventFromObject, type EventDefaults } from '../../events/flatten.js';
-import { leadingTimestamp, type TimeContext } from '../../events/time.js';
+import { leadingTimestamp, type TimeContext } from '../../events/timestamp.js';
 
 /**
  * Native ingest bodies → LogEvents, in one pass over the (decompressed) bytes.

@@ -1,14 +1,14 @@
 import type { Principal } from '../../auth/principal.js';
 import { resolveIngestTarget } from '../../auth/rbac.js';
 import { checkName } from '../../control/envs.js';
-import { SvcError } from '../../errors/svc-error.js';
 import { DEFAULT_INDEX } from '../../events/event.js';
 import type { EventDefaults } from '../../events/flatten.js';
-import type { IngestContext } from '../common/context.js';
-import { decompressBody } from './body.js';
-import type { LineError } from './decode.js';
-import { mediaTypeOf } from './decode-job.js';
+import { batchSize } from '../../events/writer.js';
+import { requireEnv, type IngestContext } from '../common/context.js';
+import { decompressBody } from '../common/body.js';
 import { decodeJob } from '../common/decode-pool.js';
+import type { LineError } from './decode.js';
+import { NATIVE_DECODE } from './decode-job.js';
 
 /**
  * Native ingest (`POST /api/ingest`, DESIGN 5), free of HTTP: target → decompress → decode →
@@ -31,7 +31,8 @@ export interface NativeQuery {
 
 export interface NativeRequest {
   query: NativeQuery;
-  contentType: string | undefined;
+  /** Lowercase media type of the Content-Type, without parameters (common/body.ts mediaType). */
+  mediaType: string;
   contentEncoding: string | undefined;
   body: Buffer;
 }
@@ -51,7 +52,7 @@ export async function ingestNative(ctx: IngestContext, principal: Principal, req
   const target = resolveIngestTarget(principal, { env: req.query.env, index: req.query.index }, DEFAULT_INDEX);
   // the index names a folder of the block layout: letters, digits, _ . - only
   checkName('index', target.index);
-  if (!ctx.envExists(target.env)) throw new SvcError('unknown_environment', `unknown environment: "${target.env}"`);
+  requireEnv(ctx, target.env);
   const body = await decompressBody(req.body, req.contentEncoding, ctx.maxBodyBytes);
   const nowMs = ctx.clock.now();
   const defaults: EventDefaults = {
@@ -62,10 +63,11 @@ export async function ingestNative(ctx: IngestContext, principal: Principal, req
     sourcetype: req.query.sourcetype ?? '',
     timeUs: nowMs * 1000,
   };
-  const job = { mediaType: mediaTypeOf(req.contentType), body, defaults, timezone: ctx.timezone, nowMs };
+  const job = { mediaType: req.mediaType, body, defaults, timezone: ctx.timezone, nowMs };
   // large bodies decode on a worker thread (common/decode-pool.ts); small ones are cheaper inline
-  const r = await decodeJob(ctx.decoder, 'native', job);
+  const r = await decodeJob(ctx.decoder, NATIVE_DECODE, job);
+  const ingested = batchSize(r.batch);
   // the whole request is one batch: one WAL group commit, acknowledged together
-  if (r.batch.count > 0) await ctx.writer.write(r.batch, { wait: true });
-  return { ingested: r.batch.count, errors: r.errors, firstErrors: r.firstErrors };
+  if (ingested > 0) await ctx.writer.write(r.batch, { wait: true });
+  return { ingested, errors: r.errors, firstErrors: r.firstErrors };
 }

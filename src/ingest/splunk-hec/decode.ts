@@ -1,13 +1,13 @@
 import type { FieldValue, LogEvent } from '../../events/event.js';
-import { epochToUs, leadingTimestamp, type TimeContext } from '../../events/time.js';
+import { epochToUs, leadingTimestamp, type TimeContext } from '../../events/timestamp.js';
 import { addField, eventFromObject } from '../../events/flatten.js';
-import { hecError } from './respond.js';
+import { hecError } from './hec-error.js';
 import { splitConcatenatedJson } from './split-events.js';
 
 /**
  * Decodes HEC bodies into events still missing env/index: each carries the `index` it asks for.
- * Pure: no HTTP, no auth. Throws HecError with Splunk's code for a bad body (the whole request is
- * refused, so a batch is stored whole or not at all).
+ * Pure: no HTTP, no auth. Throws SvcError with Splunk's code for a bad body (hec-error.ts; the whole
+ * request is refused, so a batch is stored whole or not at all).
  */
 
 export interface HecMeta {
@@ -37,12 +37,12 @@ function str(v: unknown): string | undefined {
 
 function decodeOne(obj: Record<string, unknown>, n: number, meta: HecMeta, time: TimeContext): HecDecoded {
   const ev = obj.event;
-  if (ev === undefined || ev === null) throw hecError(400, 'Event field is required', 12, { 'invalid-event-number': n });
+  if (ev === undefined || ev === null) throw hecError('Event field is required', 12, { 'invalid-event-number': n });
   if (ev === '' || (typeof ev === 'object' && !Array.isArray(ev) && Object.keys(ev).length === 0)) {
-    throw hecError(400, 'Event field cannot be blank', 13, { 'invalid-event-number': n });
+    throw hecError('Event field cannot be blank', 13, { 'invalid-event-number': n });
   }
   const timeUs = obj.time === undefined ? undefined : hecTimeUs(obj.time);
-  if (obj.time !== undefined && timeUs === undefined) throw hecError(400, 'Invalid data format', 6, { 'invalid-event-number': n, reason: 'cannot parse time' });
+  if (obj.time !== undefined && timeUs === undefined) throw hecError('Invalid data format', 6, { 'invalid-event-number': n, reason: 'cannot parse time' });
   const host = str(obj.host) ?? meta.host ?? '';
   const source = str(obj.source) ?? meta.source ?? '';
   const sourcetype = str(obj.sourcetype) ?? meta.sourcetype ?? 'httpevent';
@@ -67,19 +67,19 @@ function decodeOne(obj: Record<string, unknown>, n: number, meta: HecMeta, time:
 /** `/services/collector[/event[/1.0]]`: concatenated JSON event objects. */
 export function decodeEventBody(text: string, meta: HecMeta, time: TimeContext): HecDecoded[] {
   const { objects, invalidAt } = splitConcatenatedJson(text);
-  if (objects.length === 0 && invalidAt === undefined) throw hecError(400, 'No data', 5);
+  if (objects.length === 0 && invalidAt === undefined) throw hecError('No data', 5);
   const out: HecDecoded[] = [];
   for (let n = 0; n < objects.length; n++) {
     let obj: unknown;
     try {
       obj = JSON.parse(objects[n]);
     } catch {
-      throw hecError(400, 'Invalid data format', 6, { 'invalid-event-number': n });
+      throw hecError('Invalid data format', 6, { 'invalid-event-number': n });
     }
-    if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) throw hecError(400, 'Invalid data format', 6, { 'invalid-event-number': n });
+    if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) throw hecError('Invalid data format', 6, { 'invalid-event-number': n });
     out.push(decodeOne(obj as Record<string, unknown>, n, meta, time));
   }
-  if (invalidAt !== undefined) throw hecError(400, 'Invalid data format', 6, { 'invalid-event-number': invalidAt });
+  if (invalidAt !== undefined) throw hecError('Invalid data format', 6, { 'invalid-event-number': invalidAt });
   return out;
 }
 
@@ -98,6 +98,6 @@ export function decodeRawBody(text: string, meta: HecMeta, time: TimeContext): H
       event: { timeUs: leadingTimestamp(line, time) ?? time.nowUs, env: '', index: '', host: meta.host ?? '', source: meta.source ?? '', sourcetype: meta.sourcetype ?? 'httpevent', message: line, fields },
     });
   }
-  if (out.length === 0) throw hecError(400, 'No data', 5);
+  if (out.length === 0) throw hecError('No data', 5);
   return out;
 }

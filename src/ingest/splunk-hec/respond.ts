@@ -1,8 +1,9 @@
 import type { FastifyReply } from 'fastify';
 import type { SvcError } from '../../errors/svc-error.js';
+import { setErrorStatus } from '../../http/errors.js';
 
 /**
- * Splunk HEC answers: every body is `{"text", "code"}` with Splunk's own codes and statuses
+ * Splunk HEC's edge: every body is `{"text", "code"}` with Splunk's own codes and statuses
  * (https://docs.splunk.com/Documentation/Splunk/latest/Data/TroubleshootHTTPEventCollector).
  */
 export interface HecAnswer {
@@ -12,22 +13,17 @@ export interface HecAnswer {
   extra?: Record<string, unknown>;
 }
 
-export const HEC_SUCCESS: HecAnswer = { status: 200, text: 'Success', code: 0 };
-export const HEC_HEALTHY: HecAnswer = { status: 200, text: 'HEC is healthy', code: 17 };
-export const HEC_UNHEALTHY_QUEUE: HecAnswer = { status: 503, text: 'HEC is unhealthy, queues are full', code: 18 };
-
-export class HecError extends Error {
-  constructor(readonly answer: HecAnswer) {
-    super(answer.text);
-  }
-}
-
-export function hecError(status: number, text: string, code: number, extra?: Record<string, unknown>): HecError {
-  return new HecError({ status, text, code, extra });
-}
+const HEC_SUCCESS: HecAnswer = { status: 200, text: 'Success', code: 0 };
+const HEC_HEALTHY: HecAnswer = { status: 200, text: 'HEC is healthy', code: 17 };
+const HEC_UNHEALTHY_QUEUE: HecAnswer = { status: 503, text: 'HEC is unhealthy, queues are full', code: 18 };
 
 /** Maps svc's error codes to HEC's. A full queue is 429 (spec) with HEC's "Server is busy". */
 export function hecAnswerOf(err: SvcError): HecAnswer {
+  // refused by a HEC decoder or route with Splunk's own code (hec-error.ts)
+  if (typeof err.details?.hecCode === 'number') {
+    const { hecCode, ...extra } = err.details;
+    return { status: 400, text: err.message, code: hecCode as number, extra };
+  }
   switch (err.code) {
     case 'missing_credentials':
       return { status: 401, text: 'Token is required', code: 2 };
@@ -59,8 +55,24 @@ export function hecAnswerOf(err: SvcError): HecAnswer {
   }
 }
 
-export function sendHec(reply: FastifyReply, a: HecAnswer, retryAfterSecs?: number): FastifyReply {
-  if (a.status === 401) reply.header('WWW-Authenticate', 'Splunk');
-  if (retryAfterSecs !== undefined) reply.header('Retry-After', String(Math.max(1, Math.ceil(retryAfterSecs))));
-  return reply.code(a.status).type('application/json').send({ text: a.text, code: a.code, ...a.extra });
+function send(reply: FastifyReply, a: HecAnswer): FastifyReply {
+  return reply.type('application/json').send({ text: a.text, code: a.code, ...a.extra });
+}
+
+/** Sends an SvcError as HEC's answer, with Splunk's status for it. */
+export function sendHecError(reply: FastifyReply, err: SvcError): FastifyReply {
+  const a = hecAnswerOf(err);
+  setErrorStatus(reply, err, { status: a.status, challenge: 'Splunk' });
+  return send(reply, a);
+}
+
+/** The answer to events stored (fsynced); `ackId` when the request named a channel (acks.ts). */
+export function sendHecSuccess(reply: FastifyReply, ackId?: number): FastifyReply {
+  return send(reply.code(HEC_SUCCESS.status), ackId === undefined ? HEC_SUCCESS : { ...HEC_SUCCESS, extra: { ackId } });
+}
+
+/** The health answer: unhealthy while the writer queue is full. */
+export function sendHecHealth(reply: FastifyReply, queueFull: boolean): FastifyReply {
+  const a = queueFull ? HEC_UNHEALTHY_QUEUE : HEC_HEALTHY;
+  return send(reply.code(a.status), a);
 }

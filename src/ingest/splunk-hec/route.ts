@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toSvcError } from '../../http/errors.js';
-import { decodeBody } from '../common/body.js';
+import { extractToken } from '../../http/ingest-token.js';
+import { bodyOf, header, useRawBodies } from '../../http/raw-body.js';
+import { decompressBody } from '../common/body.js';
 import { authorize, forward, timeCtx, type IngestContext } from '../common/context.js';
-import { bodyOf, header, useRawBodies } from '../common/raw-body.js';
-import { extractToken } from '../common/token.js';
 import { decodeEventBody, decodeRawBody, type HecDecoded, type HecMeta } from './decode.js';
-import { HEC_HEALTHY, HEC_SUCCESS, HEC_UNHEALTHY_QUEUE, HecError, hecAnswerOf, hecError, sendHec } from './respond.js';
+import { hecError } from './hec-error.js';
+import { sendHecError, sendHecHealth, sendHecSuccess } from './respond.js';
 import { AckChannels, CHANNEL_RE } from './acks.js';
 import { z } from 'zod';
 
@@ -14,7 +15,7 @@ import { z } from 'zod';
  * `/services/collector/raw[/1.0]`, `POST /services/collector/ack[/1.0]` (indexer acknowledgement,
  * acks.ts), `GET /services/collector/health[/1.0]`. Token as
  * `Authorization: Splunk <token>` (Bearer and Basic password accepted too). Every answer is
- * `{"text", "code"}`; a full queue is 429 "Server is busy" (code 9) with Retry-After.
+ * `{"text", "code"}` (respond.ts); a full queue is "Server is busy" (code 9) with Retry-After.
  */
 
 type Query = Record<string, string | undefined>;
@@ -34,14 +35,14 @@ function metaOf(req: FastifyRequest): HecMeta {
 /** The request's channel (`X-Splunk-Request-Channel` or `?channel=`); a malformed one is Splunk's code 11. */
 function channelOf(req: FastifyRequest): string | undefined {
   const c = header(req.headers['x-splunk-request-channel']) ?? ((req.query as Query).channel || undefined);
-  if (c !== undefined && !CHANNEL_RE.test(c)) throw hecError(400, 'Invalid data channel', 11);
+  if (c !== undefined && !CHANNEL_RE.test(c)) throw hecError('Invalid data channel', 11);
   return c;
 }
 
 async function ingest(ctx: IngestContext, acks: AckChannels, req: FastifyRequest, reply: FastifyReply, raw: boolean): Promise<FastifyReply> {
   const tok = extractToken(header(req.headers.authorization), AUTH_SCHEMES);
   const targets = await authorize(ctx, tok?.token);
-  const body = decodeBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
+  const body = await decompressBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
   const meta = metaOf(req);
   const text = body.toString('utf8');
   const decoded: HecDecoded[] = raw ? decodeRawBody(text, meta, timeCtx(ctx)) : decodeEventBody(text, meta, timeCtx(ctx));
@@ -55,8 +56,7 @@ async function ingest(ctx: IngestContext, acks: AckChannels, req: FastifyRequest
   });
   await forward(ctx, events);
   // acknowledged only now, after the WAL fsync: the id is true from the start (acks.ts)
-  if (meta.channel) return sendHec(reply, { ...HEC_SUCCESS, extra: { ackId: acks.issue(meta.channel) } });
-  return sendHec(reply, HEC_SUCCESS);
+  return sendHecSuccess(reply, meta.channel ? acks.issue(meta.channel) : undefined);
 }
 
 const ackBody = z.object({ acks: z.array(z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)).max(10_000) });
@@ -66,32 +66,31 @@ async function ackStatus(ctx: IngestContext, acks: AckChannels, req: FastifyRequ
   const tok = extractToken(header(req.headers.authorization), AUTH_SCHEMES);
   await authorize(ctx, tok?.token);
   const channel = channelOf(req);
-  if (!channel) throw hecError(400, 'Data channel is missing', 10);
-  const body = decodeBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
+  if (!channel) throw hecError('Data channel is missing', 10);
+  const body = await decompressBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.toString('utf8'));
   } catch {
-    throw hecError(400, 'Invalid data format', 6, { reason: 'the body is not JSON' });
+    throw hecError('Invalid data format', 6, { reason: 'the body is not JSON' });
   }
   const r = ackBody.safeParse(parsed);
-  if (!r.success) throw hecError(400, 'Invalid data format', 6, { reason: 'want {"acks": [ids]} with non-negative integer ids' });
+  if (!r.success) throw hecError('Invalid data format', 6, { reason: 'want {"acks": [ids]} with non-negative integer ids' });
   return reply.type('application/json').send({ acks: acks.status(channel, r.data.acks) });
 }
 
 function health(ctx: IngestContext, reply: FastifyReply): FastifyReply {
   const { queued, capacity } = ctx.writer.queueDepth();
-  return sendHec(reply, queued >= capacity ? HEC_UNHEALTHY_QUEUE : HEC_HEALTHY);
+  return sendHecHealth(reply, queued >= capacity);
 }
 
 export async function splunkHecRoutes(app: FastifyInstance, opts: { ctx: IngestContext }): Promise<void> {
   const { ctx } = opts;
   useRawBodies(app, ctx.maxBodyBytes);
   app.setErrorHandler((err, _req, reply) => {
-    if (err instanceof HecError) return sendHec(reply, err.answer);
     const svcErr = toSvcError(err);
     if (svcErr.kind === 'internal') ctx.log?.error({ err }, 'hec request failed');
-    return sendHec(reply, hecAnswerOf(svcErr), svcErr.retryAfterSecs);
+    return sendHecError(reply, svcErr);
   });
   const cfg = { config: { access: 'public' as const } };
   const acks = new AckChannels();

@@ -1,5 +1,5 @@
 import type { FieldValue, LogEvent } from '../../events/event.js';
-import { parseTimeValue, type TimeContext } from '../../events/time.js';
+import { parseTimeValue, type TimeContext } from '../../events/timestamp.js';
 
 /**
  * One syslog message → a canonical event (env/index filled by the listener). Pure.

@@ -1,26 +1,29 @@
 import type { LogEvent } from '../../events/event.js';
+import type { EncodedBatch, WriteBatch } from '../../events/writer.js';
 import { LiveSegment, type LivePartition } from './live-segment.js';
 import { walLine } from './wal-line.js';
 
+export { batchSize, type WriteBatch } from '../../events/writer.js';
+
 /**
- * A batch of events already in WAL form: their lines (walLine, each ending in LF) and the live
- * accounting of those lines per env/index/day. Built by encodeBatch on whichever thread decoded
- * the events (a native ingest decode worker, or the writer itself), so committing it costs the
- * writer's thread one memcpy and a merge of a few partition summaries, nothing per event.
+ * The inside of events/writer.ts's opaque EncodedBatch: the events' WAL lines (walLine, each
+ * ending in LF) and the live accounting of those lines per env/index/day. Built by encodeBatch on
+ * whichever thread decoded the events (a decode worker, or the writer itself), so committing it
+ * costs the writer's thread one memcpy and a merge of a few partition summaries, nothing per event.
  * Structured-cloneable: `wal` can be transferred between threads.
  */
-export interface EncodedBatch {
-  readonly kind: 'encoded';
-  count: number;
+export interface WalBatch extends EncodedBatch {
   wal: Uint8Array;
   parts: LivePartition[];
 }
 
-/** A batch as the Writer accepts it. */
-export type WriteBatch = LogEvent[] | EncodedBatch;
+/** A batch in WAL form: LogEvents are encoded now; an EncodedBatch was made by encodeBatch, its only maker. */
+export function walBatch(b: WriteBatch): WalBatch {
+  return Array.isArray(b) ? encodeBatch(b) : (b as WalBatch);
+}
 
 /** Encodes events for the WAL. Pure: safe on any thread. */
-export function encodeBatch(events: LogEvent[]): EncodedBatch {
+export function encodeBatch(events: LogEvent[]): WalBatch {
   const acc = new LiveSegment(0, '');
   const lines: string[] = new Array(events.length);
   let chars = 0;
@@ -40,17 +43,15 @@ export function encodeBatch(events: LogEvent[]): EncodedBatch {
     off += buf.write(line, off, 'utf8');
     buf[off++] = 10;
   }
-  return { kind: 'encoded', count: events.length, wal: buf.subarray(0, off), parts: [...acc.partitions.values()] };
-}
-
-export function batchSize(b: WriteBatch): number {
-  return Array.isArray(b) ? b.length : b.count;
+  // the brand is type-only (events/writer.ts): storage, the only maker of encoded batches, stamps it here
+  return { kind: 'encoded', count: events.length, wal: buf.subarray(0, off), parts: [...acc.partitions.values()] } as unknown as WalBatch;
 }
 
 /** The events of a batch (tests and Writers that inspect events; the storage engine never needs it). */
 export function eventsOf(b: WriteBatch): LogEvent[] {
   if (Array.isArray(b)) return b;
-  const text = Buffer.from(b.wal.buffer, b.wal.byteOffset, b.wal.byteLength).toString('utf8');
+  const { wal } = walBatch(b);
+  const text = Buffer.from(wal.buffer, wal.byteOffset, wal.byteLength).toString('utf8');
   return text
     .split('\n')
     .filter((l) => l.length > 0)

@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync, deflateSync } from 'node:zlib';
-import { decodeBody, mediaType } from '../../../src/ingest/common/body.js';
-import { extractToken } from '../../../src/ingest/common/token.js';
+import { decompressBody, mediaType } from '../../../src/ingest/common/body.js';
+import { extractToken } from '../../../src/http/ingest-token.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
@@ -24,25 +24,25 @@ describe('extractToken', () => {
   });
 });
 
-describe('decodeBody', () => {
+describe('decompressBody', () => {
   const text = Buffer.from('hello world '.repeat(100));
 
-  it('decompresses gzip and deflate, and gzip sent without the header', () => {
-    assert.deepEqual(decodeBody(gzipSync(text), 'gzip', 1 << 20), text);
-    assert.deepEqual(decodeBody(deflateSync(text), 'deflate', 1 << 20), text);
-    assert.deepEqual(decodeBody(gzipSync(text), undefined, 1 << 20), text);
-    assert.deepEqual(decodeBody(text, 'identity', 1 << 20), text);
+  it('decompresses gzip and deflate, and gzip sent without the header', async () => {
+    assert.deepEqual(await decompressBody(gzipSync(text), 'gzip', 1 << 20), text);
+    assert.deepEqual(await decompressBody(deflateSync(text), 'deflate', 1 << 20), text);
+    assert.deepEqual(await decompressBody(gzipSync(text), undefined, 1 << 20), text);
+    assert.deepEqual(await decompressBody(text, 'identity', 1 << 20), text);
   });
 
-  it('stops a zip bomb at the decompressed-size bound', () => {
+  it('stops a zip bomb at the decompressed-size bound', async () => {
     const bomb = gzipSync(Buffer.alloc(10 * 1024 * 1024));
     assert.ok(bomb.length < 20_000);
-    assert.throws(() => decodeBody(bomb, 'gzip', 1 << 20), (e: { code?: string }) => e.code === 'body_too_large');
+    await assert.rejects(decompressBody(bomb, 'gzip', 1 << 20), (e: { code?: string }) => e.code === 'body_too_large');
   });
 
-  it('refuses corrupt streams and unknown encodings as bad input', () => {
-    assert.throws(() => decodeBody(Buffer.from('not gzip'), 'gzip', 1 << 20), (e: { code?: string }) => e.code === 'invalid_input');
-    assert.throws(() => decodeBody(text, 'zstd', 1 << 20), (e: { code?: string }) => e.code === 'unsupported_media_type');
+  it('refuses corrupt streams and unknown encodings as bad input', async () => {
+    await assert.rejects(decompressBody(Buffer.from('not gzip'), 'gzip', 1 << 20), (e: { code?: string }) => e.code === 'invalid_input');
+    await assert.rejects(decompressBody(text, 'zstd', 1 << 20), (e: { code?: string }) => e.code === 'unsupported_media_type');
   });
 
   it('reads the media type without parameters', () => {

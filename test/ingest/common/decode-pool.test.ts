@@ -3,10 +3,13 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DecodePool } from '../../../src/ingest/common/decode-pool.js';
-import { decodeBulkJob, type EsBulkJob } from '../../../src/ingest/elasticsearch/decode-bulk.js';
-import { runDecodeJob, type DecodeJob } from '../../../src/ingest/native/decode-job.js';
-import { eventsOf } from '../../../src/storage/wal/batch-encode.js';
+import type { LogEvent } from '../../../src/events/event.js';
+import { DecodePool, type DecodeKind } from '../../../src/ingest/common/decode-pool.js';
+import { ES_BULK_DECODE, type EsBulkJob } from '../../../src/ingest/elasticsearch/decode-bulk.js';
+import { esItemStatus } from '../../../src/ingest/elasticsearch/respond.js';
+import { NATIVE_DECODE, type DecodeJob } from '../../../src/ingest/native/decode-job.js';
+import { encodeBatch, eventsOf, walBatch } from '../../../src/storage/wal/batch-encode.js';
+import { DECODE_WORKER_URL } from '../../../src/workers/paths.js';
 import { SvcError } from '../../../src/errors/svc-error.js';
 
 /**
@@ -27,6 +30,18 @@ function job(mediaType: string, text: string, over: Partial<DecodeJob['defaults'
     timezone: 'UTC',
     nowMs: NOW,
   };
+}
+
+/** What decoding on the event loop and then encoding for the WAL answers: what a worker must answer. */
+function inline<J extends { body: Uint8Array }, R extends { events: LogEvent[] }>(kind: DecodeKind<J, R>, j: J) {
+  const { events, ...extras } = kind.decode(j);
+  return { ...extras, batch: encodeBatch(events) };
+}
+
+/** A pool's answer with its batch opened (the pool hands it on as storage's opaque EncodedBatch). */
+async function onPool<J extends { body: Uint8Array }, R extends { events: LogEvent[] }>(pool: DecodePool, kind: DecodeKind<J, R>, j: J) {
+  const r = await pool.run(kind, j);
+  return { ...(r as Omit<R, 'events'>), batch: walBatch(r.batch) };
 }
 
 function realFiles(dir: string): string[] {
@@ -53,7 +68,7 @@ function bulkJob(text: string, over: Partial<EsBulkJob> = {}): EsBulkJob {
 describe('decode pool', () => {
   let pool: DecodePool;
   before(() => {
-    pool = new DecodePool(2);
+    pool = new DecodePool(2, DECODE_WORKER_URL);
   });
   after(async () => {
     await pool.close();
@@ -71,15 +86,15 @@ describe('decode pool', () => {
       job('', ''),
     ];
     for (const j of jobs) {
-      const want = runDecodeJob(j);
-      const got = await pool.run('native', j);
+      const want = inline(NATIVE_DECODE, j);
+      const got = await onPool(pool, NATIVE_DECODE, j);
       assert.equal(got.batch.count, want.batch.count);
       assert.deepEqual(Buffer.from(got.batch.wal), Buffer.from(want.batch.wal));
       assert.deepEqual(got.batch.parts, want.batch.parts);
       assert.equal(got.errors, want.errors);
       assert.deepEqual(got.firstErrors, want.firstErrors);
     }
-    const nd = await pool.run('native', jobs[0]);
+    const nd = await onPool(pool, NATIVE_DECODE, jobs[0]);
     assert.equal(nd.batch.count, 5000 - 6);
     assert.equal(nd.errors, 6);
     assert.deepEqual(eventsOf(nd.batch)[0].fields, { 'user.id': 1, 'user.tags': '["a",1]', ok: false });
@@ -87,7 +102,7 @@ describe('decode pool', () => {
 
   it('decodes many bodies at once and keeps each answer with its request', async () => {
     const bodies = Array.from({ length: 40 }, (_, k) => Array.from({ length: 200 + k }, (_, i) => JSON.stringify({ message: `body ${k} line ${i}` })).join('\n'));
-    const answers = await Promise.all(bodies.map((b) => pool.run('native', job('application/x-ndjson', b))));
+    const answers = await Promise.all(bodies.map((b) => onPool(pool, NATIVE_DECODE, job('application/x-ndjson', b))));
     answers.forEach((a, k) => {
       assert.equal(a.batch.count, 200 + k);
       assert.equal(eventsOf(a.batch)[0].message, `body ${k} line 0`);
@@ -102,8 +117,8 @@ describe('decode pool', () => {
     }
     for (const file of realFiles(DATA)) {
       const j = job(file.endsWith('.json') ? 'application/x-ndjson' : 'text/plain', readFileSync(file, 'utf8'));
-      const want = runDecodeJob(j);
-      const got = await pool.run('native', j);
+      const want = inline(NATIVE_DECODE, j);
+      const got = await onPool(pool, NATIVE_DECODE, j);
       assert.equal(got.batch.count, want.batch.count, file);
       assert.ok(Buffer.from(got.batch.wal).equals(Buffer.from(want.batch.wal)), file);
       assert.deepEqual(got.batch.parts, want.batch.parts, file);
@@ -118,28 +133,28 @@ describe('decode pool', () => {
       else lines.push(`{"create":{"_index":"web","_id":"id-${i}"}}`, JSON.stringify({ '@timestamp': new Date(NOW - i).toISOString(), message: `GET /p/${i}`, http: { status: 200 + (i % 3) } }));
     }
     const j = bulkJob(lines.join('\n') + '\n', { pathIndex: 'logs' });
-    const want = decodeBulkJob(j);
-    const got = await pool.run('es_bulk', j);
+    const want = inline(ES_BULK_DECODE, j);
+    const got = await onPool(pool, ES_BULK_DECODE, j);
     // ids svc makes up differ between threads by design (a random prefix per thread): compare their presence
     const norm = (items: typeof want.items) => items.map((it) => ({ ...it, id: it.id?.startsWith('id-') ? it.id : typeof it.id }));
     assert.deepEqual(norm(got.items), norm(want.items));
     assert.deepEqual(got.itemOf, want.itemOf);
     assert.ok(Buffer.from(got.batch.wal).equals(Buffer.from(want.batch.wal)));
     assert.equal(got.batch.count, want.itemOf.length);
-    assert.ok(got.items.some((it) => it.status === 400) && got.items.some((it) => it.status === 403 || it.status === 400));
+    assert.ok(got.items.some((it) => esItemStatus(it) === 400) && got.items.some((it) => esItemStatus(it) === 403 || esItemStatus(it) === 400));
     assert.equal(eventsOf(got.batch)[0].fields['http.status'], 200);
   });
 
   it('rejects with the SvcError the job throws, across the thread', async () => {
     const bad = bulkJob('{"index":{}}\n{"a":1}\nnot json at all\n'.repeat(4000));
-    await assert.rejects(pool.run('es_bulk', bad), (e: unknown) => e instanceof SvcError && e.code === 'invalid_input' && /action line/.test(e.message));
+    await assert.rejects(pool.run(ES_BULK_DECODE, bad), (e: unknown) => e instanceof SvcError && e.code === 'invalid_input' && /action line/.test(e.message));
     const gone = bulkJob('{"index":{}}\n{"a":1}\n'.repeat(5000), { envs: [] });
-    await assert.rejects(pool.run('es_bulk', gone), (e: unknown) => e instanceof SvcError && e.code === 'unknown_environment');
+    await assert.rejects(pool.run(ES_BULK_DECODE, gone), (e: unknown) => e instanceof SvcError && e.code === 'unknown_environment');
   });
 
   it('refuses work after close with shutting_down', async () => {
-    const p = new DecodePool(1);
+    const p = new DecodePool(1, DECODE_WORKER_URL);
     await p.close();
-    await assert.rejects(p.run('native', job('text/plain', 'x')), (e: unknown) => e instanceof SvcError && e.code === 'shutting_down');
+    await assert.rejects(p.run(NATIVE_DECODE, job('text/plain', 'x')), (e: unknown) => e instanceof SvcError && e.code === 'shutting_down');
   });
 });

@@ -1,10 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseFilterPath, renderBulkResponse, type BulkItem } from '../../../src/ingest/elasticsearch/bulk-response.js';
+import type { BulkItem } from '../../../src/ingest/elasticsearch/bulk-item.js';
+import { parseFilterPath, renderBulkResponse } from '../../../src/ingest/elasticsearch/respond.js';
 
 const items: BulkItem[] = [
-  { op: 'index', index: 'web', id: 'a1', status: 201 },
-  { op: 'create', index: 'web', id: undefined, status: 400, error: { type: 'document_parsing_exception', reason: 'bad "json"' } },
+  { op: 'index', index: 'web', id: 'a1' },
+  { op: 'create', index: 'web', id: undefined, error: { kind: 'bad_request', type: 'document_parsing_exception', reason: 'bad "json"' } },
 ];
 
 describe('renderBulkResponse', () => {

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeJson, decodeNdjson, decodeText } from '../../../src/ingest/native/decode.js';
 import type { EventDefaults } from '../../../src/events/flatten.js';
-import { timeContext } from '../../../src/events/time.js';
+import { timeContext } from '../../../src/events/timestamp.js';
 
 const ctx = timeContext('UTC', Date.parse('2026-11-22T12:00:00Z'));
 const D: EventDefaults = { env: 'default', index: 'main', host: '', source: 'f.log', sourcetype: '', timeUs: 7 };

@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { IngestPrincipal } from '../../../src/auth/principal.js';
 import { SvcError } from '../../../src/errors/svc-error.js';
@@ -8,7 +8,7 @@ import type { LogEvent } from '../../../src/events/event.js';
 import type { Writer, WriteOptions } from '../../../src/events/writer.js';
 import { eventsOf, type WriteBatch } from '../../../src/storage/wal/batch-encode.js';
 import { sendError, toSvcError } from '../../../src/http/errors.js';
-import { ingestRoutes } from '../../../src/http/routes/ingest.js';
+import { nativeRoutes } from '../../../src/ingest/native/route.js';
 import type { IngestContext } from '../../../src/ingest/common/context.js';
 
 /**
@@ -68,7 +68,7 @@ describe('POST /api/ingest', () => {
       req.principal = TOKENS[tok];
     });
     app.setErrorHandler((err, req, reply) => sendError(reply, toSvcError(err), req));
-    await app.register(ingestRoutes, { ctx });
+    await app.register(nativeRoutes, { ctx });
   });
   after(() => app.close());
 
@@ -109,6 +109,12 @@ describe('POST /api/ingest', () => {
     const res = await post('/api/ingest', gzipSync('{"message":"zipped"}\n'), { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' });
     assert.deepEqual(res.json(), { ingested: 1, errors: 0, firstErrors: [] });
     assert.equal(writer.events.at(-1)?.message, 'zipped');
+  });
+
+  it('accepts a brotli body', async () => {
+    const res = await post('/api/ingest', brotliCompressSync('{"message":"squeezed"}\n'), { 'content-type': 'application/x-ndjson', 'content-encoding': 'br' });
+    assert.deepEqual(res.json(), { ingested: 1, errors: 0, firstErrors: [] });
+    assert.equal(writer.events.at(-1)?.message, 'squeezed');
   });
 
   it('answers 413 when the decompressed body passes the limit', async () => {

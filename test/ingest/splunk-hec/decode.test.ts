@@ -1,8 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { timeContext } from '../../../src/events/time.js';
+import { timeContext } from '../../../src/events/timestamp.js';
 import { decodeEventBody, decodeRawBody, hecTimeUs } from '../../../src/ingest/splunk-hec/decode.js';
-import { HecError } from '../../../src/ingest/splunk-hec/respond.js';
+import { SvcError } from '../../../src/errors/svc-error.js';
+import { hecAnswerOf } from '../../../src/ingest/splunk-hec/respond.js';
 import { splitConcatenatedJson } from '../../../src/ingest/splunk-hec/split-events.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
@@ -12,7 +13,7 @@ function hecCode(fn: () => unknown): number {
   try {
     fn();
   } catch (e) {
-    if (e instanceof HecError) return e.answer.code;
+    if (e instanceof SvcError) return hecAnswerOf(e).code;
     throw e;
   }
   return -1;

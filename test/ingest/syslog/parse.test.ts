@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { timeContext } from '../../../src/events/time.js';
+import { timeContext } from '../../../src/events/timestamp.js';
 import { SyslogFramer } from '../../../src/ingest/syslog/framing.js';
 import { parseSyslog } from '../../../src/ingest/syslog/parse.js';
 

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { leadingTimestamp, parseTimeValue, timeContext, formatUs, epochToUs } from '../../src/events/time.js';
+import { leadingTimestamp, parseTimeValue, timeContext, formatUs, epochToUs } from '../../src/events/timestamp.js';
 import { zoneByName } from '../../src/events/zone.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');

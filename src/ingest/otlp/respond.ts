@@ -1,0 +1,41 @@
+import type { FastifyReply } from 'fastify';
+import type { SvcError } from '../../errors/svc-error.js';
+import { setErrorStatus } from '../../http/errors.js';
+import { ExportLogsServiceResponse, GRPC, RpcStatus } from './logs-proto.js';
+
+/**
+ * OTLP/HTTP's edge: answers in the request's encoding, ExportLogsServiceResponse on success (records
+ * refused by index rules counted in partial_success) and google.rpc.Status on error. A full writer
+ * queue is 429 RESOURCE_EXHAUSTED with Retry-After, which the OTel exporters retry.
+ */
+
+export type OtlpEncoding = 'protobuf' | 'json';
+
+const GRPC_BY_KIND: Record<string, number> = {
+  bad_request: GRPC.INVALID_ARGUMENT,
+  unauthenticated: GRPC.UNAUTHENTICATED,
+  forbidden: GRPC.PERMISSION_DENIED,
+  too_large: GRPC.INVALID_ARGUMENT,
+  too_many_requests: GRPC.RESOURCE_EXHAUSTED,
+  unavailable: GRPC.UNAVAILABLE,
+};
+
+function send(reply: FastifyReply, enc: OtlpEncoding, proto: Uint8Array, json: unknown): FastifyReply {
+  if (enc === 'protobuf') return reply.type('application/x-protobuf').send(Buffer.from(proto));
+  return reply.type('application/json').send(json);
+}
+
+export function sendOtlpError(reply: FastifyReply, enc: OtlpEncoding, err: SvcError): FastifyReply {
+  setErrorStatus(reply, err);
+  const msg = { code: GRPC_BY_KIND[err.kind] ?? GRPC.INTERNAL, message: err.message };
+  return send(reply, enc, RpcStatus.encode(RpcStatus.create(msg)).finish(), msg);
+}
+
+/** The export answer; `rejected` records were refused (the last refusal's reason in `reason`). */
+export function sendExported(reply: FastifyReply, enc: OtlpEncoding, rejected: number, reason: string): FastifyReply {
+  const partial = rejected > 0 ? { partialSuccess: { rejectedLogRecords: rejected, errorMessage: reason } } : {};
+  const proto = ExportLogsServiceResponse.encode(ExportLogsServiceResponse.create(partial)).finish();
+  // OTLP/JSON writes int64 as a string
+  const json = rejected > 0 ? { partialSuccess: { rejectedLogRecords: String(rejected), errorMessage: reason } } : {};
+  return send(reply.code(200), enc, proto, json);
+}

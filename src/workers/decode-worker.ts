@@ -1,0 +1,40 @@
+import { parentPort } from 'node:worker_threads';
+import { SvcError } from '../errors/svc-error.js';
+import type { DecodeKind, WorkerReply, WorkerRequest } from '../ingest/common/decode-pool.js';
+import { ES_BULK_DECODE } from '../ingest/elasticsearch/decode-bulk.js';
+import { NATIVE_DECODE } from '../ingest/native/decode-job.js';
+import { encodeBatch } from '../storage/wal/batch-encode.js';
+
+/**
+ * Entry of a decode worker (ingest/common/decode-pool.ts runs it by path, see ./paths.ts): runs one
+ * decode job per message and encodes its events for the WAL here, off the event loop. The one
+ * module that joins an ingest decoder to storage's encoding, so neither ingest/ nor events/ needs
+ * storage/.
+ */
+const port = parentPort;
+if (!port) throw new Error('BUG: decode-worker.ts must run as a worker thread');
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each kind checks its own job
+const KINDS = new Map<string, DecodeKind<any, any>>([NATIVE_DECODE, ES_BULK_DECODE].map((k) => [k.name, k]));
+
+/** Runs one job; the WAL bytes go back transferred, not copied, to the event loop's thread. */
+function run({ id, kind, job }: WorkerRequest): { reply: WorkerReply; transfer: ArrayBuffer[] } {
+  const k = KINDS.get(kind);
+  if (!k) return { reply: { id, ok: false, message: `unknown decode kind "${kind}"` }, transfer: [] };
+  const { events, ...extras } = k.decode(job);
+  const batch = encodeBatch(events);
+  return { reply: { id, ok: true, result: { ...extras, batch } }, transfer: [batch.wal.buffer as ArrayBuffer] };
+}
+
+port.on('message', (m: WorkerRequest) => {
+  try {
+    const { reply, transfer } = run(m);
+    port.postMessage(reply, transfer);
+  } catch (e) {
+    const reply: WorkerReply =
+      e instanceof SvcError
+        ? { id: m.id, ok: false, code: e.code, message: e.message, details: e.details }
+        : { id: m.id, ok: false, message: e instanceof Error ? (e.stack ?? e.message) : String(e) };
+    port.postMessage(reply);
+  }
+});

@@ -1,0 +1,99 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The layout's rules (docs/architecture.md), checked on the source itself so they cannot rot:
+ * no import cycle, ingest and events independent of storage and of HTTP, HTTP statuses only at the
+ * edge, files a reader can hold in their head.
+ */
+
+const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'src');
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') && !p.endsWith('.d.ts') ? [p] : [];
+  });
+}
+
+const ALL = files(SRC);
+const rel = (p: string) => relative(SRC, p).replaceAll('\\', '/');
+const text = new Map(ALL.map((f) => [rel(f), readFileSync(f, 'utf8')]));
+
+/** Relative imports (static, type-only and dynamic) of a file, as paths under src/. */
+function importsOf(file: string): string[] {
+  const out: string[] = [];
+  for (const m of text.get(file)!.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) {
+    const target = rel(resolve(dirname(join(SRC, file)), m[1])).replace(/\.js$/, '.ts');
+    if (text.has(target)) out.push(target);
+  }
+  return out;
+}
+
+const graph = new Map([...text.keys()].map((f) => [f, importsOf(f)]));
+
+function findCycle(): string[] | null {
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (f: string): string[] | null => {
+    if (state.get(f) === 'done') return null;
+    if (state.get(f) === 'open') return [...stack.slice(stack.indexOf(f)), f];
+    state.set(f, 'open');
+    stack.push(f);
+    for (const g of graph.get(f) ?? []) {
+      const c = visit(g);
+      if (c) return c;
+    }
+    stack.pop();
+    state.set(f, 'done');
+    return null;
+  };
+  for (const f of graph.keys()) {
+    const c = visit(f);
+    if (c) return c;
+  }
+  return null;
+}
+
+/** A protocol's edge: the route that reads requests and the responder that writes its answers. */
+const isProtocolEdge = (f: string) => /^ingest\/[^/]+\/(route|respond)\.ts$/.test(f);
+
+/** Code only: comments and the contents of string literals left out (help texts quote queries like `status=500`). */
+function code(t: string): string {
+  return t
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\/\/.*$/gm, '')
+    .replace(/`(?:\\.|[^`\\])*`|'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"/g, "''");
+}
+
+describe('the source layout', () => {
+  it('has no import cycle', () => {
+    const c = findCycle();
+    assert.equal(c, null, c ? `cycle: ${c.join(' → ')}` : '');
+  });
+
+  it('keeps ingest and events free of storage', () => {
+    const bad = [...graph].filter(([f]) => /^(ingest|events)\//.test(f)).flatMap(([f, deps]) => deps.filter((d) => d.startsWith('storage/')).map((d) => `${f} → ${d}`));
+    assert.deepEqual(bad, []);
+  });
+
+  it('lets only a protocol\'s route and responder see HTTP', () => {
+    const bad = [...graph].filter(([f]) => /^(ingest|events)\//.test(f) && !isProtocolEdge(f)).flatMap(([f, deps]) => deps.filter((d) => d.startsWith('http/')).map((d) => `${f} → ${d}`));
+    assert.deepEqual(bad, []);
+  });
+
+  it('sets HTTP statuses only in http/ and the protocols\' responders', () => {
+    const status = /\b(?:code|status|statusCode)\s*[:(=]\s*[1-5]\d\d\b|\.code\(\s*[1-5]\d\d\b/;
+    const bad = [...text].filter(([f, t]) => !f.startsWith('http/') && !/\/respond\.ts$/.test(f) && status.test(code(t))).map(([f]) => f);
+    assert.deepEqual(bad, []);
+  });
+
+  it('keeps every file under 400 lines, but the parser and the timestamp reader', () => {
+    const allowed = new Set(['query/parser.ts', 'events/timestamp.ts']);
+    const big = [...text].filter(([f, t]) => !allowed.has(f) && t.split('\n').length > 400).map(([f, t]) => `${f}: ${t.split('\n').length}`);
+    assert.deepEqual(big, []);
+  });
+});

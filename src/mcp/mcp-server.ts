@@ -3,11 +3,10 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, typ
 import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
 import type { ZodError } from 'zod';
 import type { Principal } from '../auth/principal.js';
-import { canUseTool } from '../auth/rbac.js';
 import { SvcError, isSvcError } from '../errors/svc-error.js';
 import { VERSION } from '../version.js';
 import { SERVER_INSTRUCTIONS } from './query-help.js';
-import { TOOLS } from './tools/index.js';
+import { allowedTool, visibleTools } from './tools/allowlist.js';
 import type { McpDeps, McpTool, ToolOutput } from './tools/types.js';
 import type { McpOutcome } from '../selflog/types.js';
 
@@ -18,8 +17,7 @@ import type { McpOutcome } from '../selflog/types.js';
  */
 export function buildMcpServer(deps: McpDeps, principal: Principal): Server {
   const server = new Server({ name: 'svc', version: VERSION }, { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS });
-  const visible = TOOLS.filter((t) => canUseTool(principal, t.name));
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: visible.map(toolDefinition) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: visibleTools(principal).map(toolDefinition) }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => callTool(deps, principal, req.params.name, req.params.arguments ?? {}));
   return server;
 }
@@ -41,13 +39,14 @@ type Recorder = (outcome: McpOutcome, resultCount: number, err?: { code: string;
 /** Runs one tools/call: allowlist, argument validation, the tool, the `_svcmcp` record. */
 export async function callTool(deps: McpDeps, principal: Principal, name: string, rawArgs: unknown): Promise<CallToolResult> {
   const record = recorder(deps, principal, name, rawArgs);
-  const tool = TOOLS.find((t) => t.name === name);
-  if (!tool || !canUseTool(principal, name)) {
-    const code = tool ? 'tool_hidden' : 'unknown_tool';
-    const message = tool ? `tool "${name}" is not available to this key` : `unknown tool "${name}"`;
+  const allowed = allowedTool(principal, name);
+  if ('refused' in allowed) {
+    const code = allowed.refused;
+    const message = code === 'tool_hidden' ? `tool "${name}" is not available to this key` : `unknown tool "${name}"`;
     record('rejected', 0, { code, message });
     throw new McpError(ErrorCode.InvalidParams, message, { code });
   }
+  const tool = allowed.tool;
   // strict: a misspelt argument (q for query) is an error the model can fix, not silently ignored
   const parsed = tool.input.strict().safeParse(rawArgs);
   if (!parsed.success) {

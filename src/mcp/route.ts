@@ -3,6 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { SvcError } from '../errors/svc-error.js';
 import { VERSION } from '../version.js';
 import { buildMcpServer } from './mcp-server.js';
+import { internalError, methodNotAllowed } from './respond.js';
 import type { McpDeps } from './tools/types.js';
 
 /**
@@ -16,7 +17,7 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
   const deps: McpDeps = { search, control, store, selflog, clock, log };
   app.post('/mcp', { config: { access: 'mcp' } }, (request, reply) => handlePost(deps, request, reply));
   for (const method of ['GET', 'DELETE'] as const) {
-    app.route({ method, url: '/mcp', config: { access: 'mcp' }, handler: methodNotAllowed });
+    app.route({ method, url: '/mcp', config: { access: 'mcp' }, handler: async (request, reply) => methodNotAllowed(request, reply) });
   }
 }
 
@@ -37,17 +38,6 @@ async function handlePost(deps: McpDeps, request: FastifyRequest, reply: Fastify
     await transport.handleRequest(request.raw, reply.raw, request.body);
   } catch (err) {
     deps.log.error({ err, reqId: request.id }, 'mcp request failed');
-    if (!reply.raw.headersSent) {
-      reply.raw.writeHead(500, { 'Content-Type': 'application/json' });
-      reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'internal error' }, id: null }));
-    }
+    internalError(reply);
   }
-}
-
-async function methodNotAllowed(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-  return reply
-    .code(405)
-    .header('Allow', 'POST')
-    .type('application/json')
-    .send({ jsonrpc: '2.0', error: { code: -32000, message: `method ${request.method} not allowed: svc's MCP endpoint is stateless, use POST` }, id: null });
 }

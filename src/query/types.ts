@@ -1,4 +1,5 @@
 import type { Principal } from '../auth/principal.js';
+import type { LogEvent } from '../events/event.js';
 
 /** A search as every caller (REST, MCP, UI, monitors) asks it. Times: RFC 3339, relative (-15m) or now. */
 export interface SearchRequest {
@@ -13,15 +14,9 @@ export interface SearchRequest {
   signal?: AbortSignal;
 }
 
-/** An event as the API returns it (DESIGN 6). */
-export interface EventJson {
+/** An event as the API returns it (DESIGN 6): the stored event with its time as RFC 3339 text (microseconds). */
+export interface EventJson extends Omit<LogEvent, 'timeUs' | 'fields'> {
   time: string;
-  env: string;
-  index: string;
-  host: string;
-  source: string;
-  sourcetype: string;
-  message: string;
   fields: Record<string, unknown>;
 }
 

@@ -1,16 +1,13 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { Duck } from './duck.js';
 import { Wal } from './wal/wal.js';
-import { LiveSegment } from './wal/live-segment.js';
-import { loadSummary } from './wal/segment-summary.js';
 import { deleteBlockFiles, loadBlocks, moveBlockFiles, type Block } from './blocks/block-files.js';
 import type { ProblemReporter } from './problems.js';
 
 // Start-up, before the engine takes writes: the recovery rule of docs/storage.md ("Recovery rule
-// (exactly once)") applied to what a crash or a stop left on disk, then the replay of the WAL
-// segments that were never sealed. Steps are numbered as in the docs.
+// (exactly once)") applied to what a crash or a stop left on disk. The replay of the WAL segments
+// that were never sealed, its last step, is wal/replay.ts. Steps are numbered as in the docs.
 
 /** What recover() found: the committed blocks and the WAL segments to replay. */
 export interface Recovered {
@@ -93,15 +90,3 @@ function dropUncommittedSeals(blocks: Block[], unsealed: Set<number>): Block[] {
   return blocks.filter((b) => !incomplete.includes(b));
 }
 
-/**
- * Step 5, WAL replay: every unsealed segment becomes a live segment again (searchable at once),
- * its accounting from its summary file or a DuckDB pass. `take` receives each one in order as
- * soon as it is ready, so the engine can queue its seal while the next one loads.
- */
-export async function replayWal(duck: Duck, walDir: string, segments: number[], take: (seg: LiveSegment) => void): Promise<void> {
-  for (const seq of segments) {
-    const seg = new LiveSegment(seq, Wal.segmentPath(walDir, seq));
-    for (const p of await loadSummary(duck, walDir, seq)) seg.addPartition(p);
-    take(seg);
-  }
-}

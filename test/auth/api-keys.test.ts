@@ -1,6 +1,6 @@
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer, suiteServer, type TestServer } from '../helpers/server.js';
 import { adminToken, call, createApiKeyRecord } from '../helpers/auth.js';
 
 interface KeyJson {
@@ -29,11 +29,7 @@ async function raw(srv: TestServer, method: string, path: string, token: string 
 describe('API keys through /api/admin/api-keys', () => {
   let srv: TestServer;
   let admin: string;
-  before(async () => {
-    srv = await startTestServer();
-    admin = await adminToken(srv);
-  });
-  after(async () => srv.close());
+  suiteServer((s, a) => ([srv, admin] = [s, a]));
 
   const list = async () => ((await call(srv, 'GET', '/api/admin/api-keys', { token: admin })) as { apiKeys: KeyJson[] }).apiKeys;
 

@@ -1,7 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { adminToken, call, createUser, login, TEST_ADMIN_PASSWORD } from '../helpers/auth.js';
+import { startTestServer, suiteServer, type TestServer } from '../helpers/server.js';
+import { call, createUser, login, TEST_ADMIN_PASSWORD } from '../helpers/auth.js';
 
 async function status(srv: TestServer, path: string, headers: Record<string, string>): Promise<number> {
   return (await fetch(`${srv.url}${path}`, { headers })).status;
@@ -92,11 +92,7 @@ describe('password login and sessions', () => {
 describe('users through /api/admin/users', () => {
   let srv: TestServer;
   let admin: string;
-  before(async () => {
-    srv = await startTestServer();
-    admin = await adminToken(srv);
-  });
-  after(async () => srv.close());
+  suiteServer((s, a) => ([srv, admin] = [s, a]));
 
   it('creates a user who can log in with standard access only', async () => {
     await createUser(srv, { username: 'alice', password: 'alice-password', allow: { envs: ['prod'] } });

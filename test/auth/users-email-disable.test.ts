@@ -1,17 +1,13 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { adminToken, call, createUser, login } from '../helpers/auth.js';
+import { suiteServer, type TestServer } from '../helpers/server.js';
+import { call, createUser, login } from '../helpers/auth.js';
 
 /** Users carry an email (single sign-on matches on it) and can be disabled, which ends their sessions. */
 describe('users with an email, disabled and enabled', () => {
   let srv: TestServer;
   let admin: string;
-  before(async () => {
-    srv = await startTestServer();
-    admin = await adminToken(srv);
-  });
-  after(() => srv.close());
+  suiteServer((s, a) => ([srv, admin] = [s, a]));
 
   it('stores an email, refuses it twice in any case, and removes it with null', async () => {
     const id = await createUser(srv, { username: 'erin', password: 'erin-password' });

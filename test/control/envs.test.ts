@@ -1,6 +1,6 @@
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer, suiteServer, type TestServer } from '../helpers/server.js';
 import { adminToken, call } from '../helpers/auth.js';
 
 interface EnvJson {
@@ -12,11 +12,7 @@ interface EnvJson {
 describe('environments through /api/admin/envs', () => {
   let srv: TestServer;
   let admin: string;
-  before(async () => {
-    srv = await startTestServer();
-    admin = await adminToken(srv);
-  });
-  after(async () => srv.close());
+  suiteServer((s, a) => ([srv, admin] = [s, a]));
 
   const send = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${srv.url}${path}`, {

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { loadConfig } from '../../src/config/load.js';
+import { after, before } from 'node:test';
 import { startServer, type Server } from '../../src/server.js';
+import { adminToken } from './auth.js';
 
 export interface TestServer extends Server {
   dataDir: string;
@@ -31,4 +33,17 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
       if (!opts.keepData && !opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One server for a whole suite: started before its first test with the given settings, closed after
+ * its last; `use` receives it and an admin session (`suiteServer((s, a) => ([srv, admin] = [s, a]))`).
+ */
+export function suiteServer(use: (srv: TestServer, admin: string) => void, env: Record<string, string> = {}): void {
+  let srv: TestServer | undefined;
+  before(async () => {
+    srv = await startTestServer(env);
+    use(srv, await adminToken(srv));
+  });
+  after(async () => srv?.close());
 }

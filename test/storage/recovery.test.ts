@@ -11,6 +11,31 @@ function walFiles(dataDir: string): string[] {
     .sort();
 }
 
+/** A data dir holding `n` acknowledged events in one unsealed WAL segment, as svc leaves it when it stops. */
+async function stopped(n: number): Promise<string> {
+  const s = await openStorage();
+  await s.engine.writer.write(makeEvents(n), { wait: true });
+  await s.close({ keep: true });
+  return s.dataDir;
+}
+
+/**
+ * Seals the segment of `dataDir` for real, then puts the segment file back: what a crash leaves
+ * when it comes after the seal wrote its blocks but before the segment was deleted.
+ */
+async function sealThenPutSegmentBack(dataDir: string): Promise<{ walDir: string; segName: string }> {
+  const walDir = join(dataDir, 'wal');
+  const segName = walFiles(dataDir)[0];
+  const keep = join(dataDir, 'seg.copy');
+  copyFileSync(join(walDir, segName), keep);
+  const s = await openStorage({ dataDir });
+  await s.engine.flush();
+  assert.equal(s.engine.stats().blocks, 1);
+  await s.close({ keep: true });
+  copyFileSync(keep, join(walDir, segName));
+  return { walDir, segName };
+}
+
 describe('start-up recovery', () => {
   it('replays unsealed WAL segments: the events are searchable at once and sealed in the background', async () => {
     const s1 = await openStorage();
@@ -64,21 +89,11 @@ describe('start-up recovery', () => {
   });
 
   it('drops the blocks of a seal that never committed and replays its segment exactly once', async () => {
-    const s1 = await openStorage();
-    await s1.engine.writer.write(makeEvents(50), { wait: true });
-    await s1.close({ keep: true });
-    const walDir = join(s1.dataDir, 'wal');
-    const segName = walFiles(s1.dataDir)[0];
-    const keep = join(s1.dataDir, 'seg.copy');
-    copyFileSync(join(walDir, segName), keep);
-    // seal it for real, then put the segment back without its marker: as if the crash came
-    // after the blocks were written but before the seal committed
-    const s2 = await openStorage({ dataDir: s1.dataDir });
-    await s2.engine.flush();
-    assert.equal(s2.engine.stats().blocks, 1);
-    await s2.close({ keep: true });
-    copyFileSync(keep, join(walDir, segName));
-    const s3 = await openStorage({ dataDir: s1.dataDir });
+    const dataDir = await stopped(50);
+    // the segment back without its marker: as if the crash came after the blocks were written
+    // but before the seal committed
+    await sealThenPutSegmentBack(dataDir);
+    const s3 = await openStorage({ dataDir });
     try {
       assert.equal(await countWhere(s3.engine), 50, 'no duplicates while replaying');
       await s3.engine.flush();
@@ -90,20 +105,11 @@ describe('start-up recovery', () => {
   });
 
   it('treats a segment with a seal marker as sealed: deletes it instead of replaying', async () => {
-    const s1 = await openStorage();
-    await s1.engine.writer.write(makeEvents(30), { wait: true });
-    await s1.close({ keep: true });
-    const walDir = join(s1.dataDir, 'wal');
-    const segName = walFiles(s1.dataDir)[0];
-    const keep = join(s1.dataDir, 'seg.copy');
-    copyFileSync(join(walDir, segName), keep);
-    const s2 = await openStorage({ dataDir: s1.dataDir });
-    await s2.engine.flush();
-    await s2.close({ keep: true });
+    const dataDir = await stopped(30);
+    const { walDir, segName } = await sealThenPutSegmentBack(dataDir);
     // crash after the marker, before the segment was deleted
-    copyFileSync(keep, join(walDir, segName));
     writeFileSync(Wal.markerPath(walDir, Number(segName.split('.')[0])), '');
-    const s3 = await openStorage({ dataDir: s1.dataDir });
+    const s3 = await openStorage({ dataDir });
     try {
       assert.equal(await countWhere(s3.engine), 30);
       assert.deepEqual(walFiles(s3.dataDir), []);

@@ -1,69 +1,15 @@
-import snappy from 'snappyjs';
 import { SvcError } from '../../errors/svc-error.js';
 import type { FieldValue, LogEvent } from '../../events/event.js';
-import { LabelSyntaxError, parseLabels } from './labels.js';
-import { PushRequest, type PushRequestMsg } from './push-proto.js';
+import type { LokiEntry, LokiStream } from './streams.js';
+
+export { decodeProtobuf } from './decode-protobuf.js';
+export type { LokiEntry, LokiStream } from './streams.js';
 
 /**
- * Loki push bodies (protobuf or JSON) → events still missing env/index. Pure: no HTTP, no auth.
+ * Loki push bodies (JSON here, protobuf in decode-protobuf.ts) → events still missing env/index. Pure: no HTTP, no auth.
  * Labels and structured metadata become fields; the label `index` (when the token pins no index)
  * chooses the index and is not kept as a field.
  */
-
-export interface LokiEntry {
-  timeUs: number;
-  line: string;
-  metadata?: Record<string, string>;
-}
-
-export interface LokiStream {
-  labels: Record<string, string>;
-  entries: LokiEntry[];
-}
-
-type LongLike = number | string | { toNumber(): number };
-
-function longToNumber(v: LongLike | undefined): number {
-  if (v === undefined) return 0;
-  if (typeof v === 'number') return v;
-  if (typeof v === 'string') return Number(v);
-  return v.toNumber();
-}
-
-/** Snappy block format → PushRequest. Throws invalid_input / body_too_large. */
-export function decodeProtobuf(body: Buffer, maxBytes: number): LokiStream[] {
-  let raw: Uint8Array;
-  try {
-    raw = snappy.uncompress(body, maxBytes);
-  } catch (e) {
-    const msg = (e as Error).message;
-    if (/too big/.test(msg)) throw new SvcError('body_too_large', `decompressed body is larger than ${maxBytes} bytes`);
-    throw new SvcError('invalid_input', `cannot decompress snappy body: ${msg}`);
-  }
-  let msg: PushRequestMsg;
-  try {
-    msg = PushRequest.decode(raw) as unknown as PushRequestMsg;
-  } catch (e) {
-    throw new SvcError('invalid_input', `cannot decode push request: ${(e as Error).message}`);
-  }
-  return (msg.streams ?? []).map((s) => ({
-    labels: labelsOf(s.labels ?? '{}'),
-    entries: (s.entries ?? []).map((e) => ({
-      timeUs: longToNumber(e.timestamp?.seconds) * 1_000_000 + Math.floor((e.timestamp?.nanos ?? 0) / 1000),
-      line: e.line ?? '',
-      metadata: e.structuredMetadata?.length ? Object.fromEntries(e.structuredMetadata.map((p) => [p.name ?? '', p.value ?? ''])) : undefined,
-    })),
-  }));
-}
-
-function labelsOf(s: string): Record<string, string> {
-  try {
-    return parseLabels(s);
-  } catch (e) {
-    if (e instanceof LabelSyntaxError) throw new SvcError('invalid_input', e.message);
-    throw e;
-  }
-}
 
 /** Nanoseconds since the epoch as a decimal string (or number) → µs, keeping µs digits exactly. */
 export function nsToUs(v: unknown): number | undefined {

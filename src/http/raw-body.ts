@@ -1,4 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { SvcError } from '../errors/svc-error.js';
+import { toSvcError } from './errors.js';
 
 /**
  * Makes every body in this plugin's scope a raw Buffer, whatever its Content-Type (or none):
@@ -8,6 +11,23 @@ import type { FastifyInstance } from 'fastify';
 export function useRawBodies(app: FastifyInstance, bodyLimit: number): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_req, body, done) => done(null, body));
+}
+
+/**
+ * A protocol plugin's edge set-up: raw bodies (useRawBodies), and every error of its scope
+ * answered in the protocol's own shape by `send`; an unexpected one is logged first, as `what`.
+ */
+export function protocolEdge(
+  app: FastifyInstance,
+  opts: { maxBodyBytes: number; log?: Logger; what: string },
+  send: (reply: FastifyReply, err: SvcError, request: FastifyRequest) => FastifyReply,
+): void {
+  useRawBodies(app, opts.maxBodyBytes);
+  app.setErrorHandler((err, request, reply) => {
+    const e = toSvcError(err);
+    if (e.kind === 'internal') opts.log?.error({ err, reqId: request.id, url: request.url }, `${opts.what} failed`);
+    return send(reply, e, request);
+  });
 }
 
 /** The request body as a Buffer (empty when the request had none). */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { principalOf } from '../auth-hook.js';
-import { allowSchema, idParams, nameSchema, parseInput, scopeSchema } from './admin-input.js';
+import { allowSchema, itemRoutes, nameSchema, parseInput, scopeSchema } from './admin-input.js';
 
 const createKey = z
   .object({
@@ -32,14 +32,5 @@ export async function adminApiKeyRoutes(app: FastifyInstance): Promise<void> {
     return reply.code(201).header('Cache-Control', 'no-store').send(created);
   });
 
-  app.get('/api/admin/api-keys/:id', opts, async (request) => keys().get(parseInput(idParams, request.params).id));
-
-  app.post('/api/admin/api-keys/:id/disable', opts, async (request) => keys().setDisabled(parseInput(idParams, request.params).id, true));
-
-  app.post('/api/admin/api-keys/:id/enable', opts, async (request) => keys().setDisabled(parseInput(idParams, request.params).id, false));
-
-  app.delete('/api/admin/api-keys/:id', opts, async (request, reply) => {
-    await keys().delete(parseInput(idParams, request.params).id);
-    return reply.code(204).send();
-  });
+  itemRoutes(app, '/api/admin/api-keys', keys);
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { principalOf } from '../auth-hook.js';
-import { idParams, nameSchema, parseInput } from './admin-input.js';
+import { itemRoutes, nameSchema, parseInput } from './admin-input.js';
 
 const createToken = z
   .object({
@@ -23,14 +23,5 @@ export async function adminIngestTokenRoutes(app: FastifyInstance): Promise<void
     return reply.code(201).header('Cache-Control', 'no-store').send(created);
   });
 
-  app.get('/api/admin/ingest-tokens/:id', opts, async (request) => tokens().get(parseInput(idParams, request.params).id));
-
-  app.post('/api/admin/ingest-tokens/:id/disable', opts, async (request) => tokens().setDisabled(parseInput(idParams, request.params).id, true));
-
-  app.post('/api/admin/ingest-tokens/:id/enable', opts, async (request) => tokens().setDisabled(parseInput(idParams, request.params).id, false));
-
-  app.delete('/api/admin/ingest-tokens/:id', opts, async (request, reply) => {
-    await tokens().delete(parseInput(idParams, request.params).id);
-    return reply.code(204).send();
-  });
+  itemRoutes(app, '/api/admin/ingest-tokens', tokens);
 }

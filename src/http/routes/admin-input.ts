@@ -1,3 +1,4 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { SCOPES, type Allowlists, type Scope } from '../../auth/principal.js';
 import { SvcError } from '../../errors/svc-error.js';
@@ -52,3 +53,26 @@ export const nameSchema = (max: number) =>
     .max(max, `must be at most ${max} characters`);
 
 export const idParams = z.object({ id: z.string().min(1).max(100) });
+
+/** What the item routes of a managed resource need from its service. */
+export interface ManagedItems {
+  get(id: string): unknown;
+  setDisabled(id: string, disabled: boolean): Promise<unknown>;
+  delete(id: string): Promise<void>;
+}
+
+/**
+ * `GET {base}/:id`, `POST {base}/:id/disable` and `/enable`, `DELETE {base}/:id` (204): the same
+ * for API keys, ingest tokens and users.
+ */
+export function itemRoutes(app: FastifyInstance, base: string, items: () => ManagedItems): void {
+  const opts = { config: { access: 'admin' as const } };
+  const id = (request: FastifyRequest) => parseInput(idParams, request.params).id;
+  app.get(`${base}/:id`, opts, async (request) => items().get(id(request)));
+  app.post(`${base}/:id/disable`, opts, async (request) => items().setDisabled(id(request), true));
+  app.post(`${base}/:id/enable`, opts, async (request) => items().setDisabled(id(request), false));
+  app.delete(`${base}/:id`, opts, async (request, reply) => {
+    await items().delete(id(request));
+    return reply.code(204).send();
+  });
+}

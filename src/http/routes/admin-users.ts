@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { allowSchema, idParams, nameSchema, parseInput } from './admin-input.js';
+import { allowSchema, idParams, itemRoutes, nameSchema, parseInput } from './admin-input.js';
 
 const password = z
   .string({ invalid_type_error: 'must be a string', required_error: 'is required' })
@@ -23,16 +23,7 @@ export async function adminUserRoutes(app: FastifyInstance): Promise<void> {
 
   app.post('/api/admin/users', opts, async (request, reply) => reply.code(201).send(await users().create(parseInput(createUser, request.body))));
 
-  app.get('/api/admin/users/:id', opts, async (request) => users().get(parseInput(idParams, request.params).id));
-
   app.patch('/api/admin/users/:id', opts, async (request) => users().update(parseInput(idParams, request.params).id, parseInput(updateUser, request.body)));
 
-  app.post('/api/admin/users/:id/disable', opts, async (request) => users().setDisabled(parseInput(idParams, request.params).id, true));
-
-  app.post('/api/admin/users/:id/enable', opts, async (request) => users().setDisabled(parseInput(idParams, request.params).id, false));
-
-  app.delete('/api/admin/users/:id', opts, async (request, reply) => {
-    await users().delete(parseInput(idParams, request.params).id);
-    return reply.code(204).send();
-  });
+  itemRoutes(app, '/api/admin/users', users);
 }

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isSvcError } from '../../errors/svc-error.js';
-import { toSvcError } from '../../http/errors.js';
 import { extractToken } from '../../http/ingest-token.js';
-import { bodyOf, header, useRawBodies } from '../../http/raw-body.js';
+import { bodyOf, header, protocolEdge } from '../../http/raw-body.js';
 import { decompressBody } from '../common/body.js';
 import { authorize, forward, type IngestContext, type TargetResolver } from '../common/context.js';
 import { decodeJob } from '../common/decode-pool.js';
@@ -70,12 +69,11 @@ function setupRoutes(app: FastifyInstance, p: string): void {
  */
 export async function elasticsearchRoutes(app: FastifyInstance, opts: { ctx: IngestContext; root?: boolean }): Promise<void> {
   const { ctx } = opts;
-  useRawBodies(app, ctx.maxBodyBytes);
+  protocolEdge(app, { maxBodyBytes: ctx.maxBodyBytes, log: ctx.log, what: 'elasticsearch request' }, sendEsError);
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.header('X-Elastic-Product', 'Elasticsearch');
     return payload;
   });
-  app.setErrorHandler((err, _req, reply) => sendEsError(reply, toSvcError(err)));
   const cfg = { config: { access: 'public' as const } };
   for (const p of ['', '/api/es']) {
     if (p !== '' || opts.root !== false) app.route({ method: ['GET', 'HEAD'], url: `${p}/`, ...cfg, handler: async () => clusterInfo() });

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SvcError } from '../../errors/svc-error.js';
-import { toSvcError } from '../../http/errors.js';
 import { extractToken } from '../../http/ingest-token.js';
-import { bodyOf, header, useRawBodies } from '../../http/raw-body.js';
+import { bodyOf, header, protocolEdge } from '../../http/raw-body.js';
 import { decompressBody, mediaType } from '../common/body.js';
 import { authorize, forward, type IngestContext } from '../common/context.js';
 import { decodeJson, decodeProtobuf, streamsToEvents, type LokiStream } from './decode.js';
@@ -50,12 +49,7 @@ async function push(ctx: IngestContext, req: FastifyRequest, reply: FastifyReply
 
 export async function lokiRoutes(app: FastifyInstance, opts: { ctx: IngestContext }): Promise<void> {
   const { ctx } = opts;
-  useRawBodies(app, ctx.maxBodyBytes);
-  app.setErrorHandler((err, _req, reply) => {
-    const e = toSvcError(err);
-    if (e.kind === 'internal') ctx.log?.error({ err }, 'loki push failed');
-    return sendLokiError(reply, e);
-  });
+  protocolEdge(app, { maxBodyBytes: ctx.maxBodyBytes, log: ctx.log, what: 'loki push' }, sendLokiError);
   const cfg = { config: { access: 'public' as const } };
   app.post('/loki/api/v1/push', cfg, (req, reply) => push(ctx, req, reply));
   app.post('/api/loki/v1/push', cfg, (req, reply) => push(ctx, req, reply));

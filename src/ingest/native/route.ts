@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { SvcError } from '../../errors/svc-error.js';
 import { principalOf } from '../../http/auth-hook.js';
-import { toSvcError } from '../../http/errors.js';
 import type { IngestContext } from '../common/context.js';
-import { bodyOf, header, useRawBodies } from '../../http/raw-body.js';
+import { bodyOf, header, protocolEdge } from '../../http/raw-body.js';
 import { mediaType } from '../common/body.js';
 import { ingestNative, type NativeQuery } from './ingest.js';
 import { sendIngested, sendNativeError } from './respond.js';
@@ -31,12 +30,7 @@ function nativeQuery(q: unknown): NativeQuery {
  */
 export async function nativeRoutes(app: FastifyInstance, opts: { ctx: IngestContext }): Promise<void> {
   const { ctx } = opts;
-  useRawBodies(app, ctx.maxBodyBytes);
-  app.setErrorHandler((err, request, reply) => {
-    const e = toSvcError(err);
-    if (e.kind === 'internal') ctx.log?.error({ err, reqId: request.id, url: request.url }, 'native ingest failed');
-    return sendNativeError(reply, e, request);
-  });
+  protocolEdge(app, { maxBodyBytes: ctx.maxBodyBytes, log: ctx.log, what: 'native ingest' }, sendNativeError);
   app.post('/api/ingest', { config: { access: 'ingest' } }, async (request, reply) => {
     const answer = await ingestNative(ctx, principalOf(request), {
       query: nativeQuery(request.query),

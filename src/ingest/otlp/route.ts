@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SvcError, isSvcError } from '../../errors/svc-error.js';
 import type { LogEvent } from '../../events/event.js';
-import { toSvcError } from '../../http/errors.js';
 import { extractToken } from '../../http/ingest-token.js';
-import { bodyOf, header, useRawBodies } from '../../http/raw-body.js';
+import { bodyOf, header, protocolEdge } from '../../http/raw-body.js';
 import { decompressBody, mediaType } from '../common/body.js';
 import { authorize, forward, nowUs, type IngestContext } from '../common/context.js';
 import { decodeJsonRequest, decodeProtobufRequest, requestToEvents } from './decode.js';
@@ -51,13 +50,9 @@ async function exportLogs(ctx: IngestContext, req: FastifyRequest, reply: Fastif
 
 export async function otlpRoutes(app: FastifyInstance, opts: { ctx: IngestContext }): Promise<void> {
   const { ctx } = opts;
-  useRawBodies(app, ctx.maxBodyBytes);
-  app.setErrorHandler((err, req, reply) => {
-    const e = toSvcError(err);
-    if (e.kind === 'internal') ctx.log?.error({ err }, 'otlp export failed');
-    const enc = mediaType(header(req.headers['content-type'])).includes('json') ? 'json' : 'protobuf';
-    return sendOtlpError(reply, enc, e);
-  });
+  protocolEdge(app, { maxBodyBytes: ctx.maxBodyBytes, log: ctx.log, what: 'otlp export' }, (reply, e, req) =>
+    sendOtlpError(reply, mediaType(header(req.headers['content-type'])).includes('json') ? 'json' : 'protobuf', e),
+  );
   const cfg = { config: { access: 'public' as const } };
   app.post('/v1/logs', cfg, (req, reply) => exportLogs(ctx, req, reply));
   app.post('/api/otlp/v1/logs', cfg, (req, reply) => exportLogs(ctx, req, reply));

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { toSvcError } from '../../http/errors.js';
 import { extractToken } from '../../http/ingest-token.js';
-import { bodyOf, header, useRawBodies } from '../../http/raw-body.js';
+import { bodyOf, header, protocolEdge } from '../../http/raw-body.js';
 import { decompressBody } from '../common/body.js';
 import { authorize, forward, timeCtx, type IngestContext } from '../common/context.js';
 import { decodeEventBody, decodeRawBody, type HecDecoded, type HecMeta } from './decode.js';
@@ -86,12 +85,7 @@ function health(ctx: IngestContext, reply: FastifyReply): FastifyReply {
 
 export async function splunkHecRoutes(app: FastifyInstance, opts: { ctx: IngestContext }): Promise<void> {
   const { ctx } = opts;
-  useRawBodies(app, ctx.maxBodyBytes);
-  app.setErrorHandler((err, _req, reply) => {
-    const svcErr = toSvcError(err);
-    if (svcErr.kind === 'internal') ctx.log?.error({ err }, 'hec request failed');
-    return sendHecError(reply, svcErr);
-  });
+  protocolEdge(app, { maxBodyBytes: ctx.maxBodyBytes, log: ctx.log, what: 'hec request' }, sendHecError);
   const cfg = { config: { access: 'public' as const } };
   const acks = new AckChannels();
   for (const p of ['/services/collector', '/services/collector/event', '/services/collector/event/1.0']) {

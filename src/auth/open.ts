@@ -22,12 +22,12 @@ export interface Access {
 
 /** Where the control plane lives: the shared directory of SVC_STORE, else the data dir. */
 export function controlBlob(config: Readonly<Config>, log: Logger): ControlBlobStore {
-  if (config.store?.startsWith('s3://')) {
+  if (config.store?.kind === 's3') {
     // The S3 control blob is not built yet: say so rather than silently splitting the cluster.
     log.warn({ store: config.store }, 'the control plane is kept in the local data dir: an S3 control store is not available yet');
     return new FileBlobStore(join(config.dataDir, 'control.json'));
   }
-  return new FileBlobStore(join(config.store ?? config.dataDir, 'control.json'));
+  return new FileBlobStore(join(config.store?.path ?? config.dataDir, 'control.json'));
 }
 
 /**

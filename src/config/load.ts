@@ -13,8 +13,12 @@ export interface ListenAddress {
 export interface Config {
   listen: ListenAddress;
   dataDir: string;
-  store: string | undefined;
+  /** SVC_STORE: a shared directory or an S3 bucket several nodes share; undefined: one node, all local. */
+  store: StoreSetting | undefined;
   s3Endpoint: string | undefined;
+  s3Region: string;
+  s3PathStyle: boolean;
+  cacheMaxBytes: number;
   nodeId: string | undefined;
   controlKeyPath: string;
   controlEncryption: boolean;
@@ -49,6 +53,20 @@ export interface Config {
   logLevel: string;
   testClockOffsetSecs: number;
   testHoldWriter: boolean;
+}
+
+export type StoreSetting = { kind: 'dir'; path: string } | { kind: 's3'; bucket: string; prefix: string };
+
+/** `s3://bucket[/prefix]` or a directory path. */
+export function parseStoreSetting(value: string): StoreSetting {
+  if (/^s3:\/\//i.test(value)) {
+    const m = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/i.exec(value);
+    if (!m) throw new ConfigError(`SVC_STORE: cannot parse "${value}" (want s3://bucket/prefix)`);
+    const prefix = (m[2] ?? '').replace(/^\/+|\/+$/g, '');
+    return { kind: 's3', bucket: m[1], prefix };
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) throw new ConfigError(`SVC_STORE: "${value}" is neither a directory nor s3://bucket/prefix`);
+  return { kind: 'dir', path: resolve(value) };
 }
 
 export interface SamlEnvSettings {
@@ -101,8 +119,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const cfg: Config = {
     listen: parseListen(e.SVC_LISTEN, 'SVC_LISTEN'),
     dataDir,
-    store: e.SVC_STORE,
+    store: e.SVC_STORE ? parseStoreSetting(e.SVC_STORE) : undefined,
     s3Endpoint: e.SVC_S3_ENDPOINT,
+    s3Region: e.SVC_S3_REGION,
+    s3PathStyle: e.SVC_S3_PATH_STYLE ?? e.SVC_S3_ENDPOINT !== undefined,
+    cacheMaxBytes: Math.floor(e.SVC_CACHE_MAX_GB * 1024 ** 3),
     nodeId: e.SVC_NODE_ID,
     controlKeyPath: resolve(e.SVC_CONTROL_KEY_PATH ?? join(dataDir, 'control.key')),
     controlEncryption: e.SVC_CONTROL_ENCRYPTION === 'on',

@@ -23,7 +23,13 @@ export const envSchema = z.object({
   SVC_LISTEN: z.string().default('127.0.0.1:7300'),
   SVC_DATA_DIR: z.string().default('./data'),
   SVC_STORE: optionalString,
-  SVC_S3_ENDPOINT: optionalString,
+  SVC_S3_ENDPOINT: z.string().url().optional(),
+  /** Region of the S3 bucket (AWS needs the right one; S3-compatible servers take any). */
+  SVC_S3_REGION: z.string().min(1).default('us-east-1'),
+  /** Bucket in the URL path (http://host/bucket/key), as MinIO and Ceph want; off: virtual-hosted style (AWS). Default: on with SVC_S3_ENDPOINT. */
+  SVC_S3_PATH_STYLE: bool.optional(),
+  /** Other nodes' blocks are read through a local cache this large (GiB, LRU). */
+  SVC_CACHE_MAX_GB: z.coerce.number().positive().max(100_000).default(10),
   SVC_NODE_ID: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'letters, digits, _ and - only').optional(),
 
   SVC_CONTROL_KEY_PATH: optionalString,

@@ -1,9 +1,12 @@
 // Runs every test file under test/ with Node's own runner through tsx.
 // Node 20's --test does not expand globs, so we list the files ourselves.
+// When a selected file uses S3 and radosgw is installed, a real S3 server (scripts/s3-fixture.mjs)
+// is started once before the files run and stopped after, whatever happens to them.
 // Usage: node scripts/run-tests.mjs [substring-filter ...]
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { s3FixtureSkipReason, startS3Fixture, sweepStaleS3Fixtures } from './s3-fixture.mjs';
 
 function walk(dir) {
   const out = [];
@@ -21,9 +24,44 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-const res = spawnSync(
+
+// Ctrl-C reaches the test runner too (same process group): wait for it, then stop the server
+let child;
+let interrupted = false;
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(sig, () => {
+    interrupted = true;
+    child?.kill(sig);
+  });
+}
+
+sweepStaleS3Fixtures();
+let s3;
+const skip = s3FixtureSkipReason(files);
+if (skip) console.log(`s3: no fixture started: ${skip}`);
+else {
+  try {
+    s3 = await startS3Fixture();
+    if (interrupted) throw new Error('interrupted');
+  } catch (e) {
+    s3?.stop();
+    console.error(`${e.message}\n(SVC_TEST_S3=off runs the tests without S3)`);
+    process.exit(1);
+  }
+  console.log(`s3: Ceph RADOS Gateway at ${s3.env.SVC_TEST_S3_ENDPOINT}, bucket ${s3.env.SVC_TEST_S3_BUCKET}, up in ${s3.seconds.toFixed(1)} s`);
+}
+
+child = spawn(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
-  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+  { stdio: 'inherit', env: { ...process.env, ...s3?.env, NODE_ENV: 'test' } },
 );
-process.exit(res.status ?? 1);
+const code = await new Promise((resolve) => {
+  child.on('error', (e) => {
+    console.error(e);
+    resolve(1);
+  });
+  child.on('exit', (status, signal) => resolve(status ?? (signal ? 1 : 0)));
+});
+s3?.stop();
+process.exit(code);

@@ -8,6 +8,7 @@ import { ingestContext } from './ingest/common/context.js';
 import { startSyslog, type SyslogListeners } from './ingest/syslog/listener.js';
 import type { AppDeps } from './http/deps.js';
 import { openAccess } from './auth/open.js';
+import { openObjectStore } from './shared-store/open.js';
 import { StorageEngine } from './storage/engine.js';
 import { DecodePool } from './ingest/common/decode-pool.js';
 import { DECODE_WORKER_URL } from './workers/paths.js';
@@ -28,7 +29,7 @@ export interface Server {
 
 /**
  * Opens every subsystem in dependency order and starts listening; close() undoes it in reverse.
- * Order: data dir → control plane → auth → storage (WAL replay) → self-log → HTTP → listeners.
+ * Order: data dir → shared store → control plane → auth → storage (WAL replay) → self-log → HTTP → listeners.
  */
 export async function startServer(config: Readonly<Config>, log: Logger = pino({ level: config.logLevel })): Promise<Server> {
   mkdirSync(config.dataDir, { recursive: true });
@@ -36,8 +37,9 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
   /** Closed in reverse order of opening. */
   const closers: (() => Promise<void> | void)[] = [];
 
-  // --- control plane and auth ---
-  const access = await openAccess(config, clock, log);
+  // --- the shared store (SVC_STORE), then the control plane and auth (in it when there is one) ---
+  const objectStore = await openObjectStore(config);
+  const access = await openAccess(config, clock, log, { store: objectStore });
   closers.push(() => access.close());
   const { control, auth } = access;
 

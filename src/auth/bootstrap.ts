@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/load.js';
-import { SvcError } from '../errors/svc-error.js';
+import { SvcError, isSvcError } from '../errors/svc-error.js';
 import { ALLOW_ALL } from './principal.js';
 import { randomBase62 } from './secrets.js';
 import type { AuthService } from './service.js';
@@ -15,7 +15,14 @@ export async function bootstrapAdmin(auth: AuthService, config: Readonly<Config>
   const existing = auth.users.byUsername(ADMIN_USERNAME);
   if (!existing) {
     const password = config.adminPassword ?? randomBase62(18);
-    await auth.users.create({ username: ADMIN_USERNAME, password, role: 'admin', allow: { ...ALLOW_ALL } });
+    try {
+      await auth.users.create({ username: ADMIN_USERNAME, password, role: 'admin', allow: { ...ALLOW_ALL } });
+    } catch (e) {
+      // another node sharing the store created it first: theirs is the admin, and this password is not
+      if (!isSvcError(e) || e.code !== 'already_exists') throw e;
+      log.info({ user: ADMIN_USERNAME }, 'another node created the admin user first');
+      return false;
+    }
     if (config.adminPassword) log.info({ user: ADMIN_USERNAME }, 'created the admin user with SVC_ADMIN_PASSWORD');
     else print(`svc: created user "${ADMIN_USERNAME}" with password ${password} (shown once; change it under Admin → Users)`);
     return false;

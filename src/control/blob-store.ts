@@ -1,74 +1,109 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { StoreConflict } from '../shared-store/object-store.js';
+
+/** The stored bytes of the control plane and the version they were read at. */
+export interface StoredBlob {
+  data: Buffer;
+  version: string;
+}
 
 /**
- * Where the control-plane document lives, as opaque bytes. The local implementation is a file in
- * the data dir (or a shared directory); an S3 implementation can hold it for several nodes.
- * Calls are made one at a time by ControlStore (it serialises writes); implementations need not lock.
+ * Where the control-plane document lives, as opaque bytes: a file in the data dir (one node), or an
+ * object in the shared store (several nodes: object-blob-store.ts).
+ * Calls are made one at a time by ControlStore (it serialises its own writes); other nodes may
+ * write at any moment, which the conditional `write` detects.
  */
 export interface ControlBlobStore {
   /** Human-readable location, for error messages. */
   readonly location: string;
-  /** The stored bytes, or undefined when nothing has been stored yet. */
-  read(): Promise<Buffer | undefined>;
-  /** Replaces the stored bytes atomically: readers see the old or the new blob, never a mix. */
-  write(data: Buffer): Promise<void>;
-  /** A cheap token that changes whenever the blob changes (mtime and size, an ETag); undefined if absent. */
-  stamp(): Promise<string | undefined>;
+  /** Several nodes share this blob: start-up refuses what a lone node would repair (a plain document). */
+  readonly shared: boolean;
+  /** The stored bytes and their version, or undefined when nothing has been stored yet. */
+  read(): Promise<StoredBlob | undefined>;
+  /**
+   * Replaces the stored bytes atomically (readers see the old or the new blob, never a mix) if the
+   * blob is still at `expected`, or, with `expected` undefined, if there is none yet. Answers the new
+   * version. Throws StoreConflict when the blob changed meanwhile (nothing written) and
+   * StoreUnavailable when the store cannot be reached.
+   */
+  write(data: Buffer, expected: string | undefined): Promise<string>;
+  /** The current version (a stat, a HEAD: cheap), or undefined when absent. */
+  version(): Promise<string | undefined>;
 }
 
-/** A file replaced atomically: write a temp file beside it, fsync, rename over, fsync the directory. */
+/**
+ * A file in the data dir of a lone node, replaced atomically: a temp file beside it, fsync, rename
+ * over, fsync the directory. The condition of `write` is checked just before the rename but not
+ * enforced against a concurrent writer: the file belongs to one node, whose ControlStore writes
+ * one change at a time.
+ */
 export class FileBlobStore implements ControlBlobStore {
   readonly location: string;
+  readonly shared = false;
 
   constructor(private readonly path: string) {
     this.location = path;
   }
 
-  async read(): Promise<Buffer | undefined> {
+  async read(): Promise<StoredBlob | undefined> {
+    // one open file for both: a rename landing meanwhile replaces the name, not what we read
+    const fh = await open(this.path, 'r').catch(absent);
+    if (!fh) return undefined;
     try {
-      return readFileSync(this.path);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw e;
-    }
-  }
-
-  async write(data: Buffer): Promise<void> {
-    const dir = dirname(this.path);
-    mkdirSync(dir, { recursive: true });
-    const tmp = join(dir, `.${basename(this.path)}.${randomBytes(6).toString('hex')}.tmp`);
-    const fd = openSync(tmp, 'w', 0o600);
-    try {
-      writeSync(fd, data);
-      fsyncSync(fd);
+      const st = await fh.stat();
+      return { data: await fh.readFile(), version: versionOf(st) };
     } finally {
-      closeSync(fd);
+      await fh.close();
     }
-    renameSync(tmp, this.path);
-    fsyncDir(dir);
   }
 
-  async stamp(): Promise<string | undefined> {
+  async write(data: Buffer, expected: string | undefined): Promise<string> {
+    const dir = dirname(this.path);
+    await mkdir(dir, { recursive: true });
+    const tmp = join(dir, `.${basename(this.path)}.${randomBytes(6).toString('hex')}.tmp`);
+    const fh = await open(tmp, 'w', 0o600);
     try {
-      const st = statSync(this.path);
-      return `${st.mtimeMs}:${st.size}:${st.ino}`;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw e;
+      await fh.writeFile(data);
+      await fh.sync();
+    } finally {
+      await fh.close();
     }
+    const current = await this.version();
+    if (current !== expected) {
+      await unlink(tmp).catch(() => {});
+      throw new StoreConflict(this.path, current === undefined ? 'it is gone' : expected === undefined ? 'it exists' : 'it changed');
+    }
+    await rename(tmp, this.path);
+    await fsyncDir(dir);
+    return versionOf(await stat(this.path));
+  }
+
+  async version(): Promise<string | undefined> {
+    const st = await stat(this.path).catch(absent);
+    return st ? versionOf(st) : undefined;
   }
 }
 
-function fsyncDir(dir: string): void {
-  let fd: number | undefined;
+function versionOf(st: { mtimeMs: number; size: number; ino: number }): string {
+  return `${st.mtimeMs}:${st.size}:${st.ino}`;
+}
+
+function absent(e: unknown): undefined {
+  if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+  throw e;
+}
+
+async function fsyncDir(dir: string): Promise<void> {
   try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
+    const fh = await open(dir, 'r');
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
   } catch {
     // some filesystems refuse fsync on directories; the rename is still atomic
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }

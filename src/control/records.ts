@@ -19,6 +19,8 @@ export interface ControlDoc {
   revokedSessions: { jti: string; expiresAt: string }[];
   /** SAML state every node must share (src/auth/saml/state-store.ts); entries are pruned once expired. */
   saml: SamlState;
+  /** What every node sharing this control plane must agree on, checked at start (auth/jwt-secret.ts). */
+  cluster?: { jwtFingerprint: string };
 }
 
 export interface SamlState {

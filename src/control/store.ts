@@ -1,10 +1,19 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock/clock.js';
+import { SvcError } from '../errors/svc-error.js';
+import { StoreConflict, StoreUnavailable } from '../shared-store/object-store.js';
 import type { ControlBlobStore } from './blob-store.js';
 import { openDoc, sealDoc } from './envelope.js';
 import { ControlError } from './errors.js';
 import { emptyDoc, type ControlDoc } from './records.js';
 import type { ControlReader, EnvRecord, Settings } from './types.js';
+
+/**
+ * How many times `mutate` applies a change whose write keeps losing to other nodes before it gives
+ * up. Each loss means another node's write landed, so the cluster as a whole makes progress.
+ */
+export const MAX_WRITE_ATTEMPTS = 12;
 
 export interface ControlStoreOptions {
   blob: ControlBlobStore;
@@ -12,46 +21,72 @@ export interface ControlStoreOptions {
   encryptionKey: Buffer | undefined;
   clock: Clock;
   log: Logger;
+  /** Applied to the very first document of a new control plane (what the cluster's nodes must share). */
+  init?: (draft: ControlDoc) => void;
 }
 
 /**
  * The control plane: one JSON document held in memory, persisted (encrypted) through a
  * ControlBlobStore. Reads are synchronous and see the latest document this node knows.
- * Writes go through `mutate`, which runs one at a time: it reloads if another node changed the
- * blob, applies the change to a copy, bumps the version and replaces the blob atomically. A change
- * that throws is discarded: nothing is stored.
+ * Writes go through `mutate`, which runs one at a time on this node and is optimistic across nodes:
+ * it re-reads the blob if it changed, applies the change to a copy, bumps the version and writes
+ * it on condition that the blob is still what it read; when another node wrote first, it re-reads
+ * and applies the change again (up to MAX_WRITE_ATTEMPTS times). A change that throws is discarded:
+ * nothing is stored. So a change must be a function of the draft it is given, and may run twice.
  */
 export class ControlStore implements ControlReader {
   private current: ControlDoc;
-  private stamp: string | undefined;
+  /** The blob's version (store-given, opaque) that `current` was read from or written as. */
+  private stored: string | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  private pollFailing = false;
   private readonly listeners: ((doc: ControlDoc) => void)[] = [];
 
-  private constructor(private readonly opts: ControlStoreOptions, doc: ControlDoc, stamp: string | undefined) {
+  private constructor(private readonly opts: ControlStoreOptions, doc: ControlDoc, stored: string | undefined) {
     this.current = deepFreeze(doc);
-    this.stamp = stamp;
+    this.stored = stored;
   }
 
   /**
-   * Opens the stored document, or creates an empty one. A wrong key or a corrupt blob throws
-   * ControlError and the blob is not written. A plain document read with encryption on is
+   * Opens the stored document, or creates the first one (`init` applied) when there is none. A wrong
+   * key, a corrupt blob or a plain document in a shared store read with encryption on throws
+   * ControlError and nothing is written. A lone node's plain document read with encryption on is
    * re-written encrypted.
    */
   static async open(opts: ControlStoreOptions): Promise<ControlStore> {
-    const raw = await opts.blob.read();
-    if (!raw) {
-      const store = new ControlStore(opts, emptyDoc(new Date(opts.clock.now()).toISOString()), undefined);
-      await store.mutate(() => undefined);
-      return store;
+    let stored = await opts.blob.read();
+    if (!stored) {
+      const created = await ControlStore.createFirst(opts);
+      if (created) return created;
+      // another node created it between our read and our write: open theirs
+      stored = await opts.blob.read();
+      if (!stored) throw new ControlError(`the control plane at ${opts.blob.location} appeared and vanished while starting; start again`);
     }
-    const { doc, wasPlain } = openDoc(raw, opts.encryptionKey, opts.blob.location);
-    const store = new ControlStore(opts, doc, await opts.blob.stamp());
+    const { doc, wasPlain } = openDoc(stored.data, opts.encryptionKey, opts.blob.location);
+    const store = new ControlStore(opts, doc, stored.version);
     if (wasPlain && opts.encryptionKey) {
+      // the other nodes run with encryption off: encrypting would lock them out
+      if (opts.blob.shared) throw new ControlError(plainInSharedStore(opts.blob.location));
       opts.log.warn({ location: opts.blob.location }, 'control plane was stored in clear text; encrypting it now');
       await store.mutate(() => undefined);
     }
     return store;
+  }
+
+  /** Writes version 1 if there is no document yet; undefined when another node was first. */
+  private static async createFirst(opts: ControlStoreOptions): Promise<ControlStore | undefined> {
+    const doc = emptyDoc(new Date(opts.clock.now()).toISOString());
+    opts.init?.(doc);
+    doc.version = 1;
+    try {
+      const stored = await opts.blob.write(sealDoc(doc, opts.encryptionKey), undefined);
+      return new ControlStore(opts, doc, stored);
+    } catch (e) {
+      if (e instanceof StoreConflict) return undefined;
+      throw e;
+    }
   }
 
   /** The current document. Callers must not modify it; use mutate. */
@@ -63,38 +98,55 @@ export class ControlStore implements ControlReader {
     return this.current.version;
   }
 
-  /** Applies `change` to a copy of the latest document and stores it; resolves with change's result. */
+  /**
+   * Applies `change` to a copy of the latest document and stores it; resolves with change's result
+   * (of the application that was stored). Rejects with what `change` threw, or with SvcError
+   * `control_unavailable` when the store cannot be reached or other nodes kept winning the write.
+   */
   mutate<T>(change: (draft: ControlDoc) => T): Promise<T> {
-    const run = this.queue.then(async () => {
-      await this.reloadIfChangedNow();
-      const draft = structuredClone(this.current);
+    const run = this.queue.then(() => unavailableAsSvcError(() => this.write(change)));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async write<T>(change: (draft: ControlDoc) => T): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      // after a lost write the blob changed for sure: read it without asking for its version first
+      await this.reloadIfChangedNow(attempt > 1);
+      const draft = structuredClone(this.current) as ControlDoc;
       const result = change(draft);
       draft.version = this.current.version + 1;
       draft.updatedAt = new Date(this.opts.clock.now()).toISOString();
-      await this.opts.blob.write(sealDoc(draft, this.opts.encryptionKey));
-      this.stamp = await this.opts.blob.stamp();
+      try {
+        this.stored = await this.opts.blob.write(sealDoc(draft, this.opts.encryptionKey), this.stored);
+      } catch (e) {
+        if (!(e instanceof StoreConflict)) throw e;
+        if (attempt >= MAX_WRITE_ATTEMPTS) {
+          throw new SvcError('control_unavailable', `cannot store the change: other nodes changed the control plane ${attempt} times meanwhile; try again`, { retryAfterSecs: 1, cause: e });
+        }
+        this.opts.log.debug({ attempt }, 'another node changed the control plane first; applying the change again');
+        await sleep(Math.random() * Math.min(250, 10 * 2 ** attempt));
+        continue;
+      }
       this.swap(draft);
       return result;
-    });
-    this.queue = run.catch(() => undefined);
-    return run;
+    }
   }
 
   /** Re-reads the blob if another writer replaced it. Serialised with mutate. */
   reloadIfChanged(): Promise<boolean> {
-    const run = this.queue.then(() => this.reloadIfChangedNow());
+    const run = this.queue.then(() => unavailableAsSvcError(() => this.reloadIfChangedNow()));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async reloadIfChangedNow(): Promise<boolean> {
-    const stamp = await this.opts.blob.stamp();
-    if (stamp === this.stamp) return false;
-    const raw = await this.opts.blob.read();
-    if (!raw) throw new ControlError(`the control plane at ${this.opts.blob.location} disappeared`);
-    const { doc } = openDoc(raw, this.opts.encryptionKey, this.opts.blob.location);
-    this.stamp = stamp;
-    if (doc.version === this.current.version) return false;
+  private async reloadIfChangedNow(force = false): Promise<boolean> {
+    if (!force && (await this.opts.blob.version()) === this.stored) return false;
+    const got = await this.opts.blob.read();
+    if (!got) throw new ControlError(`the control plane at ${this.opts.blob.location} disappeared`);
+    const { doc } = openDoc(got.data, this.opts.encryptionKey, this.opts.blob.location);
+    this.stored = got.version;
+    if (doc.version === this.current.version && doc.updatedAt === this.current.updatedAt) return false;
     this.swap(doc);
     this.opts.log.info({ version: doc.version }, 'control plane reloaded');
     return true;
@@ -111,17 +163,35 @@ export class ControlStore implements ControlReader {
     this.listeners.push(listener);
   }
 
-  /** Polls the blob for changes by other nodes every `intervalMs`. */
+  /**
+   * Checks the blob's version every `intervalMs` (a stat or a HEAD) and reloads when another node
+   * changed it. The next check is scheduled when one ends, so a slow store never piles them up.
+   */
   watch(intervalMs: number): void {
-    this.timer = setInterval(() => {
-      this.reloadIfChanged().catch((e: unknown) => this.opts.log.error({ err: e }, 'cannot reload the control plane'));
-    }, intervalMs);
-    this.timer.unref();
+    const next = () => {
+      if (this.closed) return;
+      this.timer = setTimeout(() => void this.poll().finally(next), intervalMs);
+      this.timer.unref();
+    };
+    next();
+  }
+
+  private async poll(): Promise<void> {
+    try {
+      await this.reloadIfChanged();
+      if (this.pollFailing) this.opts.log.info({ location: this.opts.blob.location }, 'control plane reachable again');
+      this.pollFailing = false;
+    } catch (e) {
+      // once per outage, not once per poll
+      if (!this.pollFailing) this.opts.log.error({ err: e }, 'cannot reload the control plane');
+      this.pollFailing = true;
+    }
   }
 
   /** Stops watching and waits for pending writes. */
   async close(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
     await this.queue;
   }
 
@@ -146,4 +216,21 @@ function deepFreeze<T>(v: T): T {
     for (const x of Object.values(v)) deepFreeze(x);
   }
   return v;
+}
+
+function plainInSharedStore(location: string): string {
+  return (
+    `the control plane at ${location} is stored in clear text (the nodes that wrote it run with SVC_CONTROL_ENCRYPTION=off) ` +
+    'but this node has SVC_CONTROL_ENCRYPTION=on: every node needs the same SVC_CONTROL_ENCRYPTION setting; nothing was written'
+  );
+}
+
+/** A store that cannot be reached fails the call with 503 control_unavailable, never silently. */
+async function unavailableAsSvcError<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof StoreUnavailable) throw new SvcError('control_unavailable', `cannot reach the control plane: ${e.message}`, { retryAfterSecs: 5, cause: e });
+    throw e;
+  }
 }

@@ -45,6 +45,7 @@ export const ERROR_CODES = {
   rate_limited: 'too_many_requests',
   shutting_down: 'unavailable',
   storage_unavailable: 'unavailable',
+  control_unavailable: 'unavailable',
   query_timeout: 'unavailable',
   query_too_large: 'unavailable',
   sso_unavailable: 'unavailable',

@@ -4,6 +4,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { S3Store } from '../../src/shared-store/s3-store.js';
 import type { RetryPolicy } from '../../src/shared-store/s3-retry.js';
+import type { StoreBackend } from './cluster.js';
 import { freePort } from './saml-idp.js';
 
 /**
@@ -112,3 +113,31 @@ async function waitForAnswer(endpoint: string, exited: Promise<void>): Promise<v
   }
   throw new Error(`the test gateway at ${endpoint} did not answer${gone ? ' (it exited)' : ' in 30 s'}`);
 }
+
+/**
+ * SVC_STORE as a fresh prefix of the test bucket, for tests that run real svc processes on it
+ * (test/helpers/cluster.ts); the snapshot is every object under the prefix with its bytes.
+ */
+export const s3Backend: StoreBackend = {
+  name: 'an S3 bucket (Ceph RADOS Gateway)',
+  async create() {
+    const s = s3Server();
+    const prefix = uniquePrefix('cluster');
+    const store = await openTestStore({ prefix });
+    return {
+      env: { SVC_STORE: `s3://${s.bucket}/${prefix}`, SVC_S3_ENDPOINT: s.endpoint, SVC_S3_REGION: s.region, SVC_S3_PATH_STYLE: 'true' },
+      async snapshot() {
+        const files = new Map<string, Buffer>();
+        for (const o of await store.list('')) {
+          const got = await store.get(o.key);
+          if (got) files.set(o.key, got.data);
+        }
+        return files;
+      },
+      async dispose() {
+        await emptyStore(store);
+        store.close();
+      },
+    };
+  },
+};

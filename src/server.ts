@@ -39,12 +39,13 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
 
   // --- the shared store (SVC_STORE), then the control plane and auth (in it when there is one) ---
   const objectStore = await openObjectStore(config);
+  closers.push(() => objectStore?.close?.());
   const access = await openAccess(config, clock, log, { store: objectStore });
   closers.push(() => access.close());
   const { control, auth } = access;
 
-  // --- storage ---
-  const storage = await StorageEngine.open({ config, control, clock, log });
+  // --- storage (with SVC_STORE: blocks published to the shared store, the other nodes' read from it) ---
+  const storage = await StorageEngine.open({ config, control, clock, log, store: objectStore });
   closers.push(() => storage.close());
 
   // --- self-log ---
@@ -53,7 +54,9 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
   storage.onSweep((r, forced) =>
     selflog.service('retention_sweep', { forced, deleted_blocks: r.deletedBlocks, deleted_events: r.deletedEvents, took_ms: r.tookMs }),
   );
-  storage.onProblem((p) => selflog.service('storage_problem', { kind: p.kind, message: p.message, path: p.path, repeated: p.repeated || undefined }));
+  storage.onProblem((p) =>
+    selflog.service('storage_problem', { kind: p.kind, message: p.message, path: p.path, repeated: p.repeated || undefined, resolved: p.resolved, node: storage.nodeId }),
+  );
   closers.push(async () => {
     selflog.service('stop', { uptime_secs: Math.round((Date.now() - startedAt) / 1000) });
     await selflog.close();
@@ -73,7 +76,7 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
     timeoutMs: config.searchTimeoutSecs * 1000,
     onStopped: (s) => selflog.service('search_stopped', { reason: s.reason, query: s.query, principal: s.principal, took_ms: s.tookMs }),
   });
-  const deps: AppDeps = { config, clock, log, control, auth, writer: storage.writer, store: storage, storage, selflog, search, decoder, sso };
+  const deps: AppDeps = { config, clock, log, control, auth, writer: storage.writer, store: storage, storage, cluster: storage.cluster, selflog, search, decoder, sso };
   const app = await buildApp(deps);
   await app.listen({ host: config.listen.host, port: config.listen.port });
   closers.push(() => app.close());

@@ -53,6 +53,8 @@ export interface Config {
   logLevel: string;
   testClockOffsetSecs: number;
   testHoldWriter: boolean;
+  /** SVC_TEST_SEGMENT_AGE_MS: a WAL segment's age at which it is sealed (tests only); undefined: the engine's 5 s. */
+  testSegmentAgeMs: number | undefined;
 }
 
 export type StoreSetting = { kind: 'dir'; path: string } | { kind: 's3'; bucket: string; prefix: string };
@@ -162,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     logLevel: e.SVC_LOG_LEVEL,
     testClockOffsetSecs: e.SVC_TEST_CLOCK_OFFSET_SECS,
     testHoldWriter: e.SVC_TEST_HOLD_WRITER,
+    testSegmentAgeMs: e.SVC_TEST_SEGMENT_AGE_MS,
   };
   return Object.freeze(cfg);
 }

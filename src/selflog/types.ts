@@ -45,10 +45,11 @@ export interface ServiceEventDetails {
   admin_reset: { user: string; sessions_revoked?: boolean } & Detail;
   /**
    * Storage could not do its work: a WAL write refused (disk full), a seal or merge failing, a
-   * damaged block set aside at start. The same problem is told at most once a minute; `repeated`
-   * counts those held back since.
+   * damaged block set aside at start, the shared store not answering. The same problem is told at
+   * most once a minute; `repeated` counts those held back since. `resolved`: the problem is over
+   * (the shared store answers again).
    */
-  storage_problem: { kind: string; message: string; path?: string; repeated?: number } & Detail;
+  storage_problem: { kind: string; message: string; path?: string; repeated?: number; resolved?: boolean } & Detail;
   /** A search was stopped for its time limit (query_timeout) or memory (query_too_large). */
   search_stopped: { reason: string; query: string; principal: string; took_ms: number } & Detail;
   /** The agent or a monitor could not reach or use the LLM provider. */

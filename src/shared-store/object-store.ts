@@ -26,6 +26,8 @@ export interface ObjectStore {
   download(key: string, path: string): Promise<StoreObject>;
   /** Deleting an absent key is not an error. */
   delete(key: string): Promise<void>;
+  /** Lets go of connections (an S3 client); the store is not used after. */
+  close?(): void;
   /** Every object whose key starts with `prefix`, in key order. */
   list(prefix: string): Promise<StoreObject[]>;
 }

@@ -14,7 +14,7 @@ import { deleteBlockFiles, type Block } from './blocks/block-files.js';
 import type { BlockTarget } from './blocks/block-writer.js';
 import { mergeIntoBlock } from './blocks/merge.js';
 import { pickMerges, type MergePolicy } from './blocks/merge-policy.js';
-import { FileRefs } from './read/file-refs.js';
+import { Catalog } from './catalog.js';
 import { planScan } from './read/scan-plan.js';
 import { relationSql } from './read/relation-sql.js';
 import { summarizeFields, summarizePartitions } from './read/summaries.js';
@@ -27,14 +27,19 @@ import { resolveNodeId } from './node-id.js';
 import type { StorageHandle } from './handle.js';
 import { ProblemReporter, type ProblemListener } from './problems.js';
 import type { BucketCounts, BucketCountSpec, EventStore, FieldSummary, PartitionSummary, QueryResult, RelationInfo, ScanSpec, StreamRows } from './types.js';
+import type { ObjectStore } from '../shared-store/object-store.js';
+import { SharedBlocks, type SharedBlocksOptions } from './shared/cluster.js';
+import type { LocalBlocks } from './shared/types.js';
 
 export interface StorageOptions {
   config: Readonly<Config>;
   control: ControlReader;
   clock: Clock;
   log: Logger;
-  /** Tuning for tests and benchmarks; defaults suit production. */
-  tuning?: Partial<StorageTuning>;
+  /** Tuning for tests and benchmarks; defaults suit production. `graceMs`: see SharedBlocks. */
+  tuning?: Partial<StorageTuning & { graceMs: number }>;
+  /** SVC_STORE: blocks are also published there and other nodes' blocks read from it (shared/). */
+  store?: ObjectStore;
 }
 
 export interface StorageTuning {
@@ -72,10 +77,9 @@ const DEFAULT_TUNING: StorageTuning = {
 export class StorageEngine implements EventStore, RetentionSweeper, StorageHandle {
   readonly writer: WriterQueue;
   readonly nodeId: string;
-  private readonly blocks = new Map<string, Block>();
+  private readonly blocks = new Catalog();
   /** Closed-but-unsealed segments and the open one, by seq. */
   private readonly live = new Map<number, LiveSegment>();
-  private readonly refs = new FileRefs();
   private readonly tuning: StorageTuning;
   private walLock: Promise<unknown> = Promise.resolve();
   private bg: Promise<unknown> = Promise.resolve();
@@ -84,6 +88,8 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   private sealWaiters: (() => void)[] = [];
   private lastSeq = 0;
   private closed = false;
+  /** With SVC_STORE: publishing, the other nodes' blocks, the cluster's retention (shared/cluster.ts). */
+  private shared: SharedBlocks | undefined;
 
   private constructor(
     private readonly opts: StorageOptions,
@@ -94,7 +100,8 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     private readonly problems: ProblemReporter,
   ) {
     this.nodeId = nodeId;
-    this.tuning = { ...DEFAULT_TUNING, ...opts.tuning };
+    const age = opts.config.testSegmentAgeMs;
+    this.tuning = { ...DEFAULT_TUNING, ...(age ? { segmentAgeMs: age } : {}), ...opts.tuning };
     this.writer = new WriterQueue(opts.config.blockQueueCap, (b) => this.commit(b), { hold: opts.config.testHoldWriter });
   }
 
@@ -110,12 +117,13 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     const problems = new ProblemReporter(() => Date.now());
     const rec = recover(root, walDir, quarantineTo(root, join(config.dataDir, 'quarantine'), opts.log, problems));
     const engine = new StorageEngine(opts, duck, new Wal(walDir, rec.nextSeg), root, resolveNodeId(config.dataDir, config.nodeId), problems);
-    for (const b of rec.blocks) engine.blocks.set(b.path, b);
+    for (const b of rec.blocks) engine.blocks.add(b);
     engine.lastSeq = rec.maxBlockSeq;
     await replayWal(duck, walDir, rec.segments, (seg) => {
       engine.live.set(seg.seq, seg);
       engine.schedule(() => engine.seal(seg.seq));
     });
+    if (opts.store) engine.blocks.attach((engine.shared = await SharedBlocks.open(engine.sharedOptions(opts.store))));
     engine.startTimers();
     opts.log.info({ blocks: engine.blocks.size, replayedSegments: rec.segments.length, node: engine.nodeId }, 'storage open');
     return engine;
@@ -220,36 +228,36 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     const made = await writeSegmentBlocks(this.duck, seg, this.target(), join(this.opts.config.dataDir, 'tmp'));
     const marker = commitSeal(this.wal.dir, seq, made);
     // commit point passed: swap live for blocks in one synchronous step, so scans see one or the other
-    for (const b of made) this.blocks.set(b.path, b);
+    for (const b of made) this.blocks.add(b);
     this.live.delete(seq);
-    this.refs.deleteWhenFree(seg.path, () => removeSealedSegment(this.wal.dir, seg, marker));
+    this.blocks.refs.deleteWhenFree(seg.path, () => removeSealedSegment(this.wal.dir, seg, marker));
+    this.shared?.kick();
     if (this.tuning.merge) this.schedule(() => this.mergeRound());
   }
 
   /** One round of merges picked by the policy; each merge commits on its own. */
   async mergeRound(force = false): Promise<number> {
-    const groups = pickMerges([...this.blocks.values()], Date.now(), { ...this.tuning.mergePolicy, ...(force ? { minBlocks: 2, coldMs: 0 } : {}) });
+    // with a store, only published blocks: one manifest write then swaps the merge in whole
+    const groups = pickMerges(this.blocks.mergeCandidates(), Date.now(), { ...this.tuning.mergePolicy, ...(force ? { minBlocks: 2, coldMs: 0 } : {}) });
     for (const g of groups) await this.mergeBlocks(g);
     return groups.length;
   }
 
   private async mergeBlocks(inputs: Block[]): Promise<void> {
-    if (inputs.some((b) => !this.blocks.has(b.path))) return;
-    this.refs.acquire(inputs.map((b) => b.path));
+    if (!this.blocks.mergeable(inputs)) return;
+    this.blocks.refs.acquire(inputs.map((b) => b.path));
     try {
       const merged = await this.duck.with((c) => mergeIntoBlock(c, inputs, this.target()));
       if (!merged) return;
+      // an input taken out of the manifest meanwhile (expired) must not come back inside the merge
+      if (!this.blocks.mergeable(inputs)) return deleteBlockFiles(merged);
       // one synchronous step: scans see the inputs or the merged block, never both
-      this.blocks.set(merged.path, merged);
-      for (const b of inputs) this.dropBlock(b);
+      this.blocks.add(merged);
+      for (const b of inputs) this.blocks.drop(b);
+      this.shared?.kick();
     } finally {
-      this.refs.release(inputs.map((b) => b.path));
+      this.blocks.refs.release(inputs.map((b) => b.path));
     }
-  }
-
-  private dropBlock(b: Block): void {
-    this.blocks.delete(b.path);
-    this.refs.deleteWhenFree(b.path, () => deleteBlockFiles(b));
   }
 
   /** Registers the one listener told of storage problems (svc's self-log); earlier ones are kept for it. */
@@ -262,15 +270,40 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     this.sweepListener = listener;
   }
 
-  /** RetentionSweeper: deletes whole blocks past their env's retention (retention.ts); runs in the job order. */
-  sweep(forced = false): Promise<RetentionReport> {
-    return this.schedule(async () => {
-      const { control, config, clock, log } = this.opts;
-      const report = sweepExpired(this.blocks.values(), clock.now(), (env) => retentionDays(env, control, config), (b) => this.dropBlock(b));
-      if (report.deletedBlocks) log.info({ deletedBlocks: report.deletedBlocks, deletedEvents: report.deletedEvents }, 'retention sweep');
-      this.sweepListener?.(report, forced);
-      return report;
-    });
+  /**
+   * RetentionSweeper: deletes whole blocks past their env's retention (retention.ts), in the job
+   * order; with a store, every node's blocks, by the one node holding the lease (shared/). A timer
+   * sweep that finds the lease taken, or the store down, is skipped.
+   */
+  async sweep(forced = false): Promise<RetentionReport> {
+    const { control, config, clock, log } = this.opts;
+    const report = this.shared
+      ? await this.shared.sweep(forced)
+      : await this.schedule(async () => sweepExpired(this.blocks.own(), clock.now(), (env) => retentionDays(env, control, config), (b) => this.blocks.drop(b)));
+    if (!report) return { deletedBlocks: 0, deletedEvents: 0, blocks: [], tookMs: 0 };
+    if (report.deletedBlocks) log.info({ deletedBlocks: report.deletedBlocks, deletedEvents: report.deletedEvents }, 'retention sweep');
+    this.sweepListener?.(report, forced);
+    return report;
+  }
+
+  /** The cluster (SVC_STORE): its operations for the HTTP edge, its cache for benchmarks. */
+  get cluster(): SharedBlocks | undefined {
+    return this.shared;
+  }
+
+  /** What the shared room needs of the engine: its local blocks, retention, the merge trigger. */
+  private sharedOptions(store: ObjectStore): SharedBlocksOptions {
+    const { config, control, clock, log } = this.opts;
+    const local: LocalBlocks = {
+      root: this.root,
+      list: () => [...this.blocks.own()],
+      drop: (blocks) => this.schedule(async () => blocks.forEach((b) => this.blocks.has(b) && this.blocks.drop(b))),
+      adopt: (b) => this.blocks.add(b),
+    };
+    const daysOf = (env: string) => retentionDays(env, control, config);
+    const onPublished = () => void (this.tuning.merge && this.schedule(() => this.mergeRound()));
+    const { graceMs } = this.opts.tuning ?? {};
+    return { store, node: this.nodeId, dataDir: config.dataDir, syncSecs: config.blockSyncSecs, cacheMaxBytes: config.cacheMaxBytes, local, problems: this.problems, log, daysOf, now: () => clock.now(), onPublished, graceMs };
   }
 
   private startTimers(): void {
@@ -297,19 +330,14 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     await this.writer.idle();
     await this.withWal(() => this.rotate());
     await this.schedule(async () => undefined);
+    await this.shared?.publish();
   }
 
   /** Block and live counts, for tests and benchmarks. */
   stats(): { blocks: number; blockEvents: number; liveSegments: number; liveEvents: number; blockBytes: number } {
-    let blockEvents = 0;
-    let blockBytes = 0;
-    for (const b of this.blocks.values()) {
-      blockEvents += b.meta.count;
-      blockBytes += b.meta.bytes;
-    }
     let liveEvents = 0;
     for (const s of this.live.values()) liveEvents += s.count;
-    return { blocks: this.blocks.size, blockEvents, liveSegments: this.live.size, liveEvents, blockBytes };
+    return { ...this.blocks.totals(), liveSegments: this.live.size, liveEvents };
   }
 
   /** DuckDB's own memory accounting in MiB by tag (benchmarks: where the memory is). */
@@ -319,12 +347,13 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   }
 
   listBlocks(): Block[] {
-    return [...this.blocks.values()];
+    return [...this.blocks.own()];
   }
 
   /** Stops timers, commits queued writes, waits for background work. Unsealed data stays in the WAL. */
   async close(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
+    await this.shared?.close();
     // queued writes may be waiting for seals: let the queued seals run before closing
     await this.writer.close();
     await this.withWal(async () => {
@@ -341,26 +370,25 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   // ---------------------------------------------------------------- read side (EventStore)
 
   async scan<T>(spec: ScanSpec, run: (relation: RelationInfo, exec: (sql: string) => Promise<QueryResult>, stream: StreamRows) => Promise<T>): Promise<T> {
-    const plan = planScan(this.blocks.values(), this.live.values(), spec);
-    const files = [...plan.blocks.map((b) => b.path), ...plan.live.map((l) => l.seg.path)];
-    this.refs.acquire(files);
+    const plan = planScan(this.blocks.all(), this.live.values(), spec);
+    const release = await this.blocks.hold(plan.blocks, [...plan.blocks.map((b) => b.path), ...plan.live.map((l) => l.seg.path)]);
     try {
       const relation: RelationInfo = { sql: relationSql(plan, spec), fieldColumns: [...plan.fields.keys()], candidateEvents: plan.candidateEvents };
       return await run(relation, (sql) => this.duck.query(sql, spec.signal), (sql) => this.duck.stream(sql, spec.signal));
     } finally {
-      this.refs.release(files);
+      release();
     }
   }
 
   partitions(envs?: string[]): PartitionSummary[] {
-    return summarizePartitions(this.blocks.values(), this.live.values(), envs);
+    return summarizePartitions(this.blocks.all(), this.live.values(), envs);
   }
 
   fields(spec: Omit<ScanSpec, 'requiredTokens' | 'fields'>): FieldSummary[] {
-    return summarizeFields(this.blocks.values(), this.live.values(), spec);
+    return summarizeFields(this.blocks.all(), this.live.values(), spec);
   }
 
   countByBucket(spec: BucketCountSpec, spanUs: number): Promise<BucketCounts> {
-    return countBuckets({ blocks: this.blocks.values(), live: this.live.values(), refs: this.refs, query: (sql) => this.duck.query(sql, spec.signal) }, spec, spanUs);
+    return countBuckets({ blocks: this.blocks.all(), live: this.live.values(), hold: (b, f) => this.blocks.hold(b, f), query: (sql) => this.duck.query(sql, spec.signal) }, spec, spanUs);
   }
 }

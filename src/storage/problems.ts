@@ -1,5 +1,5 @@
 /** What can go wrong below the API that an operator must hear about (svc's self-log, `_svclogs`). */
-export type StorageProblemKind = 'wal_write_failed' | 'seal_failed' | 'background_job_failed' | 'block_quarantined';
+export type StorageProblemKind = 'wal_write_failed' | 'seal_failed' | 'background_job_failed' | 'block_quarantined' | 'store_unavailable' | 'block_unreadable';
 
 export interface StorageProblem {
   kind: StorageProblemKind;
@@ -8,6 +8,8 @@ export interface StorageProblem {
   path?: string;
   /** Reports of the same problem held back since the last one told (see ProblemReporter). */
   repeated: number;
+  /** The problem is over (told once, by resolve()): e.g. the shared store answers again. */
+  resolved?: boolean;
 }
 
 export type ProblemListener = (p: StorageProblem) => void;
@@ -37,6 +39,17 @@ export class ProblemReporter {
     }
     this.last.set(key, { at: t, held: 0 });
     const p: StorageProblem = { kind, message, path, repeated: seen?.held ?? 0 };
+    if (this.listener) this.listener(p);
+    else if (this.early.length < 100) this.early.push(p);
+  }
+
+  /**
+   * Tells that a problem is over (always, never held back) and forgets it, so the next time it
+   * happens it is told at once.
+   */
+  resolve(kind: StorageProblemKind, message: string, path?: string): void {
+    this.last.delete(`${kind}\u0001${path ?? ''}`);
+    const p: StorageProblem = { kind, message, path, repeated: 0, resolved: true };
     if (this.listener) this.listener(p);
     else if (this.early.length < 100) this.early.push(p);
   }

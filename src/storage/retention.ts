@@ -10,7 +10,8 @@ import { DAY_US } from './partition.js';
 export interface RetentionReport {
   deletedBlocks: number;
   deletedEvents: number;
-  blocks: { env: string; index: string; day: string; block: string; events: number; maxTime: string }[];
+  /** `node`: the node that wrote the block, with SVC_STORE (the sweep covers every node's blocks). */
+  blocks: { env: string; index: string; day: string; block: string; events: number; maxTime: string; node?: string }[];
   tookMs: number;
 }
 
@@ -33,16 +34,20 @@ export function retentionDays(env: string, control: ControlReader, config: Pick<
   return control.env(env)?.retentionDays ?? config.retentionDefaultDays ?? control.settings().retentionDefaultDays;
 }
 
+/** Whether a block of `env` whose newest event is at `maxUs` has outlived its env's retention at `nowMs`. */
+export function expiryRule(nowMs: number, daysOf: (env: string) => number | undefined): (env: string, maxUs: number) => boolean {
+  const cache = new Map<string, number | undefined>();
+  return (env, maxUs) => {
+    if (!cache.has(env)) cache.set(env, daysOf(env));
+    const days = cache.get(env);
+    return days !== undefined && maxUs < nowMs * 1000 - days * DAY_US;
+  };
+}
+
 /** Blocks whose newest event is older than their env's retention allows (whole blocks only). */
 export function expiredBlocks(blocks: Iterable<Block>, nowMs: number, daysOf: (env: string) => number | undefined): Block[] {
-  const out: Block[] = [];
-  const cache = new Map<string, number | undefined>();
-  for (const b of blocks) {
-    if (!cache.has(b.meta.env)) cache.set(b.meta.env, daysOf(b.meta.env));
-    const days = cache.get(b.meta.env);
-    if (days !== undefined && b.meta.maxUs < nowMs * 1000 - days * DAY_US) out.push(b);
-  }
-  return out;
+  const expired = expiryRule(nowMs, daysOf);
+  return [...blocks].filter((b) => expired(b.meta.env, b.meta.maxUs));
 }
 
 /**

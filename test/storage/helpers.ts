@@ -6,7 +6,8 @@ import { loadConfig } from '../../src/config/load.js';
 import type { ControlReader, EnvRecord, Settings } from '../../src/control/types.js';
 import { ManualClock, type Clock } from '../../src/clock/clock.js';
 import type { LogEvent } from '../../src/events/event.js';
-import { StorageEngine, type StorageTuning } from '../../src/storage/engine.js';
+import { StorageEngine, type StorageOptions } from '../../src/storage/engine.js';
+import type { ObjectStore } from '../../src/shared-store/object-store.js';
 
 /** An in-memory ControlReader (a stand-in for the control plane's, which tests do not need). */
 export class MemoryControl implements ControlReader {
@@ -36,7 +37,7 @@ export interface TestStorage {
 
 /** A real storage engine on a fresh temporary data dir (or `dataDir` to reopen one). */
 export async function openStorage(
-  opts: { dataDir?: string; env?: Record<string, string>; tuning?: Partial<StorageTuning>; control?: MemoryControl; clock?: Clock } = {},
+  opts: { dataDir?: string; env?: Record<string, string>; tuning?: StorageOptions['tuning']; control?: MemoryControl; clock?: Clock; store?: ObjectStore } = {},
 ): Promise<TestStorage> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-storage-'));
   const config = loadConfig({ SVC_DATA_DIR: dataDir, SVC_DUCKDB_MEMORY_LIMIT: '512MB', ...opts.env });
@@ -48,6 +49,7 @@ export async function openStorage(
     clock,
     log: pino({ level: 'silent' }),
     tuning: { segmentAgeMs: 60_000, merge: false, ...opts.tuning },
+    store: opts.store,
   });
   return {
     engine,

@@ -8,11 +8,22 @@ import { decodeMinuteCounts, totalOf, type MinuteCounts } from './minute-counts.
 /** A block known to the catalog, with its parsed filter and paths. */
 export interface Block {
   meta: BlockMeta;
+  /** The Parquet file DuckDB reads: in the data dir, or (another node's block) in the local cache. */
   path: string;
   sidecar: string;
   bloom: Bloom;
   /** Decoded `meta.minuteCounts`; undefined when the sidecar has none (or they do not add up to `count`). */
   minutes?: MinuteCounts;
+  /** Set for another node's block (storage/shared/): `path` is filled from the store before a scan reads it. */
+  remote?: RemoteRef;
+}
+
+/** Where another node's block lives in the shared store, and what its download must match. */
+export interface RemoteRef {
+  node: string;
+  key: string;
+  size: number;
+  sha256: string;
 }
 
 export function blockDir(root: string, env: string, index: string, day: string): string {

@@ -1,5 +1,4 @@
 import type { Block } from '../blocks/block-files.js';
-import type { FileRefs } from './file-refs.js';
 import type { LiveSegment } from '../wal/live-segment.js';
 import { MINUTE_US } from '../blocks/minute-counts.js';
 import { selectBlocks, selectLive, type ScanPlan } from './scan-plan.js';
@@ -129,8 +128,8 @@ export function rowCountSql(rows: RowPart[], spec: BucketCountSpec, spanUs: numb
 export interface BucketSources {
   blocks: Iterable<Block>;
   live: Iterable<LiveSegment>;
-  /** Pins the files the row part reads until it is done (merge, retention and sealing wait). */
-  refs: FileRefs;
+  /** Pins what the row part reads until it is done (merge, retention and sealing wait; other nodes' blocks are fetched); call it in the planning step. */
+  hold: (blocks: Block[], files: string[]) => Promise<() => void>;
   query: (sql: string) => Promise<QueryResult>;
 }
 
@@ -140,8 +139,9 @@ export async function countBuckets(src: BucketSources, spec: BucketCountSpec, sp
   const counts = plan.counts;
   let fromRows = 0;
   if (plan.rows.length > 0) {
+    const blocks = [...new Set(plan.rows.flatMap((r) => r.blocks))];
     const files = [...new Set(plan.rows.flatMap((r) => [...r.blocks.map((b) => b.path), ...r.live.map((l) => l.seg.path)]))];
-    src.refs.acquire(files);
+    const release = await src.hold(blocks, files);
     try {
       const r = await src.query(rowCountSql(plan.rows, spec, spanUs));
       for (const [b, n] of r.rows) {
@@ -150,7 +150,7 @@ export async function countBuckets(src: BucketSources, spec: BucketCountSpec, sp
         fromRows += Number(n);
       }
     } finally {
-      src.refs.release(files);
+      release();
     }
   }
   const buckets = [...counts].sort((x, y) => x[0] - y[0]);

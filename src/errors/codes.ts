@@ -40,6 +40,7 @@ export const ERROR_CODES = {
   already_exists: 'conflict',
   cannot_delete: 'conflict',
   limit_reached: 'conflict',
+  node_running: 'conflict',
   // load
   queue_full: 'too_many_requests',
   rate_limited: 'too_many_requests',

@@ -13,6 +13,7 @@ import { adminEnvRoutes } from './routes/admin-envs.js';
 import { adminUserRoutes } from './routes/admin-users.js';
 import { adminSettingsRoutes } from './routes/admin-settings.js';
 import { adminGcRoutes } from './routes/admin-gc.js';
+import { adminNodeRoutes } from './routes/admin-nodes.js';
 import { searchRoutes } from './routes/search.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { languageRoutes } from './routes/language.js';
@@ -76,6 +77,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(adminUserRoutes);
   await app.register(adminSettingsRoutes);
   await app.register(adminGcRoutes);
+  await app.register(adminNodeRoutes);
   await app.register(nativeRoutes, { ctx: ingestContext(deps, 'native') });
   // compatibility ingest: each protocol answers auth errors in its own shape (routes are 'public')
   const compat = { elasticsearch: elasticsearchRoutes, splunk_hec: splunkHecRoutes, loki: lokiRoutes, otlp: otlpRoutes };

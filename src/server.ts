@@ -50,12 +50,12 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
 
   // --- self-log ---
   const startedAt = Date.now();
-  const selflog = openSelfLog({ config, writer: storage.writer, clock, log });
+  const selflog = openSelfLog({ config, writer: storage.writer, clock, log, node: storage.nodeId });
   storage.onSweep((r, forced) =>
     selflog.service('retention_sweep', { forced, deleted_blocks: r.deletedBlocks, deleted_events: r.deletedEvents, took_ms: r.tookMs }),
   );
   storage.onProblem((p) =>
-    selflog.service('storage_problem', { kind: p.kind, message: p.message, path: p.path, repeated: p.repeated || undefined, resolved: p.resolved, node: storage.nodeId }),
+    selflog.service('storage_problem', { kind: p.kind, message: p.message, path: p.path, repeated: p.repeated || undefined, resolved: p.resolved }),
   );
   closers.push(async () => {
     selflog.service('stop', { uptime_secs: Math.round((Date.now() - startedAt) / 1000) });

@@ -19,6 +19,8 @@ export interface SelfLogOptions {
   retryAfterMs?: number;
   /** Longest close() waits for the buffer to drain (default 3000 ms). */
   closeTimeoutMs?: number;
+  /** SVC_NODE_ID, as field `node` of every record: with a shared store `_svclogs` holds every node's. */
+  node?: string;
 }
 
 const WARN_EVERY_MS = 60_000;
@@ -48,11 +50,16 @@ export class BufferedSelfLog implements SelfLog {
   }
 
   service<E extends ServiceEventName>(event: E, detail: DetailFor<E>, level?: SelfLogLevel): void {
-    this.guard(() => serviceEvent(event, detail, level ?? defaultLevel(event), this.opts.clock.now()));
+    this.guard(() => this.tagged(serviceEvent(event, detail, level ?? defaultLevel(event), this.opts.clock.now())));
   }
 
   mcpCall(rec: McpCallRecord): void {
-    this.guard(() => mcpCallEvent(rec, this.opts.clock.now()));
+    this.guard(() => this.tagged(mcpCallEvent(rec, this.opts.clock.now())));
+  }
+
+  private tagged(e: LogEvent): LogEvent {
+    if (this.opts.node) e.fields.node = this.opts.node;
+    return e;
   }
 
   stats(): SelfLogStats {

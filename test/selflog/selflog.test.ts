@@ -26,7 +26,7 @@ class MemoryWriter implements Writer {
 const silent = pino({ level: 'silent' });
 const T0 = Date.parse('2026-11-22T04:00:00Z');
 
-function setup(opts: { capacity?: number; retryAfterMs?: number } = {}) {
+function setup(opts: { capacity?: number; retryAfterMs?: number; node?: string } = {}) {
   const writer = new MemoryWriter();
   const selflog = createSelfLog({ writer, clock: new ManualClock(T0), log: silent, ...opts });
   return { writer, selflog };
@@ -47,6 +47,14 @@ describe('selflog', () => {
     assert.equal(e.fields.version, '0.1.0');
     assert.match(e.message, /^start version=0\.1\.0 listen=127\.0\.0\.1:7300$/);
     assert.deepEqual(writer.calls, [{ wait: false }]);
+  });
+
+  it('names the node in every record, so several nodes sharing _svclogs and _svcmcp can be told apart', async () => {
+    const { writer, selflog } = setup({ node: 'b' });
+    selflog.service('stop', { uptime_secs: 3 });
+    selflog.mcpCall({ tool: 'search', principalName: 'bot', principalId: 'k1', principalKind: 'api_key', outcome: 'ok', durationMs: 2, resultCount: 0, args: {} });
+    await selflog.flush();
+    assert.deepEqual(writer.events.map((e) => [e.index, e.fields.node]), [['_svclogs', 'b'], ['_svcmcp', 'b']]);
   });
 
   it('records an MCP call in _system/_svcmcp with the key name and redacted arguments', async () => {

@@ -11,7 +11,10 @@ export interface Block {
   /** The Parquet file DuckDB reads: in the data dir, or (another node's block) in the local cache. */
   path: string;
   sidecar: string;
-  bloom: Bloom;
+  /** The token filter of a block written before granules; undefined when it has granules. */
+  bloom?: Bloom;
+  /** Per-granule token filters and the rows each covers (token-filters.ts). */
+  granules?: { rows: number; blooms: Bloom[] };
   /** Decoded `meta.minuteCounts`; undefined when the sidecar has none (or they do not add up to `count`). */
   minutes?: MinuteCounts;
   /** Set for another node's block (storage/shared/): `path` is filled from the store before a scan reads it. */
@@ -39,7 +42,10 @@ export function toBlock(meta: BlockMeta, path: string): Block {
   const minutes = decodeMinuteCounts(meta.minuteCounts);
   // counts that do not add up to the block's own count would answer wrongly: take the row path instead
   const trusted = minutes && totalOf(minutes) === meta.count ? minutes : undefined;
-  return { meta, path, sidecar: sidecarPath(path), bloom: Bloom.fromBase64(meta.bloom.b64, meta.bloom.m), minutes: trusted };
+  const g = meta.granules;
+  const granules = g && { rows: g.rows, blooms: g.b64.map((b64, i) => Bloom.fromBase64(b64, g.m[i])) };
+  const bloom = meta.bloom && Bloom.fromBase64(meta.bloom.b64, meta.bloom.m);
+  return { meta, path, sidecar: sidecarPath(path), bloom, granules, minutes: trusted };
 }
 
 export function sidecarPath(parquet: string): string {

@@ -1,17 +1,16 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { Bloom } from './bloom.js';
 import { lit } from '../duck.js';
 import { columnType } from './field-types.js';
 import { blockDir, publishBlock, type Block } from './block-files.js';
 import type { BlockField, BlockMeta } from './sidecar.js';
-import { TOKEN_SPLIT_SQL, tokenHashSql } from './tokens.js';
+import { GRANULE_ROWS, tokenFiltersOf } from './token-filters.js';
 import type { PartRow } from '../partition.js';
 import { encodeMinuteCounts, minuteCountsOf } from './minute-counts.js';
 
 // Writing one block file, shared by seals (seal-blocks.ts) and merges (merge.ts): the rule that
-// picks the promoted field columns, the Parquet file, its token filter and minute counts, the sidecar.
+// picks the promoted field columns, the Parquet file, its token filters and minute counts, the sidecar.
 
 /** At most this many user fields become Parquet columns per block; the rest stay in `_extra`. */
 export const MAX_PROMOTED_FIELDS = 200;
@@ -25,8 +24,11 @@ export interface BlockTarget {
   nextSeq: () => number;
 }
 
-/** Row groups of a block: their min/max `_time` statistics let DuckDB skip row groups by time. */
-const BLOCK_ROW_GROUP = 122_880;
+/**
+ * Row groups of a block: one per granule of the token filters (token-filters.ts), so DuckDB skips
+ * the row groups a filter rules out; their min/max `_time` statistics also let it skip by time.
+ */
+const BLOCK_ROW_GROUP = GRANULE_ROWS;
 
 /** One block to write: what differs between a seal and a merge. writeBlockFile does the rest. */
 export interface BlockFile {
@@ -38,8 +40,6 @@ export interface BlockFile {
   hasExtra: boolean;
   /** The block's rows in its columns, sorted by `_time` (the body of a COPY). */
   select: string;
-  /** The rows the token filter is built from: a table expression and a condition on it. */
-  tokens: { from: string; where: string };
   /** Count and time range for the sidecar, given the rows COPY wrote and the file it wrote. */
   extent: (written: number, tmp: string) => Promise<Pick<PartRow, 'count' | 'minUs' | 'maxUs'>>;
   /** Sealed: the WAL segment, replaces nothing. Merged: the newest input's segment and the inputs' names. */
@@ -48,7 +48,7 @@ export interface BlockFile {
 
 /**
  * Writes and publishes one block: the Parquet file (ZSTD, sorted) to `<name>.parquet.tmp`, its
- * token filter and minute counts, then publishBlock (fsync, rename, sidecar written last). The one
+ * token filters and minute counts, then publishBlock (fsync, rename, sidecar written last). The one
  * path for seals and merges, so the file format, the sidecar and the commit order cannot drift
  * apart between them. Nothing is in the catalog until the caller commits the returned block.
  */
@@ -60,7 +60,7 @@ export async function writeBlockFile(c: DuckDBConnection, target: BlockTarget, f
   const tmp = `${final}.tmp`;
   const written = await c.run(`COPY (${f.select}) TO ${lit(tmp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${BLOCK_ROW_GROUP})`);
   const extent = await f.extent(written.rowsChanged, tmp);
-  const bloom = await tokenFilterOf(c, f.tokens.from, f.tokens.where);
+  const filters = await tokenFiltersOf(c, tmp, extent.count);
   // read back from the written file, so the counts describe exactly the rows a scan of it sees
   // (and a merge of inputs from before minute counts existed still gets them)
   const minutes = await minuteCountsOf(c, tmp);
@@ -75,7 +75,7 @@ export async function writeBlockFile(c: DuckDBConnection, target: BlockTarget, f
     maxUs: extent.maxUs,
     fields: f.fields,
     hasExtra: f.hasExtra,
-    bloom: { m: bloom.m, b64: bloom.toBase64() },
+    granules: { rows: GRANULE_ROWS, m: filters.granules.map((b) => b.m), b64: filters.granules.map((b) => b.toBase64()) },
     walSeg: f.origin.walSeg,
     replaces: f.origin.replaces,
     bytes: statSync(tmp).size,
@@ -95,35 +95,4 @@ export function chooseFields(found: { name: string; bits: number; count: number 
     if (promoted) taken.add(lower);
     return { name: f.name, type: columnType(f.bits), count: f.count, promoted };
   });
-}
-
-/**
- * The token filter of the rows of `table` matching `where`, built from DuckDB's distinct token hashes. The
- * hashes come over as two UINTEGER halves read straight from the result vectors: no BigInt per
- * token on the JS side.
- */
-async function tokenFilterOf(c: DuckDBConnection, table: string, where: string): Promise<Bloom> {
-  const h = tokenHashSql('tok');
-  // two stages: a plain split on spaces and DISTINCT first, so the (10x dearer) regex split runs
-  // once per distinct word instead of over every message; spaces are separators either way
-  const result = await c.stream(
-    `SELECT (${h} & 4294967295)::UINTEGER, (${h} >> 32)::UINTEGER FROM (
-       SELECT DISTINCT unnest(regexp_split_to_array(w, ${TOKEN_SPLIT_SQL})) AS tok FROM (
-         SELECT DISTINCT unnest(string_split(lower(message), ' ')) AS w FROM ${table} WHERE ${where}
-       )
-     ) WHERE tok <> ''`,
-  );
-  const lo: number[] = [];
-  const hi: number[] = [];
-  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-    const a = chunk.getColumnVector(0);
-    const b = chunk.getColumnVector(1);
-    for (let i = 0; i < chunk.rowCount; i++) {
-      lo.push(a.getItem(i) as number);
-      hi.push(b.getItem(i) as number);
-    }
-  }
-  const bloom = Bloom.forCount(lo.length);
-  for (let i = 0; i < lo.length; i++) bloom.addHalves(lo[i], hi[i]);
-  return bloom;
 }

@@ -37,7 +37,6 @@ export async function mergeIntoBlock(c: DuckDBConnection, inputs: Block[], targe
     fields,
     hasExtra: false,
     select: `SELECT ${cols.join(', ')} FROM ${src} ORDER BY _time`,
-    tokens: { from: src, where: 'true' },
     // the inputs' sidecars describe their files, so their sums describe the merged one
     extent: async () => ({
       count: inputs.reduce((n, b) => n + b.meta.count, 0),

@@ -121,7 +121,6 @@ async function writeOne(
     // sort first, extract fields after: sorting the extracted (wide) rows ran out of a 512 MB DuckDB
     // on a 64 MiB segment of Zeek events, sorting the raw JSON and extracting while writing does not
     select: `SELECT ${cols.join(', ')} FROM (SELECT *${extract} FROM (SELECT * FROM ${table} WHERE ${where} ORDER BY _time))`,
-    tokens: { from: table, where },
     // the sidecar must describe the file: should a given count ever disagree, ask the file itself
     extent: async (written, tmp) => (written === p.count ? p : extentOf(c, tmp)),
     origin,

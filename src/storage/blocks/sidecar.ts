@@ -32,8 +32,16 @@ export interface BlockMeta {
   fields: BlockField[];
   /** True when some fields are not promoted and the block has an `_extra` column. */
   hasExtra: boolean;
-  /** Token filter over lowercased message tokens (tokens.ts). */
-  bloom: { m: number; b64: string };
+  /**
+   * Token filter over lowercased message tokens (tokens.ts), of sidecars written before granules:
+   * a block has one or the other.
+   */
+  bloom?: { m: number; b64: string };
+  /**
+   * One token filter per `rows` consecutive rows of the file (token-filters.ts): bits `m[i]`,
+   * bytes `b64[i]`. A token absent from every granule is absent from the block.
+   */
+  granules?: { rows: number; m: number[]; b64: string[] };
   /** WAL segment a sealed block came from; its seal is committed when the segment is gone or marked. */
   walSeg: number | null;
   /** Blocks a merge replaced: if still present at start-up they are deleted (the merge committed). */
@@ -65,14 +73,16 @@ const sidecar = z
     maxUs: int,
     fields: z.array(z.object({ name: z.string(), type: z.enum(['VARCHAR', 'BIGINT', 'DOUBLE', 'BOOLEAN']), count: int.nonnegative(), promoted: z.boolean() })),
     hasExtra: z.boolean(),
-    bloom: z.object({ m: int.positive(), b64: z.string() }),
+    bloom: z.object({ m: int.positive(), b64: z.string() }).optional(),
+    granules: z.object({ rows: int.positive(), m: z.array(int.positive()), b64: z.array(z.string()) }).refine((g) => g.m.length === g.b64.length, 'm and b64 differ in length').optional(),
     walSeg: int.nullable(),
     replaces: z.array(z.string()),
     bytes: int.nonnegative(),
     createdAt: z.number(),
     minuteCounts: z.object({ first: int, gaps: z.array(int), counts: z.array(int) }).optional(),
   })
-  .passthrough();
+  .passthrough()
+  .refine((m) => m.bloom !== undefined || m.granules !== undefined, 'no token filter (bloom or granules)');
 
 /** Parses and checks a sidecar's text; throws with the first problem found. */
 export function parseSidecar(text: string): BlockMeta {

@@ -78,7 +78,7 @@ function overlaps(t: TimeRange, minUs: number, maxUs: number): boolean {
  * is read over the whole range.
  */
 export function planBuckets(blocks: Iterable<Block>, segs: Iterable<LiveSegment>, spec: BucketCountSpec, spanUs: number): BucketPlan {
-  const keptBlocks = selectBlocks(blocks, { ...spec, requiredTokens: [] });
+  const keptBlocks = selectBlocks(blocks, { ...spec, requiredTokens: [] }).blocks;
   const keptLive = selectLive(segs, spec);
   let candidateEvents = 0;
   for (const b of keptBlocks) candidateEvents += b.meta.count;
@@ -119,7 +119,7 @@ export function planBuckets(blocks: Iterable<Block>, segs: Iterable<LiveSegment>
 /** One statement counting the rows of every RowPart per bucket (`epoch_us(_time) // spanUs`, as timechart does). */
 export function rowCountSql(rows: RowPart[], spec: BucketCountSpec, spanUs: number): string {
   const rels = rows.map((r) => {
-    const plan: ScanPlan = { blocks: r.blocks, live: r.live, fields: new Map(), candidateEvents: 0 };
+    const plan: ScanPlan = { blocks: r.blocks, rows: new Map(), live: r.live, fields: new Map(), candidateEvents: 0 };
     return `SELECT _time FROM ${relationSql(plan, { ...spec, fromUs: r.range.fromUs, toUs: r.range.toUs, requiredTokens: [], fields: [] })} AS e`;
   });
   return `SELECT epoch_us(_time) // ${spanUs} AS b, count(*) AS n FROM (${rels.join(' UNION ALL ')}) GROUP BY 1`;

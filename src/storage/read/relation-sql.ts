@@ -34,11 +34,30 @@ function blockFieldExpr(name: string, type: ColumnType, blocks: Block[]): string
   return `${e} AS ${ident(name)}`;
 }
 
-function blocksSql(plan: ScanPlan, spec: ScanSpec): string {
-  const files = plan.blocks.map((b) => lit(b.path)).join(', ');
-  const cols = [...CORE.map(ident), ...[...plan.fields].map(([n, t]) => blockFieldExpr(n, t, plan.blocks))];
+/** Blocks read whole: one read_parquet over all their files. */
+function wholeBlocksSql(blocks: Block[], plan: ScanPlan, spec: ScanSpec): string {
+  const files = blocks.map((b) => lit(b.path)).join(', ');
+  const cols = [...CORE.map(ident), ...[...plan.fields].map(([n, t]) => blockFieldExpr(n, t, blocks))];
   const where = timeFilter(spec, '_time', false);
   return `SELECT ${cols.join(', ')} FROM read_parquet([${files}], union_by_name=true)${where.length ? ' WHERE ' + where.join(' AND ') : ''}`;
+}
+
+/**
+ * One block read in part: only the row ranges its granule filters keep. DuckDB compares the
+ * `file_row_number` ranges with each row group's and skips the row groups outside them.
+ */
+function blockRowsSql(b: Block, ranges: [number, number][], plan: ScanPlan, spec: ScanSpec): string {
+  const cols = [...CORE.map(ident), ...[...plan.fields].map(([n, t]) => blockFieldExpr(n, t, [b]))];
+  const rows = ranges.map(([first, last]) => (first === last ? `file_row_number = ${first}` : `file_row_number BETWEEN ${first} AND ${last}`));
+  const where = [`(${rows.join(' OR ')})`, ...timeFilter(spec, '_time', false)];
+  return `SELECT ${cols.join(', ')} FROM read_parquet(${lit(b.path)}, file_row_number = true) WHERE ${where.join(' AND ')}`;
+}
+
+function blocksSql(plan: ScanPlan, spec: ScanSpec): string[] {
+  const whole = plan.blocks.filter((b) => !plan.rows.has(b));
+  const parts = [...plan.rows].map(([b, ranges]) => blockRowsSql(b, ranges, plan, spec));
+  if (whole.length > 0) parts.unshift(wholeBlocksSql(whole, plan, spec));
+  return parts;
 }
 
 function liveSql(plan: ScanPlan, spec: ScanSpec): string {
@@ -65,7 +84,7 @@ function emptySql(plan: ScanPlan): string {
 /** The relation SQL for a plan: blocks UNION ALL live, or an empty relation with the same columns. */
 export function relationSql(plan: ScanPlan, spec: ScanSpec): string {
   const parts: string[] = [];
-  if (plan.blocks.length > 0) parts.push(blocksSql(plan, spec));
+  if (plan.blocks.length > 0) parts.push(...blocksSql(plan, spec));
   if (plan.live.length > 0) parts.push(liveSql(plan, spec));
   if (parts.length === 0) parts.push(emptySql(plan));
   return `(${parts.join(' UNION ALL ')})`;

@@ -1,4 +1,5 @@
 import type { Block } from '../blocks/block-files.js';
+import type { Bloom } from '../blocks/bloom.js';
 import type { LiveSegment, LivePartition } from '../wal/live-segment.js';
 import { bitsOfColumnType, columnType, type ColumnType } from '../blocks/field-types.js';
 import { tokenPieces } from '../blocks/tokens.js';
@@ -14,6 +15,11 @@ const CORE_LOWER = new Set([...CORE, '_extra']);
 /** What a scan reads: the chosen blocks and the live partitions (with their segment files). */
 export interface ScanPlan {
   blocks: Block[];
+  /**
+   * For kept blocks whose granule filters rule out some of their rows: the file row ranges
+   * (inclusive) that may match. A block not in the map is read whole.
+   */
+  rows: Map<Block, [number, number][]>;
   live: { seg: LiveSegment; parts: LivePartition[] }[];
   /** Field column name → column type, in output order. */
   fields: Map<string, ColumnType>;
@@ -30,19 +36,48 @@ function overlaps(t: TimeRange, minUs: number, maxUs: number): boolean {
   return (t.fromUs === undefined || maxUs >= t.fromUs) && (t.toUs === undefined || minUs < t.toUs);
 }
 
-/** A block is kept unless its token filter proves one of the required tokens absent. */
-function mayMatchTokens(b: Block, required: string[]): boolean {
-  for (const t of required) for (const piece of tokenPieces(t)) if (!b.bloom.mightContain(piece)) return false;
+/** A filter may hold every piece of every required token. */
+function mayMatch(f: Bloom, pieces: string[]): boolean {
+  for (const p of pieces) if (!f.mightContain(p)) return false;
   return true;
 }
 
-export function selectBlocks(all: Iterable<Block>, spec: Omit<ScanSpec, 'fields'>): Block[] {
-  const out: Block[] = [];
+/**
+ * The row ranges of a block that may hold every required token: undefined for the whole block,
+ * [] for none. A block's granule filters (each granule one Parquet row group), or the one filter
+ * of a block written before granules.
+ */
+export function matchingRows(b: Block, pieces: string[]): [number, number][] | undefined {
+  if (pieces.length === 0) return undefined;
+  const g = b.granules;
+  if (!g) return !b.bloom || mayMatch(b.bloom, pieces) ? undefined : [];
+  const ranges: [number, number][] = [];
+  let all = true;
+  g.blooms.forEach((f, i) => {
+    if (!mayMatch(f, pieces)) return void (all = false);
+    const first = i * g.rows;
+    const last = Math.min(b.meta.count, first + g.rows) - 1;
+    const prev = ranges[ranges.length - 1];
+    if (prev && prev[1] === first - 1) prev[1] = last;
+    else ranges.push([first, last]);
+  });
+  // no granule kept: [] and the block is skipped
+  return all ? undefined : ranges;
+}
+
+export function selectBlocks(all: Iterable<Block>, spec: Omit<ScanSpec, 'fields'>): { blocks: Block[]; rows: ScanPlan['rows'] } {
+  const pieces = [...new Set(spec.requiredTokens.flatMap(tokenPieces))];
+  const blocks: Block[] = [];
+  const rows: ScanPlan['rows'] = new Map();
   for (const b of all) {
     const m = b.meta;
-    if (inScope(spec, m.env, m.index) && overlaps(spec, m.minUs, m.maxUs) && mayMatchTokens(b, spec.requiredTokens)) out.push(b);
+    if (!inScope(spec, m.env, m.index) || !overlaps(spec, m.minUs, m.maxUs)) continue;
+    const r = matchingRows(b, pieces);
+    if (r?.length === 0) continue;
+    blocks.push(b);
+    if (r) rows.set(b, r);
   }
-  return out;
+  return { blocks, rows };
 }
 
 export function selectLive(segs: Iterable<LiveSegment>, spec: Omit<ScanSpec, 'fields' | 'requiredTokens'>): ScanPlan['live'] {
@@ -70,7 +105,7 @@ export function collectFields(blocks: Block[], live: ScanPlan['live']): Map<stri
 }
 
 export function planScan(blocks: Iterable<Block>, segs: Iterable<LiveSegment>, spec: ScanSpec): ScanPlan {
-  const kept = selectBlocks(blocks, spec);
+  const { blocks: kept, rows } = selectBlocks(blocks, spec);
   const live = selectLive(segs, spec);
   const seen = collectFields(kept, live);
   const names = spec.fields === '*' ? [...seen.keys()].sort() : spec.fields;
@@ -84,8 +119,8 @@ export function planScan(blocks: Iterable<Block>, segs: Iterable<LiveSegment>, s
     fields.set(n, columnType(seen.get(n)?.bits ?? 1));
   }
   let candidateEvents = 0;
-  for (const b of kept) candidateEvents += b.meta.count;
+  for (const b of kept) candidateEvents += rows.get(b)?.reduce((n, [first, last]) => n + last - first + 1, 0) ?? b.meta.count;
   for (const l of live) for (const p of l.parts) candidateEvents += p.count;
-  return { blocks: kept, live, fields, candidateEvents };
+  return { blocks: kept, rows, live, fields, candidateEvents };
 }
 

@@ -26,7 +26,7 @@ export function summarizePartitions(blocks: Iterable<Block>, segs: Iterable<Live
 }
 
 export function summarizeFields(blocks: Iterable<Block>, segs: Iterable<LiveSegment>, spec: Omit<ScanSpec, 'requiredTokens' | 'fields'>): FieldSummary[] {
-  const seen = collectFields(selectBlocks(blocks, { ...spec, requiredTokens: [] }), selectLive(segs, spec));
+  const seen = collectFields(selectBlocks(blocks, { ...spec, requiredTokens: [] }).blocks, selectLive(segs, spec));
   return [...seen]
     .map(([name, f]) => ({ name, type: summaryType(columnType(f.bits)), events: f.count }))
     .sort((a, b) => b.events - a.events || (a.name < b.name ? -1 : 1));

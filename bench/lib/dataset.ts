@@ -7,8 +7,8 @@
  *   ids, pids, ports, byte counts, request ids) is shifted by a per-copy amount, keeping its length,
  *   so ids stay unique per copy the way they are in real traffic: a "rare term" is then really rare
  *   and compression is not flattered by exact repeats.
- * - `_time` rises evenly over 30 days ending at DATASET_END (jitter ±30 s), so the data arrives in
- *   time order as live ingest does; `host` is one of 300 hosts; `source` is the file, `sourcetype`
+ * - `_time` rises evenly over 30 days (`--days`) ending at DATASET_END (jitter ±30 s), so the data arrives in
+ *   time order as live ingest does; `host` is one of 300 hosts (`--hosts`); `source` is the file, `sourcetype`
  *   the data set (hdfs, apache_access, zeek_ssh, …). Zeek records keep their own fields.
  *
  * Written once under /tmp/svc-bench/ (dataset-<N>.ndjson + .json with facts for the query bench),
@@ -97,28 +97,36 @@ function varyJson(text: string, copy: number): string {
   return JSON.stringify(o);
 }
 
-function eventLine(l: RealLine, copy: number, i: number, n: number, startMs: number): string {
-  const spanMs = DATASET_DAYS * 86_400_000;
+/** How the events spread: over how many days (ending at DATASET_END) and hosts. */
+export interface DatasetShape {
+  days: number;
+  hosts: number;
+}
+
+function eventLine(l: RealLine, copy: number, i: number, n: number, startMs: number, shape: DatasetShape): string {
+  const spanMs = shape.days * 86_400_000;
   const jitter = (((i * 2654435761) >>> 0) % 60_000) - 30_000;
   const t = Math.min(DATASET_END - 1, Math.max(startMs, startMs + Math.floor((i / n) * spanMs) + jitter));
-  const head = `{"_time":"${new Date(t).toISOString()}","host":"host-${String(((i * 7919) >>> 0) % HOSTS).padStart(3, '0')}","source":${JSON.stringify(l.source)},"sourcetype":"${l.sourcetype}"`;
+  const head = `{"_time":"${new Date(t).toISOString()}","host":"host-${String(((i * 7919) >>> 0) % shape.hosts).padStart(3, '0')}","source":${JSON.stringify(l.source)},"sourcetype":"${l.sourcetype}"`;
   if (l.json && l.text.startsWith('{')) return head + ',' + varyJson(l.text, copy).slice(1);
   return head + ',"message":' + JSON.stringify(varyIds(l.text, copy)) + '}';
 }
 
-export async function ensureDataset(events = 5_000_000, outDir = '/tmp/svc-bench'): Promise<DatasetInfo> {
+/** The data set of `events` events; another shape than 30 days × 300 hosts gets its own file name. */
+export async function ensureDataset(events = 5_000_000, outDir = '/tmp/svc-bench', shape: DatasetShape = { days: DATASET_DAYS, hosts: HOSTS }): Promise<DatasetInfo> {
   mkdirSync(outDir, { recursive: true });
-  const path = join(outDir, `dataset-${events}.ndjson`);
+  const std = shape.days === DATASET_DAYS && shape.hosts === HOSTS;
+  const path = join(outDir, `dataset-${events}${std ? '' : `-${shape.days}d-${shape.hosts}h`}.ndjson`);
   const infoPath = path.replace(/\.ndjson$/, '.json');
   if (existsSync(path) && existsSync(infoPath)) return JSON.parse(readFileSync(infoPath, 'utf8')) as DatasetInfo;
   const lines = loadRealLines();
   if (lines.length === 0) throw new Error(`no real data under ${realDataDir()}`);
-  const startMs = DATASET_END - DATASET_DAYS * 86_400_000;
+  const startMs = DATASET_END - shape.days * 86_400_000;
   const out = createWriteStream(path + '.tmp');
   let chunk = '';
   for (let i = 0; i < events; i++) {
     const copy = Math.floor(i / lines.length);
-    chunk += eventLine(lines[i % lines.length], copy, i, events, startMs) + '\n';
+    chunk += eventLine(lines[i % lines.length], copy, i, events, startMs, shape) + '\n';
     if (chunk.length > 1 << 20) {
       if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
       chunk = '';
@@ -135,7 +143,7 @@ export async function ensureDataset(events = 5_000_000, outDir = '/tmp/svc-bench
     bytes: statSync(path).size,
     startUs: startMs * 1000,
     endUs: DATASET_END * 1000,
-    hosts: HOSTS,
+    hosts: shape.hosts,
     // an HDFS block id: only copy 0 carries it, later copies shift it
     // the whole token (`_` is a token character): blk_38865049064139660
     rareTerm: hdfs ? /blk_\d{5,}/.exec(hdfs.text)![0] : 'nosuchtoken',
@@ -147,9 +155,11 @@ export async function ensureDataset(events = 5_000_000, outDir = '/tmp/svc-bench
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const i = process.argv.indexOf('--events');
-  const n = i > 0 ? Number(process.argv[i + 1]) : 5_000_000;
+  const arg = (name: string, def: number): number => {
+    const i = process.argv.indexOf(`--${name}`);
+    return i > 0 ? Number(process.argv[i + 1]) : def;
+  };
   const t0 = Date.now();
-  const info = await ensureDataset(n);
+  const info = await ensureDataset(arg('events', 5_000_000), undefined, { days: arg('days', DATASET_DAYS), hosts: arg('hosts', HOSTS) });
   console.log(JSON.stringify({ ...info, sources: info.sources.length, tookMs: Date.now() - t0 }, null, 2));
 }

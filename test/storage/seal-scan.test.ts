@@ -18,7 +18,7 @@ describe('sealing and the scan relation', () => {
     }
   });
 
-  it('seals one time-sorted ZSTD Parquet block per env/index/day with a sidecar', async () => {
+  it('seals one ZSTD Parquet block per env/index/day, in block order, with a sidecar', async () => {
     const s = await openStorage();
     try {
       // written newest first, spanning two days, two indexes
@@ -46,11 +46,17 @@ describe('sealing and the scan relation', () => {
         exec(`SELECT compression FROM parquet_metadata('${b.path}') LIMIT 1`),
       );
       assert.equal(meta.rows[0][0], 'ZSTD');
-      const times = await s.engine.scan({ envs: ['default'], indexes: ['main'], requiredTokens: [], fields: [] }, (_r, exec) =>
-        exec(`SELECT epoch_us(_time) FROM read_parquet('${b.path}')`),
+      // one row group: its rows go by source, host, time (alike lines side by side for ZSTD)
+      const rows = await s.engine.scan({ envs: ['default'], indexes: ['main'], requiredTokens: [], fields: [] }, (_r, exec) =>
+        exec(`SELECT source, host, epoch_us(_time) FROM read_parquet('${b.path}')`),
       );
-      const t = times.rows.map((r) => Number(r[0]));
-      assert.deepEqual(t, [...t].sort((x, y) => x - y), 'rows sorted by time');
+      const keys = rows.rows.map((r) => [String(r[0]), String(r[1]), Number(r[2])] as const);
+      const byKey = [...keys].sort((x, y) => (x[0] !== y[0] ? (x[0] < y[0] ? -1 : 1) : x[1] !== y[1] ? (x[1] < y[1] ? -1 : 1) : x[2] - y[2]));
+      assert.deepEqual(keys, byKey, 'rows sorted by source, host, time');
+      const enc = await s.engine.scan({ envs: ['default'], indexes: ['main'], requiredTokens: [], fields: [] }, (_r, exec) =>
+        exec(`SELECT encodings FROM parquet_metadata('${b.path}') WHERE path_in_schema = '_time'`),
+      );
+      assert.match(String(enc.rows[0][0]), /DELTA_BINARY_PACKED/, 'Parquet V2 delta-encodes _time');
     } finally {
       await s.close();
     }

@@ -36,7 +36,8 @@ export async function mergeIntoBlock(c: DuckDBConnection, inputs: Block[], targe
     day: first.day,
     fields,
     hasExtra: false,
-    select: `SELECT ${cols.join(', ')} FROM ${src} ORDER BY _time`,
+    select: (orderBy) => `SELECT ${cols.join(', ')} FROM ${src} ORDER BY ${orderBy}`,
+    rows: { from: src, count: inputs.reduce((n, b) => n + b.meta.count, 0) },
     // the inputs' sidecars describe their files, so their sums describe the merged one
     extent: async () => ({
       count: inputs.reduce((n, b) => n + b.meta.count, 0),

@@ -86,7 +86,7 @@ function fieldExpr(f: BlockField, i: number): string {
   return f.type === 'VARCHAR' ? `${s} AS ${ident(f.name)}` : `TRY_CAST(${s} AS ${f.type}) AS ${ident(f.name)}`;
 }
 
-/** One partition of `table` as one block: raw rows sorted by `_time`, promoted fields extracted while writing. */
+/** One partition of `table` as one block: raw rows sorted in block order, promoted fields extracted while writing. */
 async function writeOne(
   c: DuckDBConnection,
   table: string,
@@ -120,7 +120,8 @@ async function writeOne(
     hasExtra,
     // sort first, extract fields after: sorting the extracted (wide) rows ran out of a 512 MB DuckDB
     // on a 64 MiB segment of Zeek events, sorting the raw JSON and extracting while writing does not
-    select: `SELECT ${cols.join(', ')} FROM (SELECT *${extract} FROM (SELECT * FROM ${table} WHERE ${where} ORDER BY _time))`,
+    select: (orderBy) => `SELECT ${cols.join(', ')} FROM (SELECT *${extract} FROM (SELECT * FROM ${table} WHERE ${where} ORDER BY ${orderBy}))`,
+    rows: { from: `(SELECT _time FROM ${table} WHERE ${where})`, count: p.count },
     // the sidecar must describe the file: should a given count ever disagree, ask the file itself
     extent: async (written, tmp) => (written === p.count ? p : extentOf(c, tmp)),
     origin,

@@ -52,11 +52,8 @@ function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-/** Peak resident set of a process (VmHWM), MiB. */
-export function peakRssMiB(pid: number): number {
-  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
-}
+export { peakRssMiB } from './lib/server.js';
+import { peakRssMiB } from './lib/server.js';
 
 /** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
 export function cpuSecs(pid: number): number {

@@ -10,14 +10,14 @@
  * Usage: npx tsx bench/ingest-http.ts [--events 2000000] [--batch 5000] [--concurrency 4]
  *        [--format text|ndjson] [--gzip] [--cpu-prof dir]
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { loadRealLines, realDataDir } from './lib/dataset.js';
+import { benchCredentials, peakRssMiB, post, startServer } from './lib/server.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -35,7 +35,6 @@ const BATCH = Number(args.batch);
 const CONC = Number(args.concurrency);
 const NDJSON = args.format === 'ndjson';
 const DATA = realDataDir();
-const PASSWORD = 'bench-admin-password';
 
 function realLines(): string[] {
   if (!existsSync(DATA)) throw new Error(`no real data at ${DATA} (set SVC_REAL_DATA)`);
@@ -58,73 +57,17 @@ function buildBodies(lines: string[]): Buffer[] {
   return bodies;
 }
 
-async function startServer(dataDir: string): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_')));
-  const prof = args['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', resolve(args['cpu-prof'])] : [];
-  const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'src/main.ts'], {
-    env: { ...clean, SVC_LISTEN: '127.0.0.1:0', SVC_DATA_DIR: dataDir, SVC_ADMIN_PASSWORD: PASSWORD, SVC_LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((ok, fail) => {
-    let buf = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      buf += d.toString();
-      const m = /"url":"(http:[^"]+)"[^\n]*svc listening|svc listening[^\n]*"url":"(http:[^"]+)"/.exec(buf);
-      if (m) ok(m[1] ?? m[2]);
-    });
-    child.on('exit', (c) => fail(new Error(`svc exited with ${c}: ${buf}`)));
-  });
-  child.stdout!.resume();
-  const exited = new Promise<void>((r) => child.on('exit', () => r()));
-  return {
-    url,
-    pid: child.pid!,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-async function json(url: string, method: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
-  const res = await fetch(url, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as Record<string, unknown>;
-}
-
-function peakRssMiB(pid: number): number {
-  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
-}
-
-function post(agent: http.Agent, url: URL, token: string, body: Buffer): Promise<number> {
-  return new Promise((ok, fail) => {
-    const headers: Record<string, string | number> = { authorization: `Bearer ${token}`, 'content-type': NDJSON ? 'application/x-ndjson' : 'text/plain', 'content-length': body.length };
-    if (args.gzip) headers['content-encoding'] = 'gzip';
-    const req = http.request({ agent, host: url.hostname, port: url.port, path: '/api/ingest?index=bench', method: 'POST', headers }, (res) => {
-      let text = '';
-      res.on('data', (d: Buffer) => (text += d.toString()));
-      res.on('end', () => {
-        if (res.statusCode !== 200) return fail(new Error(`ingest: ${res.statusCode} ${text}`));
-        ok((JSON.parse(text) as { ingested: number }).ingested);
-      });
-    });
-    req.on('error', fail);
-    req.end(body);
-  });
-}
-
 async function main(): Promise<void> {
   const lines = realLines();
   const bodies = buildBodies(lines);
   const bodyBytes = bodies.reduce((a, b) => a + b.length, 0) / bodies.length;
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
-  const srv = await startServer(dataDir);
+  const srv = await startServer(dataDir, { cpuProfDir: args['cpu-prof'] });
   try {
-    const { token: admin } = (await json(`${srv.url}/api/auth/login`, 'POST', { username: 'admin', password: PASSWORD })) as { token: string };
-    const { secret } = (await json(`${srv.url}/api/admin/ingest-tokens`, 'POST', { name: 'bench', env: 'default' }, admin)) as { secret: string };
+    const { ingest: secret } = await benchCredentials(srv.url);
     const agent = new http.Agent({ keepAlive: true, maxSockets: CONC });
     const url = new URL(srv.url);
+    const headers: Record<string, string> = { 'content-type': NDJSON ? 'application/x-ndjson' : 'text/plain', ...(args.gzip ? { 'content-encoding': 'gzip' } : {}) };
     const requests = Math.ceil(TOTAL / BATCH);
     const lat: number[] = [];
     let next = 0;
@@ -135,7 +78,7 @@ async function main(): Promise<void> {
         while (next < requests) {
           const i = next++;
           const s = performance.now();
-          const n = await post(agent, url, secret, bodies[i % bodies.length]);
+          const n = await post(agent, url, '/api/ingest?index=bench', secret, bodies[i % bodies.length], headers);
           ingested += n;
           lat.push(performance.now() - s);
         }

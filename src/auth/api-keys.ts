@@ -50,7 +50,8 @@ export class ApiKeys extends Credentials<ApiKeyRecord, ApiKeyView> {
       purpose: input.purpose ?? '',
       scopes: normaliseScopes(input.scopes),
       allow: input.allow ?? { envs: ['*'], indexes: ['*'], tools: ['*'] },
-      expiresAt: input.expiresInDays ? new Date(this.clock.now() + input.expiresInDays * 86_400_000).toISOString() : null,
+      // from the creation time itself, not a second reading of the clock: "30 days" is 30 days to the ms
+      expiresAt: input.expiresInDays ? new Date(Date.parse(base.createdAt) + input.expiresInDays * 86_400_000).toISOString() : null,
     };
     return this.add(record, secret);
   }

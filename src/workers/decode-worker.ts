@@ -3,6 +3,7 @@ import { SvcError } from '../errors/svc-error.js';
 import type { DecodeKind, WorkerReply, WorkerRequest } from '../ingest/common/decode-pool.js';
 import { ES_BULK_DECODE } from '../ingest/elasticsearch/decode-bulk.js';
 import { NATIVE_DECODE } from '../ingest/native/decode-job.js';
+import { OTLP_DECODE } from '../ingest/otlp/decode-job.js';
 import { encodeBatch } from '../storage/wal/batch-encode.js';
 
 /**
@@ -15,7 +16,7 @@ const port = parentPort;
 if (!port) throw new Error('BUG: decode-worker.ts must run as a worker thread');
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each kind checks its own job
-const KINDS = new Map<string, DecodeKind<any, any>>([NATIVE_DECODE, ES_BULK_DECODE].map((k) => [k.name, k]));
+const KINDS = new Map<string, DecodeKind<any, any>>([NATIVE_DECODE, ES_BULK_DECODE, OTLP_DECODE].map((k) => [k.name, k]));
 
 /** Runs one job; the WAL bytes go back transferred, not copied, to the event loop's thread. */
 function run({ id, kind, job }: WorkerRequest): { reply: WorkerReply; transfer: ArrayBuffer[] } {

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SvcError, isSvcError } from '../../errors/svc-error.js';
-import type { LogEvent } from '../../events/event.js';
+import { SvcError } from '../../errors/svc-error.js';
 import { extractToken } from '../../http/ingest-token.js';
 import { bodyOf, header, protocolEdge } from '../../http/raw-body.js';
 import { decompressBody, mediaType } from '../common/body.js';
 import { authorize, forward, nowUs, type IngestContext } from '../common/context.js';
-import { decodeJsonRequest, decodeProtobufRequest, requestToEvents } from './decode.js';
+import { decodeJob } from '../common/decode-pool.js';
+import { OTLP_DECODE } from './decode-job.js';
 import { sendExported, sendOtlpError, type OtlpEncoding } from './respond.js';
 
 /**
@@ -28,23 +28,11 @@ async function exportLogs(ctx: IngestContext, req: FastifyRequest, reply: Fastif
   const tok = extractToken(header(req.headers.authorization), AUTH_SCHEMES);
   const targets = await authorize(ctx, tok?.token);
   const body = await decompressBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
-  const parsed = enc === 'protobuf' ? decodeProtobufRequest(body) : decodeJsonRequest(body.toString('utf8'));
-  const events: LogEvent[] = [];
-  let rejected = 0;
-  let reason = '';
-  for (const { index, event } of requestToEvents(parsed, nowUs(ctx))) {
-    try {
-      const t = targets.resolve(index);
-      event.env = t.env;
-      event.index = t.index;
-      events.push(event);
-    } catch (e) {
-      if (!isSvcError(e) || e.code === 'unknown_environment') throw e;
-      rejected++;
-      reason = e.message;
-    }
-  }
-  await forward(ctx, events);
+  const principal = targets.principal;
+  const job = { body, encoding: enc, principal, envs: ctx.envExists(principal.pin.env) ? [principal.pin.env] : [], nowUs: nowUs(ctx) };
+  // large exports decode on a worker thread (common/decode-pool.ts), small ones right here
+  const { batch, rejected, reason } = await decodeJob(ctx.decoder, OTLP_DECODE, job);
+  await forward(ctx, batch);
   return sendExported(reply, enc, rejected, reason);
 }
 

@@ -8,6 +8,8 @@ import { DecodePool, type DecodeKind } from '../../../src/ingest/common/decode-p
 import { ES_BULK_DECODE, type EsBulkJob } from '../../../src/ingest/elasticsearch/decode-bulk.js';
 import { esItemStatus } from '../../../src/ingest/elasticsearch/respond.js';
 import { NATIVE_DECODE, type DecodeJob } from '../../../src/ingest/native/decode-job.js';
+import { OTLP_DECODE } from '../../../src/ingest/otlp/decode-job.js';
+import { ExportLogsServiceRequest } from '../../../src/ingest/otlp/logs-proto.js';
 import { encodeBatch, eventsOf, walBatch } from '../../../src/storage/wal/batch-encode.js';
 import { DECODE_WORKER_URL } from '../../../src/workers/paths.js';
 import { SvcError } from '../../../src/errors/svc-error.js';
@@ -15,7 +17,7 @@ import { SvcError } from '../../../src/errors/svc-error.js';
 /**
  * The decode workers must answer exactly what decoding on the event loop answers: the same WAL
  * bytes, the same live accounting, the same errors (SvcErrors cross the thread with their code),
- * for every body shape of native ingest and Elasticsearch `_bulk`.
+ * for every body shape of native ingest, Elasticsearch `_bulk` and OTLP exports.
  */
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -143,6 +145,33 @@ describe('decode pool', () => {
     assert.equal(got.batch.count, want.itemOf.length);
     assert.ok(got.items.some((it) => esItemStatus(it) === 400) && got.items.some((it) => esItemStatus(it) === 403 || esItemStatus(it) === 400));
     assert.equal(eventsOf(got.batch)[0].fields['http.status'], 200);
+  });
+
+  it('answers an OTLP export like inline decoding, refused records counted, protobuf and JSON', async () => {
+    const logRecords = Array.from({ length: 3000 }, (_, i) => ({
+      timeUnixNano: String(BigInt(NOW - i) * 1_000_000n),
+      severityText: i % 10 ? 'INFO' : 'ERROR',
+      body: i % 3 ? { stringValue: `order ${i} done` } : { kvlistValue: { values: [{ key: 'message', value: { stringValue: `map ${i}` } }, { key: 'n', value: { intValue: String(i) } }] } },
+      attributes: [
+        { key: 'http.route', value: { stringValue: `/o/${i % 7}` } },
+        ...(i % 500 === 1 ? [{ key: 'svc.index', value: { stringValue: '_hidden' } }] : []),
+      ],
+      traceId: Buffer.alloc(16, (i % 250) + 1),
+    }));
+    const request = { resourceLogs: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'orders' } }] }, scopeLogs: [{ scope: { name: 's' }, logRecords }] }] };
+    const base = { principal: { kind: 'ingest_token' as const, id: 't1', name: 'tok', pin: { env: 'default' } }, envs: ['default'], nowUs: NOW * 1000 };
+    const proto = { ...base, encoding: 'protobuf' as const, body: Buffer.from(ExportLogsServiceRequest.encode(ExportLogsServiceRequest.fromObject(request)).finish()) };
+    const json = { ...base, encoding: 'json' as const, body: Buffer.from(JSON.stringify({ ...request, resourceLogs: request.resourceLogs.map((rl) => ({ ...rl, scopeLogs: rl.scopeLogs.map((sl) => ({ ...sl, logRecords: sl.logRecords.map((r) => ({ ...r, traceId: r.traceId.toString('hex') })) })) })) })) };
+    for (const j of [proto, json]) {
+      assert.ok(j.body.byteLength >= 64 * 1024);
+      const want = inline(OTLP_DECODE, j);
+      const got = await onPool(pool, OTLP_DECODE, j);
+      assert.deepEqual([got.rejected, got.reason], [want.rejected, want.reason]);
+      assert.equal(got.rejected, 6);
+      assert.ok(Buffer.from(got.batch.wal).equals(Buffer.from(want.batch.wal)), j.encoding);
+      assert.equal(got.batch.count, 3000 - 6);
+    }
+    await assert.rejects(pool.run(OTLP_DECODE, { ...proto, body: Buffer.alloc(70_000, 0xff) }), (e: unknown) => e instanceof SvcError && e.code === 'invalid_input');
   });
 
   it('rejects with the SvcError the job throws, across the thread', async () => {

@@ -1,6 +1,7 @@
 import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { syncDir } from '../shared-store/fsync.js';
 import { StoreConflict } from '../shared-store/object-store.js';
 
 /** The stored bytes of the control plane and the version they were read at. */
@@ -76,7 +77,7 @@ export class FileBlobStore implements ControlBlobStore {
       throw new StoreConflict(this.path, current === undefined ? 'it is gone' : expected === undefined ? 'it exists' : 'it changed');
     }
     await rename(tmp, this.path);
-    await fsyncDir(dir);
+    await syncDir(dir);
     return versionOf(await stat(this.path));
   }
 
@@ -95,15 +96,3 @@ function absent(e: unknown): undefined {
   throw e;
 }
 
-async function fsyncDir(dir: string): Promise<void> {
-  try {
-    const fh = await open(dir, 'r');
-    try {
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-  } catch {
-    // some filesystems refuse fsync on directories; the rename is still atomic
-  }
-}

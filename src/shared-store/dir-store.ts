@@ -3,6 +3,7 @@ import { link, mkdir, open, readdir, rename, rm, stat, unlink, writeFile } from 
 import { randomBytes } from 'node:crypto';
 import { dirname, join, relative, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { syncDir, syncFile } from './fsync.js';
 import { checkKey, StoreConflict, StoreUnavailable, type ObjectStore, type PutCondition, type StoreObject } from './object-store.js';
 
 /** A lock older than this is taken to belong to a writer that died holding it. */
@@ -180,24 +181,3 @@ async function writeTemp(p: string, data: Buffer): Promise<string> {
   return tmp;
 }
 
-async function syncFile(p: string): Promise<void> {
-  const fh = await open(p, 'r');
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-}
-
-async function syncDir(dir: string): Promise<void> {
-  try {
-    const fh = await open(dir, 'r');
-    try {
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-  } catch {
-    // some file systems refuse fsync on a directory; the rename is atomic all the same
-  }
-}

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStorage } from './helpers.js';
+import { idCounts, openStorage } from './helpers.js';
 import { onLines } from './fixtures/child-engine.js';
 
 /** Runs the writer child until `ms` has passed, SIGKILLs it, and returns the acknowledged ids. */
@@ -24,16 +24,11 @@ async function writeThenKill(dataDir: string, ms: number, firstId: number): Prom
   return acked;
 }
 
-async function idCounts(dataDir: string): Promise<{ counts: Map<number, number>; sealedAfterFlush: boolean }> {
+async function countsAfterRestart(dataDir: string): Promise<{ counts: Map<number, number>; sealedAfterFlush: boolean }> {
   const s = await openStorage({ dataDir });
-  const read = () =>
-    s.engine.scan({ envs: ['default'], indexes: null, requiredTokens: [], fields: ['id'] }, async (rel, exec) => {
-      const r = await exec(`SELECT id, count(*) FROM ${rel.sql} AS e GROUP BY id`);
-      return new Map(r.rows.map(([id, n]) => [Number(id), Number(n)]));
-    });
-  const before = await read();
+  const before = await idCounts(s.engine);
   await s.engine.flush();
-  const after = await read();
+  const after = await idCounts(s.engine);
   assert.deepEqual([...after].sort(), [...before].sort(), 'replayed events stay the same once sealed');
   const st = s.engine.stats();
   await s.close({ keep: true });
@@ -49,7 +44,7 @@ describe('durability under kill -9', () => {
         const acked = await writeThenKill(dataDir, ms, round * 10_000_000);
         assert.ok(acked.size > 500, `round ${round}: child acknowledged ${acked.size} events`);
         for (const id of acked) allAcked.add(id);
-        const { counts, sealedAfterFlush } = await idCounts(dataDir);
+        const { counts, sealedAfterFlush } = await countsAfterRestart(dataDir);
         for (const id of allAcked) assert.equal(counts.get(id), 1, `acknowledged id ${id} present exactly once`);
         for (const [id, n] of counts) assert.equal(n, 1, `id ${id} not duplicated`);
         assert.ok(sealedAfterFlush, 'everything replayed is sealed after flush');

@@ -91,3 +91,11 @@ export async function countWhere(engine: StorageEngine, where = 'true', spec: Pa
     return Number(r.rows[0][0]);
   });
 }
+
+/** How many times each `id` field value is stored (the exactly-once checks of the kill -9 tests). */
+export function idCounts(engine: StorageEngine): Promise<Map<number, number>> {
+  return engine.scan({ envs: ['default'], indexes: null, requiredTokens: [], fields: ['id'] }, async (rel, exec) => {
+    const r = await exec(`SELECT id, count(*) FROM ${rel.sql} AS e GROUP BY id`);
+    return new Map(r.rows.map(([id, n]) => [Number(id), Number(n)]));
+  });
+}

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStorage } from './helpers.js';
+import { idCounts, openStorage } from './helpers.js';
 import { onLines } from './fixtures/child-engine.js';
 
 /** Block files being written right now: a seal's or a merge's COPY, before its rename and sidecar. */
@@ -46,18 +46,13 @@ async function killWhileWritingBlock(mode: 'seal' | 'merge', dataDir: string, fi
 }
 
 /** Opens the data dir as a restart does, then counts each id, before and after sealing everything. */
-async function idCounts(dataDir: string): Promise<Map<number, number>> {
+async function countsAfterRestart(dataDir: string): Promise<Map<number, number>> {
   const s = await openStorage({ dataDir });
   try {
-    const read = () =>
-      s.engine.scan({ envs: ['default'], indexes: null, requiredTokens: [], fields: ['id'] }, async (rel, exec) => {
-        const r = await exec(`SELECT id, count(*) FROM ${rel.sql} AS e GROUP BY id`);
-        return new Map(r.rows.map(([id, n]) => [Number(id), Number(n)]));
-      });
-    const before = await read();
+    const before = await idCounts(s.engine);
     await s.engine.flush();
     await s.engine.mergeRound(true);
-    const after = await read();
+    const after = await idCounts(s.engine);
     assert.deepEqual([...after].sort(), [...before].sort(), 'the same events once sealed and merged');
     // a rare token still finds its event through the granule filters of the blocks written since
     const one = [...after.keys()][0];
@@ -80,7 +75,7 @@ describe('kill -9 while a block is being written', () => {
         const all = new Set<number>();
         for (let round = 0; round < 3; round++) {
           for (const id of await killWhileWritingBlock(mode, dataDir, round * 1_000_000)) all.add(id);
-          const counts = await idCounts(dataDir);
+          const counts = await countsAfterRestart(dataDir);
           for (const id of all) assert.equal(counts.get(id), 1, `round ${round}: acknowledged id ${id} present exactly once`);
           for (const [id, n] of counts) assert.equal(n, 1, `round ${round}: id ${id} not duplicated`);
         }

@@ -149,7 +149,8 @@ export function describeCluster(name: string, open: () => Promise<StoreFixture>)
       const old = Date.now() - 10 * DAY_MS;
       assert.ok(await ingest(b, retToken, 'aged', Array.from({ length: 100 }, (_, i) => ({ seq: i, _time: new Date(old + i * 1000).toISOString(), message: `old ${i}` }))));
       assert.ok(await ingest(b, retToken, 'fresh', Array.from({ length: 20 }, (_, i) => ({ seq: i, message: `new ${i}` }))));
-      await eventually('node a seeing node b\'s events', 15, () => stats(a, '* | stats count', 'ret', '*'), (r) => Number(r[0]?.count) === 120);
+      // both other nodes hold b's blocks before it goes: c must then drop the swept one, not merely never see it
+      for (const n of [a, c]) await eventually(`node ${n.id} seeing node b's events`, 15, () => stats(n, '* | stats count', 'ret', '*'), (r) => Number(r[0]?.count) === 120);
       await b.stop();
       assert.equal((await api(a, 'PATCH', '/api/admin/envs/ret', { retentionDays: 5 })).status, 200);
 
@@ -171,7 +172,7 @@ export function describeCluster(name: string, open: () => Promise<StoreFixture>)
       assert.deepEqual([...byId.keys()], ['a', 'b', 'c']);
       assert.equal(byId.get('c').self, true);
       assert.deepEqual(['a', 'b', 'c'].map((id) => byId.get(id).state), ['running', 'stopped', 'running']);
-      for (const id of ['a', 'c']) assert.ok(byId.get(id).lagSecs < 5, `node ${id} syncs: ${JSON.stringify(byId.get(id))}`);
+      for (const id of ['a', 'c']) assert.ok(byId.get(id).lagSecs < 10, `node ${id} syncs: ${JSON.stringify(byId.get(id))}`);
       assert.ok(byId.get('a').publishedBlocks > 0 && byId.get('a').publishedBytes > 0);
       assert.ok(byId.get('c').cacheBytes > 0, 'node c read node a\'s blocks through its cache');
 

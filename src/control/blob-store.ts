@@ -1,7 +1,6 @@
-import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
-import { dirname, basename, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { syncDir } from '../shared-store/fsync.js';
+import { mkdir, rename, stat, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { absent, fileVersion, readVersioned, syncDir, writeTemp } from '../shared-store/files.js';
 import { StoreConflict } from '../shared-store/object-store.js';
 
 /** The stored bytes of the control plane and the version they were read at. */
@@ -48,29 +47,14 @@ export class FileBlobStore implements ControlBlobStore {
     this.location = path;
   }
 
-  async read(): Promise<StoredBlob | undefined> {
-    // one open file for both: a rename landing meanwhile replaces the name, not what we read
-    const fh = await open(this.path, 'r').catch(absent);
-    if (!fh) return undefined;
-    try {
-      const st = await fh.stat();
-      return { data: await fh.readFile(), version: versionOf(st) };
-    } finally {
-      await fh.close();
-    }
+  read(): Promise<StoredBlob | undefined> {
+    return readVersioned(this.path);
   }
 
   async write(data: Buffer, expected: string | undefined): Promise<string> {
     const dir = dirname(this.path);
     await mkdir(dir, { recursive: true });
-    const tmp = join(dir, `.${basename(this.path)}.${randomBytes(6).toString('hex')}.tmp`);
-    const fh = await open(tmp, 'w', 0o600);
-    try {
-      await fh.writeFile(data);
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
+    const tmp = await writeTemp(this.path, data);
     const current = await this.version();
     if (current !== expected) {
       await unlink(tmp).catch(() => {});
@@ -78,21 +62,12 @@ export class FileBlobStore implements ControlBlobStore {
     }
     await rename(tmp, this.path);
     await syncDir(dir);
-    return versionOf(await stat(this.path));
+    return fileVersion(await stat(this.path));
   }
 
   async version(): Promise<string | undefined> {
     const st = await stat(this.path).catch(absent);
-    return st ? versionOf(st) : undefined;
+    return st ? fileVersion(st) : undefined;
   }
-}
-
-function versionOf(st: { mtimeMs: number; size: number; ino: number }): string {
-  return `${st.mtimeMs}:${st.size}:${st.ino}`;
-}
-
-function absent(e: unknown): undefined {
-  if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-  throw e;
 }
 

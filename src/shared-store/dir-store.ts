@@ -1,9 +1,9 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { link, mkdir, open, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, join, relative, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { syncDir, syncFile } from './fsync.js';
+import { absent, fileVersion, readVersioned, syncDir, syncFile, writeTemp } from './files.js';
 import { checkKey, StoreConflict, StoreUnavailable, type ObjectStore, type PutCondition, type StoreObject } from './object-store.js';
 
 /** A lock older than this is taken to belong to a writer that died holding it. */
@@ -29,22 +29,12 @@ export class DirStore implements ObjectStore {
 
   async get(key: string): Promise<{ data: Buffer; version: string } | undefined> {
     const p = this.path(key);
-    return this.io(key, async () => {
-      // one open file for both: a rename landing meanwhile replaces the name, not what we read
-      const fh = await open(p, 'r').catch(absent);
-      if (!fh) return undefined;
-      try {
-        const st = await fh.stat();
-        return { data: await fh.readFile(), version: versionOf(st) };
-      } finally {
-        await fh.close();
-      }
-    });
+    return this.io(key, () => readVersioned(p));
   }
 
   async head(key: string): Promise<StoreObject | undefined> {
     const st = await this.io(key, () => stat(this.path(key)).catch(absent));
-    return st ? { key, size: st.size, version: versionOf(st) } : undefined;
+    return st ? { key, size: st.size, version: fileVersion(st) } : undefined;
   }
 
   async put(key: string, data: Buffer, cond?: PutCondition): Promise<string> {
@@ -57,7 +47,7 @@ export class DirStore implements ObjectStore {
       try {
         const st = await stat(p).catch(absent);
         if ('ifAbsent' in cond && st) throw new StoreConflict(key, 'it exists');
-        if ('ifVersion' in cond && (!st || versionOf(st) !== cond.ifVersion)) throw new StoreConflict(key, st ? 'it changed' : 'it is gone');
+        if ('ifVersion' in cond && (!st || fileVersion(st) !== cond.ifVersion)) throw new StoreConflict(key, st ? 'it changed' : 'it is gone');
         return await this.place(tmp, p);
       } catch (e) {
         await unlink(tmp).catch(() => {});
@@ -88,7 +78,7 @@ export class DirStore implements ObjectStore {
       const st = await stat(src);
       await pipeline(createReadStream(src), createWriteStream(tmp));
       await rename(tmp, path);
-      return { key, size: st.size, version: versionOf(st) };
+      return { key, size: st.size, version: fileVersion(st) };
     });
   }
 
@@ -107,7 +97,7 @@ export class DirStore implements ObjectStore {
           const key = relative(this.root, p).split(sep).join('/');
           if (key.startsWith(prefix)) {
             const st = await stat(p).catch(absent);
-            if (st) out.push({ key, size: st.size, version: versionOf(st) });
+            if (st) out.push({ key, size: st.size, version: fileVersion(st) });
           }
         }
       }
@@ -122,7 +112,7 @@ export class DirStore implements ObjectStore {
   private async place(tmp: string, p: string): Promise<string> {
     await rename(tmp, p);
     await syncDir(dirname(p));
-    return versionOf(await stat(p));
+    return fileVersion(await stat(p));
   }
 
   /** An exclusive lock on one key: link(2) of a fresh file to `<key>.lock` fails when it exists. */
@@ -158,26 +148,5 @@ export class DirStore implements ObjectStore {
       throw new StoreUnavailable(this.location, `${key}: ${(e as Error).message}`, { cause: e });
     }
   }
-}
-
-function versionOf(st: { ino: number; size: number; mtimeMs: number }): string {
-  return `${st.ino}-${st.size}-${Math.round(st.mtimeMs * 1000)}`;
-}
-
-function absent(e: unknown): undefined {
-  if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-  throw e;
-}
-
-async function writeTemp(p: string, data: Buffer): Promise<string> {
-  const tmp = `${p}.${randomBytes(6).toString('hex')}.tmp`;
-  const fh = await open(tmp, 'w', 0o600);
-  try {
-    await fh.writeFile(data);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  return tmp;
 }
 

@@ -10,6 +10,7 @@
  * @timestamp spread over one day, 50 hosts). Goal: >= 150,000 events/s on the 2-core machine.
  */
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { peakRssMiB } from './lib/server.js';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -52,8 +53,6 @@ function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-export { peakRssMiB } from './lib/server.js';
-import { peakRssMiB } from './lib/server.js';
 
 /** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
 export function cpuSecs(pid: number): number {

@@ -75,8 +75,8 @@ export interface BlockFile {
 }
 
 /**
- * Writes and publishes one block: the Parquet file (ZSTD, in block order) to `<name>.parquet.tmp`, its
- * token filter and minute counts, then publishBlock (fsync, rename, sidecar written last). The one
+ * Writes and publishes one block: the Parquet file (ZSTD, in block order) to `<name>.parquet.tmp`, its granule
+ * token filters and minute counts, then publishBlock (fsync, rename, sidecar written last). The one
  * path for seals and merges, so the file format, the sidecar and the commit order cannot drift
  * apart between them. Nothing is in the catalog until the caller commits the returned block.
  */

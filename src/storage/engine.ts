@@ -13,7 +13,8 @@ import { writeSummary } from './wal/segment-summary.js';
 import { deleteBlockFiles, type Block } from './blocks/block-files.js';
 import type { BlockTarget } from './blocks/block-writer.js';
 import { mergeIntoBlock } from './blocks/merge.js';
-import { pickMerges, type MergePolicy } from './blocks/merge-policy.js';
+import { pickMerges } from './blocks/merge-policy.js';
+import { DEFAULT_TUNING, type StorageTuning } from './tuning.js';
 import { Catalog } from './catalog.js';
 import { planScan } from './read/scan-plan.js';
 import { relationSql } from './read/relation-sql.js';
@@ -21,7 +22,8 @@ import { summarizeFields, summarizePartitions } from './read/summaries.js';
 import { countBuckets } from './read/bucket-counts.js';
 import { clearScratch, quarantineTo, recover } from './recovery.js';
 import { replayWal } from './wal/replay.js';
-import { commitSeal, removeSealedSegment, writeSegmentBlocks } from './seal.js';
+import { commitSeal, DIRECT_SEAL_MAX_PARTS, removeSealedSegment, writeSegmentBlocks } from './seal.js';
+import { LiveColumns } from './wal/live-columns.js';
 import { retentionDays, sweepExpired, type RetentionReport, type RetentionSweeper, type SweepListener } from './retention.js';
 import { resolveNodeId } from './node-id.js';
 import type { StorageHandle } from './handle.js';
@@ -41,26 +43,6 @@ export interface StorageOptions {
   /** SVC_STORE: blocks are also published there and other nodes' blocks read from it (shared/). */
   store?: ObjectStore;
 }
-
-export interface StorageTuning {
-  /** A WAL segment is closed and sealed once it holds this many bytes... */
-  segmentBytes: number;
-  /** ...or once it is this old (ms) and not empty. */
-  segmentAgeMs: number;
-  /** The writer waits while this many closed segments are still unsealed (bounds WAL, restart and live scans). */
-  maxUnsealedSegments: number;
-  /** Run background merges after seals. */
-  merge: boolean;
-  mergePolicy: MergePolicy;
-}
-
-const DEFAULT_TUNING: StorageTuning = {
-  segmentBytes: 64 * 1024 * 1024,
-  segmentAgeMs: 5_000,
-  maxUnsealedSegments: 6,
-  merge: true,
-  mergePolicy: { smallEvents: 500_000, targetEvents: 1_000_000, minBlocks: 4, coldMs: 30_000 },
-};
 
 /**
  * The storage engine: writer queue → WAL → live segments → sealed blocks, plus merge, retention
@@ -90,6 +72,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   private closed = false;
   /** With SVC_STORE: publishing, the other nodes' blocks, the cluster's retention (shared/cluster.ts). */
   private shared: SharedBlocks | undefined;
+  private readonly columns: LiveColumns;
 
   private constructor(
     private readonly opts: StorageOptions,
@@ -103,6 +86,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     const age = opts.config.testSegmentAgeMs;
     this.tuning = { ...DEFAULT_TUNING, ...(age ? { segmentAgeMs: age } : {}), ...opts.tuning };
     this.writer = new WriterQueue(opts.config.blockQueueCap, (b) => this.commit(b), { hold: opts.config.testHoldWriter });
+    this.columns = new LiveColumns(duck, join(opts.config.dataDir, 'tmp'), (err, seq) => opts.log.warn({ err, seq }, 'cannot make the columnar copy of a WAL segment; searches read its JSON'));
   }
 
   /** Opens the data dir, recovers and replays the WAL (recovery.ts), and starts the background timers. */
@@ -121,6 +105,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     engine.lastSeq = rec.maxBlockSeq;
     await replayWal(duck, walDir, rec.segments, (seg) => {
       engine.live.set(seg.seq, seg);
+      engine.waiting(seg);
       engine.schedule(() => engine.seal(seg.seq));
     });
     if (opts.store) engine.blocks.attach((engine.shared = await SharedBlocks.open(engine.sharedOptions(opts.store))));
@@ -185,7 +170,16 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     if (closed === undefined) return;
     const seg = this.live.get(closed);
     if (seg) writeSummary(this.wal.dir, seg);
+    if (seg) this.waiting(seg);
     this.schedule(() => this.seal(closed));
+  }
+
+  /**
+   * A closed segment's seal is queued: when it will wait behind another seal, or its seal would
+   * make a columnar copy anyway (many partitions), the copy is made now (wal/live-columns.ts).
+   */
+  private waiting(seg: LiveSegment): void {
+    if (this.unsealedClosed() > 1 || seg.partitions.size > DIRECT_SEAL_MAX_PARTS) this.columns.add(seg);
   }
 
   // ---------------------------------------------------------------- background jobs
@@ -225,6 +219,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   private async sealOnce(seq: number): Promise<void> {
     const seg = this.live.get(seq);
     if (!seg) return;
+    await this.columns.settled(seq);
     const made = await writeSegmentBlocks(this.duck, seg, this.target(), join(this.opts.config.dataDir, 'tmp'));
     const marker = commitSeal(this.wal.dir, seq, made);
     // commit point passed: swap live for blocks in one synchronous step, so scans see one or the other
@@ -364,6 +359,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     });
     this.closed = true;
     await this.bg;
+    await this.columns.stop();
     this.duck.close();
   }
 

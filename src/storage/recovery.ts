@@ -2,6 +2,7 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { Wal } from './wal/wal.js';
+import { COLUMNS_FILE } from './wal/live-columns.js';
 import { deleteBlockFiles, loadBlocks, moveBlockFiles, type Block } from './blocks/block-files.js';
 import type { ProblemReporter } from './problems.js';
 
@@ -18,14 +19,17 @@ export interface Recovered {
   maxBlockSeq: number;
 }
 
+/** Scratch copies of seals made by versions before live-columns.ts. */
+const OLD_SCRATCH = /^seal-\d+\.parquet$/;
+
 /**
  * Removes scratch files of the previous run: DuckDB's spill space (before DuckDB opens it again)
- * and the scratch Parquet copies of seals that were running (seal.ts).
+ * and the columnar copies of live segments (wal/live-columns.ts).
  */
 export function clearScratch(dataDir: string): void {
   rmSync(join(dataDir, 'tmp', 'duckdb'), { recursive: true, force: true });
   const tmpDir = join(dataDir, 'tmp');
-  if (existsSync(tmpDir)) for (const n of readdirSync(tmpDir)) if (/^seal-\d+\.parquet$/.test(n)) rmSync(join(tmpDir, n), { force: true });
+  if (existsSync(tmpDir)) for (const n of readdirSync(tmpDir)) if (COLUMNS_FILE.test(n) || OLD_SCRATCH.test(n)) rmSync(join(tmpDir, n), { force: true });
 }
 
 /**

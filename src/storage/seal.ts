@@ -1,10 +1,10 @@
 import { closeSync, openSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { lit, type Duck } from './duck.js';
 import { syncDir } from './fsync.js';
 import { Wal } from './wal/wal.js';
 import type { LiveSegment } from './wal/live-segment.js';
-import { walReadSql } from './wal/wal-line.js';
+import { walRowsSql } from './wal/wal-line.js';
+import { writeColumns } from './wal/live-columns.js';
 import { deleteBlockFiles, type Block } from './blocks/block-files.js';
 import type { BlockTarget } from './blocks/block-writer.js';
 import { writeBlocks, type FieldsByPart } from './blocks/seal-blocks.js';
@@ -15,43 +15,27 @@ import { partKey } from './partition.js';
 // in order and swaps live data for the blocks in memory between the commit and the clean-up.
 
 /**
- * Row groups of the seal's scratch Parquet file. Small, so the per-partition passes (one sorted
- * COPY and one token-filter query per env/index/day) skip the row groups of other days by their
- * `_day` min/max statistics instead of decompressing most of the segment each time (WAL order is
- * roughly time order). Measured: ~15 % less seal CPU on the bench data set than the default 122,880.
- */
-const SCRATCH_ROW_GROUP = 8192;
-
-/**
  * Segments with at most this many env/index/day partitions are sealed straight from the WAL file
- * (one JSON pass per partition pass) instead of through a scratch Parquet copy.
+ * (one JSON pass per partition pass) unless a columnar copy exists (wal/live-columns.ts).
  */
-const DIRECT_SEAL_MAX_PARTS = 2;
+export const DIRECT_SEAL_MAX_PARTS = 2;
 
 /**
  * Step 1: writes and publishes the blocks of one closed segment. Not committed yet: until the
- * marker exists, a restart deletes them and replays the segment. `tmpDir` holds the scratch copy.
+ * marker exists, a restart deletes them and replays the segment. `tmpDir` holds columnar copies.
  */
 export async function writeSegmentBlocks(duck: Duck, seg: LiveSegment, target: BlockTarget, tmpDir: string): Promise<Block[]> {
   return duck.with(async (c) => {
-    const rows = `(SELECT make_timestamp(timeUs) AS _time, env, "index", host, source, sourcetype, message, fields AS _f,
-         timeUs // 86400000000 AS _day FROM ${walReadSql([seg.path])} WHERE timeUs IS NOT NULL)`;
     const origin = { walSeg: seg.seq, replaces: [] };
-    // fast path: live traffic puts a segment in one or two partitions, and each pass over the
-    // WAL JSON costs less than writing and re-reading a scratch copy of it
     const parts = [...seg.partitions.values()].sort((a, b) => a.day - b.day);
-    if (seg.partitions.size <= DIRECT_SEAL_MAX_PARTS) return writeBlocks(c, rows, target, origin, liveFields(seg), parts);
-    // many partitions (a backfill spread over days): the segment is parsed once into a scratch
-    // Parquet file, so every later pass (one sorted COPY and one token filter per partition)
-    // reads only the columns and row groups it needs, and nothing has to fit in memory (an
-    // in-memory temp table of a 64 MiB segment did not fit a 512 MB DuckDB)
-    const scratch = join(tmpDir, `seal-${seg.seq}.parquet`);
-    await c.run(`COPY ${rows} TO ${lit(scratch)} (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE ${SCRATCH_ROW_GROUP})`);
-    try {
-      return await writeBlocks(c, `read_parquet(${lit(scratch)})`, target, origin, liveFields(seg), parts);
-    } finally {
-      rmSync(scratch, { force: true });
-    }
+    // many partitions (a backfill spread over days): the segment is parsed once into its columnar
+    // copy, so every later pass (one sorted COPY and one token filter per partition) reads only the
+    // columns and row groups it needs, and nothing has to fit in memory (an in-memory temp table of
+    // a 64 MiB segment did not fit a 512 MB DuckDB). Live traffic puts a segment in one or two
+    // partitions, and each pass over the WAL JSON costs less than writing and re-reading a copy.
+    if (!seg.columns && seg.partitions.size > DIRECT_SEAL_MAX_PARTS) await writeColumns(c, seg, tmpDir);
+    const rows = seg.columns ? `read_parquet(${lit(seg.columns)})` : walRowsSql([seg.path]);
+    return writeBlocks(c, rows, target, origin, liveFields(seg), parts);
   });
 }
 
@@ -78,6 +62,7 @@ export function commitSeal(walDir: string, seq: number, made: Block[]): string {
  */
 export function removeSealedSegment(walDir: string, seg: LiveSegment, marker: string): void {
   rmSync(seg.path, { force: true });
+  if (seg.columns) rmSync(seg.columns, { force: true });
   rmSync(Wal.summaryPath(walDir, seg.seq), { force: true });
   syncDir(walDir);
   rmSync(marker, { force: true });

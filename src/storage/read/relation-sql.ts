@@ -1,18 +1,18 @@
 import { ident, jsonKeyPath, lit } from '../duck.js';
 import type { Block } from '../blocks/block-files.js';
 import type { ColumnType } from '../blocks/field-types.js';
-import { walReadSql } from '../wal/wal-line.js';
+import { liveRowsSql } from '../wal/live-columns.js';
 import type { ScanSpec } from '../types.js';
 import { CORE, type ScanPlan } from './scan-plan.js';
 
 // The relation a scan hands the query layer (docs/storage.md, "Read path"): the kept blocks'
-// Parquet files UNION ALL the live segments' WAL files, every field column typed the same on both
+// Parquet files UNION ALL the live segments' rows (WAL files or their columnar copies), every field column typed the same on both
 // sides and NULL where absent.
 
 type TimeRange = Pick<ScanSpec, 'fromUs' | 'toUs'>;
 
-function timeFilter(spec: TimeRange, col: string, micros: boolean): string[] {
-  const v = (us: number) => (micros ? String(us) : `make_timestamp(${us})`);
+function timeFilter(spec: TimeRange, col: string): string[] {
+  const v = (us: number) => `make_timestamp(${us})`;
   const out: string[] = [];
   if (spec.fromUs !== undefined) out.push(`${col} >= ${v(Math.floor(spec.fromUs))}`);
   if (spec.toUs !== undefined) out.push(`${col} < ${v(Math.ceil(spec.toUs))}`);
@@ -38,7 +38,7 @@ function blockFieldExpr(name: string, type: ColumnType, blocks: Block[]): string
 function wholeBlocksSql(blocks: Block[], plan: ScanPlan, spec: ScanSpec): string {
   const files = blocks.map((b) => lit(b.path)).join(', ');
   const cols = [...CORE.map(ident), ...[...plan.fields].map(([n, t]) => blockFieldExpr(n, t, blocks))];
-  const where = timeFilter(spec, '_time', false);
+  const where = timeFilter(spec, '_time');
   return `SELECT ${cols.join(', ')} FROM read_parquet([${files}], union_by_name=true)${where.length ? ' WHERE ' + where.join(' AND ') : ''}`;
 }
 
@@ -49,7 +49,7 @@ function wholeBlocksSql(blocks: Block[], plan: ScanPlan, spec: ScanSpec): string
 function blockRowsSql(b: Block, ranges: [number, number][], plan: ScanPlan, spec: ScanSpec): string {
   const cols = [...CORE.map(ident), ...[...plan.fields].map(([n, t]) => blockFieldExpr(n, t, [b]))];
   const rows = ranges.map(([first, last]) => (first === last ? `file_row_number = ${first}` : `file_row_number BETWEEN ${first} AND ${last}`));
-  const where = [`(${rows.join(' OR ')})`, ...timeFilter(spec, '_time', false)];
+  const where = [`(${rows.join(' OR ')})`, ...timeFilter(spec, '_time')];
   return `SELECT ${cols.join(', ')} FROM read_parquet(${lit(b.path)}, file_row_number = true) WHERE ${where.join(' AND ')}`;
 }
 
@@ -62,18 +62,18 @@ function blocksSql(plan: ScanPlan, spec: ScanSpec): string[] {
 
 function liveSql(plan: ScanPlan, spec: ScanSpec): string {
   const cols = [
-    'make_timestamp(timeUs) AS _time',
+    '_time',
     'env',
     '"index"',
     ...['host', 'source', 'sourcetype', 'message'].map((c) => `COALESCE(${c}, '') AS ${c}`),
     ...[...plan.fields].map(([n, t]) => {
-      const s = `json_extract_string(fields, ${jsonKeyPath(n)})`;
+      const s = `json_extract_string(_f, ${jsonKeyPath(n)})`;
       return `${t === 'VARCHAR' ? s : `TRY_CAST(${s} AS ${t})`} AS ${ident(n)}`;
     }),
   ];
-  const where = ['timeUs IS NOT NULL', `env IN (${spec.envs.map(lit).join(', ')})`, ...timeFilter(spec, 'timeUs', true)];
+  const where = [`env IN (${spec.envs.map(lit).join(', ')})`, ...timeFilter(spec, '_time')];
   if (spec.indexes !== null) where.push(spec.indexes.length ? `"index" IN (${spec.indexes.map(lit).join(', ')})` : 'false');
-  return `SELECT ${cols.join(', ')} FROM ${walReadSql(plan.live.map((l) => l.seg.path))} WHERE ${where.join(' AND ')}`;
+  return `SELECT ${cols.join(', ')} FROM ${liveRowsSql(plan.live.map((l) => l.seg))} WHERE ${where.join(' AND ')}`;
 }
 
 function emptySql(plan: ScanPlan): string {

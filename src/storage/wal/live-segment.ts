@@ -17,12 +17,15 @@ export interface LivePartition extends PartRow {
 
 /**
  * What one not-yet-sealed WAL segment holds, kept so search sees unsealed events: the scan reads
- * the segment file itself (DuckDB read_json) and uses these summaries for pruning and columns.
+ * the segment file itself (DuckDB read_json) or its columnar copy, and uses these summaries for
+ * pruning and columns.
  * Owned by the storage engine's single JS thread.
  */
 export class LiveSegment {
   count = 0;
   readonly partitions = new Map<string, LivePartition>();
+  /** The segment's columnar copy, once made (live-columns.ts); scans and the seal read it instead of the JSON. */
+  columns: string | undefined;
 
   constructor(
     readonly seq: number,

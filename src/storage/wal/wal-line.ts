@@ -17,3 +17,13 @@ export function walReadSql(paths: string[]): string {
   const list = paths.map((p) => `'${p.replaceAll("'", "''")}'`).join(', ');
   return `read_json([${list}], format='newline_delimited', ${WAL_COLUMNS_SQL}, ignore_errors=true)`;
 }
+
+/**
+ * The rows of WAL segment files in the seal's shape (seal-blocks.ts): `_time, env, "index", host,
+ * source, sourcetype, message, _f JSON, _day`. Columnar copies of live segments (live-columns.ts)
+ * hold exactly these columns, so either side can stand for the other.
+ */
+export function walRowsSql(paths: string[]): string {
+  return `(SELECT make_timestamp(timeUs) AS _time, env, "index", host, source, sourcetype, message, fields AS _f,
+         timeUs // 86400000000 AS _day FROM ${walReadSql(paths)} WHERE timeUs IS NOT NULL)`;
+}

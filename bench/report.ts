@@ -3,7 +3,9 @@
  * process of its own, searches right after the load and once settled beside `grep -c`, bytes on
  * disk beside `zstd -3`, peak RSS.
  *
- *   npx tsx bench/report.ts [--events 5000000] [--days 7] [--hosts 200] [--batch 20000] [--clients 4] [--secs 10]
+ *   npx tsx bench/report.ts [--events 5000000] [--days 7] [--hosts 200] [--batch 20000] [--clients 4] [--secs 10] [--env SVC_X=v ...]
+ *
+ * `--env` (repeatable) sets a server setting for the run, e.g. `--env SVC_DUCKDB_MEMORY_LIMIT=512MB`.
  *
  * The data set is bench/lib/dataset.ts's (real lines, digits varied per copy) in the given shape.
  * Needs grep and zstd on PATH (apt-get install zstd).
@@ -26,6 +28,7 @@ const { values: a } = parseArgs({
     batch: { type: 'string', default: '20000' },
     clients: { type: 'string', default: '4' },
     secs: { type: 'string', default: '10' },
+    env: { type: 'string', multiple: true, default: [] },
   },
 });
 const EVENTS = Number(a.events);
@@ -54,7 +57,7 @@ async function main(): Promise<void> {
   const bodies: Buffer[] = [];
   for (const lines of lineBatches(ds.path, Number(a.batch))) bodies.push(Buffer.from(lines.join('\n') + '\n'));
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-report-'));
-  const srv = await startServer(dataDir);
+  const srv = await startServer(dataDir, { env: Object.fromEntries(a.env.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])) });
   const out: string[] = [];
   const row = (figure: string, value: string, beside = '') => out.push(`| ${figure} | ${value} | ${beside} |`);
   try {

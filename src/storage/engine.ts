@@ -233,7 +233,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   /** One round of merges picked by the policy; each merge commits on its own. */
   async mergeRound(force = false): Promise<number> {
     // with a store, only published blocks: one manifest write then swaps the merge in whole
-    const groups = pickMerges(this.blocks.mergeCandidates(), Date.now(), { ...this.tuning.mergePolicy, ...(force ? { minBlocks: 2, coldMs: 0 } : {}) });
+    const groups = pickMerges(this.blocks.mergeCandidates(), Date.now(), { ...this.tuning.mergePolicy, ...(force ? { minBlocks: 2, coldMs: 0, settledMs: 0 } : {}) });
     for (const g of groups) await this.mergeBlocks(g);
     return groups.length;
   }

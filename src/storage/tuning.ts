@@ -1,4 +1,5 @@
 import type { MergePolicy } from './blocks/merge-policy.js';
+import { GRANULE_ROWS } from './blocks/token-filters.js';
 
 /** The storage engine's knobs; the defaults suit production, tests and benchmarks turn them. */
 export interface StorageTuning {
@@ -18,5 +19,5 @@ export const DEFAULT_TUNING: StorageTuning = {
   segmentAgeMs: 5_000,
   maxUnsealedSegments: 6,
   merge: true,
-  mergePolicy: { smallEvents: 500_000, targetEvents: 1_000_000, minBlocks: 4, coldMs: 30_000 },
+  mergePolicy: { smallEvents: GRANULE_ROWS, settledEvents: 500_000, settledMs: 10 * 60_000, hotMaxBlocks: 32, targetEvents: 1_000_000, minBlocks: 4, coldMs: 30_000 },
 };

@@ -20,7 +20,9 @@ export interface ProcessResult {
 
 function spawnSvc(env: Record<string, string>): { child: ChildProcess; out: () => string; exited: Promise<number | null> } {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_')));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  // benchmarks: BENCH_CPU_PROF_DIR=<dir> writes a V8 CPU profile per thread of the server at its exit
+  const prof = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF_DIR] : [];
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
     env: { ...clean, SVC_LISTEN: '127.0.0.1:0', SVC_LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

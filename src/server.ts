@@ -16,6 +16,7 @@ import { QueryService } from './query/service.js';
 import { openSelfLog } from './selflog/index.js';
 import { VERSION } from './version.js';
 import { SamlSso } from './auth/saml/sso.js';
+import { openMonitors } from './monitors/open.js';
 
 export interface Server {
   app: FastifyInstance;
@@ -76,7 +77,11 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
     timeoutMs: config.searchTimeoutSecs * 1000,
     onStopped: (s) => selflog.service('search_stopped', { reason: s.reason, query: s.query, principal: s.principal, took_ms: s.tookMs }),
   });
-  const deps: AppDeps = { config, clock, log, control, auth, writer: storage.writer, store: storage, storage, cluster: storage.cluster, selflog, search, decoder, sso };
+  // --- monitors (run after listening: their links need the address) ---
+  let baseUrl = config.publicUrl ?? '';
+  const monitors = await openMonitors({ config, control, search, selflog, clock, log, store: objectStore, nodeId: storage.nodeId, baseUrl: () => baseUrl });
+  closers.push(() => monitors.scheduler.stop());
+  const deps: AppDeps = { config, clock, log, control, auth, writer: storage.writer, store: storage, storage, cluster: storage.cluster, selflog, search, decoder, sso, monitors: monitors.service };
   const app = await buildApp(deps);
   await app.listen({ host: config.listen.host, port: config.listen.port });
   closers.push(() => app.close());
@@ -94,6 +99,8 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
   const port = typeof addr === 'object' && addr ? addr.port : config.listen.port;
   const host = config.listen.host.includes(':') ? `[${config.listen.host}]` : config.listen.host;
   const url = `http://${host}:${port}`;
+  baseUrl = config.publicUrl ?? url;
+  await monitors.scheduler.start();
   log.info({ url, dataDir: config.dataDir }, 'svc listening');
   selflog.service('start', { version: VERSION, listen: url, node: storage.nodeId, data_dir: config.dataDir });
   if (access.adminReset) selflog.service('admin_reset', { user: 'admin' });

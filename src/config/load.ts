@@ -32,6 +32,8 @@ export interface Config {
   maxBodyBytes: number;
   requestTimeoutSecs: number;
   searchTimeoutSecs: number;
+  /** Webhook delivery of monitors (SVC_MONITOR_WEBHOOK_*). */
+  monitorWebhook: { attempts: number; backoffMs: number; timeoutMs: number };
   retentionDefaultDays: number | undefined;
   retentionSweepSecs: number;
   timezone: string;
@@ -139,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     maxBodyBytes: e.SVC_MAX_BODY_BYTES,
     requestTimeoutSecs: e.SVC_REQUEST_TIMEOUT_SECS,
     searchTimeoutSecs: e.SVC_SEARCH_TIMEOUT_SECS,
+    monitorWebhook: { attempts: e.SVC_MONITOR_WEBHOOK_ATTEMPTS, backoffMs: e.SVC_MONITOR_WEBHOOK_BACKOFF_MS, timeoutMs: e.SVC_MONITOR_WEBHOOK_TIMEOUT_SECS * 1000 },
     retentionDefaultDays: e.SVC_RETENTION_DEFAULT_DAYS,
     retentionSweepSecs: e.SVC_RETENTION_SWEEP_SECS,
     timezone: e.SVC_TIMEZONE,

@@ -77,6 +77,11 @@ export const envSchema = z.object({
   /** Accept responses the IdP sends without svc asking (IdP-initiated login). */
   SVC_SAML_IDP_INITIATED: bool.optional(),
 
+  /** Monitors: how many times a webhook is tried in all, the wait before the 2nd try (doubled after), the wait for an answer. */
+  SVC_MONITOR_WEBHOOK_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(4),
+  SVC_MONITOR_WEBHOOK_BACKOFF_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
+  SVC_MONITOR_WEBHOOK_TIMEOUT_SECS: z.coerce.number().int().min(1).max(300).default(10),
+
   /** The address people and IdPs use to reach svc (https://logs.example.com), when a proxy sits in front. */
   SVC_PUBLIC_URL: z.string().url().optional(),
   /** The built web UI (dist/web of the package by default). */

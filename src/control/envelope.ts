@@ -70,5 +70,5 @@ function checkDoc(v: unknown, location: string): ControlDoc {
   const ok = d && d.format === 'svc-control' && typeof d.version === 'number' && Array.isArray(d.users) && Array.isArray(d.apiKeys) && Array.isArray(d.ingestTokens) && Array.isArray(d.envs);
   if (!ok) throw new ControlError(`cannot read the control plane at ${location}: the document is incomplete (corrupt?); it was left untouched`);
   // fields added after a document was first written get their empty value
-  return { revokedSessions: [], settings: {}, saml: { requests: [], assertions: [] }, ...d } as ControlDoc;
+  return { revokedSessions: [], settings: {}, monitors: [], saml: { requests: [], assertions: [] }, ...d } as ControlDoc;
 }

@@ -15,6 +15,8 @@ export interface ControlDoc {
   ingestTokens: IngestTokenRecord[];
   envs: EnvRecord[];
   settings: Settings;
+  /** Scheduled searches with a condition and destinations (src/monitors/); their run state lives apart. */
+  monitors: MonitorRecord[];
   /** Sessions ended by logout before their expiry (JWT ids); pruned once expired. */
   revokedSessions: { jti: string; expiresAt: string }[];
   /** SAML state every node must share (src/auth/saml/state-store.ts); entries are pruned once expired. */
@@ -76,6 +78,34 @@ export interface IngestTokenRecord extends CredentialRecord {
   index?: string;
 }
 
+/** A monitor as stored (DESIGN 13): durations as written (`5m`), checked when saved. */
+export interface MonitorRecord {
+  id: string;
+  name: string;
+  query: string;
+  env: string;
+  index?: string;
+  every: string;
+  window: string;
+  /** A threshold on the result: `count > 10`, `p95_ms >= 500` (a result column, an operator, a number). */
+  condition: { threshold: string };
+  /** The result columns that name a group; absent: the `by` fields of the query's last `stats`. */
+  groupBy?: string[];
+  cooldown: string;
+  destinations: MonitorDestination[];
+  enabled: boolean;
+  /** Who made it: the monitor runs with their access, as they have it at each run. */
+  owner: { kind: 'user' | 'api_key'; id: string; name: string };
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A webhook the monitor posts to: svc's JSON, or a Slack-style `{text}` message. */
+export interface MonitorDestination {
+  webhook: string;
+  format: 'json' | 'slack';
+}
+
 export function emptyDoc(now: string): ControlDoc {
   return {
     format: 'svc-control',
@@ -86,6 +116,7 @@ export function emptyDoc(now: string): ControlDoc {
     ingestTokens: [],
     envs: [],
     settings: {},
+    monitors: [],
     revokedSessions: [],
     saml: { requests: [], assertions: [] },
   };

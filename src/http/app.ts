@@ -19,6 +19,7 @@ import { catalogRoutes } from './routes/catalog.js';
 import { languageRoutes } from './routes/language.js';
 import { contextRoutes } from './routes/context.js';
 import { exportRoutes } from './routes/export.js';
+import { monitorRoutes } from './routes/monitors.js';
 import { mcpRoutes } from '../mcp/route.js';
 import { ingestContext } from '../ingest/common/context.js';
 import { nativeRoutes } from '../ingest/native/route.js';
@@ -87,6 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(languageRoutes);
   await app.register(contextRoutes);
   await app.register(exportRoutes);
+  await app.register(monitorRoutes);
   await app.register(mcpRoutes);
   await app.register(uiRoutes, { dir: deps.config.uiDir });
   return app;

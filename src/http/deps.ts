@@ -11,6 +11,7 @@ import type { SelfLog } from '../selflog/types.js';
 import type { EventReader, SearchService } from '../query/types.js';
 import type { DecodeRunner } from '../ingest/common/decode-pool.js';
 import type { SamlSso } from '../auth/saml/sso.js';
+import type { MonitorService } from '../monitors/service.js';
 
 /**
  * Everything the HTTP edge needs from the subsystems, built by server.ts.
@@ -38,6 +39,8 @@ export interface AppDeps {
   search: SearchService & EventReader;
   /** SAML single sign-on (configured() is false when no SAML setting is given). */
   sso: SamlSso;
+  /** Scheduled searches with conditions and webhooks (src/monitors/). */
+  monitors: MonitorService;
   /** Decode workers for large native and `_bulk` bodies (SVC_INGEST_WORKERS); unset = decode inline. */
   decoder?: DecodeRunner;
 }

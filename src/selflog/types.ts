@@ -52,6 +52,31 @@ export interface ServiceEventDetails {
   storage_problem: { kind: string; message: string; path?: string; repeated?: number; resolved?: boolean } & Detail;
   /** A search was stopped for its time limit (query_timeout) or memory (query_too_large). */
   search_stopped: { reason: string; query: string; principal: string; took_ms: number } & Detail;
+  /**
+   * A monitor ran (or a run was missed or cut short). `outcome`: `ok` (the condition was evaluated:
+   * `triggered` says how it came out), `error` (the run could not complete: `error` says why; never
+   * "not triggered"), `missed` (svc was not running at `missed_runs` scheduled times), `interrupted`
+   * (svc stopped during the run of `slot`).
+   */
+  monitor_run: {
+    monitor_id: string;
+    monitor: string;
+    outcome: 'ok' | 'error' | 'missed' | 'interrupted';
+    trigger: 'schedule' | 'manual';
+    slot?: string;
+    duration_ms?: number;
+    rows?: number;
+    triggered?: boolean;
+    groups_firing?: number;
+    error?: string;
+    missed_runs?: number;
+  } & Detail;
+  /** A group of a monitor began firing (or fired again after its cooldown: `repeat`). */
+  monitor_fired: { monitor_id: string; monitor: string; group: string; value: number; threshold: string; repeat?: boolean } & Detail;
+  /** A firing group no longer meets the condition. */
+  monitor_resolved: { monitor_id: string; monitor: string; group: string; value?: number } & Detail;
+  /** A destination did not take a notification after every retry. */
+  monitor_destination_failed: { monitor_id: string; monitor: string; destination: string; attempts: number; status?: number; error: string } & Detail;
   /** The agent or a monitor could not reach or use the LLM provider. */
   llm_error: { provider: string; message: string; status?: number; model?: string } & Detail;
 }

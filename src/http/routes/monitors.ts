@@ -1,0 +1,54 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { principalOf } from '../auth-hook.js';
+import { idParams, nameSchema, parseInput } from './admin-input.js';
+
+const text = (max: number) => z.string({ invalid_type_error: 'must be a string', required_error: 'is required' }).trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+const duration = z.string({ invalid_type_error: 'must be a duration like 5m', required_error: 'is required' }).max(20, 'must be a duration like 5m');
+
+const destination = z
+  .object({
+    webhook: text(2000),
+    format: z.enum(['json', 'slack'], { errorMap: () => ({ message: 'want "json" or "slack"' }) }).default('json'),
+  })
+  .strict();
+
+const fields = {
+  name: nameSchema(200),
+  query: text(10_000),
+  env: text(200),
+  index: text(200).optional(),
+  every: duration,
+  window: duration.optional(),
+  condition: z.object({ threshold: text(200) }, { invalid_type_error: 'must be an object like {"threshold": "count > 0"}', required_error: 'is required' }).strict(),
+  groupBy: z.array(text(200)).max(20, 'at most 20 fields').optional(),
+  cooldown: duration.optional(),
+  destinations: z.array(destination).max(10, 'at most 10 destinations').optional(),
+  enabled: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
+};
+
+const createMonitor = z.object(fields).strict();
+const patchMonitor = z.object(fields).partial().strict();
+
+/**
+ * /api/monitors (DESIGN 13): create, list, get, change, delete, enable/disable, run now. Any user
+ * or Standard API key; a monitor belongs to whoever made it (admins see and change all) and runs
+ * with its maker's access.
+ */
+export async function monitorRoutes(app: FastifyInstance): Promise<void> {
+  const opts = { config: { access: 'standard' as const } };
+  const monitors = () => app.deps.monitors;
+  const id = (request: FastifyRequest) => parseInput(idParams, request.params).id;
+
+  app.get('/api/monitors', opts, async (request) => ({ monitors: monitors().list(principalOf(request)) }));
+  app.post('/api/monitors', opts, async (request, reply) => reply.code(201).send(await monitors().create(principalOf(request), parseInput(createMonitor, request.body))));
+  app.get('/api/monitors/:id', opts, async (request) => monitors().get(principalOf(request), id(request)));
+  app.patch('/api/monitors/:id', opts, async (request) => monitors().update(principalOf(request), id(request), parseInput(patchMonitor, request.body)));
+  app.post('/api/monitors/:id/enable', opts, async (request) => monitors().update(principalOf(request), id(request), { enabled: true }));
+  app.post('/api/monitors/:id/disable', opts, async (request) => monitors().update(principalOf(request), id(request), { enabled: false }));
+  app.post('/api/monitors/:id/run', opts, async (request) => monitors().runNow(principalOf(request), id(request)));
+  app.delete('/api/monitors/:id', opts, async (request, reply) => {
+    await monitors().delete(principalOf(request), id(request));
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,143 @@
+import type { Logger } from 'pino';
+import { actingAs } from '../auth/acting-as.js';
+import type { Clock } from '../clock/clock.js';
+import type { ControlDoc, MonitorDestination, MonitorRecord } from '../control/records.js';
+import type { SearchService } from '../query/types.js';
+import type { SelfLog } from '../selflog/types.js';
+import { SvcError } from '../errors/svc-error.js';
+import { groupFieldsOf, judge, parseThreshold, printThreshold, type GroupVerdict } from './condition.js';
+import { durationMs as msOf } from './duration.js';
+import { deliver, notification, payload, type Delivery, type DeliveryOptions, type Notification } from './notify.js';
+import type { MonitorRunState, MonitorStates } from './state.js';
+
+// One run of one monitor: search the window as the owner, judge, move each group's state, notify.
+
+export interface MonitorDeps {
+  search: SearchService;
+  control: { readonly doc: Readonly<ControlDoc> };
+  states: MonitorStates;
+  selflog: SelfLog;
+  clock: Clock;
+  log: Logger;
+  /** svc's address for links (SVC_PUBLIC_URL, else the listen address). */
+  baseUrl: () => string;
+  delivery: DeliveryOptions;
+}
+
+/** What a run did, as `POST /api/monitors/{id}/run` answers it. */
+export interface RunOutcome {
+  outcome: 'ok' | 'error';
+  /** The window searched, RFC 3339. */
+  from: string;
+  to: string;
+  durationMs: number;
+  triggered?: boolean;
+  groups?: GroupVerdict[];
+  /** Groups firing after the run. */
+  firing?: string[];
+  notifications?: { state: Notification['state']; group: string; repeat?: boolean; deliveries: (Delivery & { destination: string })[] }[];
+  error?: { code: string; message: string };
+}
+
+/** A webhook without its path and query, which often hold its secret (Slack, Teams). */
+export function redactWebhook(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname === '/' && !u.search ? '/' : '/…'}`;
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+/**
+ * Runs monitor `m` over the window ending at `toMs`. Never throws: a run that cannot complete
+ * (owner gone, query refused, condition naming a missing column) is an `error` outcome, recorded,
+ * and leaves the firing groups as they were; it is never taken for "not triggered".
+ */
+export async function runMonitor(d: MonitorDeps, m: MonitorRecord, toMs: number, trigger: 'schedule' | 'manual'): Promise<RunOutcome> {
+  const started = d.clock.now();
+  const fromMs = toMs - (msOf(m.window) ?? 0);
+  const base = { from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString() };
+  const record = { monitor_id: m.id, monitor: m.name, trigger, slot: trigger === 'schedule' ? base.to : undefined };
+  let verdicts: GroupVerdict[];
+  let rows: number;
+  try {
+    const threshold = parseThreshold(m.condition.threshold);
+    const principal = actingAs(d.control.doc, m.owner, started);
+    const result = await d.search.search(principal, { q: m.query, env: m.env, index: m.index, from: base.from, to: base.to, limit: 1 });
+    rows = result.rows?.length ?? result.meta.matched;
+    verdicts = judge(result, threshold, m.groupBy ?? groupFieldsOf(m.query));
+  } catch (e) {
+    const err = e instanceof SvcError ? { code: e.code, message: e.message } : { code: 'internal', message: (e as Error).message };
+    const durationMs = d.clock.now() - started;
+    await d.states.update(m.id, (s) => ({ ...s, lastRun: { at: new Date(started).toISOString(), outcome: 'error', trigger, durationMs, error: err.message } }));
+    d.selflog.service('monitor_run', { ...record, outcome: 'error', duration_ms: durationMs, error: `${err.code}: ${err.message}` }, 'error');
+    return { outcome: 'error', ...base, durationMs, error: err };
+  }
+
+  const now = d.clock.now();
+  const condition = printThreshold(parseThreshold(m.condition.threshold));
+  const before = d.states.get(m.id);
+  const { next, sends } = transitions(m, before, verdicts, now);
+  const durationMs = now - started;
+  next.lastRun = { at: new Date(started).toISOString(), outcome: 'ok', trigger, durationMs, triggered: verdicts.some((v) => v.triggered), rows };
+  // the state first: a crash before the deliveries loses them rather than repeating them at the next start
+  await d.states.update(m.id, (s) => ({ ...next, lastSlot: s.lastSlot, running: s.running }));
+  const notes = await Promise.all(
+    sends.map(async (v) => {
+      const n = notification(m, condition, v, { fromMs, toMs, nowMs: now, baseUrl: d.baseUrl() });
+      const event = v.state === 'firing' ? ('monitor_fired' as const) : ('monitor_resolved' as const);
+      if (event === 'monitor_fired') d.selflog.service(event, { monitor_id: m.id, monitor: m.name, group: v.group, value: v.value, threshold: condition, repeat: v.repeat || undefined });
+      else d.selflog.service(event, { monitor_id: m.id, monitor: m.name, group: v.group, value: v.value });
+      const deliveries = await Promise.all(m.destinations.map((dest) => send(d, m, dest, n)));
+      return { state: v.state, group: v.group, repeat: v.repeat || undefined, deliveries };
+    }),
+  );
+  const firing = Object.keys(next.firing);
+  d.selflog.service('monitor_run', { ...record, outcome: 'ok', duration_ms: durationMs, rows, triggered: next.lastRun.triggered, groups_firing: firing.length });
+  return { outcome: 'ok', ...base, durationMs, triggered: next.lastRun.triggered, groups: verdicts, firing, notifications: notes };
+}
+
+interface Send {
+  state: 'firing' | 'resolved';
+  repeat?: boolean;
+  group: string;
+  value: number;
+}
+
+/**
+ * ok → firing (notify), firing → firing (notify again only once the cooldown has passed since the
+ * last notification), firing → resolved (notify; a group absent from the result resolves too).
+ */
+export function transitions(m: MonitorRecord, s: MonitorRunState, verdicts: GroupVerdict[], nowMs: number): { next: MonitorRunState; sends: Send[] } {
+  const cooldown = msOf(m.cooldown) ?? 0;
+  const at = new Date(nowMs).toISOString();
+  const firing: MonitorRunState['firing'] = {};
+  const sends: Send[] = [];
+  for (const v of verdicts) {
+    if (!v.triggered) continue;
+    const was = s.firing[v.group];
+    if (!was) {
+      firing[v.group] = { since: at, notifiedAt: at, value: v.value };
+      sends.push({ state: 'firing', group: v.group, value: v.value });
+    } else if (nowMs - Date.parse(was.notifiedAt) >= cooldown) {
+      firing[v.group] = { since: was.since, notifiedAt: at, value: v.value };
+      sends.push({ state: 'firing', repeat: true, group: v.group, value: v.value });
+    } else firing[v.group] = { ...was, value: v.value };
+  }
+  for (const group of Object.keys(s.firing)) {
+    if (firing[group]) continue;
+    sends.push({ state: 'resolved', group, value: verdicts.find((v) => v.group === group)?.value ?? 0 });
+  }
+  return { next: { ...s, firing }, sends };
+}
+
+async function send(d: MonitorDeps, m: MonitorRecord, dest: MonitorDestination, n: Notification): Promise<Delivery & { destination: string }> {
+  const destination = redactWebhook(dest.webhook);
+  const r = await deliver(dest.webhook, payload(n, dest.format), d.delivery);
+  if (!r.ok) {
+    d.log.warn({ monitor: m.id, destination, attempts: r.attempts, status: r.status, error: r.error }, 'monitor notification not delivered');
+    d.selflog.service('monitor_destination_failed', { monitor_id: m.id, monitor: m.name, destination, attempts: r.attempts, status: r.status, error: r.error ?? 'failed' });
+  }
+  return { ...r, destination };
+}

@@ -1,0 +1,172 @@
+import { randomBytes } from 'node:crypto';
+import { actingAs, ownerOf } from '../auth/acting-as.js';
+import type { Principal } from '../auth/principal.js';
+import { canRead, isAdmin } from '../auth/rbac.js';
+import type { ControlStore } from '../control/store.js';
+import type { MonitorDestination, MonitorRecord } from '../control/records.js';
+import { SvcError } from '../errors/svc-error.js';
+import { parse } from '../query/parser.js';
+import { parseThreshold, printThreshold } from './condition.js';
+import { durationMs, EVERY_MAX_MS, EVERY_MIN_MS, WINDOW_MAX_MS } from './duration.js';
+import { redactWebhook, runMonitor, type MonitorDeps, type RunOutcome } from './run.js';
+import type { MonitorScheduler } from './scheduler.js';
+import type { LastRun } from './state.js';
+
+/** What a client sends to create a monitor (the HTTP schema checks shapes; this checks meaning). */
+export interface MonitorInput {
+  name: string;
+  query: string;
+  env: string;
+  index?: string;
+  every: string;
+  window?: string;
+  condition: { threshold: string };
+  groupBy?: string[];
+  cooldown?: string;
+  destinations?: MonitorDestination[];
+  enabled?: boolean;
+}
+
+/** A monitor as the API shows it: webhooks redacted (their paths are often secrets), with its state. */
+export interface MonitorView extends Omit<MonitorRecord, 'destinations'> {
+  destinations: { webhook: string; format: MonitorDestination['format'] }[];
+  state: 'ok' | 'firing' | 'error' | 'pending';
+  firing: { group: string; since: string; value: number }[];
+  lastRun?: LastRun;
+}
+
+const MAX_MONITORS = 1000;
+
+/** Monitors as REST sees them: owned by who made them, admins see and change all (DESIGN 13). */
+export class MonitorService {
+  constructor(
+    private readonly control: ControlStore,
+    private readonly d: MonitorDeps,
+    private readonly scheduler: MonitorScheduler,
+  ) {}
+
+  list(p: Principal): MonitorView[] {
+    return this.control.doc.monitors.filter((m) => mayManage(p, m)).map((m) => this.view(m));
+  }
+
+  get(p: Principal, id: string): MonitorView {
+    return this.view(this.find(p, id));
+  }
+
+  async create(p: Principal, input: MonitorInput): Promise<MonitorView> {
+    const owner = ownerOf(p);
+    const now = new Date(this.d.clock.now()).toISOString();
+    const fields = this.checked(p, input);
+    const rec: MonitorRecord = { id: `mon_${randomBytes(9).toString('base64url')}`, ...fields, owner, createdAt: now, updatedAt: now };
+    await this.control.mutate((doc) => {
+      if (doc.monitors.length >= MAX_MONITORS) throw new SvcError('limit_reached', `at most ${MAX_MONITORS} monitors`);
+      if (doc.monitors.some((m) => m.name === rec.name && m.owner.id === owner.id)) throw new SvcError('already_exists', `you already have a monitor named "${rec.name}"`);
+      doc.monitors.push(rec);
+    });
+    return this.view(rec);
+  }
+
+  /** Changes what `patch` names; `destinations`, when given, replace the old ones whole. */
+  async update(p: Principal, id: string, patch: Partial<MonitorInput>): Promise<MonitorView> {
+    const cur = this.find(p, id);
+    const merged: MonitorInput = { ...cur, ...patch, condition: patch.condition ?? cur.condition };
+    const fields = this.checked(p, merged);
+    const now = new Date(this.d.clock.now()).toISOString();
+    const next = await this.control.mutate((doc) => {
+      const i = doc.monitors.findIndex((m) => m.id === id);
+      if (i < 0) throw new SvcError('not_found', `no monitor ${id}`);
+      doc.monitors[i] = { ...doc.monitors[i], ...fields, updatedAt: now };
+      return doc.monitors[i];
+    });
+    // a monitor switched on starts at its next scheduled time, not with a backlog of missed ones
+    if (patch.enabled === true && !cur.enabled) await this.d.states.update(id, (s) => ({ ...s, lastSlot: undefined }));
+    return this.view(next);
+  }
+
+  async delete(p: Principal, id: string): Promise<void> {
+    this.find(p, id);
+    await this.control.mutate((doc) => {
+      doc.monitors = doc.monitors.filter((m) => m.id !== id);
+    });
+    await this.scheduler.exclusive(id, () => this.d.states.update(id, () => undefined));
+  }
+
+  /** Runs it now over the window ending now, as a scheduled run would (state, notifications, records). */
+  async runNow(p: Principal, id: string): Promise<RunOutcome> {
+    const m = this.find(p, id);
+    return this.scheduler.exclusive(id, () => runMonitor(this.d, m, this.d.clock.now(), 'manual'));
+  }
+
+  private find(p: Principal, id: string): MonitorRecord {
+    const m = this.control.doc.monitors.find((x) => x.id === id);
+    // another owner's monitor is "not found": its existence is not the caller's business
+    if (!m || !mayManage(p, m)) throw new SvcError('not_found', `no monitor ${id}`);
+    return m;
+  }
+
+  /** The stored fields of `input`, checked: durations, condition, query, access to its env. */
+  private checked(p: Principal, input: MonitorInput): Omit<MonitorRecord, 'id' | 'owner' | 'createdAt' | 'updatedAt'> {
+    durationField('every', input.every, EVERY_MIN_MS, EVERY_MAX_MS);
+    const window = input.window ?? input.every;
+    durationField('window', window, EVERY_MIN_MS / 60, WINDOW_MAX_MS);
+    const cooldown = input.cooldown ?? '0s';
+    if (cooldown !== '0s') durationField('cooldown', cooldown, 1000, 30 * 86_400_000);
+    const threshold = printThreshold(parseThreshold(input.condition.threshold));
+    try {
+      parse(input.query);
+    } catch (e) {
+      if (!(e instanceof SvcError)) throw e;
+      throw new SvcError(e.code, `query: ${e.message}`, { details: { ...e.details, field: 'query' } });
+    }
+    // the monitor must be able to run as its maker: refuse now what every run would refuse
+    const owner = p.kind === 'ingest_token' ? undefined : actingAs(this.control.doc, ownerOf(p), this.d.clock.now());
+    if (!owner || !canRead(owner, input.env, input.index)) {
+      throw new SvcError('access_denied', `you may not search env "${input.env}"${input.index ? ` index "${input.index}"` : ''}`);
+    }
+    if (!this.control.env(input.env)) throw new SvcError('unknown_environment', `unknown environment "${input.env}"`);
+    for (const [i, dest] of (input.destinations ?? []).entries()) checkWebhook(i, dest.webhook);
+    return {
+      name: input.name,
+      query: input.query,
+      env: input.env,
+      index: input.index,
+      every: input.every,
+      window,
+      condition: { threshold },
+      groupBy: input.groupBy,
+      cooldown,
+      destinations: (input.destinations ?? []).map((x) => ({ webhook: x.webhook, format: x.format ?? 'json' })),
+      enabled: input.enabled ?? true,
+    };
+  }
+
+  private view(m: MonitorRecord): MonitorView {
+    const s = this.d.states.get(m.id);
+    const firing = Object.entries(s.firing).map(([group, g]) => ({ group, since: g.since, value: g.value }));
+    const state = s.lastRun?.outcome === 'error' ? 'error' : firing.length > 0 ? 'firing' : s.lastRun ? 'ok' : 'pending';
+    return { ...m, destinations: m.destinations.map((x) => ({ webhook: redactWebhook(x.webhook), format: x.format })), state, firing, lastRun: s.lastRun };
+  }
+}
+
+function mayManage(p: Principal, m: MonitorRecord): boolean {
+  return isAdmin(p) || m.owner.id === p.id;
+}
+
+function durationField(name: string, text: string, minMs: number, maxMs: number): number {
+  const ms = durationMs(text);
+  if (ms === undefined) throw new SvcError('invalid_input', `${name}: want a duration like 30s, 5m, 1h or 1d (got ${JSON.stringify(text)})`, { details: { field: name } });
+  if (ms < minMs || ms > maxMs) throw new SvcError('invalid_input', `${name}: must be between ${minMs / 1000} s and ${maxMs / 3_600_000} h (got ${text})`, { details: { field: name } });
+  return ms;
+}
+
+function checkWebhook(i: number, url: string): void {
+  let u: URL | undefined;
+  try {
+    u = new URL(url);
+  } catch {
+    u = undefined;
+  }
+  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) {
+    throw new SvcError('invalid_input', `destinations.${i}.webhook: want an http(s) URL`, { details: { field: `destinations.${i}.webhook` } });
+  }
+}

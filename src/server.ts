@@ -17,6 +17,7 @@ import { openSelfLog } from './selflog/index.js';
 import { VERSION } from './version.js';
 import { SamlSso } from './auth/saml/sso.js';
 import { openMonitors } from './monitors/open.js';
+import { LlmProvider } from './llm/provider.js';
 
 export interface Server {
   app: FastifyInstance;
@@ -79,9 +80,10 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
   });
   // --- monitors (run after listening: their links need the address) ---
   let baseUrl = config.publicUrl ?? '';
-  const monitors = await openMonitors({ config, control, search, selflog, clock, log, store: objectStore, nodeId: storage.nodeId, baseUrl: () => baseUrl });
+  const llm = new LlmProvider(config.llm, selflog, () => clock.now());
+  const monitors = await openMonitors({ config, control, search, selflog, clock, log, store: objectStore, nodeId: storage.nodeId, baseUrl: () => baseUrl, llm });
   closers.push(() => monitors.scheduler.stop());
-  const deps: AppDeps = { config, clock, log, control, auth, writer: storage.writer, store: storage, storage, cluster: storage.cluster, selflog, search, decoder, sso, monitors: monitors.service };
+  const deps: AppDeps = { config, clock, log, control, auth, writer: storage.writer, store: storage, storage, cluster: storage.cluster, selflog, search, decoder, sso, monitors: monitors.service, llm };
   const app = await buildApp(deps);
   await app.listen({ host: config.listen.host, port: config.listen.port });
   closers.push(() => app.close());

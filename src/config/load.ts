@@ -43,7 +43,7 @@ export interface Config {
   syslogTcp: ListenAddress | undefined;
   syslogUdp: ListenAddress | undefined;
   syslogToken: string | undefined;
-  llm: { url: string; model: string | undefined; apiKey: string | undefined } | undefined;
+  llm: { url: string; model: string | undefined; apiKey: string | undefined; timeoutMs: number; maxRetries: number; dailyTokens: number | undefined; redactFields: string[] } | undefined;
   /** SVC_PUBLIC_URL without a trailing slash, when set. */
   publicUrl: string | undefined;
   /** Origin (scheme://host[:port]) of SVC_PUBLIC_URL, when set. */
@@ -151,7 +151,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     syslogTcp: e.SVC_SYSLOG_TCP ? parseListen(e.SVC_SYSLOG_TCP, 'SVC_SYSLOG_TCP') : undefined,
     syslogUdp: e.SVC_SYSLOG_UDP ? parseListen(e.SVC_SYSLOG_UDP, 'SVC_SYSLOG_UDP') : undefined,
     syslogToken: e.SVC_SYSLOG_TOKEN,
-    llm: e.SVC_LLM_URL ? { url: e.SVC_LLM_URL, model: e.SVC_LLM_MODEL, apiKey: e.SVC_LLM_API_KEY } : undefined,
+    llm: e.SVC_LLM_URL
+      ? {
+          url: e.SVC_LLM_URL,
+          model: e.SVC_LLM_MODEL,
+          apiKey: e.SVC_LLM_API_KEY,
+          timeoutMs: e.SVC_LLM_TIMEOUT_SECS * 1000,
+          maxRetries: e.SVC_LLM_MAX_RETRIES,
+          dailyTokens: e.SVC_LLM_DAILY_TOKENS,
+          redactFields: (e.SVC_LLM_REDACT_FIELDS ?? '').split(',').map((f) => f.trim()).filter((f) => f.length > 0),
+        }
+      : undefined,
     publicUrl: e.SVC_PUBLIC_URL?.replace(/\/+$/, ''),
     publicOrigin: e.SVC_PUBLIC_URL ? new URL(e.SVC_PUBLIC_URL).origin : undefined,
     saml: definedOnly({

@@ -64,6 +64,14 @@ export const envSchema = z.object({
   SVC_LLM_URL: z.string().url().optional(),
   SVC_LLM_MODEL: optionalString,
   SVC_LLM_API_KEY: optionalString,
+  /** Longest wait for one answer of the provider (each try). */
+  SVC_LLM_TIMEOUT_SECS: z.coerce.number().int().min(1).max(600).default(60),
+  /** Retries after a failed try (429, 5xx, timeouts, lost connections), with exponential backoff. */
+  SVC_LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  /** Tokens the provider may spend per UTC day on this node; unset: no limit. */
+  SVC_LLM_DAILY_TOKENS: z.coerce.number().int().min(1).optional(),
+  /** Fields never sent to the provider (comma-separated names; the value is replaced by [redacted]). */
+  SVC_LLM_REDACT_FIELDS: optionalString,
 
   /** SAML login (DESIGN 12, docs/saml.md): the IdP's metadata (file or http(s) URL), or its SSO URL and signing certificate. */
   SVC_SAML_IDP_METADATA: optionalString,

@@ -87,8 +87,11 @@ export interface MonitorRecord {
   index?: string;
   every: string;
   window: string;
-  /** A threshold on the result: `count > 10`, `p95_ms >= 500` (a result column, an operator, a number). */
-  condition: { threshold: string };
+  /**
+   * A threshold on the result (`count > 10`, `p95_ms >= 500`: a result column, an operator, a
+   * number), or a sentence the LLM judges over at most `maxRows` result rows (an AI monitor).
+   */
+  condition: { threshold: string } | { ai: string; maxRows?: number };
   /** The result columns that name a group; absent: the `by` fields of the query's last `stats`. */
   groupBy?: string[];
   cooldown: string;

@@ -50,6 +50,10 @@ export const ERROR_CODES = {
   query_timeout: 'unavailable',
   query_too_large: 'unavailable',
   sso_unavailable: 'unavailable',
+  llm_not_configured: 'unavailable',
+  llm_unavailable: 'unavailable',
+  llm_invalid_output: 'unavailable',
+  llm_budget_exhausted: 'too_many_requests',
   request_cancelled: 'bad_request',
   // broken invariants and the unexpected
   internal: 'internal',

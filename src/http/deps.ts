@@ -12,6 +12,7 @@ import type { EventReader, SearchService } from '../query/types.js';
 import type { DecodeRunner } from '../ingest/common/decode-pool.js';
 import type { SamlSso } from '../auth/saml/sso.js';
 import type { MonitorService } from '../monitors/service.js';
+import type { LlmProvider } from '../llm/provider.js';
 
 /**
  * Everything the HTTP edge needs from the subsystems, built by server.ts.
@@ -41,6 +42,8 @@ export interface AppDeps {
   sso: SamlSso;
   /** Scheduled searches with conditions and webhooks (src/monitors/). */
   monitors: MonitorService;
+  /** The LLM provider (src/llm/); `configured` is false when SVC_LLM_URL is unset. */
+  llm: LlmProvider;
   /** Decode workers for large native and `_bulk` bodies (SVC_INGEST_WORKERS); unset = decode inline. */
   decoder?: DecodeRunner;
 }

@@ -10,8 +10,11 @@ export interface Notification {
   repeat?: boolean;
   group: string;
   value: number;
-  /** One line for people. */
+  /** One line for people (an AI monitor's: the model's). */
   summary: string;
+  /** An AI monitor's judgement. */
+  severity?: string;
+  evidence?: string[];
   /** The monitor's search over the run's window, in svc's UI. */
   link: string;
   /** The run's window, RFC 3339. */
@@ -20,14 +23,27 @@ export interface Notification {
   at: string;
 }
 
-export function notification(m: MonitorRecord, condition: string, v: { state: 'firing' | 'resolved'; repeat?: boolean; group: string; value: number }, w: { fromMs: number; toMs: number; nowMs: number; baseUrl: string }): Notification {
+export interface AiJudgement {
+  severity: string;
+  summary: string;
+  evidence: string[];
+}
+
+export function notification(
+  m: MonitorRecord,
+  condition: string,
+  v: { state: 'firing' | 'resolved'; repeat?: boolean; group: string; value: number },
+  w: { fromMs: number; toMs: number; nowMs: number; baseUrl: string },
+  ai?: AiJudgement,
+): Notification {
   const from = new Date(w.fromMs).toISOString();
   const to = new Date(w.toMs).toISOString();
   const params = new URLSearchParams({ q: m.query, env: m.env, from, to });
   if (m.index) params.set('index', m.index);
   const where = v.group === '*' ? '' : ` for ${v.group}`;
-  const summary =
-    v.state === 'firing'
+  const summary = ai
+    ? `${m.name} [${ai.severity}]: ${ai.summary}${v.repeat ? ' (still firing)' : ''}`
+    : v.state === 'firing'
       ? `${m.name}${where}: ${condition} (value ${v.value})${v.repeat ? ', still firing' : ''}`
       : `${m.name}${where}: resolved (value ${v.value}, condition ${condition})`;
   return {
@@ -37,6 +53,8 @@ export function notification(m: MonitorRecord, condition: string, v: { state: 'f
     group: v.group,
     value: v.value,
     summary,
+    severity: ai?.severity,
+    evidence: ai?.evidence,
     link: `${w.baseUrl}/ui/search?${params}`,
     from,
     to,

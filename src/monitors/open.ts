@@ -6,6 +6,7 @@ import type { SearchService } from '../query/types.js';
 import type { SelfLog } from '../selflog/types.js';
 import type { ObjectStore } from '../shared-store/object-store.js';
 import { Lease } from '../storage/shared/lease.js';
+import type { LlmProvider } from '../llm/provider.js';
 import { MonitorScheduler } from './scheduler.js';
 import { MonitorService } from './service.js';
 import { MonitorStates, stateBlob } from './state.js';
@@ -21,6 +22,7 @@ export interface MonitorsOptions {
   store?: ObjectStore;
   nodeId: string;
   baseUrl: () => string;
+  llm: LlmProvider;
 }
 
 /** How often due monitors are looked for; how long the monitors lease lasts, and how often it is renewed. */
@@ -32,7 +34,7 @@ const LEASE_EVERY_MS = 10_000;
 export async function openMonitors(o: MonitorsOptions): Promise<{ service: MonitorService; scheduler: MonitorScheduler }> {
   const states = new MonitorStates(stateBlob(o.config.dataDir, o.store));
   if ((await states.load()) === 'damaged') o.log.error('the monitors run state was damaged; monitors start over from their next scheduled time');
-  const deps = { search: o.search, control: o.control, states, selflog: o.selflog, clock: o.clock, log: o.log, baseUrl: o.baseUrl, delivery: o.config.monitorWebhook };
+  const deps = { search: o.search, control: o.control, states, selflog: o.selflog, clock: o.clock, log: o.log, baseUrl: o.baseUrl, delivery: o.config.monitorWebhook, llm: o.llm, redactFields: o.config.llm?.redactFields ?? [] };
   const lease = o.store ? new Lease(o.store, 'leases/monitors.json', o.nodeId, LEASE_TTL_MS) : undefined;
   const scheduler = new MonitorScheduler(deps, () => o.control.doc.monitors, { tickMs: TICK_MS, lease, leaseEveryMs: LEASE_EVERY_MS });
   return { service: new MonitorService(o.control, deps, scheduler), scheduler };

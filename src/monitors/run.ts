@@ -7,7 +7,10 @@ import type { SelfLog } from '../selflog/types.js';
 import { SvcError } from '../errors/svc-error.js';
 import { groupFieldsOf, judge, parseThreshold, printThreshold, type GroupVerdict } from './condition.js';
 import { durationMs as msOf } from './duration.js';
-import { deliver, notification, payload, type Delivery, type DeliveryOptions, type Notification } from './notify.js';
+import { deliver, notification, payload, type AiJudgement, type Delivery, type DeliveryOptions, type Notification } from './notify.js';
+import { AI_ROWS_DEFAULT, askVerdict, judgePrompt, rowsOf } from './ai-condition.js';
+import type { LlmProvider } from '../llm/provider.js';
+import type { Principal } from '../auth/principal.js';
 import type { MonitorRunState, MonitorStates } from './state.js';
 
 // One run of one monitor: search the window as the owner, judge, move each group's state, notify.
@@ -22,6 +25,10 @@ export interface MonitorDeps {
   /** svc's address for links (SVC_PUBLIC_URL, else the listen address). */
   baseUrl: () => string;
   delivery: DeliveryOptions;
+  /** For AI conditions; `configured` is false when SVC_LLM_URL is unset. */
+  llm: LlmProvider;
+  /** Fields never sent to the provider (SVC_LLM_REDACT_FIELDS). */
+  redactFields: readonly string[];
 }
 
 /** What a run did, as `POST /api/monitors/{id}/run` answers it. */
@@ -33,6 +40,8 @@ export interface RunOutcome {
   durationMs: number;
   triggered?: boolean;
   groups?: GroupVerdict[];
+  /** An AI monitor's judgement. */
+  ai?: AiJudgement;
   /** Groups firing after the run. */
   firing?: string[];
   notifications?: { state: Notification['state']; group: string; repeat?: boolean; deliveries: (Delivery & { destination: string })[] }[];
@@ -59,14 +68,9 @@ export async function runMonitor(d: MonitorDeps, m: MonitorRecord, toMs: number,
   const fromMs = toMs - (msOf(m.window) ?? 0);
   const base = { from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString() };
   const record = { monitor_id: m.id, monitor: m.name, trigger, slot: trigger === 'schedule' ? base.to : undefined };
-  let verdicts: GroupVerdict[];
-  let rows: number;
+  let judged: Judged;
   try {
-    const threshold = parseThreshold(m.condition.threshold);
-    const principal = actingAs(d.control.doc, m.owner, started);
-    const result = await d.search.search(principal, { q: m.query, env: m.env, index: m.index, from: base.from, to: base.to, limit: 1 });
-    rows = result.rows?.length ?? result.meta.matched;
-    verdicts = judge(result, threshold, m.groupBy ?? groupFieldsOf(m.query));
+    judged = await evaluate(d, m, actingAs(d.control.doc, m.owner, started), base);
   } catch (e) {
     const err = e instanceof SvcError ? { code: e.code, message: e.message } : { code: 'internal', message: (e as Error).message };
     const durationMs = d.clock.now() - started;
@@ -75,8 +79,9 @@ export async function runMonitor(d: MonitorDeps, m: MonitorRecord, toMs: number,
     return { outcome: 'error', ...base, durationMs, error: err };
   }
 
+  const { verdicts, rows, ai } = judged;
   const now = d.clock.now();
-  const condition = printThreshold(parseThreshold(m.condition.threshold));
+  const condition = conditionText(m);
   const before = d.states.get(m.id);
   const { next, sends } = transitions(m, before, verdicts, now);
   const durationMs = now - started;
@@ -85,7 +90,7 @@ export async function runMonitor(d: MonitorDeps, m: MonitorRecord, toMs: number,
   await d.states.update(m.id, (s) => ({ ...next, lastSlot: s.lastSlot, running: s.running }));
   const notes = await Promise.all(
     sends.map(async (v) => {
-      const n = notification(m, condition, v, { fromMs, toMs, nowMs: now, baseUrl: d.baseUrl() });
+      const n = notification(m, condition, v, { fromMs, toMs, nowMs: now, baseUrl: d.baseUrl() }, v.state === 'firing' ? ai : undefined);
       const event = v.state === 'firing' ? ('monitor_fired' as const) : ('monitor_resolved' as const);
       if (event === 'monitor_fired') d.selflog.service(event, { monitor_id: m.id, monitor: m.name, group: v.group, value: v.value, threshold: condition, repeat: v.repeat || undefined });
       else d.selflog.service(event, { monitor_id: m.id, monitor: m.name, group: v.group, value: v.value });
@@ -95,7 +100,37 @@ export async function runMonitor(d: MonitorDeps, m: MonitorRecord, toMs: number,
   );
   const firing = Object.keys(next.firing);
   d.selflog.service('monitor_run', { ...record, outcome: 'ok', duration_ms: durationMs, rows, triggered: next.lastRun.triggered, groups_firing: firing.length });
-  return { outcome: 'ok', ...base, durationMs, triggered: next.lastRun.triggered, groups: verdicts, firing, notifications: notes };
+  return { outcome: 'ok', ...base, durationMs, triggered: next.lastRun.triggered, groups: verdicts, ai, firing, notifications: notes };
+}
+
+interface Judged {
+  verdicts: GroupVerdict[];
+  /** Rows of the result (a table), or events matched. */
+  rows: number;
+  ai?: AiJudgement;
+}
+
+/** The condition as people read it: `count > 10`, `AI: <sentence>`. */
+export function conditionText(m: MonitorRecord): string {
+  return 'ai' in m.condition ? `AI: ${m.condition.ai}` : printThreshold(parseThreshold(m.condition.threshold));
+}
+
+/** Searches the window as the owner and judges the result: by threshold, or by the LLM (one group). */
+async function evaluate(d: MonitorDeps, m: MonitorRecord, principal: Principal, w: { from: string; to: string }): Promise<Judged> {
+  const q = { q: m.query, env: m.env, index: m.index, from: w.from, to: w.to };
+  const c = m.condition;
+  if (!('ai' in c)) {
+    const threshold = parseThreshold(c.threshold);
+    const result = await d.search.search(principal, { ...q, limit: 1 });
+    return { verdicts: judge(result, threshold, m.groupBy ?? groupFieldsOf(m.query)), rows: result.rows?.length ?? result.meta.matched };
+  }
+  if (!d.llm.configured) throw new SvcError('llm_not_configured', 'this AI monitor needs an LLM provider (SVC_LLM_URL)');
+  const maxRows = c.maxRows ?? AI_ROWS_DEFAULT;
+  const result = await d.search.search(principal, { ...q, limit: maxRows });
+  const total = result.rows?.length ?? result.meta.matched;
+  const sent = rowsOf(result, d.redactFields).slice(0, maxRows);
+  const v = await askVerdict(d.llm, judgePrompt({ ...m, condition: c }, sent, total, w));
+  return { verdicts: [{ group: '*', value: total, triggered: v.triggered }], rows: total, ai: { severity: v.severity, summary: v.summary, evidence: v.evidence } };
 }
 
 interface Send {

@@ -20,7 +20,7 @@ export interface MonitorInput {
   index?: string;
   every: string;
   window?: string;
-  condition: { threshold: string };
+  condition: { threshold: string } | { ai: string; maxRows?: number };
   groupBy?: string[];
   cooldown?: string;
   destinations?: MonitorDestination[];
@@ -111,7 +111,7 @@ export class MonitorService {
     durationField('window', window, EVERY_MIN_MS / 60, WINDOW_MAX_MS);
     const cooldown = input.cooldown ?? '0s';
     if (cooldown !== '0s') durationField('cooldown', cooldown, 1000, 30 * 86_400_000);
-    const threshold = printThreshold(parseThreshold(input.condition.threshold));
+    const condition = this.checkedCondition(input.condition);
     try {
       parse(input.query);
     } catch (e) {
@@ -132,12 +132,20 @@ export class MonitorService {
       index: input.index,
       every: input.every,
       window,
-      condition: { threshold },
+      condition,
       groupBy: input.groupBy,
       cooldown,
       destinations: (input.destinations ?? []).map((x) => ({ webhook: x.webhook, format: x.format ?? 'json' })),
       enabled: input.enabled ?? true,
     };
+  }
+
+  private checkedCondition(c: MonitorInput['condition']): MonitorRecord['condition'] {
+    if (!('ai' in c)) return { threshold: printThreshold(parseThreshold(c.threshold)) };
+    if (!this.d.llm.configured) {
+      throw new SvcError('invalid_input', 'condition.ai: AI monitors need an LLM provider, and none is configured (SVC_LLM_URL)', { details: { field: 'condition.ai' } });
+    }
+    return c.maxRows === undefined ? { ai: c.ai } : { ai: c.ai, maxRows: c.maxRows };
   }
 
   private view(m: MonitorRecord): MonitorView {

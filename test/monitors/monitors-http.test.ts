@@ -227,6 +227,8 @@ describe('monitors over HTTP', () => {
     await bad({ ...ok, query: 'error | stats' }, /^query: .*aggregation/);
     await bad({ ...ok, destinations: [{ webhook: 'ftp://x' }] }, /destinations.0.webhook/);
     await bad({ ...ok, colour: 'red' }, /colour: unknown field/);
+    await bad({ ...ok, condition: { ai: 'anything odd' } }, /condition.ai: AI monitors need an LLM provider/);
+    await bad({ ...ok, condition: { threshold: 'count > 0', ai: 'x' } }, /condition: want/);
   });
 
   it('belongs to its maker and runs with the maker\'s access only', async () => {

@@ -11,6 +11,7 @@ import { QueryService } from '../../src/query/service.js';
 import { MonitorScheduler, dueSlot } from '../../src/monitors/scheduler.js';
 import { MonitorStates, stateBlob } from '../../src/monitors/state.js';
 import { DirStore } from '../../src/shared-store/dir-store.js';
+import { LlmProvider } from '../../src/llm/provider.js';
 import { Lease } from '../../src/storage/shared/lease.js';
 import type { MonitorDeps } from '../../src/monitors/run.js';
 import { NULL_SELFLOG, type SelfLog } from '../../src/selflog/types.js';
@@ -70,7 +71,7 @@ describe('monitor schedule', () => {
     const states = new MonitorStates(stateBlob(dir, shared?.store));
     assert.equal(await states.load(), 'ok');
     const search = new QueryService({ store: s.engine, control: s.control, clock });
-    const deps: MonitorDeps = { search, control: { doc }, states, selflog: log, clock, log: pino({ level: 'silent' }), baseUrl: () => 'http://svc', delivery: { attempts: 1, backoffMs: 0, timeoutMs: 1000 } };
+    const deps: MonitorDeps = { search, control: { doc }, states, selflog: log, clock, log: pino({ level: 'silent' }), baseUrl: () => 'http://svc', delivery: { attempts: 1, backoffMs: 0, timeoutMs: 1000 }, llm: new LlmProvider(undefined, NULL_SELFLOG, () => clock.now()), redactFields: [] };
     const lease = shared && new Lease(shared.store, 'leases/monitors.json', shared.node, 30_000);
     return { sched: new MonitorScheduler(deps, () => doc.monitors, { tickMs: 3_600_000, lease }), states };
   }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { principalOf } from '../auth-hook.js';
 import { idParams, nameSchema, parseInput } from './admin-input.js';
+import { AI_ROWS_MAX } from '../../monitors/ai-condition.js';
 
 const text = (max: number) => z.string({ invalid_type_error: 'must be a string', required_error: 'is required' }).trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 const duration = z.string({ invalid_type_error: 'must be a duration like 5m', required_error: 'is required' }).max(20, 'must be a duration like 5m');
@@ -20,7 +21,16 @@ const fields = {
   index: text(200).optional(),
   every: duration,
   window: duration.optional(),
-  condition: z.object({ threshold: text(200) }, { invalid_type_error: 'must be an object like {"threshold": "count > 0"}', required_error: 'is required' }).strict(),
+  condition: z
+    .object(
+      { threshold: text(200).optional(), ai: text(2000).optional(), maxRows: z.number({ invalid_type_error: 'must be a number' }).int().min(1).max(AI_ROWS_MAX, `must be at most ${AI_ROWS_MAX}`).optional() },
+      { invalid_type_error: 'must be an object', required_error: 'is required' },
+    )
+    .strict()
+    .refine((c) => (c.threshold === undefined) !== (c.ai === undefined) && (c.maxRows === undefined || c.ai !== undefined), {
+      message: 'want {"threshold": "count > 0"} or {"ai": "a sentence to judge", "maxRows": 50}',
+    })
+    .transform((c) => (c.ai !== undefined ? { ai: c.ai, maxRows: c.maxRows } : { threshold: c.threshold! })),
   groupBy: z.array(text(200)).max(20, 'at most 20 fields').optional(),
   cooldown: duration.optional(),
   destinations: z.array(destination).max(10, 'at most 10 destinations').optional(),
@@ -40,6 +50,8 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
   const monitors = () => app.deps.monitors;
   const id = (request: FastifyRequest) => parseInput(idParams, request.params).id;
 
+  // whether AI features are on, plainly (the UI hides or explains them)
+  app.get('/api/llm', opts, async () => app.deps.llm.status());
   app.get('/api/monitors', opts, async (request) => ({ monitors: monitors().list(principalOf(request)) }));
   app.post('/api/monitors', opts, async (request, reply) => reply.code(201).send(await monitors().create(principalOf(request), parseInput(createMonitor, request.body))));
   app.get('/api/monitors/:id', opts, async (request) => monitors().get(principalOf(request), id(request)));

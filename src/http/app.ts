@@ -20,6 +20,7 @@ import { languageRoutes } from './routes/language.js';
 import { contextRoutes } from './routes/context.js';
 import { exportRoutes } from './routes/export.js';
 import { monitorRoutes } from './routes/monitors.js';
+import { agentRoutes } from './routes/agent.js';
 import { mcpRoutes } from '../mcp/route.js';
 import { ingestContext } from '../ingest/common/context.js';
 import { nativeRoutes } from '../ingest/native/route.js';
@@ -89,6 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(contextRoutes);
   await app.register(exportRoutes);
   await app.register(monitorRoutes);
+  await app.register(agentRoutes);
   await app.register(mcpRoutes);
   await app.register(uiRoutes, { dir: deps.config.uiDir });
   return app;
@@ -102,8 +104,8 @@ declare module 'fastify' {
     /**
      * Who may call a route; the auth hook enforces it before the handler runs.
      * public: anyone; session: any logged-in user or standard key; standard / admin: API scope;
-     * mcp: the /mcp rules; ingest: ingest tokens only.
+     * mcp: the /mcp rules; ingest: ingest tokens only; agent: standard, or an MCP key allowed the agent tool.
      */
-    access?: 'public' | 'authenticated' | 'standard' | 'admin' | 'mcp' | 'ingest';
+    access?: 'public' | 'authenticated' | 'standard' | 'admin' | 'mcp' | 'ingest' | 'agent';
   }
 }

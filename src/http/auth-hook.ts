@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthService } from '../auth/service.js';
 import type { Principal } from '../auth/principal.js';
-import { hasScope, isAdmin } from '../auth/rbac.js';
+import { canUseTool, hasScope, isAdmin } from '../auth/rbac.js';
 import { SvcError, bug } from '../errors/svc-error.js';
 import { ALL_INGEST_SCHEMES, extractToken } from './ingest-token.js';
 
-export type Access = 'public' | 'authenticated' | 'standard' | 'admin' | 'mcp' | 'ingest';
+export type Access = 'public' | 'authenticated' | 'standard' | 'admin' | 'mcp' | 'ingest' | 'agent';
 
 /** The session cookie the login route sets (HttpOnly, SameSite=Strict). */
 export const SESSION_COOKIE = 'svc_session';
@@ -56,6 +56,13 @@ export function enforceAccess(access: Access, p: Principal, mcpKeyExists: boolea
     case 'admin':
       if (!isAdmin(p)) throw new SvcError('insufficient_scope', 'this endpoint needs the Admin API scope or an admin user');
       return;
+    case 'agent':
+      // the Standard API, or an MCP key whose tool allowlist names the agent (DESIGN 13)
+      if (p.kind === 'api_key' && !hasScope(p, 'standard') && p.scopes.has('mcp')) {
+        if (!canUseTool(p, 'agent')) throw new SvcError('insufficient_scope', 'this MCP key may use the agent only if its tool allowlist has "agent"');
+        return;
+      }
+      return enforceAccess('standard', p, mcpKeyExists);
     case 'mcp':
       if (p.kind === 'ingest_token') throw new SvcError('insufficient_scope', 'ingest tokens can only push logs');
       if (p.kind === 'api_key' && !p.scopes.has('mcp')) throw new SvcError('insufficient_scope', 'this API key lacks the MCP server scope');

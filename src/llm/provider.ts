@@ -100,6 +100,54 @@ export class LlmProvider {
   }
 
   /**
+   * The same call streamed (`stream: true`): `onText` gets the answer's text as it arrives; tool
+   * calls are assembled from their pieces. Failures, before or during the stream, as chat().
+   */
+  async chatStream(req: ChatRequest, onText: (delta: string) => void): Promise<ChatAnswer> {
+    const client = this.ready(req.feature);
+    let content = '';
+    let finishReason = 'stop';
+    let totalTokens = 0;
+    const calls: { id: string; name: string; arguments: string }[] = [];
+    try {
+      const stream = await client.chat.completions.create(
+        {
+          model: this.model,
+          messages: req.messages,
+          tools: req.tools,
+          tool_choice: req.tools ? req.toolChoice : undefined,
+          max_tokens: req.maxTokens,
+          temperature: 0,
+          stream: true,
+          stream_options: { include_usage: true },
+        },
+        { signal: req.signal },
+      );
+      for await (const chunk of stream) {
+        if (chunk.usage) totalTokens = chunk.usage.total_tokens;
+        const choice = chunk.choices?.[0];
+        if (!choice) continue;
+        if (choice.delta?.content) {
+          content += choice.delta.content;
+          onText(choice.delta.content);
+        }
+        for (const piece of choice.delta?.tool_calls ?? []) {
+          const call = (calls[piece.index] ??= { id: '', name: '', arguments: '' });
+          if (piece.id) call.id = piece.id;
+          if (piece.function?.name) call.name += piece.function.name;
+          if (piece.function?.arguments) call.arguments += piece.function.arguments;
+        }
+        if (choice.finish_reason) finishReason = choice.finish_reason;
+      }
+    } catch (e) {
+      throw this.failed(req.feature, e);
+    }
+    this.breaker.success();
+    this.budget.spend(totalTokens);
+    return { content: content || null, toolCalls: calls.filter((c) => c && c.name), finishReason, totalTokens };
+  }
+
+  /**
    * A chat whose answer must be JSON of `schema` (sent as `response_format`) and pass `check`.
    * Output cut at max_tokens, not JSON, or not matching is `llm_invalid_output`, recorded.
    */

@@ -103,7 +103,7 @@ export async function runMonitor(d: MonitorDeps, m: MonitorRecord, toMs: number,
   return { outcome: 'ok', ...base, durationMs, triggered: next.lastRun.triggered, groups: verdicts, ai, firing, notifications: notes };
 }
 
-interface Judged {
+export interface Judged {
   verdicts: GroupVerdict[];
   /** Rows of the result (a table), or events matched. */
   rows: number;
@@ -116,7 +116,7 @@ export function conditionText(m: MonitorRecord): string {
 }
 
 /** Searches the window as the owner and judges the result: by threshold, or by the LLM (one group). */
-async function evaluate(d: MonitorDeps, m: MonitorRecord, principal: Principal, w: { from: string; to: string }): Promise<Judged> {
+export async function evaluate(d: MonitorDeps, m: MonitorRecord, principal: Principal, w: { from: string; to: string }): Promise<Judged> {
   const q = { q: m.query, env: m.env, index: m.index, from: w.from, to: w.to };
   const c = m.condition;
   if (!('ai' in c)) {

@@ -8,7 +8,12 @@ import { SvcError } from '../errors/svc-error.js';
 import { parse } from '../query/parser.js';
 import { parseThreshold, printThreshold } from './condition.js';
 import { durationMs, EVERY_MAX_MS, EVERY_MIN_MS, WINDOW_MAX_MS } from './duration.js';
-import { redactWebhook, runMonitor, type MonitorDeps, type RunOutcome } from './run.js';
+import { evaluate, redactWebhook, runMonitor, type MonitorDeps, type RunOutcome } from './run.js';
+import type { GroupVerdict } from './condition.js';
+import type { AiJudgement } from './notify.js';
+import { SYSTEM_PRINCIPAL } from '../auth/principal.js';
+import { SYSTEM_ENV } from '../control/envs.js';
+import { SVCLOGS_INDEX } from '../selflog/types.js';
 import type { MonitorScheduler } from './scheduler.js';
 import type { LastRun } from './state.js';
 
@@ -36,6 +41,23 @@ export interface MonitorView extends Omit<MonitorRecord, 'destinations'> {
 }
 
 const MAX_MONITORS = 1000;
+
+/** One line of a monitor's history (GET /api/monitors/{id}/runs), from its `_svclogs` records. */
+export interface HistoryEntry {
+  time: string;
+  event: 'monitor_run' | 'monitor_fired' | 'monitor_resolved' | 'monitor_destination_failed';
+  outcome?: string;
+  trigger?: string;
+  durationMs?: number;
+  rows?: number;
+  triggered?: boolean;
+  groupsFiring?: number;
+  group?: string;
+  value?: number;
+  error?: string;
+  destination?: string;
+  missedRuns?: number;
+}
 
 /** Monitors as REST sees them: owned by who made them, admins see and change all (DESIGN 13). */
 export class MonitorService {
@@ -95,6 +117,30 @@ export class MonitorService {
   async runNow(p: Principal, id: string): Promise<RunOutcome> {
     const m = this.find(p, id);
     return this.scheduler.exclusive(id, () => runMonitor(this.d, m, this.d.clock.now(), 'manual'));
+  }
+
+  /**
+   * Runs a monitor that is not saved (the editor's preview) over the window ending now: what it
+   * would find, without state, notifications or records.
+   */
+  async preview(p: Principal, input: MonitorInput): Promise<{ from: string; to: string; rows: number; groups: GroupVerdict[]; ai?: AiJudgement }> {
+    const fields = this.checked(p, input);
+    const now = this.d.clock.now();
+    const m: MonitorRecord = { ...fields, id: 'preview', owner: ownerOf(p), createdAt: '', updatedAt: '' };
+    const w = { from: new Date(now - (durationMs(m.window) ?? 0)).toISOString(), to: new Date(now).toISOString() };
+    const j = await evaluate(this.d, m, actingAs(this.control.doc, m.owner, now), w);
+    return { ...w, rows: j.rows, groups: j.verdicts, ai: j.ai };
+  }
+
+  /** The monitor's latest records in `_svclogs` (runs, fires, resolutions, failed deliveries), newest first. */
+  async history(p: Principal, id: string, limit = 50): Promise<HistoryEntry[]> {
+    this.find(p, id);
+    const r = await this.d.search.search(SYSTEM_PRINCIPAL, { q: `monitor_id=${JSON.stringify(id)}`, env: SYSTEM_ENV, index: SVCLOGS_INDEX, limit });
+    return r.events.map((e) => {
+      const f = e.fields as Record<string, unknown>;
+      const pick = (k: string) => (f[k] === undefined ? undefined : f[k]);
+      return { time: e.time, event: String(f.event), outcome: pick('outcome'), trigger: pick('trigger'), durationMs: pick('duration_ms'), rows: pick('rows'), triggered: pick('triggered'), groupsFiring: pick('groups_firing'), group: pick('group'), value: pick('value'), error: pick('error'), destination: pick('destination'), missedRuns: pick('missed_runs') } as HistoryEntry;
+    });
   }
 
   private find(p: Principal, id: string): MonitorRecord {

@@ -164,6 +164,34 @@ describe('monitors over HTTP', () => {
     ]);
   });
 
+  it('previews a monitor without storing or sending anything, and lists what a saved one did', async () => {
+    const before = hook.got.size;
+    const p = (await call(srv, 'POST', '/api/monitors/preview', {
+      token: admin,
+      body: { name: 'draft', query: '"Failed password" | stats count by host', env: 'default', every: '5m', window: '15m', condition: { threshold: 'count > 0' }, destinations: [{ webhook: `${hook.url}/draft` }] },
+      expect: 200,
+    })) as { groups: { group: string; value: number; triggered: boolean }[] };
+    assert.deepEqual(
+      p.groups.map((g) => [g.group, g.value, g.triggered]).sort(),
+      [...failed].map(([h, n]) => [`host=${h}`, n, true]).sort(),
+    );
+    assert.equal(hook.got.size, before, 'a preview notifies nobody');
+    const list = (await call(srv, 'GET', '/api/monitors', { token: admin })) as { monitors: { id: string; name: string }[] };
+    assert.ok(!list.monitors.some((m) => m.name === 'draft'), 'a preview stores nothing');
+    const m = list.monitors.find((x) => x.name === 'ssh failures')!;
+    // the self-log writes in the background: wait (≤ 3 s) for the three records to be searchable
+    let runs: { event: string }[] = [];
+    for (let i = 0; i < 30 && runs.length < 3; i++) {
+      await srv.deps.selflog.flush();
+      runs = ((await call(srv, 'GET', `/api/monitors/${m.id}/runs`, { token: admin })) as { runs: { event: string }[] }).runs;
+      if (runs.length < 3) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.deepEqual(
+      runs.map((r) => r.event).sort(),
+      ['monitor_fired', 'monitor_run', 'monitor_run'],
+    );
+  });
+
   it('resolves once the events leave the window, and says so to its destinations', async () => {
     const list = (await call(srv, 'GET', '/api/monitors', { token: admin })) as { monitors: { id: string; name: string }[] };
     const m = list.monitors.find((x) => x.name === 'ssh failures')!;

@@ -55,6 +55,9 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
   app.get('/api/monitors', opts, async (request) => ({ monitors: monitors().list(principalOf(request)) }));
   app.post('/api/monitors', opts, async (request, reply) => reply.code(201).send(await monitors().create(principalOf(request), parseInput(createMonitor, request.body))));
   app.get('/api/monitors/:id', opts, async (request) => monitors().get(principalOf(request), id(request)));
+  app.get('/api/monitors/:id/runs', opts, async (request) => ({ runs: await monitors().history(principalOf(request), id(request)) }));
+  // the editor's preview: what the monitor would find now, nothing stored or sent
+  app.post('/api/monitors/preview', opts, async (request) => monitors().preview(principalOf(request), parseInput(createMonitor, request.body)));
   app.patch('/api/monitors/:id', opts, async (request) => monitors().update(principalOf(request), id(request), parseInput(patchMonitor, request.body)));
   app.post('/api/monitors/:id/enable', opts, async (request) => monitors().update(principalOf(request), id(request), { enabled: true }));
   app.post('/api/monitors/:id/disable', opts, async (request) => monitors().update(principalOf(request), id(request), { enabled: false }));

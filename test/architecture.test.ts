@@ -69,6 +69,21 @@ function code(t: string): string {
     .replace(/`(?:\\.|[^`\\])*`|'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"/g, "''");
 }
 
+/** Imports that load a module when the importer runs (type-only imports are erased): relative ones as paths under src/, packages by name. */
+function runtimeImports(file: string): { local: string[]; packages: string[] } {
+  const local: string[] = [];
+  const packages: string[] = [];
+  for (const m of text.get(file)!.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?from\s+'([^']+)'|^import\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/gm)) {
+    const spec = m[1] ?? m[2] ?? m[3];
+    if (!spec.startsWith('.')) packages.push(spec);
+    else {
+      const target = rel(resolve(dirname(join(SRC, file)), spec)).replace(/\.js$/, '.ts');
+      if (text.has(target)) local.push(target);
+    }
+  }
+  return { local, packages };
+}
+
 describe('the source layout', () => {
   it('has no import cycle', () => {
     const c = findCycle();
@@ -88,6 +103,23 @@ describe('the source layout', () => {
   it('sets HTTP statuses only in http/ and the protocols\' responders', () => {
     const status = /\b(?:code|status|statusCode)\s*[:(=]\s*[1-5]\d\d\b|\.code\(\s*[1-5]\d\d\b/;
     const bad = [...text].filter(([f, t]) => !f.startsWith('http/') && !/\/respond\.ts$/.test(f) && status.test(code(t))).map(([f]) => f);
+    assert.deepEqual(bad, []);
+  });
+
+  it('keeps DuckDB out of the decode workers', () => {
+    // a native addon loaded in a worker thread can abort the whole process when the worker is
+    // terminated (seen as "terminate called after throwing an instance of 'Napi::Error'" at shutdown)
+    const seen = new Set<string>();
+    const bad: string[] = [];
+    const walk = (f: string) => {
+      if (seen.has(f)) return;
+      seen.add(f);
+      const { local, packages } = runtimeImports(f);
+      if (packages.some((p) => p.startsWith('@duckdb/'))) bad.push(f);
+      local.forEach(walk);
+    };
+    walk('workers/decode-worker.ts');
+    assert.ok(seen.size > 10, `the walk found the worker's modules (${seen.size})`);
     assert.deepEqual(bad, []);
   });
 

@@ -5,6 +5,8 @@
  */
 
 export const DAY_US = 86_400_000_000;
+/** A minute in µs: live segments and block sidecars count events per UTC minute. */
+export const MINUTE_US = 60_000_000;
 
 /** Events of one env/index/day: what becomes one block. */
 export interface PartRow {

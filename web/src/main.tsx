@@ -6,6 +6,7 @@ import './styles/base.css';
 import './styles/shell.css';
 import './styles/search.css';
 import './styles/admin.css';
+import './styles/monitors.css';
 
 applyTheme(storedTheme());
 createRoot(document.getElementById('root')!).render(

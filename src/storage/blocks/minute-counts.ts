@@ -1,7 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { lit, queryOn } from '../duck.js';
+import { MINUTE_US } from '../partition.js';
 
-export const MINUTE_US = 60_000_000;
+export { MINUTE_US };
 
 /**
  * Events per UTC minute of a block, as its sidecar stores them (`minuteCounts`): sparse and

@@ -1,7 +1,6 @@
 import type { LogEvent } from '../../events/event.js';
 import { kindOfValue } from '../blocks/field-types.js';
-import { DAY_US, type PartRow } from '../partition.js';
-import { MINUTE_US } from '../blocks/minute-counts.js';
+import { DAY_US, MINUTE_US, type PartRow } from '../partition.js';
 
 /** Events of one env/index/day inside one WAL segment: a block-to-be, plus its fields so far. */
 export interface LivePartition extends PartRow {

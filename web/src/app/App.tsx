@@ -3,6 +3,7 @@ import { Redirect, Route, Router, Switch } from 'wouter';
 import { LoginPage } from '../login/LoginPage';
 import { SsoFailedPage } from '../login/SsoFailedPage';
 import { SearchPage } from '../search/SearchPage';
+import { MonitorsPage } from '../monitors/MonitorsPage';
 import { ToastProvider } from '../ui/toast';
 import { SessionGate } from './session';
 import { Shell } from './Shell';
@@ -22,6 +23,7 @@ export function App() {
               <Shell>
                 <Switch>
                   <Route path="/search" component={SearchPage} />
+                  <Route path="/monitors" component={MonitorsPage} />
                   <Route path="/admin" nest>
                     <Suspense fallback={<div className="page-center"><span className="spinner" /></div>}>
                       <AdminPages />

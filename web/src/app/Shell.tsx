@@ -28,6 +28,7 @@ export function Shell({ children }: { children: ReactNode }) {
         </Link>
         <nav className="nav" aria-label="Main">
           {tab('/search', 'Search')}
+          {tab('/monitors', 'Monitors')}
           {isAdmin && tab('/admin', 'Admin')}
         </nav>
         <div className="topbar-right">

@@ -7,6 +7,8 @@ import { duration, localTime } from '../ui/format';
 import { Icon } from '../ui/icons';
 import { toggled } from '../ui/sets';
 import { ContextPanel } from './ContextPanel';
+import { AskPanel } from './AskPanel';
+import { get } from '../api/client';
 import { EventsList, type EventsListHandle } from './EventsList';
 import { FieldSidebar } from './FieldSidebar';
 import { searchTerms } from './highlight';
@@ -42,6 +44,8 @@ export function SearchPage() {
   const [live, setLive] = useState(false);
   const [paused, setPaused] = useState(false);
   const [liveEvents, setLiveEvents] = useState<LogEvent[] | null>(null);
+  const [asking, setAsking] = useState(false);
+  const [llmOn, setLlmOn] = useState(false);
   const editor = useRef<QueryEditorHandle>(null);
   const list = useRef<EventsListHandle>(null);
   const findInput = useRef<HTMLInputElement>(null);
@@ -50,6 +54,7 @@ export function SearchPage() {
   const table = isTableQuery(params.q);
 
   useEffect(() => setDraft(params.q), [params.q]);
+  useEffect(() => void get<{ configured: boolean }>('/api/llm').then((s) => setLlmOn(s.configured), () => setLlmOn(false)), []);
   useEffect(() => {
     setExpanded(new Set());
     setLimit(FIRST_PAGE);
@@ -224,6 +229,21 @@ export function SearchPage() {
         </section>
       </div>
       {contextOf && <ContextPanel anchor={contextOf} onClose={() => setContextOf(null)} />}
+      {llmOn && !asking && (
+        <Button variant="primary" icon="activity" className="ask-toggle" onClick={() => setAsking(true)}>
+          Ask
+        </Button>
+      )}
+      {asking && (
+        <AskPanel
+          params={params}
+          onClose={() => setAsking(false)}
+          onQuery={(q) => {
+            setDraft(q);
+            runQuery(q);
+          }}
+        />
+      )}
     </div>
   );
 }

@@ -14,34 +14,38 @@ export interface Agg {
 
 type AggSql = { sql: string; type: ColType };
 
-/** One aggregation: its reference entry and its SQL over the stage's column (`*` for bare count). */
+/**
+ * One aggregation: its reference entry and its SQL over the stage's column (`*` for bare count).
+ * `over` follows the aggregate call itself (`count(x) OVER (…)`), so eventstats can run it as a
+ * window function; stats gives ''.
+ */
 interface AggDef {
   doc: ConstructDoc;
-  sql(col: ColRef): AggSql;
+  sql(col: ColRef, over: string): AggSql;
 }
 
-const quantile = (col: ColRef, q: number): AggSql => ({ sql: `quantile_cont(${toNum(col)}, ${q})`, type: 'num' });
-const numeric = (fn: string) => (col: ColRef): AggSql => ({ sql: `${fn}(${toNum(col)})`, type: 'num' });
+const quantile = (col: ColRef, q: number, over: string): AggSql => ({ sql: `quantile_cont(${toNum(col)}, ${q})${over}`, type: 'num' });
+const numeric = (fn: string) => (col: ColRef, over: string): AggSql => ({ sql: `${fn}(${toNum(col)})${over}`, type: 'num' });
 /** min/max keep text and times as they are (text core fields, _time), else compare numbers. */
-const extreme = (fn: string) => (col: ColRef): AggSql =>
-  col.type === 'time' || col.type === 'str' ? { sql: `${fn}(${col.sql})`, type: col.type } : numeric(fn)(col);
+const extreme = (fn: string) => (col: ColRef, over: string): AggSql =>
+  col.type === 'time' || col.type === 'str' ? { sql: `${fn}(${col.sql})${over}`, type: col.type } : numeric(fn)(col, over);
 
 const AGGS: Record<string, AggDef> = {
   count: {
     doc: doc('count | count(field)', 'Counts the events, or with a field the events where it is not null.', '* | stats count by host'),
-    sql: (col) => ({ sql: `count(${col.sql})`, type: 'num' }),
+    sql: (col, over) => ({ sql: `count(${col.sql})${over}`, type: 'num' }),
   },
   sum: { doc: doc('sum(field)', 'Adds up the numeric values of a field.', '* | stats sum(bytes) by host'), sql: numeric('sum') },
   avg: { doc: doc('avg(field)', 'The mean of the numeric values of a field.', '* | stats avg(duration_ms) as mean by service'), sql: numeric('avg') },
   min: { doc: doc('min(field)', 'The smallest value: numeric, or text for text core fields and times.', '* | stats min(_time) by host'), sql: extreme('min') },
   max: { doc: doc('max(field)', 'The largest value: numeric, or text for text core fields and times.', '* | stats max(bytes) by host'), sql: extreme('max') },
-  dc: { doc: doc('dc(field)', 'Counts the distinct values of a field.', '* | stats dc(user) by host'), sql: (col) => ({ sql: `count(DISTINCT ${col.sql})`, type: 'num' }) },
+  dc: { doc: doc('dc(field)', 'Counts the distinct values of a field.', '* | stats dc(user) by host'), sql: (col, over) => ({ sql: `count(DISTINCT ${col.sql})${over}`, type: 'num' }) },
   values: {
     doc: doc('values(field)', 'The distinct values of a field, sorted, at most 100.', '* | stats values(status) by host'),
     // Splunk's values(): distinct values, sorted, capped
-    sql: (col) => ({ sql: `list_slice(list_sort(list(DISTINCT ${toStr(col)})), 1, 100)`, type: 'list' }),
+    sql: (col, over) => ({ sql: `list_slice(list_sort(list(DISTINCT ${toStr(col)})${over}), 1, 100)`, type: 'list' }),
   },
-  median: { doc: doc('median(field)', 'The middle value of a numeric field (the 50th percentile, interpolated).', '* | stats median(duration_ms) by service'), sql: (col) => quantile(col, 0.5) },
+  median: { doc: doc('median(field)', 'The middle value of a numeric field (the 50th percentile, interpolated).', '* | stats median(duration_ms) by service'), sql: (col, over) => quantile(col, 0.5, over) },
 };
 
 const PERCENTILE = /^p([1-9][0-9]?)$/;
@@ -95,11 +99,11 @@ export function parseAggs(p: Parser): Agg[] {
   return aggs;
 }
 
-/** SQL of one aggregation over the current stage, with its result type. */
-export function aggSql(a: Agg, b: StageBuilder): AggSql {
+/** SQL of one aggregation over the current stage, with its result type; `over` makes it a window function. */
+export function aggSql(a: Agg, b: StageBuilder, over = ''): AggSql {
   const col: ColRef = a.field === undefined ? { sql: '*', type: 'any' } : b.col(a.field);
   const pm = PERCENTILE.exec(a.fn);
-  if (pm) return quantile(col, Number(pm[1]) / 100);
+  if (pm) return quantile(col, Number(pm[1]) / 100, over);
   if (!Object.hasOwn(AGGS, a.fn)) throw new Error(`BUG: unknown aggregation ${a.fn}`);
-  return AGGS[a.fn].sql(col);
+  return AGGS[a.fn].sql(col, over);
 }

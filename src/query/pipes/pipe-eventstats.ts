@@ -1,0 +1,51 @@
+import { doc } from '../doc.js';
+import { ident } from '../sql.js';
+import { checkDistinct } from '../stages.js';
+import { aggName, aggSql, parseAggs, printAgg, type Agg } from './aggregations.js';
+import { printListNames } from './field-names.js';
+import type { PipeDef } from './pipe.js';
+
+/**
+ * `eventstats count, avg(ms) as mean by host`: the aggregations of `stats`, added to every event
+ * as fields instead of replacing the events; an event lacking a by field gets none.
+ */
+export interface EventstatsPipe {
+  kind: 'eventstats';
+  aggs: Agg[];
+  by: string[];
+}
+
+export const eventstatsPipe: PipeDef<EventstatsPipe> = {
+  name: 'eventstats',
+  doc: doc(
+    'eventstats <agg>[, <agg>…] [by <field>, …]',
+    "Adds the aggregations of stats, computed over each event's group (all events without by), to every event as fields, leaving the events as they were; an event lacking a by field gets none.",
+    '* | eventstats avg(duration_ms) as mean by host | where duration_ms > 2 * mean',
+  ),
+  parse(p) {
+    const aggs = parseAggs(p);
+    const by = p.acceptKeyword('by') ? p.fieldList('a field after "by"') : [];
+    return { kind: 'eventstats', aggs, by };
+  },
+  print: (n) => `eventstats ${n.aggs.map(printAgg).join(', ')}${n.by.length ? ` by ${printListNames(n.by)}` : ''}`,
+  reads: (n) => [...n.by, ...n.aggs.flatMap((a) => (a.field ? [a.field] : []))],
+  writes: (n) => n.aggs.map(aggName),
+  compile(n, b) {
+    checkDistinct('eventstats', [...n.by, ...n.aggs.map(aggName)], 'name an aggregation with "as"');
+    const keys = n.by.map((f) => b.col(f).sql);
+    const over = keys.length ? ` OVER (PARTITION BY ${keys.join(', ')})` : ' OVER ()';
+    const present = keys.map((k) => `${k} IS NOT NULL`).join(' AND ');
+    const schema = new Map(b.schema);
+    const replaced: string[] = [];
+    const added: string[] = [];
+    for (const a of n.aggs) {
+      const s = aggSql(a, b, over);
+      const name = aggName(a);
+      const expr = `${present ? `CASE WHEN ${present} THEN ${s.sql} END` : s.sql} AS ${ident(name)}`;
+      (b.schema.has(name) ? replaced : added).push(expr);
+      schema.set(name, s.type);
+    }
+    const star = replaced.length ? `* REPLACE (${replaced.join(', ')})` : '*';
+    b.push(`SELECT ${[star, ...added].join(', ')} FROM ${b.cur}`, schema);
+  },
+};

@@ -1,0 +1,57 @@
+import { doc } from '../doc.js';
+import { describe, quoteString } from '../lexer.js';
+import { CORE_NAMES } from '../schema.js';
+import { ident, str } from '../sql.js';
+import { printListNames } from './field-names.js';
+import type { PipeDef } from './pipe.js';
+
+/**
+ * `fillnull [value=X] [field, …]`: gives fields without a value one (default 0), the named fields
+ * or, without names, every field the results carry except the core ones.
+ */
+export interface FillnullPipe {
+  kind: 'fillnull';
+  value: string;
+  fields: string[];
+}
+
+export const fillnullPipe: PipeDef<FillnullPipe> = {
+  name: 'fillnull',
+  doc: doc('fillnull [value=<value>] [<field>, …]', 'Gives the fields that have no value one: 0, or the value given; the named fields, or every field but the core ones.', '* | fillnull value="n/a" user, session'),
+  parse(p) {
+    let value = '0';
+    const t = p.peek('expr');
+    if (t.kind === 'ident' && t.raw.toLowerCase() === 'value') {
+      p.next('expr');
+      p.expectOp('=', 'expr');
+      const minus = p.acceptOp('-', 'expr');
+      const v = p.next('expr');
+      if (minus ? v.kind !== 'number' : v.kind !== 'string' && v.kind !== 'number' && v.kind !== 'ident') throw p.fail(`unexpected ${describe(v)}: missing a value after "value="`, v);
+      value = minus ? `-${v.text}` : v.text;
+    }
+    const fields = p.atPipeEnd() ? [] : p.fieldList('a field name');
+    return { kind: 'fillnull', value, fields };
+  },
+  print: (n) => `fillnull${n.value === '0' ? '' : ` value=${/^-?\d+(\.\d+)?$/.test(n.value) ? n.value : quoteString(n.value)}`}${n.fields.length ? ` ${printListNames(n.fields)}` : ''}`,
+  reads: (n) => (n.fields.length ? n.fields : '*'),
+  writes: (n) => n.fields,
+  compile(n, b) {
+    const names = n.fields.length ? n.fields : [...b.schema.keys()].filter((f) => !CORE_NAMES.has(f) && f !== '_time');
+    const numeric = /^-?\d+(\.\d+)?$/.test(n.value);
+    const schema = new Map(b.schema);
+    const replaced: string[] = [];
+    const added: string[] = [];
+    for (const f of names) {
+      const type = b.schema.get(f);
+      // a number stays a number in a numeric (or absent) column; anywhere else the value is text
+      const keepsNumber = numeric && (type === 'num' || type === undefined);
+      const fill = keepsNumber ? n.value : str(n.value);
+      if (type === undefined) added.push(`${fill} AS ${ident(f)}`);
+      else replaced.push(`COALESCE(${keepsNumber ? ident(f) : `CAST(${ident(f)} AS VARCHAR)`}, ${fill}) AS ${ident(f)}`);
+      schema.set(f, keepsNumber ? 'num' : 'str');
+    }
+    if (replaced.length === 0 && added.length === 0) return;
+    const star = replaced.length ? `* REPLACE (${replaced.join(', ')})` : '*';
+    b.push(`SELECT ${[star, ...added].join(', ')} FROM ${b.cur}`, schema);
+  },
+};

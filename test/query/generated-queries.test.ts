@@ -69,6 +69,7 @@ const pipe = fc.oneof(
   fc.tuple(fc.option(fc.constantFrom('1h', '5m', '100', '0.5', '0', 'x')), field, fc.option(field)).map(([s, f, a]) => `bin ${s ? `span=${s} ` : ''}${f}${a ? ` as ${a}` : ''}`),
   fc.tuple(fc.array(aggAs, { minLength: 1, maxLength: 3 }), fc.option(fields)).map(([a, b]) => `eventstats ${a.join(', ')}${b ? ` by ${b}` : ''}`),
   fc.tuple(fc.option(fc.constantFrom('0', '-1', '"n/a"', 'x', '""')), fc.option(fields)).map(([v, f]) => `fillnull${v ? ` value=${v}` : ''}${f ? ` ${f}` : ''}`),
+  fc.constantFrom('fieldsummary', 'fieldsummary maxvals=1', 'fieldsummary maxvals=0', 'fieldsummary maxvals=x'),
   word,
 );
 const search = fc

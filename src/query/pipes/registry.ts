@@ -15,15 +15,16 @@ import { renamePipe, type RenamePipe } from './pipe-rename.js';
 import { binPipe, bucketPipe, type BinPipe } from './pipe-bin.js';
 import { eventstatsPipe, type EventstatsPipe } from './pipe-eventstats.js';
 import { fillnullPipe, type FillnullPipe } from './pipe-fillnull.js';
+import { fieldsummaryPipe, type FieldsummaryPipe } from './pipe-fieldsummary.js';
 
 export type PipeNode =
   | StatsPipe | TimechartPipe | WherePipe | EvalPipe | RexPipe | FieldsPipe | TablePipe
-  | SortPipe | HeadPipe | TailPipe | TopPipe | DedupPipe | RenamePipe | BinPipe | EventstatsPipe | FillnullPipe;
+  | SortPipe | HeadPipe | TailPipe | TopPipe | DedupPipe | RenamePipe | BinPipe | EventstatsPipe | FillnullPipe | FieldsummaryPipe;
 
 /** Every pipe command by name. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const PIPES: Record<string, PipeDef<any>> = Object.fromEntries(
-  [statsPipe, timechartPipe, wherePipe, evalPipe, rexPipe, fieldsPipe, tablePipe, sortPipe, headPipe, tailPipe, topPipe, rarePipe, dedupPipe, renamePipe, binPipe, bucketPipe, eventstatsPipe, fillnullPipe].map((d) => [d.name, d]),
+  [statsPipe, timechartPipe, wherePipe, evalPipe, rexPipe, fieldsPipe, tablePipe, sortPipe, headPipe, tailPipe, topPipe, rarePipe, dedupPipe, renamePipe, binPipe, bucketPipe, eventstatsPipe, fillnullPipe, fieldsummaryPipe].map((d) => [d.name, d]),
 );
 
 export function pipeDef(n: PipeNode): PipeDef<PipeNode> {

@@ -6,7 +6,7 @@ import { SYSTEM_PRINCIPAL } from '../../src/auth/principal.js';
 import type { LogEvent } from '../../src/events/event.js';
 
 /**
- * eventstats and fillnull through the real storage engine (half the events in blocks, half live),
+ * eventstats, fillnull and fieldsummary through the real storage engine (half the events in blocks, half live),
  * every answer checked against what the test computes from the same events.
  */
 const T0 = Date.UTC(2024, 4, 1);
@@ -20,7 +20,7 @@ const EVENTS: LogEvent[] = Array.from({ length: 240 }, (_, i) => {
   return { timeUs: (T0 + i * 60_000) * 1000, env: 'default', index: 'main', host: HOSTS[i % 3], source: 'test', sourcetype: 'unit', message: `request ${i}`, fields };
 });
 
-describe('eventstats and fillnull over the real store', () => {
+describe('eventstats, fillnull and fieldsummary over the real store', () => {
   let st: TestStorage;
   let svc: QueryService;
   const search = (q: string, limit = 1000) => svc.search(SYSTEM_PRINCIPAL, { q, limit });
@@ -93,5 +93,31 @@ describe('eventstats and fillnull over the real store', () => {
     assert.deepEqual([sum, n, c, Number(m)], [EVENTS.reduce((a, e) => a + Number(e.fields.retries ?? 0), 0), EVENTS.length, EVENTS.length, 0]);
     const typed = await search('* | fillnull retries | where retries >= 0 | stats count');
     assert.deepEqual(typed.rows, [[EVENTS.length]]);
+  });
+
+  it('summarises every field: counts, numbers and its first distinct values', async () => {
+    const r = await search('* | fieldsummary maxvals=3');
+    assert.deepEqual(r.columns, ['field', 'count', 'distinct_count', 'numeric_count', 'min', 'max', 'mean', 'stdev', 'values']);
+    const row = (f: string) => {
+      const x = r.rows!.find((y) => y[0] === f);
+      assert.ok(x, `a row for ${f}`);
+      return Object.fromEntries(r.columns!.map((c, i) => [c, x[i]]));
+    };
+    const names = r.rows!.map((y) => y[0] as string);
+    assert.deepEqual(names, [...names].sort(), 'sorted by field');
+    const ms = EVENTS.map((e) => Number(e.fields.ms));
+    const m = row('ms');
+    const mean = ms.reduce((a, b) => a + b, 0) / ms.length;
+    assert.deepEqual([m.count, m.distinct_count, m.numeric_count, m.min, m.max], [ms.length, new Set(ms).size, ms.length, Math.min(...ms), Math.max(...ms)]);
+    assert.ok(Math.abs(Number(m.mean) - mean) < 1e-9);
+    const sd = Math.sqrt(ms.reduce((a, b) => a + (b - mean) ** 2, 0) / (ms.length - 1));
+    assert.ok(Math.abs(Number(m.stdev) - sd) < 1e-6, `${m.stdev} vs ${sd}`);
+    assert.deepEqual(m.values, [...new Set(ms.map(String))].sort().slice(0, 3));
+    const u = row('user');
+    assert.deepEqual([u.count, u.distinct_count, u.numeric_count, u.values], [EVENTS.filter((e) => e.fields.user).length, 2, 0, ['alice', 'bob']]);
+    const h = row('host');
+    assert.deepEqual([h.count, h.distinct_count, h.values], [EVENTS.length, HOSTS.length, [...HOSTS].sort()]);
+    const after = await search('* | where host="db-1" | fieldsummary | where field="host"');
+    assert.deepEqual(after.rows!.map((y) => [y[0], y[1]]), [['host', EVENTS.filter((e) => e.host === 'db-1').length]]);
   });
 });

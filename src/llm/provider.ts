@@ -75,18 +75,7 @@ export class LlmProvider {
     const client = this.ready(req.feature);
     let res: OpenAI.Chat.Completions.ChatCompletion;
     try {
-      res = await client.chat.completions.create(
-        {
-          model: this.model,
-          messages: req.messages,
-          tools: req.tools,
-          tool_choice: req.tools ? req.toolChoice : undefined,
-          response_format: req.jsonSchema ? { type: 'json_schema', json_schema: { name: req.jsonSchema.name, schema: req.jsonSchema.schema, strict: true } } : undefined,
-          max_tokens: req.maxTokens,
-          temperature: 0,
-        },
-        { signal: req.signal },
-      );
+      res = await client.chat.completions.create({ ...this.body(req), stream: false }, { signal: req.signal });
     } catch (e) {
       throw this.failed(req.feature, e);
     }
@@ -110,19 +99,7 @@ export class LlmProvider {
     let totalTokens = 0;
     const calls: { id: string; name: string; arguments: string }[] = [];
     try {
-      const stream = await client.chat.completions.create(
-        {
-          model: this.model,
-          messages: req.messages,
-          tools: req.tools,
-          tool_choice: req.tools ? req.toolChoice : undefined,
-          max_tokens: req.maxTokens,
-          temperature: 0,
-          stream: true,
-          stream_options: { include_usage: true },
-        },
-        { signal: req.signal },
-      );
+      const stream = await client.chat.completions.create({ ...this.body(req), stream: true, stream_options: { include_usage: true } }, { signal: req.signal });
       for await (const chunk of stream) {
         if (chunk.usage) totalTokens = chunk.usage.total_tokens;
         const choice = chunk.choices?.[0];
@@ -163,6 +140,19 @@ export class LlmProvider {
     const r = check.safeParse(value);
     if (!r.success) throw this.invalid(req.feature, `the answer does not match the schema: ${r.error.issues[0].path.join('.') || 'value'} ${r.error.issues[0].message}`);
     return r.data;
+  }
+
+  /** The request body both chat() and chatStream() send. */
+  private body(req: ChatRequest) {
+    return {
+      model: this.model,
+      messages: req.messages,
+      tools: req.tools,
+      tool_choice: req.tools ? req.toolChoice : undefined,
+      response_format: req.jsonSchema ? { type: 'json_schema' as const, json_schema: { name: req.jsonSchema.name, schema: req.jsonSchema.schema, strict: true } } : undefined,
+      max_tokens: req.maxTokens,
+      temperature: 0,
+    };
   }
 
   /** The client, unless svc may not call the provider now (off, breaker open, budget spent). */

@@ -1,6 +1,9 @@
 import { SvcError } from '../errors/svc-error.js';
 import { parse } from '../query/parser.js';
 import type { SearchResult } from '../query/types.js';
+import type { GroupVerdict } from './types.js';
+
+export type { GroupVerdict } from './types.js';
 
 // A monitor's threshold condition and how a search result is judged by it: one verdict per group.
 
@@ -47,13 +50,6 @@ export function groupFieldsOf(query: string): string[] {
   const stats = parse(query).pipes.filter((p) => p.kind === 'stats');
   const last = stats[stats.length - 1] as { by?: string[] } | undefined;
   return last?.by ?? [];
-}
-
-export interface GroupVerdict {
-  /** `host=web-1` (`,`-joined for several fields); `*` for a monitor without groups. */
-  group: string;
-  value: number;
-  triggered: boolean;
 }
 
 /**

@@ -1,4 +1,7 @@
 import type { MonitorDestination, MonitorRecord } from '../control/records.js';
+import type { AiJudgement } from './types.js';
+
+export type { AiJudgement } from './types.js';
 
 // Notifications: what a monitor posts to its webhooks, and the delivery with retries.
 
@@ -21,12 +24,6 @@ export interface Notification {
   from: string;
   to: string;
   at: string;
-}
-
-export interface AiJudgement {
-  severity: string;
-  summary: string;
-  evidence: string[];
 }
 
 export function notification(

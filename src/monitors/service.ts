@@ -9,13 +9,11 @@ import { parse } from '../query/parser.js';
 import { parseThreshold, printThreshold } from './condition.js';
 import { durationMs, EVERY_MAX_MS, EVERY_MIN_MS, WINDOW_MAX_MS } from './duration.js';
 import { evaluate, redactWebhook, runMonitor, type MonitorDeps, type RunOutcome } from './run.js';
-import type { GroupVerdict } from './condition.js';
-import type { AiJudgement } from './notify.js';
 import { SYSTEM_PRINCIPAL } from '../auth/principal.js';
 import { SYSTEM_ENV } from '../control/envs.js';
 import { SVCLOGS_INDEX } from '../selflog/types.js';
 import type { MonitorScheduler } from './scheduler.js';
-import type { LastRun } from './state.js';
+import type { HistoryEntry, MonitorPreview, MonitorView } from './types.js';
 
 /** What a client sends to create a monitor (the HTTP schema checks shapes; this checks meaning). */
 export interface MonitorInput {
@@ -32,32 +30,7 @@ export interface MonitorInput {
   enabled?: boolean;
 }
 
-/** A monitor as the API shows it: webhooks redacted (their paths are often secrets), with its state. */
-export interface MonitorView extends Omit<MonitorRecord, 'destinations'> {
-  destinations: { webhook: string; format: MonitorDestination['format'] }[];
-  state: 'ok' | 'firing' | 'error' | 'pending';
-  firing: { group: string; since: string; value: number }[];
-  lastRun?: LastRun;
-}
-
 const MAX_MONITORS = 1000;
-
-/** One line of a monitor's history (GET /api/monitors/{id}/runs), from its `_svclogs` records. */
-export interface HistoryEntry {
-  time: string;
-  event: 'monitor_run' | 'monitor_fired' | 'monitor_resolved' | 'monitor_destination_failed';
-  outcome?: string;
-  trigger?: string;
-  durationMs?: number;
-  rows?: number;
-  triggered?: boolean;
-  groupsFiring?: number;
-  group?: string;
-  value?: number;
-  error?: string;
-  destination?: string;
-  missedRuns?: number;
-}
 
 /** Monitors as REST sees them: owned by who made them, admins see and change all (DESIGN 13). */
 export class MonitorService {
@@ -123,7 +96,7 @@ export class MonitorService {
    * Runs a monitor that is not saved (the editor's preview) over the window ending now: what it
    * would find, without state, notifications or records.
    */
-  async preview(p: Principal, input: MonitorInput): Promise<{ from: string; to: string; rows: number; groups: GroupVerdict[]; ai?: AiJudgement }> {
+  async preview(p: Principal, input: MonitorInput): Promise<MonitorPreview> {
     const fields = this.checked(p, input);
     const now = this.d.clock.now();
     const m: MonitorRecord = { ...fields, id: 'preview', owner: ownerOf(p), createdAt: '', updatedAt: '' };
@@ -138,8 +111,7 @@ export class MonitorService {
     const r = await this.d.search.search(SYSTEM_PRINCIPAL, { q: `monitor_id=${JSON.stringify(id)}`, env: SYSTEM_ENV, index: SVCLOGS_INDEX, limit });
     return r.events.map((e) => {
       const f = e.fields as Record<string, unknown>;
-      const pick = (k: string) => (f[k] === undefined ? undefined : f[k]);
-      return { time: e.time, event: String(f.event), outcome: pick('outcome'), trigger: pick('trigger'), durationMs: pick('duration_ms'), rows: pick('rows'), triggered: pick('triggered'), groupsFiring: pick('groups_firing'), group: pick('group'), value: pick('value'), error: pick('error'), destination: pick('destination'), missedRuns: pick('missed_runs') } as HistoryEntry;
+      return { time: e.time, event: f.event, outcome: f.outcome, trigger: f.trigger, durationMs: f.duration_ms, rows: f.rows, triggered: f.triggered, groupsFiring: f.groups_firing, group: f.group, value: f.value, error: f.error, destination: f.destination, missedRuns: f.missed_runs } as HistoryEntry;
     });
   }
 

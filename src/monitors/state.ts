@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { FileBlobStore, type ControlBlobStore, type StoredBlob } from '../control/blob-store.js';
 import { StoreConflict, type ObjectStore } from '../shared-store/object-store.js';
+import type { LastRun } from './types.js';
 
 // The run state of monitors: which scheduled slot each took last, the groups firing, the last run.
 // Apart from the control plane (it changes at every run, the definitions rarely): a file in the data
@@ -13,16 +14,6 @@ export interface FiringGroup {
   /** When a notification last went out for it (the cooldown counts from here). */
   notifiedAt: string;
   value: number;
-}
-
-export interface LastRun {
-  at: string;
-  outcome: 'ok' | 'error';
-  trigger: 'schedule' | 'manual';
-  durationMs: number;
-  triggered?: boolean;
-  rows?: number;
-  error?: string;
 }
 
 export interface MonitorRunState {

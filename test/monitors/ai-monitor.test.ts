@@ -1,10 +1,10 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server as HttpServer } from 'node:http';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { adminToken, call, createIngestToken } from '../helpers/auth.js';
 import { searchSelfLog } from '../helpers/selflog.js';
 import { ScriptedProvider } from '../fixtures/llm/scripted-provider.js';
+import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 /**
  * AI monitors end to end: svc with SVC_LLM_URL pointing at a scripted OpenAI-compatible server,
@@ -25,23 +25,15 @@ describe('AI monitors', () => {
   const llm = new ScriptedProvider();
   let srv: TestServer;
   let admin: string;
-  let hook: HttpServer;
+  const hook = new WebhookReceiver();
   let hookUrl = '';
-  const posted: Record<string, unknown>[] = [];
+  const posted = () => hook.peek('/ai');
   let id = '';
 
   before(async () => {
     await llm.start();
-    hook = createServer((req, res) => {
-      let b = '';
-      req.on('data', (c: Buffer) => (b += c));
-      req.on('end', () => {
-        posted.push(JSON.parse(b) as Record<string, unknown>);
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
-    hookUrl = `http://127.0.0.1:${(hook.address() as { port: number }).port}/ai`;
+    await hook.start();
+    hookUrl = `${hook.url}/ai`;
     srv = await startTestServer({ SVC_LLM_URL: llm.url, SVC_LLM_MODEL: 'judge', SVC_LLM_API_KEY: 'sk-ai-test', SVC_LLM_MAX_RETRIES: '0', SVC_LLM_REDACT_FIELDS: 'user, card', SVC_MONITOR_WEBHOOK_BACKOFF_MS: '10' });
     admin = await adminToken(srv);
     const token = await createIngestToken(srv, { env: 'default' });
@@ -53,7 +45,7 @@ describe('AI monitors', () => {
   after(async () => {
     await srv?.close();
     await llm.close();
-    await new Promise((r) => hook.close(r));
+    await hook.close();
   });
 
   const run = () => call(srv, 'POST', `/api/monitors/${id}/run`, { token: admin, expect: 200 }) as Promise<Outcome>;
@@ -84,7 +76,7 @@ describe('AI monitors', () => {
     assert.equal(user.split('\n').filter((l) => l.startsWith('{')).length, 5);
     assert.doesNotMatch(user, /secret-user|4111111111111111/);
     assert.match(user, /"user":"\[redacted\]"/);
-    const note = posted.at(-1)!;
+    const note = posted().at(-1)!;
     assert.deepEqual([note.state, note.severity, note.evidence], ['firing', 'high', ['login failed for root from 10.0.0.3']]);
     assert.match(String(note.summary), /brute force \[high\]: 12 failed root logins/);
   });
@@ -116,6 +108,6 @@ describe('AI monitors', () => {
     const r = await run();
     assert.deepEqual(r.firing, []);
     assert.deepEqual(r.notifications!.map((n) => n.state), ['resolved']);
-    assert.equal(posted.at(-1)!.state, 'resolved');
+    assert.equal(posted().at(-1)!.state, 'resolved');
   });
 });

@@ -1,12 +1,12 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server as HttpServer } from 'node:http';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { adminToken, call, createEnv, createIngestToken, createUser, login } from '../helpers/auth.js';
 import { searchSelfLog } from '../helpers/selflog.js';
+import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 /**
  * Monitors end to end: real events through POST /api/ingest, the monitor API, a real webhook
@@ -16,50 +16,6 @@ import { searchSelfLog } from '../helpers/selflog.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SSH_LOG = resolve(ROOT, process.env.SVC_REAL_DATA ?? '../shared/data/real', 'loghub/OpenSSH/OpenSSH_2k.log');
-
-/** A webhook receiver: every request body by path; `/flaky` fails its first two calls, `/dead` always. */
-class Receiver {
-  readonly got = new Map<string, unknown[]>();
-  private flaky = 0;
-  private server: HttpServer | undefined;
-  url = '';
-
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-      req.on('end', () => {
-        const path = req.url ?? '/';
-        if (path === '/dead' || (path === '/flaky' && ++this.flaky <= 2)) {
-          this.push(path + ':refused', JSON.parse(body));
-          res.writeHead(503).end('try later');
-          return;
-        }
-        this.push(path, JSON.parse(body));
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-      });
-    });
-    await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
-    const addr = this.server.address() as { port: number };
-    this.url = `http://127.0.0.1:${addr.port}`;
-  }
-
-  private push(path: string, body: unknown): void {
-    const list = this.got.get(path) ?? [];
-    list.push(body);
-    this.got.set(path, list);
-  }
-
-  take(path: string): Record<string, unknown>[] {
-    const list = (this.got.get(path) ?? []) as Record<string, unknown>[];
-    this.got.delete(path);
-    return list;
-  }
-
-  close(): Promise<void> {
-    return new Promise((r) => this.server?.close(() => r()) ?? r());
-  }
-}
 
 interface Outcome {
   outcome: string;
@@ -81,7 +37,7 @@ function eventsOf(lines: string[], nowMs: number): { ndjson: string; hosts: stri
 describe('monitors over HTTP', () => {
   let srv: TestServer;
   let admin: string;
-  const hook = new Receiver();
+  const hook = new WebhookReceiver();
   let lines: string[];
   /** Per host: lines with "Failed password", counted from the raw file (the oracle). */
   const failed = new Map<string, number>();

@@ -1,7 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startServerProcess, type ProcessServer } from '../helpers/process.js';
 import { adminToken, call, createIngestToken, TEST_ADMIN_PASSWORD } from '../helpers/auth.js';
 import { ScriptedProvider } from '../fixtures/llm/scripted-provider.js';
+import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { eventId } from '../../src/mcp/event-id.js';
 import type { EventJson } from '../../src/query/types.js';
 import { browserSkipReason, launchBrowser, newContext, signIn, waitFor, watchErrors } from './browser.js';
@@ -31,8 +31,8 @@ describe('Monitors and Ask in Chromium', { skip }, () => {
   let page: Page;
   let errors: string[];
   const llm = new ScriptedProvider();
-  let hook: Server;
-  const posted: Record<string, unknown>[] = [];
+  const hook = new WebhookReceiver();
+  const posted = () => hook.peek('/alerts');
   let hookUrl = '';
   const app = appEvents(600, Date.now());
   /** Errors per host over the last 6 hours, from the events themselves (the oracle). */
@@ -44,16 +44,8 @@ describe('Monitors and Ask in Chromium', { skip }, () => {
 
   before(async () => {
     await llm.start();
-    hook = createServer((req, res) => {
-      let b = '';
-      req.on('data', (c: Buffer) => (b += c));
-      req.on('end', () => {
-        posted.push(JSON.parse(b) as Record<string, unknown>);
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
-    hookUrl = `http://127.0.0.1:${(hook.address() as { port: number }).port}/alerts`;
+    await hook.start();
+    hookUrl = `${hook.url}/alerts`;
     dataDir = mkdtempSync(join(tmpdir(), 'svc-ui-monitors-'));
     srv = await startServerProcess({ SVC_DATA_DIR: dataDir, SVC_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, SVC_LOG_LEVEL: 'info', SVC_LLM_URL: llm.url });
     await adminToken(srv);
@@ -70,7 +62,7 @@ describe('Monitors and Ask in Chromium', { skip }, () => {
     await srv?.stop();
     rmSync(dataDir, { recursive: true, force: true });
     await llm.close();
-    hook?.close();
+    await hook.close();
   });
 
   it('creates a monitor whose preview finds what the events say, runs it, and shows it firing', async () => {
@@ -89,7 +81,7 @@ describe('Monitors and Ask in Chromium', { skip }, () => {
     assert.match(preview, new RegExp(`Would fire now for ${expectedFiring.length} of ${errorsByHost.size} groups`));
     const hits = (await page.locator('.preview-groups li.hit .mono').allTextContents()).sort();
     assert.deepEqual(hits, expectedFiring);
-    assert.equal(posted.length, 0, 'a preview notifies nobody');
+    assert.equal(posted().length, 0, 'a preview notifies nobody');
     await page.locator('dialog').screenshot({ path: join(SHOTS, 'monitor-editor.png') });
     await page.click('.modal-foot button:has-text("Create monitor")');
 
@@ -98,7 +90,7 @@ describe('Monitors and Ask in Chromium', { skip }, () => {
     assert.match((await row.textContent())!, /Not run yet/);
     await row.locator('button:has-text("Run now")').click();
     await waitFor('the firing state', async () => (await row.textContent())!.includes('Firing'));
-    assert.deepEqual(posted.map((p) => [p.state, p.group]).sort(), expectedFiring.map((g) => ['firing', g]));
+    assert.deepEqual(posted().map((p) => [p.state, p.group]).sort(), expectedFiring.map((g) => ['firing', g]));
     const list = (await call(srv, 'GET', '/api/monitors', { token: await adminToken(srv) })) as { monitors: { firing: { group: string }[] }[] };
     assert.deepEqual(list.monitors[0].firing.map((f) => f.group).sort(), expectedFiring);
 

@@ -4,7 +4,7 @@ import type { Duck } from '../duck.js';
 import { fieldsOf, partitionsOf } from '../blocks/seal-blocks.js';
 import { partKey } from '../partition.js';
 import type { LiveSegment, LivePartition } from './live-segment.js';
-import { walReadSql } from './wal-line.js';
+import { walRowsSql } from './wal-line.js';
 import { Wal } from './wal.js';
 
 // The accounting of a closed WAL segment (its live partitions), kept in `wal/<seq>.summary.json`
@@ -17,8 +17,7 @@ import { Wal } from './wal.js';
  * (instead of parsing every line in JS), so a large WAL does not slow the restart.
  */
 export async function summarizeSegment(c: DuckDBConnection, path: string): Promise<LivePartition[]> {
-  const src = `(SELECT make_timestamp(timeUs) AS _time, env, "index", message, fields AS _f, timeUs // 86400000000 AS _day
-                 FROM ${walReadSql([path])} WHERE timeUs IS NOT NULL)`;
+  const src = walRowsSql([path]);
   const parts = await partitionsOf(c, src);
   const fields = await fieldsOf(c, src);
   return parts.map((p) => ({

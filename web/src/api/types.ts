@@ -129,54 +129,5 @@ export interface AuthOptions {
   saml: { enabled: boolean; loginUrl?: string };
 }
 
-/** A monitor as /api/monitors shows it (webhooks redacted). */
-export interface Monitor {
-  id: string;
-  name: string;
-  query: string;
-  env: string;
-  index?: string;
-  every: string;
-  window: string;
-  condition: { threshold: string } | { ai: string; maxRows?: number };
-  groupBy?: string[];
-  cooldown: string;
-  destinations: { webhook: string; format: 'json' | 'slack' }[];
-  enabled: boolean;
-  owner: { kind: 'user' | 'api_key'; id: string; name: string };
-  createdAt: string;
-  updatedAt: string;
-  state: 'ok' | 'firing' | 'error' | 'pending';
-  firing: { group: string; since: string; value: number }[];
-  lastRun?: { at: string; outcome: 'ok' | 'error'; trigger: string; durationMs: number; triggered?: boolean; rows?: number; error?: string };
-}
-
-export interface MonitorVerdict {
-  group: string;
-  value: number;
-  triggered: boolean;
-}
-
-export interface MonitorPreview {
-  from: string;
-  to: string;
-  rows: number;
-  groups: MonitorVerdict[];
-  ai?: { severity: string; summary: string; evidence: string[] };
-}
-
-export interface MonitorHistoryEntry {
-  time: string;
-  event: 'monitor_run' | 'monitor_fired' | 'monitor_resolved' | 'monitor_destination_failed';
-  outcome?: string;
-  trigger?: string;
-  durationMs?: number;
-  rows?: number;
-  triggered?: boolean;
-  groupsFiring?: number;
-  group?: string;
-  value?: number;
-  error?: string;
-  destination?: string;
-  missedRuns?: number;
-}
+// the monitors API's shapes, from the server's own definitions (type-only, erased at build)
+export type { MonitorView as Monitor, GroupVerdict as MonitorVerdict, MonitorPreview, HistoryEntry as MonitorHistoryEntry } from '../../../src/monitors/types';

@@ -18,6 +18,7 @@ import { VERSION } from './version.js';
 import { SamlSso } from './auth/saml/sso.js';
 import { openMonitors } from './monitors/open.js';
 import { LlmProvider } from './llm/provider.js';
+import { openLookups } from './lookups/open.js';
 
 export interface Server {
   app: FastifyInstance;
@@ -71,10 +72,15 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
   const decoder = config.ingestWorkers > 0 ? new DecodePool(config.ingestWorkers, DECODE_WORKER_URL, log) : undefined;
   if (decoder) closers.push(() => decoder.close());
 
+  // --- lookup tables (the copies at hand; the others fetched in the background) ---
+  const lookups = await openLookups({ control, store: objectStore, dataDir: config.dataDir, clock, log });
+  closers.push(() => lookups.close());
+
   const search = new QueryService({
     store: storage,
     control,
     clock,
+    lookups: lookups.catalog,
     timeoutMs: config.searchTimeoutSecs * 1000,
     onStopped: (s) => selflog.service('search_stopped', { reason: s.reason, query: s.query, principal: s.principal, took_ms: s.tookMs }),
   });
@@ -83,7 +89,7 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
   const llm = new LlmProvider(config.llm, selflog, () => clock.now());
   const monitors = await openMonitors({ config, control, search, selflog, clock, log, store: objectStore, nodeId: storage.nodeId, baseUrl: () => baseUrl, llm });
   closers.push(() => monitors.scheduler.stop());
-  const deps: AppDeps = { config, clock, log, control, auth, writer: storage.writer, store: storage, storage, cluster: storage.cluster, selflog, search, decoder, sso, monitors: monitors.service, llm };
+  const deps: AppDeps = { config, clock, log, control, auth, writer: storage.writer, store: storage, storage, cluster: storage.cluster, selflog, search, decoder, sso, monitors: monitors.service, llm, lookups: lookups.service };
   const app = await buildApp(deps);
   await app.listen({ host: config.listen.host, port: config.listen.port });
   closers.push(() => app.close());

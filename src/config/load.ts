@@ -30,6 +30,8 @@ export interface Config {
   blockQueueCap: number;
   blockSyncSecs: number;
   maxBodyBytes: number;
+  /** SVC_LOOKUP_MAX_BYTES: the largest lookup CSV accepted. */
+  lookupMaxBytes: number;
   requestTimeoutSecs: number;
   searchTimeoutSecs: number;
   /** Webhook delivery of monitors (SVC_MONITOR_WEBHOOK_*). */
@@ -109,9 +111,13 @@ function definedOnly<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
-/** The only reader of process.env in svc. Throws ConfigError naming the bad setting. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
-  const svcVars = Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('SVC_')));
+/**
+ * The only reader of process.env for the server (config/client.ts reads the command line's few).
+ * `flags`: SVC_* values given as command-line flags (`svc serve --data-dir`), which win over the
+ * environment and go through the same schema. Throws ConfigError naming the bad setting.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<string, string> = {}): Readonly<Config> {
+  const svcVars = { ...Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('SVC_'))), ...flags };
   const parsed = envSchema.safeParse(svcVars);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -139,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     blockQueueCap: e.SVC_BLOCK_QUEUE_CAP,
     blockSyncSecs: e.SVC_BLOCK_SYNC_SECS,
     maxBodyBytes: e.SVC_MAX_BODY_BYTES,
+    lookupMaxBytes: e.SVC_LOOKUP_MAX_BYTES,
     requestTimeoutSecs: e.SVC_REQUEST_TIMEOUT_SECS,
     searchTimeoutSecs: e.SVC_SEARCH_TIMEOUT_SECS,
     monitorWebhook: { attempts: e.SVC_MONITOR_WEBHOOK_ATTEMPTS, backoffMs: e.SVC_MONITOR_WEBHOOK_BACKOFF_MS, timeoutMs: e.SVC_MONITOR_WEBHOOK_TIMEOUT_SECS * 1000 },

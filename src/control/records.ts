@@ -17,6 +17,8 @@ export interface ControlDoc {
   settings: Settings;
   /** Scheduled searches with a condition and destinations (src/monitors/); their run state lives apart. */
   monitors: MonitorRecord[];
+  /** CSV tables for the `lookup` pipe (src/lookups/, docs/lookups.md); absent in older documents. */
+  lookups?: LookupRecord[];
   /** Sessions ended by logout before their expiry (JWT ids); pruned once expired. */
   revokedSessions: { jti: string; expiresAt: string }[];
   /** SAML state every node must share (src/auth/saml/state-store.ts); entries are pruned once expired. */
@@ -101,6 +103,23 @@ export interface MonitorRecord {
   owner: { kind: 'user' | 'api_key'; id: string; name: string };
   createdAt: string;
   updatedAt: string;
+}
+
+/**
+ * A lookup table an admin uploaded (docs/lookups.md). The bytes live beside the control plane:
+ * `lookups/<name>/<id>.csv` and `.parquet` in the data dir, and in the shared store with SVC_STORE.
+ */
+export interface LookupRecord {
+  name: string;
+  /** Names this version's files; a new one at every upload, so a replaced table is never half-read. */
+  id: string;
+  /** The header row, in order. */
+  columns: string[];
+  rows: number;
+  /** The CSV's size as uploaded. */
+  bytes: number;
+  updatedAt: string;
+  updatedBy: string;
 }
 
 /** A webhook the monitor posts to: svc's JSON, or a Slack-style `{text}` message. */

@@ -14,6 +14,7 @@ import { adminUserRoutes } from './routes/admin-users.js';
 import { adminSettingsRoutes } from './routes/admin-settings.js';
 import { adminGcRoutes } from './routes/admin-gc.js';
 import { adminNodeRoutes } from './routes/admin-nodes.js';
+import { adminLookupRoutes } from './routes/admin-lookups.js';
 import { searchRoutes } from './routes/search.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { languageRoutes } from './routes/language.js';
@@ -80,6 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(adminSettingsRoutes);
   await app.register(adminGcRoutes);
   await app.register(adminNodeRoutes);
+  await app.register(adminLookupRoutes);
   await app.register(nativeRoutes, { ctx: ingestContext(deps, 'native') });
   // compatibility ingest: each protocol answers auth errors in its own shape (routes are 'public')
   const compat = { elasticsearch: elasticsearchRoutes, splunk_hec: splunkHecRoutes, loki: lokiRoutes, otlp: otlpRoutes };

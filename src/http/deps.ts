@@ -13,6 +13,7 @@ import type { DecodeRunner } from '../ingest/common/decode-pool.js';
 import type { SamlSso } from '../auth/saml/sso.js';
 import type { MonitorService } from '../monitors/service.js';
 import type { LlmProvider } from '../llm/provider.js';
+import type { LookupService } from '../lookups/service.js';
 
 /**
  * Everything the HTTP edge needs from the subsystems, built by server.ts.
@@ -44,6 +45,8 @@ export interface AppDeps {
   monitors: MonitorService;
   /** The LLM provider (src/llm/); `configured` is false when SVC_LLM_URL is unset. */
   llm: LlmProvider;
+  /** CSV tables for the `lookup` pipe: upload, list, download, delete (src/lookups/). */
+  lookups: LookupService;
   /** Decode workers for large native and `_bulk` bodies (SVC_INGEST_WORKERS); unset = decode inline. */
   decoder?: DecodeRunner;
 }

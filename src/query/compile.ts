@@ -1,8 +1,11 @@
-import type { RelationInfo } from '../storage/types.js';
+import type { FieldTokens, RelationInfo } from '../storage/types.js';
 import type { Query } from './parser.js';
+import type { LookupCatalog } from './lookup-catalog.js';
 import { pipeDef } from './pipes/registry.js';
-import { CORE_COLUMNS, CORE_NAMES, type ColType, type Schema } from './schema.js';
-import { compileSearch, conjuncts, requiredTokens, searchFields } from './search/filter-logic.js';
+import { CORE_COLUMNS, CORE_NAMES, colRef, type ColType, type Schema } from './schema.js';
+import { isExtractable, storedAliases, textValueSql } from './extract/auto-fields.js';
+import { extractedFieldTokens, pushExtracted } from './extract/extract-stage.js';
+import { MATCH_ALL, compileSearch, conjuncts, requiredTokens, searchFields } from './search/filter-logic.js';
 import { timeFilterMs } from './search/filter-time.js';
 import { ident, timeLiteral, timeText } from './sql.js';
 import { StageBuilder, type OrderKey, type ResultMode, type TimechartInfo } from './stages.js';
@@ -10,6 +13,8 @@ import { StageBuilder, type OrderKey, type ResultMode, type TimechartInfo } from
 /** What the store needs to know before the scan (ScanSpec parts) and what the query's own time bounds are. */
 export interface QueryAnalysis {
   requiredTokens: string[];
+  /** Tokens the message must hold unless the event stores one of the fields (ScanSpec.fieldTokens). */
+  fieldTokens: FieldTokens[];
   /** User fields the statement reads; '*' when whole events are returned or names are wildcards. */
   fields: string[] | '*';
   mode: ResultMode;
@@ -21,15 +26,35 @@ export interface QueryAnalysis {
   headN?: number;
 }
 
-export function analyze(q: Query, nowMs: number): QueryAnalysis {
+/**
+ * Names the store must expose: user fields only (core columns are always there), with the stored
+ * fields that hold the same value under another name (syslog's `app` for `program`, extract/formats.ts).
+ */
+export function userFields(names: string[]): string[] {
+  const user = names.filter((n) => !CORE_NAMES.has(n));
+  return [...new Set([...user, ...user.flatMap(storedAliases)])];
+}
+
+/**
+ * The user fields a query reads from the events themselves: named in the search, or read by a pipe
+ * before any pipe defines them, up to the first pipe whose output replaces the events (stats).
+ * `wildcard`: some pipe reads names by pattern, so any field may be read.
+ */
+export function readFields(q: Query): { names: string[]; wildcard: boolean; mode: ResultMode } {
   const refs = new Set(searchFields(q.search));
   const defined = new Set<string>();
-  let fields: string[] | '*' | undefined;
+  let wildcard = false;
   let mode: ResultMode = 'events';
   for (const p of q.pipes) {
     const def = pipeDef(p);
+    if (p.kind === 'append') {
+      // the subquery reads the events themselves, whatever the pipes before it defined
+      const sub = readFields(p.sub as Query);
+      sub.names.forEach((f) => refs.add(f));
+      if (sub.wildcard || sub.mode === 'events') wildcard = true;
+    }
     const reads = def.reads(p);
-    if (reads === '*') fields = '*';
+    if (reads === '*') wildcard = true;
     else for (const f of reads) if (!defined.has(f)) refs.add(f);
     const writes = def.writes(p);
     if (writes === 'all') {
@@ -38,10 +63,19 @@ export function analyze(q: Query, nowMs: number): QueryAnalysis {
     }
     writes.forEach((w) => defined.add(w));
   }
-  if (mode === 'events') fields = '*';
+  return { names: [...refs].filter((f) => !CORE_NAMES.has(f)).sort(), wildcard, mode };
+}
+
+export function analyze(q: Query, nowMs: number): QueryAnalysis {
+  const read = readFields(q);
+  const mode = read.mode;
+  const withAliases = userFields(read.names).sort();
+  const subs = subqueries(q);
   const out: QueryAnalysis = {
-    requiredTokens: requiredTokens(q.search),
-    fields: fields ?? [...refs].filter((f) => !CORE_NAMES.has(f)).sort(),
+    // one scan feeds the main search and its subqueries: only tokens all of them require prune
+    requiredTokens: subs.reduce((acc, sub) => acc.filter((t) => requiredTokens(sub.search).includes(t)), requiredTokens(q.search)),
+    fieldTokens: subs.length ? [] : extractedFieldTokens(q.search),
+    fields: mode === 'events' || read.wildcard ? '*' : withAliases,
     mode,
     plainEvents: q.pipes.every((p) => p.kind === 'head'),
   };
@@ -66,11 +100,15 @@ export interface CompileOptions {
   sinceUs?: number;
   /** Stop before the pipes (histogram and fields use the search part only). */
   searchOnly?: boolean;
+  /** With searchOnly: other fields the caller reads from the result (a histogram's `by`), found in the message like the search's. */
+  alsoRead?: string[];
   /**
    * Order rows that tie on the query's order by the core columns too, so that two runs of the
    * statement pick the same rows at a LIMIT (an export counts the fields of its rows first).
    */
   tiebreak?: boolean;
+  /** The tables the `lookup` pipe may read (src/lookups/); unset: every table is unknown. */
+  lookups?: LookupCatalog;
 }
 
 export interface CompiledQuery {
@@ -95,17 +133,8 @@ export function baseSchema(rel: RelationInfo): Schema {
 
 /** Compiles a query into one DuckDB statement (a CTE chain) over the store's relation. */
 export function compile(q: Query, rel: RelationInfo, opts: CompileOptions): CompiledQuery {
-  const schema = baseSchema(rel);
-  const b = new StageBuilder(`${rel.sql}`, schema, opts.nowMs, opts.range);
-  const since = opts.sinceUs === undefined ? [] : [`_time >= ${timeLiteral(opts.sinceUs / 1000)}`];
-  const where = [compileSearch(q.search, schema, opts.nowMs), ...since].filter((w) => w !== 'TRUE' && w !== '(TRUE)');
-  b.push(`SELECT * FROM ${rel.sql} AS e${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`);
-  if (!opts.searchOnly) {
-    for (const p of q.pipes) {
-      b.timechart = undefined;
-      pipeDef(p).compile(p, b);
-    }
-  }
+  const b = new StageBuilder(`${rel.sql}`, baseSchema(rel), opts.nowMs, opts.range);
+  compileInto(q, b, rel, opts);
   const withSql = `WITH ${b.ctes.join(', ')}`;
   const columns = [...b.schema].map(([name, type]) => ({ name, type }));
   return {
@@ -117,6 +146,36 @@ export function compile(q: Query, rel: RelationInfo, opts: CompileOptions): Comp
     timechart: b.timechart,
     last: b.cur,
   };
+}
+
+/** The subqueries of a query's `append` pipes, nested ones included. */
+export function subqueries(q: Query): Query[] {
+  return q.pipes.flatMap((p) => (p.kind === 'append' ? [p.sub as Query, ...subqueries(p.sub as Query)] : []));
+}
+
+/** Adds the stages of a query (its search, then its pipes) to a builder over the relation. */
+function compileInto(q: Query, b: StageBuilder, rel: RelationInfo, opts: CompileOptions): void {
+  const schema = b.schema;
+  b.lookups = opts.lookups;
+  // `append [search …]`: the subquery's stages join this statement, over the same relation
+  b.subquery = (sub) => {
+    const sb = new StageBuilder(rel.sql, baseSchema(rel), opts.nowMs, opts.range, b.ctes);
+    compileInto(sub as Query, sb, rel, { ...opts, searchOnly: false, sinceUs: undefined, alsoRead: undefined });
+    return sb;
+  };
+  const since = opts.sinceUs === undefined ? [] : [`_time >= ${timeLiteral(opts.sinceUs / 1000)}`];
+  // a field read before any pipe defines it may be found in the message (query/extract)
+  const reads = opts.searchOnly ? [...searchFields(q.search), ...(opts.alsoRead ?? [])] : readFields(q).names;
+  const extracted = new Map(reads.filter(isExtractable).map((n) => [n, (gate?: string) => textValueSql(n, (x) => colRef(schema, x), gate)]));
+  const where = [compileSearch(q.search, schema, opts.nowMs, extracted), ...since].filter((w) => w !== 'TRUE' && w !== '(TRUE)');
+  b.push(`SELECT * FROM ${rel.sql} AS e${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`);
+  if (extracted.size > 0) pushExtracted(b, new Map([...extracted].map(([n, sql]) => [n, sql()])), rel.fieldTypes);
+  if (opts.searchOnly) return;
+  q.pipes.forEach((p, i) => {
+    b.timechart = undefined;
+    b.readLater = readFields({ search: MATCH_ALL, pipes: q.pipes.slice(i + 1) }).names.filter(isExtractable);
+    pipeDef(p).compile(p, b);
+  });
 }
 
 /** The stage's order, then the core columns it has and does not order by yet. */

@@ -4,6 +4,9 @@ import { compile, type CompiledQuery } from './compile.js';
 import { extent, prepare, scanSpec, type PlanDeps, type Prepared } from './prepare.js';
 import { jsonValue, shapeTimechart, toEvent } from './results.js';
 import { newestCutoff, sinceSpec } from './run-newest-cutoff.js';
+import { SHAPE_ROWS } from './patterns/shape-sql.js';
+import { patternsTable } from './patterns/template.js';
+import { finalPatterns } from './pipes/pipe-patterns.js';
 import { CORE_NAMES } from './schema.js';
 import { usedFieldsSql } from './sql/used-fields.js';
 import type { EventJson, ExportHead, ExportRequest, ExportSink, ExportSummary } from './types.js';
@@ -94,7 +97,7 @@ async function exportEvents(deps: PlanDeps, p: Prepared, max: number, fieldList:
   }
   const range = extent(deps.store, p);
   return deps.store.scan(spec, async (rel, exec, stream) => {
-    const c = compile(p.q, rel, { nowMs: p.nowMs, range, limit, searchOnly: p.a.plainEvents, sinceUs, tiebreak: true });
+    const c = compile(p.q, rel, { nowMs: p.nowMs, range, limit, searchOnly: p.a.plainEvents, sinceUs, tiebreak: true, lookups: p.lookups });
     const out = new Output(sink, deadline, { mode: 'events', ...(fieldList ? { fields: await usedFields(exec, c) } : {}) });
     for await (const chunk of stream(c.sql)) await out.events(chunk.rows.map((r) => toEvent(chunk.columns, r)));
     return out.end();
@@ -114,7 +117,16 @@ async function exportTable(deps: PlanDeps, p: Prepared, max: number, sink: Expor
   if (!p.possible) return new Output(sink, deadline, { mode: 'table', columns: [] }).end();
   const range = extent(deps.store, p);
   return deps.store.scan(scanSpec(p, p.a.fields), async (rel: RelationInfo, exec: Exec, stream: StreamRows) => {
-    const c = compile(p.q, rel, { nowMs: p.nowMs, range, limit: max });
+    const patterns = finalPatterns(p.q.pipes);
+    const c = compile(p.q, rel, { nowMs: p.nowMs, range, limit: patterns ? SHAPE_ROWS : max, lookups: p.lookups });
+    if (patterns) {
+      // a final patterns merges every shape of its stage into templates: in memory, as /api/search does
+      const r = await exec(c.sql);
+      const table = patternsTable(patterns, r.rows.map((row) => row.map(jsonValue)), max);
+      const out = new Output(sink, deadline, { mode: 'table', columns: table.columns });
+      await out.rows(table.rows);
+      return out.end();
+    }
     if (c.timechart) {
       // a final timechart is pivoted and its empty buckets filled, which needs every row of a
       // bucket at once: shaped in memory as /api/search does (at most 10,000 buckets)

@@ -16,7 +16,7 @@ const DEFAULT_SERIES = 5;
 const MAX_SERIES = 20;
 const MAX_BUCKETS = 10_000;
 /** Pipes that keep events one by one, so the histogram of the search counts after them. */
-const COUNTED_PIPES = ['where', 'eval', 'rex', 'dedup', 'sort'];
+const COUNTED_PIPES = ['where', 'eval', 'rex', 'dedup', 'sort', 'lookup'];
 
 /** One bucket's count, and with `by` its series (undefined: the event count of that bucket). */
 interface BucketRow {
@@ -81,7 +81,7 @@ function countedFields(p: Prepared, withPipes: boolean, extra: string[] = []): P
 
 async function histogramRows(deps: PlanDeps, p: Prepared, spanUs: number, withPipes: boolean): Promise<{ rows: BucketRow[]; scanned: number }> {
   return deps.store.scan(scanSpec(p, countedFields(p, withPipes)), async (rel, exec) => {
-    const c = compile(p.q, rel, { nowMs: p.nowMs, limit: 1, searchOnly: !withPipes });
+    const c = compile(p.q, rel, { nowMs: p.nowMs, limit: 1, searchOnly: !withPipes, lookups: p.lookups });
     const r = await exec(bucketCountsSql(c, spanUs));
     return { rows: r.rows.map((x) => ({ b: Number(jsonValue(x[0])), n: Number(jsonValue(x[1])) })), scanned: rel.candidateEvents };
   });
@@ -94,7 +94,7 @@ async function histogramRows(deps: PlanDeps, p: Prepared, spanUs: number, withPi
  */
 async function stackedRows(deps: PlanDeps, p: Prepared, spanUs: number, withPipes: boolean, by: string, k: number): Promise<{ rows: BucketRow[]; scanned: number; series: string[] }> {
   return deps.store.scan(scanSpec(p, countedFields(p, withPipes, [by])), async (rel, exec) => {
-    const c = compile(p.q, rel, { nowMs: p.nowMs, limit: 1, searchOnly: !withPipes });
+    const c = compile(p.q, rel, { nowMs: p.nowMs, limit: 1, searchOnly: !withPipes, alsoRead: [by], lookups: p.lookups });
     const r = await exec(stackedBucketsSql(c, by, spanUs, k, [OTHER_SERIES, NULL_SERIES]));
     const ranked = new Map<string, number>();
     const rows = r.rows.map(([b, rank, v, isNull, n]): BucketRow => {

@@ -1,5 +1,6 @@
 import type { ConstructDoc } from './doc.js';
 import { FUNCTIONS } from './expr/functions.js';
+import { formatFieldCatalog } from './extract/auto-fields.js';
 import { aggregationDocs } from './pipes/aggregations.js';
 import { PIPES } from './pipes/registry.js';
 
@@ -15,9 +16,11 @@ export interface LanguageReference {
   keywords: string[];
   /** Fields every event has (query/schema.ts CORE_COLUMNS), most used first. */
   coreFields: string[];
+  /** Fields found in the message at search time by a known log format (query/extract/formats.ts), with the formats giving each. */
+  extractedFields: { name: string; formats: string[] }[];
 }
 
-export const KEYWORDS: readonly string[] = ['AND', 'OR', 'NOT', 'by', 'as', 'span', 'field', 'limit', 'earliest', 'latest', 'true', 'false', 'null'];
+export const KEYWORDS: readonly string[] = ['AND', 'OR', 'NOT', 'by', 'as', 'output', 'outputnew', 'span', 'field', 'limit', 'earliest', 'latest', 'true', 'false', 'null', 'window', 'current', 'global', 'over', 'usenull', 'useother', 'maxspan', 'maxpause', 'startswith', 'endswith', 'input', 'path'];
 export const CORE_FIELDS_ORDER: readonly string[] = ['_time', 'host', 'source', 'sourcetype', 'message', 'index', 'env'];
 
 const byName = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
@@ -32,6 +35,7 @@ export function languageReference(): LanguageReference {
     functions: Object.entries(FUNCTIONS).map(([name, d]) => ({ name, ...d.doc })).sort(byName),
     keywords: [...KEYWORDS],
     coreFields: [...CORE_FIELDS_ORDER],
+    extractedFields: formatFieldCatalog(),
   };
   return cached;
 }

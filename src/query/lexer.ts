@@ -66,6 +66,17 @@ export class Lexer {
     return this.pos;
   }
 
+  /** Moves to `pos` (after text read outside the lexer, such as a bracketed subsearch). */
+  seek(pos: number): void {
+    this.pos = pos;
+    this.cache = undefined;
+  }
+
+  /** Offset of the next non-space character. */
+  nextNonSpace(): number {
+    return this.skipSpace(this.pos);
+  }
+
   /** True when whitespace separates the current position from the next token. */
   spaceAhead(): boolean {
     return this.pos < this.src.length && /\s/.test(this.src[this.pos]);

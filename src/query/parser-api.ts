@@ -1,6 +1,16 @@
 import type { SvcError } from '../errors/svc-error.js';
 import type { LexMode, Token } from './lexer.js';
 import type { ListItem } from './pipes/field-names.js';
+import type { SearchNode } from './search/filter-logic.js';
+
+/**
+ * A query inside a pipe (`append [search …]`): its pipes typed loosely, since the pipe modules
+ * cannot import the registry that lists them; compile.ts compiles it like the main query.
+ */
+export interface Subquery {
+  search: SearchNode;
+  pipes: { kind: string }[];
+}
 
 /**
  * The parser as the construct modules (pipes/, expr/) see it: the token helpers they parse their
@@ -30,4 +40,6 @@ export interface Parser {
   fieldList(what: string, opts?: { stop?: string[]; allowEmpty?: boolean }): string[];
   /** Field names separated by commas and/or spaces, up to `|`, the end or a stop keyword (parser.ts). */
   listItems(what: string, opts?: { stop?: string[]; signs?: boolean; fns?: string[]; allowEmpty?: boolean }): ListItem[];
+  /** A whole query in square brackets, `search` before it optional (Splunk's subsearch). */
+  subquery(what: string): Subquery;
 }

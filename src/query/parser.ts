@@ -3,7 +3,7 @@ import { SvcError } from '../errors/svc-error.js';
 import { MATCH_ALL, type SearchNode } from './search/filter-logic.js';
 import type { FieldOp } from './search/filter-field.js';
 import { BARE_LIST_NAME, type ListItem } from './pipes/field-names.js';
-import type { Parser } from './parser-api.js';
+import type { Parser, Subquery } from './parser-api.js';
 import { PIPES, type PipeNode } from './pipes/registry.js';
 import { parseTime } from './time-range.js';
 
@@ -257,6 +257,39 @@ export class QueryParser implements Parser {
       return { kind: 'time', bound, value: v.text, quoted: v.kind === 'string' };
     }
     return { kind: 'field', field: t.text, op: fieldOp, value: v.text, quoted: v.kind === 'string' };
+  }
+
+  /**
+   * `[search …]`: the text up to the matching `]` (brackets inside quotes or nested brackets do
+   * not close it), parsed as a whole query; errors point into the outer query.
+   */
+  subquery(what: string): Subquery {
+    const open = this.lex.nextNonSpace();
+    if (this.src[open] !== '[') throw this.unexpected(this.peek('search'), `missing ${what} in [brackets]`);
+    let depth = 0;
+    let close = -1;
+    for (let i = open; i < this.src.length && close < 0; i++) {
+      const c = this.src[i];
+      if (c === '"' || c === "'") {
+        for (i++; i < this.src.length && this.src[i] !== c; i++) if (this.src[i] === '\\') i++;
+      } else if (c === '[') depth++;
+      else if (c === ']' && --depth === 0) close = i;
+    }
+    if (close < 0) throw parseError(`missing "]" closing the ${what}`, open, '[');
+    let start = open + 1;
+    const lead = /^\s*search(?=\s|\])/i.exec(this.src.slice(start, close));
+    if (lead) start += lead[0].length;
+    const inner = this.src.slice(start, close);
+    if (inner.trim() === '') throw parseError(`missing a query inside the ${what}'s brackets`, open, '[');
+    let sub: Query;
+    try {
+      sub = parse(inner);
+    } catch (e) {
+      if (e instanceof SvcError && typeof e.details?.position === 'number') throw parseError(e.message, e.details.position + start, String(e.details.token ?? ''));
+      throw e;
+    }
+    this.lex.seek(close + 1);
+    return sub;
   }
 
   // ---- pipes ----

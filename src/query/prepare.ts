@@ -3,10 +3,12 @@ import type { ControlReader } from '../control/types.js';
 import type { Principal } from '../auth/principal.js';
 import { resolveSearchTargets, type SearchTargets } from '../auth/rbac.js';
 import type { BucketCountSpec, EventStore, PartitionSummary, ScanSpec } from '../storage/types.js';
-import { analyze, type QueryAnalysis } from './compile.js';
+import { analyze, subqueries, type QueryAnalysis } from './compile.js';
+import type { LookupCatalog } from './lookup-catalog.js';
 import { parse, type Query } from './parser.js';
+import { checkLookupTables } from './pipes/pipe-lookup.js';
 import { conjuncts } from './search/filter-logic.js';
-import { CORE_NAMES, wildcardRegex } from './schema.js';
+import { wildcardRegex } from './schema.js';
 import { parseTime } from './time-range.js';
 import type { SearchRequest } from './types.js';
 
@@ -15,6 +17,8 @@ export interface PlanDeps {
   store: EventStore;
   control: ControlReader;
   clock: Clock;
+  /** The tables of the `lookup` pipe (src/lookups/); unset: every table is unknown. */
+  lookups?: LookupCatalog;
 }
 
 /** A search parsed, narrowed by RBAC and given its time range: what every kind of call plans from. */
@@ -28,12 +32,11 @@ export interface Prepared {
   /** False when nothing can match (no readable env, empty time range). */
   possible: boolean;
   signal?: AbortSignal;
+  /** For compile (CompileOptions.lookups). */
+  lookups?: LookupCatalog;
 }
 
-/** Names the store must expose: user fields only (core columns are always there). */
-export function userFields(names: string[]): string[] {
-  return [...new Set(names)].filter((n) => !CORE_NAMES.has(n));
-}
+export { userFields } from './compile.js';
 
 /** Parses the query, resolves env/index by RBAC (throws access_denied) and intersects the time ranges. */
 export function prepare(deps: PlanDeps, principal: Principal, req: SearchRequest): Prepared {
@@ -47,7 +50,9 @@ export function prepare(deps: PlanDeps, principal: Principal, req: SearchRequest
   const toMs = to.length ? Math.min(...to) : undefined;
   narrowIndexes(deps.store, q, targets);
   const possible = targets.envs.length > 0 && (targets.indexes === null || targets.indexes.length > 0) && !(fromMs !== undefined && toMs !== undefined && fromMs >= toMs);
-  return { q, a, targets, nowMs, fromMs, toMs, possible, signal: req.signal };
+  // an unknown table is the caller's error even when no event could reach the pipe
+  checkLookupTables(q.pipes, deps.lookups);
+  return { q, a, targets, nowMs, fromMs, toMs, possible, signal: req.signal, lookups: deps.lookups };
 }
 
 /**
@@ -56,6 +61,8 @@ export function prepare(deps: PlanDeps, principal: Principal, req: SearchRequest
  * rule (case-insensitive, `*` wildcard unless quoted), over the indexes the store knows.
  */
 function narrowIndexes(store: EventStore, q: Query, targets: SearchTargets): void {
+  // the scan also feeds `append` subqueries, which may read other indexes
+  if (subqueries(q).length > 0) return;
   for (const c of conjuncts(q.search)) {
     if (c.kind !== 'field' || c.field !== 'index' || c.op !== '=') continue;
     const v = c.value.toLowerCase();
@@ -73,6 +80,7 @@ export function scanSpec(p: Prepared, fields: ScanSpec['fields'], requiredTokens
     fromUs: p.fromMs === undefined ? undefined : p.fromMs * 1000,
     toUs: p.toMs === undefined ? undefined : p.toMs * 1000,
     requiredTokens,
+    fieldTokens: requiredTokens === p.a.requiredTokens ? p.a.fieldTokens : [],
     fields,
     signal: p.signal,
   };

@@ -2,6 +2,7 @@ import { isoFromUs } from './time-range.js';
 import type { EventJson } from './types.js';
 import { CORE_NAMES } from './schema.js';
 import type { TimechartInfo } from './stages.js';
+import { shapeChart } from './results-chart.js';
 
 /** Milliseconds since `t0` (a performance.now() reading), to 0.01 ms: every answer's meta.tookMs. */
 export function elapsedMs(t0: number): number {
@@ -38,8 +39,10 @@ const MAX_BUCKETS = 10_000;
 /**
  * Shapes a final timechart: fills empty buckets between the first and last (0 for count and dc,
  * null otherwise) and, with `by`, pivots one column per value (per aggregation when several).
+ * A final chart is pivoted only (results-chart.ts).
  */
 export function shapeTimechart(info: TimechartInfo, columns: string[], rows: unknown[][]): { columns: string[]; rows: unknown[][] } {
+  if (info.over !== undefined) return shapeChart({ ...info, over: info.over }, columns, rows);
   if (rows.length === 0) return { columns, rows };
   const spanMs = info.spanSecs * 1000;
   const ti = columns.indexOf('_time');

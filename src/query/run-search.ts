@@ -4,6 +4,9 @@ import { compile } from './compile.js';
 import { countOnlyTimechart } from './count-fast-path.js';
 import { aggName } from './pipes/aggregations.js';
 import { spanOf, type TimechartPipe } from './pipes/pipe-timechart.js';
+import { finalPatterns } from './pipes/pipe-patterns.js';
+import { SHAPE_ROWS } from './patterns/shape-sql.js';
+import { patternsTable } from './patterns/template.js';
 import { bucketSpec, extent, prepare, scanSpec, type PlanDeps, type Prepared } from './prepare.js';
 import { elapsedMs, jsonValue, shapeTimechart, toEvent } from './results.js';
 import { noMatchHint } from './run-hint.js';
@@ -62,12 +65,15 @@ async function pipeline(store: EventStore, p: Prepared, limit: number): Promise<
   const countChart = countOnlyTimechart(p.q);
   if (countChart) return countTimechart(store, p, countChart, range);
   return store.scan(scanSpec(p, p.a.fields), async (rel, exec) => {
-    const c = compile(p.q, rel, { nowMs: p.nowMs, range, limit: p.a.mode === 'table' ? TABLE_ROWS : limit });
+    // a final patterns merges every shape of its stage into templates after the statement
+    const patterns = finalPatterns(p.q.pipes);
+    const c = compile(p.q, rel, { nowMs: p.nowMs, range, limit: patterns ? SHAPE_ROWS : p.a.mode === 'table' ? TABLE_ROWS : limit, lookups: p.lookups });
     const [rows, count] = await Promise.all([exec(c.sql), exec(c.countSql)]);
     const meta: SearchMeta = { matched: Number(jsonValue(count.rows[0][0])), scanned: rel.candidateEvents, tookMs: 0 };
     if (c.mode === 'events') return { events: rows.rows.map((r) => toEvent(rows.columns, r)), meta };
     let table = { columns: rows.columns, rows: rows.rows.map((r) => r.map(jsonValue)) };
     if (c.timechart) table = shapeTimechart(c.timechart, table.columns, table.rows);
+    if (patterns) table = patternsTable(patterns, table.rows, TABLE_ROWS);
     return { events: [], columns: table.columns, rows: table.rows, meta };
   });
 }

@@ -1,6 +1,8 @@
 import { colRef, type ColType, type Schema } from './schema.js';
+import type { Subquery } from './parser-api.js';
 import { ident } from './sql.js';
 import { SvcError } from '../errors/svc-error.js';
+import type { LookupCatalog } from './lookup-catalog.js';
 
 /**
  * A query that parses but cannot be compiled against the columns it meets (a pipe's output would
@@ -30,9 +32,15 @@ export interface OrderKey {
 
 export type ResultMode = 'events' | 'table';
 
-/** A timechart's shape, for filling empty buckets (`zero`: count-like, else null) and pivoting `by`. */
+/**
+ * A timechart's or chart's shape, for filling empty buckets or cells (`zero`: count-like, else
+ * null) and pivoting `by`.
+ */
 export interface TimechartInfo {
+  /** The bucket width; 0 for a chart, whose rows are the values of `over` and are not filled in. */
   spanSecs: number;
+  /** chart's row field; a timechart's rows are `_time`. */
+  over?: string;
   by?: string;
   aggs: { name: string; zero: boolean }[];
 }
@@ -44,15 +52,23 @@ export interface TimechartInfo {
  * is still events or has become a table.
  */
 export class StageBuilder {
-  readonly ctes: string[] = [];
   cur: string;
   schema: Schema;
   order: OrderKey[];
   mode: ResultMode = 'events';
   /** The stage whose row count is `meta.matched` (fixed at the first head/tail/table pipe). */
   matchedStage: string | undefined;
-  /** Set by timechart; when it is the last pipe, the service fills empty buckets and pivots `by`. */
+  /** Set by timechart and chart; when it is the last pipe, the service fills empty buckets and pivots `by`. */
   timechart: TimechartInfo | undefined;
+  /** The tables `lookup` may join (CompileOptions.lookups); none: every table is unknown. */
+  lookups: LookupCatalog | undefined;
+  /**
+   * Fields the pipes after the one compiling read before one of them defines them (compile.ts sets
+   * it for each pipe): what `spath` or `kv` without names extract.
+   */
+  readLater: string[] = [];
+  /** Compiles a subquery over the same relation into this statement's stages (compile.ts), for `append`. */
+  subquery: ((q: Subquery) => StageBuilder) | undefined;
 
   constructor(
     first: string,
@@ -60,6 +76,8 @@ export class StageBuilder {
     readonly nowMs: number,
     /** The query's time range when known (request, earliest/latest or the data's own extent). */
     readonly range: { fromMs: number; toMs: number } | undefined,
+    /** The statement's stages; a subquery's builder shares its parent's, so stage names stay unique. */
+    readonly ctes: string[] = [],
   ) {
     this.cur = first;
     this.schema = schema;

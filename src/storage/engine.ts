@@ -369,7 +369,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     const plan = planScan(this.blocks.all(), this.live.values(), spec);
     const release = await this.blocks.hold(plan.blocks, [...plan.blocks.map((b) => b.path), ...plan.live.map((l) => l.seg.path)]);
     try {
-      const relation: RelationInfo = { sql: relationSql(plan, spec), fieldColumns: [...plan.fields.keys()], candidateEvents: plan.candidateEvents };
+      const relation: RelationInfo = { sql: relationSql(plan, spec), fieldColumns: [...plan.fields.keys()], fieldTypes: Object.fromEntries(plan.fields), candidateEvents: plan.candidateEvents };
       return await run(relation, (sql) => this.duck.query(sql, spec.signal), (sql) => this.duck.stream(sql, spec.signal));
     } finally {
       release();

@@ -24,10 +24,21 @@ export interface ScanSpec {
    */
   requiredTokens: string[];
   /**
+   * Tokens required of the message only where the event stores none of `fields`: a filter on a
+   * field whose value may be found in the message at search time. A block that stores none of the
+   * fields may be pruned by the tokens like requiredTokens.
+   */
+  fieldTokens?: FieldTokens[];
+  /**
    * User fields the statement references; the relation must expose each (NULL where absent).
    * '*' = every field (used when whole events are returned).
    */
   fields: string[] | '*';
+}
+
+export interface FieldTokens {
+  fields: string[];
+  tokens: string[];
 }
 
 export interface RelationInfo {
@@ -35,6 +46,8 @@ export interface RelationInfo {
   sql: string;
   /** User-field columns the relation exposes (beyond the core columns). */
   fieldColumns: string[];
+  /** The SQL type of each field column (VARCHAR for a field no event of the scan stores). */
+  fieldTypes?: Readonly<Record<string, string>>;
   /** Events in the blocks and live data kept for this scan (before any filter). */
   candidateEvents: number;
 }

@@ -8,6 +8,7 @@ import { print } from '../../src/query/printer.js';
 import { SYSTEM_PRINCIPAL } from '../../src/auth/principal.js';
 import { isSvcError } from '../../src/errors/svc-error.js';
 import type { LogEvent } from '../../src/events/event.js';
+import type { LookupCatalog } from '../../src/query/lookup-catalog.js';
 
 /**
  * Generated queries (fast-check, fixed seeds) over the real store: every query either answers (search, histogram, fields) or is
@@ -70,6 +71,29 @@ const pipe = fc.oneof(
   fc.tuple(fc.array(aggAs, { minLength: 1, maxLength: 3 }), fc.option(fields)).map(([a, b]) => `eventstats ${a.join(', ')}${b ? ` by ${b}` : ''}`),
   fc.tuple(fc.option(fc.constantFrom('0', '-1', '"n/a"', 'x', '""')), fc.option(fields)).map(([v, f]) => `fillnull${v ? ` value=${v}` : ''}${f ? ` ${f}` : ''}`),
   fc.constantFrom('fieldsummary', 'fieldsummary maxvals=1', 'fieldsummary maxvals=0', 'fieldsummary maxvals=x'),
+  fc
+    .tuple(fc.option(fc.constantFrom('window=3', 'window=0', 'window=1 current=false', 'global=false window=2', 'current=f', 'window=x')), fc.array(aggAs, { minLength: 1, maxLength: 2 }), fc.option(fields))
+    .map(([o, a, b]) => `streamstats ${o ? `${o} ` : ''}${a.join(', ')}${b ? ` by ${b}` : ''}`),
+  fc
+    .tuple(fc.option(fc.constantFrom('limit=1', 'limit=0', 'usenull=false', 'useother=f limit=2', 'limit=x')), fc.array(aggAs, { minLength: 1, maxLength: 2 }), field, fc.option(field), fc.boolean())
+    .map(([o, a, x, y, over]) => `chart ${o ? `${o} ` : ''}${a.join(', ')} ${over ? `over ${x}${y ? ` by ${y}` : ''}` : `by ${x}${y ? `, ${y}` : ''}`}`),
+  fc
+    .tuple(fc.option(fields), fc.array(fc.constantFrom('maxspan=5m', 'maxpause=1m', 'maxspan=1s', 'startswith=error', 'endswith="disk full"', 'startswith=*', 'endswith=x*', 'maxspan=x', 'startswith=""'), { maxLength: 2 }))
+    .map(([f, o]) => ['transaction', f ?? '', ...o].filter(Boolean).join(' ')),
+  fc
+    .tuple(fc.constantFrom('codes', 'nosuch'), fc.array(fc.tuple(fc.constantFrom('code', 'text', 'x', '"a b"'), fc.option(field)), { minLength: 1, maxLength: 2 }), fc.option(fc.tuple(fc.constantFrom('output', 'outputnew'), fields)))
+    .map(([t, m, o]) => `lookup ${t} ${m.map(([c, f]) => (f ? `${c} as ${f}` : c)).join(', ')}${o ? ` ${o[0]} ${o[1]}` : ''}`),
+  fc
+    .tuple(fc.option(fc.constantFrom('input=message ', 'input=x ', 'output=y ', 'input=doc output=o ')), fc.option(fc.constantFrom('a', 'a.b', 'list{}', 'list{2}.x', '"a b"', 'path=x.y')))
+    .map(([o, p]) => `spath ${o ?? ''}${p ?? ''}`),
+  fc
+    .tuple(fc.constantFrom('', 'search ', 'search index=main '), fc.option(word), fc.constantFrom('', ' | stats count', ' | stats count by host', ' | head 2', ' | table host, x', ' | append [search y]', ']'))
+    .map(([s, w, p]) => `append [${s}${w ?? ''}${p}]`),
+  fc.tuple(fc.constantFrom('kv', 'logfmt'), fc.option(field)).map(([k, f]) => `${k}${f ? ` field=${f}` : ''}`),
+  fc.tuple(fc.option(field), fc.constantFrom('"<a> <b>"', '"x=<x>;"', '"<_> \\"<m> <u>\\" <s>"', '"<a>"', '"abc"', '"<a><b>"')).map(([f, p]) => `extract ${f ? `field=${f} ` : ''}${p}`),
+  fc
+    .tuple(fc.option(fields), fc.option(fc.constantFrom('limit=1', 'limit=0', 'limit=x')), fc.option(field))
+    .map(([b, l, f]) => ['patterns', b ? `by ${b}` : '', l ?? '', f ? `field=${f}` : ''].filter(Boolean).join(' ')),
   word,
 );
 const search = fc
@@ -82,6 +106,18 @@ const search = fc
     { maxLength: 5 },
   )
   .map((a) => a.join(' '));
+/** One lookup table, `codes` (code, text, "a b", x), as an inline relation: the compiler's side of the catalog contract. */
+const LOOKUPS: LookupCatalog = {
+  table: (name) =>
+    name !== 'codes'
+      ? undefined
+      : {
+          name,
+          relation: "(VALUES (0, '200', 'ok', NULL, 'a'), (1, '404', 'missing', 'q', NULL), (2, '200', 'dup', NULL, NULL)) AS t(r, c0, c1, c2, c3)",
+          columns: ['code', 'text', 'a b', 'x'].map((n, i) => ({ name: n, sql: `c${i}` })),
+          rowSql: 'r',
+        },
+};
 const query = (pipes: number) => fc.tuple(search, fc.array(pipe, { maxLength: pipes })).map(([s, p]) => [s, ...p].join(' | '));
 
 describe('generated queries', () => {
@@ -90,7 +126,7 @@ describe('generated queries', () => {
 
   before(async () => {
     st = await openStorage();
-    svc = new QueryService({ store: st.engine, control: st.control, clock: st.clock });
+    svc = new QueryService({ store: st.engine, control: st.control, clock: st.clock, lookups: LOOKUPS });
     await st.engine.writer.write(EVENTS.slice(0, 100), { wait: true });
     await st.engine.flush(); // blocks and live events both in every answer
     await st.engine.writer.write(EVENTS.slice(100), { wait: true });
@@ -152,6 +188,13 @@ describe('generated queries', () => {
       ['* | eval _time = n > 3', /^eval: _time takes a time, epoch seconds or a time text, not a boolean/],
       ['* | table host | fields - host', /^fields: no field would be left/],
       ['* | head 99999999999999999999', /is too large for a row count/],
+      ['* | chart count over host by host', /^chart: "host" would name two columns/],
+      ['* | transaction message', /^transaction: "message" would name two columns/],
+      ['* | table host | transaction host', /^transaction: needs the event time _time/],
+      ['* | streamstats count as host by host', /^streamstats: "host" would name two columns/],
+      ['* | lookup nosuch code', /^lookup: unknown lookup table "nosuch"/],
+      ['* | lookup codes nope', /^lookup: table "codes" has no column "nope"/],
+      ['* | patterns by count', /^patterns: "count" would name two columns/],
       ['* | where n > 1e400', /"1e400" is out of range for a number/],
       ['earliest=-99999999999y', /is out of range \(years 1 to 9999\)/],
       ['* | where match(message, "(")', /^the query cannot run: Invalid Input Error: /],

@@ -10,6 +10,7 @@ import { print } from '../../src/query/printer.js';
 import { compile } from '../../src/query/compile.js';
 import type { ConstructDoc } from '../../src/query/doc.js';
 import type { RelationInfo } from '../../src/storage/types.js';
+import type { LookupCatalog } from '../../src/query/lookup-catalog.js';
 
 /**
  * The language reference (GET /api/language) comes from docs kept beside each construct. Every
@@ -18,6 +19,10 @@ import type { RelationInfo } from '../../src/storage/types.js';
  */
 
 const REL: RelationInfo = { sql: '(SELECT 1)', fieldColumns: [], candidateEvents: 0 };
+/** Every table the examples name, with the columns the lookup pipe's example reads. */
+const LOOKUPS: LookupCatalog = {
+  table: (name) => ({ name, relation: "(SELECT 0 AS r, 'u1' AS c0, 'Ann' AS c1, 'core' AS c2)", columns: ['uid', 'name', 'team'].map((n, i) => ({ name: n, sql: `c${i}` })), rowSql: 'r' }),
+};
 
 function assertDoc(what: string, d: ConstructDoc | undefined): void {
   assert.ok(d, `${what} has no doc`);
@@ -31,7 +36,7 @@ function assertExample(what: string, example: string): ReturnType<typeof parse> 
   const q = parse(example);
   const printed = print(q);
   assert.deepEqual(parse(printed), q, `${what}: the example prints to a query that parses back the same`);
-  compile(q, REL, { nowMs: Date.UTC(2026, 0, 1), limit: 10, range: { fromMs: 0, toMs: 3_600_000 } });
+  compile(q, REL, { nowMs: Date.UTC(2026, 0, 1), limit: 10, range: { fromMs: 0, toMs: 3_600_000 }, lookups: LOOKUPS });
   return q;
 }
 

@@ -5,7 +5,7 @@ import { compact, queryField, rangeShape } from './common.js';
 import { tableOutput } from './tool-search.js';
 import { defineTool } from './types.js';
 
-const TABLE_COMMANDS = /^\s*(stats|timechart|top|rare|chart|table|fields|eval|where|sort|head|tail|dedup|rex)\b/i;
+const TABLE_COMMANDS = /^\s*(stats|timechart|top|rare|chart|table|fields|eval|where|sort|head|tail|dedup|rex|patterns)\b/i;
 
 const input = z.object({
   query: queryField('Filter selecting the events to aggregate'),
@@ -30,7 +30,7 @@ export const aggregateTool = defineTool({
   name: 'aggregate',
   title: 'Aggregate log events (stats)',
   description: `Count and summarise events into a table: counts, sums, averages, percentiles and distinct counts grouped by fields, or a time chart. Runs "<query> | <aggregation>" and returns columns and rows.
-Aggregations: stats count|sum(f)|avg(f)|min(f)|max(f)|dc(f)|values(f)|p50(f)|p95(f)|p99(f) [as name] ... by f1, f2 · timechart span=5m <agg> [by f] · top N f · rare f. Follow with more pipes to shape the table: "count by host | sort -count | head 10".
+Aggregations: stats count|sum(f)|avg(f)|min(f)|max(f)|dc(f)|values(f)|p50(f)|p95(f)|p99(f) [as name] ... by f1, f2 · timechart span=5m <agg> [by f] · top N f · rare f · patterns [by f] [limit=N] (message templates with counts; nothing may follow it). Follow with more pipes to shape the table: "count by host | sort -count | head 10".
 Examples: query="status>=500" aggregation="count by host, status"; query="*" aggregation="count by index"; query="service=checkout" aggregation="p95(duration_ms) by endpoint"; query="error" aggregation="timechart span=15m count".
 Filter syntax: terms, "phrases", field=value, field>n, AND/OR/NOT, wildcards (see the search tool).
 ${TIME_ADVICE}

@@ -1,4 +1,4 @@
-import type { ColRef } from '../schema.js';
+import type { ColRef, ColType } from '../schema.js';
 import { asNumber, asText, timeText } from '../sql.js';
 
 /** Coercions between the compiler's column types, as SQL. */
@@ -16,6 +16,23 @@ export function toStr(r: ColRef): string {
 
 export function toBool(r: ColRef): string {
   return r.type === 'bool' ? r.sql : `TRY_CAST(${r.sql} AS BOOLEAN)`;
+}
+
+/**
+ * Values one SQL expression may return (the branches of if() and case(), coalesce()'s arguments),
+ * brought to a type DuckDB accepts for all of them: as they are when they share a known type (an
+ * untyped NULL goes with any), else all as text, typed `any`. DuckDB refuses to mix BIGINT and
+ * VARCHAR in one CASE, casts a text literal to the other branch's type (failing the search when a
+ * row takes it), and a user field's storage type (BIGINT, VARCHAR for a field no event has…) is
+ * unknown here, so two different fields cannot be trusted to match.
+ */
+export function unify(values: ColRef[]): { sqls: string[]; type: ColType } {
+  const typed = values.filter((v) => v.sql !== 'NULL');
+  if (typed.length === 0) return { sqls: values.map((v) => v.sql), type: 'any' };
+  const t = typed[0].type;
+  const same = typed.every((v) => v.type === t && (t !== 'any' || v.sql === typed[0].sql));
+  if (same) return { sqls: values.map((v) => v.sql), type: t };
+  return { sqls: values.map((v) => (v.sql === 'NULL' ? 'NULL' : toStr(v))), type: 'any' };
 }
 
 

@@ -1,7 +1,7 @@
 import { doc, type ConstructDoc } from '../doc.js';
 import type { ColRef, ColType } from '../schema.js';
 import { num } from '../sql.js';
-import { toBool, toNum, toStr } from './coerce.js';
+import { toBool, toNum, toStr, unify } from './coerce.js';
 
 /**
  * Functions of `where` and `eval`. Each turns compiled arguments into SQL and says its type.
@@ -12,6 +12,8 @@ interface FnDef {
   max: number;
   type: ColType;
   sql(args: ColRef[], nowMs: number): string;
+  /** The result type when it depends on the arguments' (functions returning one of them). */
+  typeOf?(args: ColRef[]): ColType;
   /** Its entry in the language reference (GET /api/language). */
   doc: ConstructDoc;
 }
@@ -57,22 +59,28 @@ export const FUNCTIONS: Record<string, FnDef> = {
   isnum: { min: 1, max: 1, type: 'bool', sql: (a) => `(${toNum(a[0])} IS NOT NULL)`, doc: doc('isnum(x)', 'True when the value reads as a number.', '* | where isnum(status)') },
   if: {
     min: 3, max: 3, type: 'any',
-    sql: (a) => `CASE WHEN coalesce(${toBool(a[0])}, FALSE) THEN ${a[1].sql} ELSE ${a[2].sql} END`,
-    doc: doc('if(cond, a, b)', 'a when the condition is true, else b (a null condition counts as false).', '* | eval level=if(status >= 500, "error", "ok")'),
+    sql: (a) => {
+      const [then, otherwise] = unify([a[1], a[2]]).sqls;
+      return `CASE WHEN coalesce(${toBool(a[0])}, FALSE) THEN ${then} ELSE ${otherwise} END`;
+    },
+    typeOf: (a) => unify([a[1], a[2]]).type,
+    doc: doc('if(cond, a, b)', 'a when the condition is true, else b (a null condition counts as false; text when a and b differ in type).', '* | eval level=if(status >= 500, "error", "ok")'),
   },
   case: {
     min: 2, max: 64, type: 'any',
     sql: (a) => {
-      const whens: string[] = [];
-      for (let i = 0; i + 1 < a.length; i += 2) whens.push(`WHEN coalesce(${toBool(a[i])}, FALSE) THEN ${a[i + 1].sql}`);
+      const values = unify(caseValues(a)).sqls;
+      const whens = values.map((v, i) => `WHEN coalesce(${toBool(a[2 * i])}, FALSE) THEN ${v}`);
       return `CASE ${whens.join(' ')} ELSE NULL END`;
     },
-    doc: doc('case(cond1, v1[, cond2, v2…])', 'The value after the first true condition; null when none is true.', '* | eval class=case(status >= 500, "5xx", status >= 400, "4xx", true, "ok")'),
+    typeOf: (a) => unify(caseValues(a)).type,
+    doc: doc('case(cond1, v1[, cond2, v2…])', 'The value after the first true condition; null when none is true (text when the values differ in type).', '* | eval class=case(status >= 500, "5xx", status >= 400, "4xx", true, "ok")'),
   },
   coalesce: {
     min: 1, max: 64, type: 'any',
-    sql: (a) => `coalesce(${a.map((x) => toStr(x)).join(', ')})`,
-    doc: doc('coalesce(a, …)', 'The first of the values that is not null, as text.', '* | eval who=coalesce(user, src_ip, "unknown")'),
+    sql: (a) => `coalesce(${unify(a).sqls.join(', ')})`,
+    typeOf: (a) => unify(a).type,
+    doc: doc('coalesce(a, …)', 'The first of the values that is not null (as text when they differ in type).', '* | eval who=coalesce(user, src_ip, "unknown")'),
   },
   concat: { min: 1, max: 64, type: 'str', sql: (a) => `concat(${a.map(toStr).join(', ')})`, doc: doc('concat(a, …)', 'The values joined as text.', '* | eval where=concat(host, ":", port)') },
   substr: tried({
@@ -110,7 +118,12 @@ export const FUNCTIONS: Record<string, FnDef> = {
   },
 };
 
+/** The values of case(cond1, v1, cond2, v2…); a last condition without a value has none. */
+function caseValues(a: ColRef[]): ColRef[] {
+  return a.filter((_, i) => i % 2 === 1);
+}
+
 export function compileCall(fn: string, args: ColRef[], nowMs: number): ColRef {
   const def = FUNCTIONS[fn];
-  return { sql: def.sql(args, nowMs), type: fn === 'if' ? args[1].type : def.type };
+  return { sql: def.sql(args, nowMs), type: def.typeOf ? def.typeOf(args) : def.type };
 }

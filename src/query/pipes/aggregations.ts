@@ -86,12 +86,13 @@ function parseAgg(p: Parser, t: Token): Agg {
   return agg;
 }
 
-/** Aggregations separated by commas or spaces, up to `by`, `|` or the end. */
-export function parseAggs(p: Parser): Agg[] {
+/** Aggregations separated by commas or spaces, up to `by` (or another of `stop`), `|` or the end. */
+export function parseAggs(p: Parser, stop: readonly string[] = []): Agg[] {
   const aggs: Agg[] = [];
   for (;;) {
     const t = p.peek('expr');
-    if (t.kind === 'eof' || (t.kind === 'op' && t.text === '|') || (t.kind === 'ident' && t.raw.toLowerCase() === 'by')) break;
+    if (t.kind === 'eof' || (t.kind === 'op' && t.text === '|')) break;
+    if (t.kind === 'ident' && (t.raw.toLowerCase() === 'by' || stop.includes(t.raw.toLowerCase()))) break;
     if (aggs.length > 0 && p.acceptOp(',', 'expr')) continue;
     aggs.push(parseAgg(p, p.next('expr')));
   }

@@ -1,9 +1,9 @@
 import { doc } from '../doc.js';
-import { ident } from '../sql.js';
 import { checkDistinct } from '../stages.js';
-import { aggName, aggSql, parseAggs, printAgg, type Agg } from './aggregations.js';
+import { aggName, parseAggs, printAgg, type Agg } from './aggregations.js';
 import { printListNames } from './field-names.js';
 import type { PipeDef } from './pipe.js';
+import { addWindowAggs } from './window-aggs.js';
 
 /**
  * `eventstats count, avg(ms) as mean by host`: the aggregations of `stats`, added to every event
@@ -34,18 +34,6 @@ export const eventstatsPipe: PipeDef<EventstatsPipe> = {
     checkDistinct('eventstats', [...n.by, ...n.aggs.map(aggName)], 'name an aggregation with "as"');
     const keys = n.by.map((f) => b.col(f).sql);
     const over = keys.length ? ` OVER (PARTITION BY ${keys.join(', ')})` : ' OVER ()';
-    const present = keys.map((k) => `${k} IS NOT NULL`).join(' AND ');
-    const schema = new Map(b.schema);
-    const replaced: string[] = [];
-    const added: string[] = [];
-    for (const a of n.aggs) {
-      const s = aggSql(a, b, over);
-      const name = aggName(a);
-      const expr = `${present ? `CASE WHEN ${present} THEN ${s.sql} END` : s.sql} AS ${ident(name)}`;
-      (b.schema.has(name) ? replaced : added).push(expr);
-      schema.set(name, s.type);
-    }
-    const star = replaced.length ? `* REPLACE (${replaced.join(', ')})` : '*';
-    b.push(`SELECT ${[star, ...added].join(', ')} FROM ${b.cur}`, schema);
+    addWindowAggs(b, n.aggs, n.by, over);
   },
 };

@@ -41,7 +41,7 @@ export const fillnullPipe: PipeDef<FillnullPipe> = {
     const schema = new Map(b.schema);
     const replaced: string[] = [];
     const added: string[] = [];
-    for (const f of names) {
+    for (const f of new Set(names)) {
       const type = b.schema.get(f);
       // a number stays a number in a numeric (or absent) column; anywhere else the value is text
       const keepsNumber = numeric && (type === 'num' || type === undefined);

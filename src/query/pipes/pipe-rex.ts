@@ -3,6 +3,7 @@ import { describe, quoteString } from '../lexer.js';
 import { toStr } from '../expr/coerce.js';
 import { ident, str } from '../sql.js';
 import type { PipeDef } from './pipe.js';
+import { namedGroups } from '../extract/regex-groups.js';
 
 /**
  * `rex [field=f] "(?<name>...)"`: named groups of the regex (RE2 syntax) become fields; f defaults
@@ -14,29 +15,7 @@ export interface RexPipe {
   regex: string;
 }
 
-/** Named groups with their 1-based capture index, for regexp_extract. */
-export function namedGroups(re: string): { name: string; index: number }[] {
-  const out: { name: string; index: number }[] = [];
-  let index = 0;
-  let inClass = false;
-  for (let i = 0; i < re.length; i++) {
-    const c = re[i];
-    if (c === '\\') {
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (c === ']') inClass = false;
-      continue;
-    }
-    if (c === '[') inClass = true;
-    if (c !== '(') continue;
-    const named = /^\(\?P?<([A-Za-z_][A-Za-z0-9_]*)>/.exec(re.slice(i));
-    if (named) out.push({ name: named[1], index: ++index });
-    else if (re[i + 1] !== '?') index++;
-  }
-  return out;
-}
+export { namedGroups };
 
 const UNSUPPORTED = /\(\?<?[=!]|\\[1-9]/;
 
@@ -73,7 +52,8 @@ export const rexPipe: PipeDef<RexPipe> = {
       const extracted = `nullif(regexp_extract(${src}, ${str(re2)}, ${g.index}), '')`;
       if (b.schema.has(g.name)) replace.push(`coalesce(${extracted}, ${toStr(b.col(g.name))}) AS ${ident(g.name)}`);
       else add.push(`${extracted} AS ${ident(g.name)}`);
-      schema.set(g.name, 'str');
+      // untyped like any extracted text: numbers compare, sort and aggregate as numbers (Splunk)
+      schema.set(g.name, 'any');
     }
     const star = replace.length ? `* REPLACE (${replace.join(', ')})` : '*';
     b.push(`SELECT ${[star, ...add].join(', ')} FROM ${b.cur}`, schema);

@@ -16,15 +16,31 @@ import { binPipe, bucketPipe, type BinPipe } from './pipe-bin.js';
 import { eventstatsPipe, type EventstatsPipe } from './pipe-eventstats.js';
 import { fillnullPipe, type FillnullPipe } from './pipe-fillnull.js';
 import { fieldsummaryPipe, type FieldsummaryPipe } from './pipe-fieldsummary.js';
+import { lookupPipe, type LookupPipe } from './pipe-lookup.js';
+import { streamstatsPipe, type StreamstatsPipe } from './pipe-streamstats.js';
+import { chartPipe, type ChartPipe } from './pipe-chart.js';
+import { transactionPipe, type TransactionPipe } from './pipe-transaction.js';
+import { spathPipe, type SpathPipe } from './pipe-spath.js';
+import { kvPipe, logfmtPipe, type KvPipe } from './pipe-kv.js';
+import { extractPipe, type ExtractPipe } from './pipe-extract.js';
+import { appendPipeWith, type AppendPipe } from './pipe-append.js';
+import { patternsPipe, type PatternsPipe } from './pipe-patterns.js';
 
 export type PipeNode =
-  | StatsPipe | TimechartPipe | WherePipe | EvalPipe | RexPipe | FieldsPipe | TablePipe
-  | SortPipe | HeadPipe | TailPipe | TopPipe | DedupPipe | RenamePipe | BinPipe | EventstatsPipe | FillnullPipe | FieldsummaryPipe;
+  | StatsPipe | TimechartPipe | WherePipe | EvalPipe | RexPipe | FieldsPipe | TablePipe | SpathPipe | KvPipe | ExtractPipe
+  | SortPipe | HeadPipe | TailPipe | TopPipe | DedupPipe | RenamePipe | BinPipe | EventstatsPipe | FillnullPipe | FieldsummaryPipe | LookupPipe
+  | StreamstatsPipe | ChartPipe | TransactionPipe | PatternsPipe | AppendPipe;
+
+// append holds a whole query: it prints and inspects that query's pipes through this registry
+const appendPipe = appendPipeWith(
+  (p) => pipeDef(p as PipeNode).print(p as PipeNode),
+  (q) => q.pipes.some((p) => pipeDef(p as PipeNode).writes(p as PipeNode) === 'all'),
+);
 
 /** Every pipe command by name. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const PIPES: Record<string, PipeDef<any>> = Object.fromEntries(
-  [statsPipe, timechartPipe, wherePipe, evalPipe, rexPipe, fieldsPipe, tablePipe, sortPipe, headPipe, tailPipe, topPipe, rarePipe, dedupPipe, renamePipe, binPipe, bucketPipe, eventstatsPipe, fillnullPipe, fieldsummaryPipe].map((d) => [d.name, d]),
+  [statsPipe, timechartPipe, wherePipe, evalPipe, rexPipe, fieldsPipe, tablePipe, sortPipe, headPipe, tailPipe, topPipe, rarePipe, dedupPipe, renamePipe, binPipe, bucketPipe, eventstatsPipe, fillnullPipe, fieldsummaryPipe, lookupPipe, streamstatsPipe, chartPipe, transactionPipe, spathPipe, kvPipe, logfmtPipe, extractPipe, patternsPipe, appendPipe].map((d) => [d.name, d]),
 );
 
 export function pipeDef(n: PipeNode): PipeDef<PipeNode> {

@@ -1,5 +1,7 @@
 import { quoteString } from '../lexer.js';
-import { colRef, type Schema } from '../schema.js';
+import { colRef, type ColRef, type Schema } from '../schema.js';
+import { valueSpelledInText } from '../extract/auto-fields.js';
+import { matchMessageSql } from './filter-term.js';
 import { asNumber, asText, likeEscape, num, numericValue, str } from '../sql.js';
 
 export type FieldOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
@@ -21,7 +23,7 @@ export function printField(f: FieldFilter): string {
   return `${f.field}${f.op}${f.quoted ? quoteString(f.value) : f.value}`;
 }
 
-function equalsSql(f: FieldFilter, col: { sql: string; type: string }): string {
+function equalsSql(f: FieldFilter, col: ColRef): string {
   const text = col.type === 'str' ? col.sql : asText(col.sql);
   if (!f.quoted && f.value.includes('*')) {
     if (/^\*+$/.test(f.value)) return `(${col.sql} IS NOT NULL)`;
@@ -33,9 +35,30 @@ function equalsSql(f: FieldFilter, col: { sql: string; type: string }): string {
   return `(lower(${text}) = ${str(f.value.toLowerCase())})`;
 }
 
-export function compileField(f: FieldFilter, schema: Schema): string {
-  const col = colRef(schema, f.field);
-  if (col.sql === 'NULL') return f.op === '!=' ? 'FALSE' : 'FALSE';
+/** SQL of a field's value found in the message; `gate` is a test the message must pass to be read. */
+export type ExtractedValue = (gate?: string) => string;
+
+/**
+ * Field filters over a stage's columns. `extracted` gives, for a field, the SQL of its value found
+ * in the message at search time (query/extract): an event that stores the field is compared on its
+ * stored value as always; one that does not is compared on the text found, and there `=` is text
+ * equality (Splunk's rule; `404` does not equal `0404`), which keeps the value's words in the
+ * message. So the token filter may prune blocks (compile.ts, fieldTokens), and
+ * fast path: the message is read for the value only when it has the value's words at all (the
+ * cheap test of a search term), e.g. `status=404` costs little more than the term `404`.
+ */
+export function compileField(f: FieldFilter, schema: Schema, extracted?: ReadonlyMap<string, ExtractedValue>): string {
+  const stored = colRef(schema, f.field);
+  const found = extracted?.get(f.field);
+  if (found === undefined) return compileOn(f, stored);
+  const literal = f.quoted || !f.value.includes('*');
+  const gate = f.op === '=' && literal && valueSpelledInText(f.value) && /[A-Za-z0-9_]/.test(f.value) ? matchMessageSql(f.value, false) : undefined;
+  const text = compileOn(f, { sql: found(gate), type: 'str' });
+  return stored.sql === 'NULL' ? text : `(CASE WHEN ${stored.sql} IS NOT NULL THEN ${compileOn(f, stored)} ELSE ${text} END)`;
+}
+
+function compileOn(f: FieldFilter, col: ColRef): string {
+  if (col.sql === 'NULL') return 'FALSE';
   if (f.op === '=') return `coalesce(${equalsSql(f, col)}, FALSE)`;
   if (f.op === '!=') return `coalesce(${col.sql} IS NOT NULL AND NOT ${equalsSql(f, col)}, FALSE)`;
   const n = numericValue(f.value);

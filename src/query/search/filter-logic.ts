@@ -1,5 +1,5 @@
 import type { Schema } from '../schema.js';
-import { compileField, printField, type FieldFilter } from './filter-field.js';
+import { compileField, printField, type ExtractedValue, type FieldFilter } from './filter-field.js';
 import { compilePhrase, compileTerm, phraseTokens, printPhrase, printTerm, termTokens, type PhraseFilter, type TermFilter } from './filter-term.js';
 import { compileTime, printTime, type TimeFilter } from './filter-time.js';
 
@@ -40,23 +40,27 @@ export function printSearch(n: SearchNode): string {
   }
 }
 
-/** SQL that is TRUE or FALSE (never NULL) for each event. */
-export function compileSearch(n: SearchNode, schema: Schema, nowMs: number): string {
+/**
+ * SQL that is TRUE or FALSE (never NULL) for each event. `extracted`: fields whose value may be
+ * found in the message at search time, with the SQL finding it (filter-field.ts).
+ */
+export function compileSearch(n: SearchNode, schema: Schema, nowMs: number, extracted?: ReadonlyMap<string, ExtractedValue>): string {
+  const sub = (i: SearchNode) => compileSearch(i, schema, nowMs, extracted);
   switch (n.kind) {
     case 'term':
       return compileTerm(n);
     case 'phrase':
       return compilePhrase(n);
     case 'field':
-      return compileField(n, schema);
+      return compileField(n, schema, extracted);
     case 'time':
       return compileTime(n, nowMs);
     case 'and':
-      return `(${n.items.map((i) => compileSearch(i, schema, nowMs)).join(' AND ')})`;
+      return `(${n.items.map(sub).join(' AND ')})`;
     case 'or':
-      return `(${n.items.map((i) => compileSearch(i, schema, nowMs)).join(' OR ')})`;
+      return `(${n.items.map(sub).join(' OR ')})`;
     case 'not':
-      return `(NOT ${compileSearch(n.item, schema, nowMs)})`;
+      return `(NOT ${sub(n.item)})`;
   }
 }
 

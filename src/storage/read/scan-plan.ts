@@ -65,14 +65,21 @@ export function matchingRows(b: Block, pieces: string[]): [number, number][] | u
   return all ? undefined : ranges;
 }
 
+/** The token pieces a block's rows must hold: the required ones, plus those of fieldTokens whose fields the block does not store. */
+function blockPieces(b: Block, required: string[], fieldTokens: { fields: string[]; pieces: string[] }[]): string[] {
+  const extra = fieldTokens.filter((ft) => !b.meta.fields.some((f) => ft.fields.includes(f.name)));
+  return extra.length === 0 ? required : [...new Set([...required, ...extra.flatMap((ft) => ft.pieces)])];
+}
+
 export function selectBlocks(all: Iterable<Block>, spec: Omit<ScanSpec, 'fields'>): { blocks: Block[]; rows: ScanPlan['rows'] } {
   const pieces = [...new Set(spec.requiredTokens.flatMap(tokenPieces))];
+  const fieldTokens = (spec.fieldTokens ?? []).map((ft) => ({ fields: ft.fields, pieces: ft.tokens.flatMap(tokenPieces) }));
   const blocks: Block[] = [];
   const rows: ScanPlan['rows'] = new Map();
   for (const b of all) {
     const m = b.meta;
     if (!inScope(spec, m.env, m.index) || !overlaps(spec, m.minUs, m.maxUs)) continue;
-    const r = matchingRows(b, pieces);
+    const r = matchingRows(b, blockPieces(b, pieces, fieldTokens));
     if (r?.length === 0) continue;
     blocks.push(b);
     if (r) rows.set(b, r);

@@ -5,6 +5,7 @@ import { ApiKeysPage } from './ApiKeysPage';
 import { EnvsPage } from './EnvsPage';
 import { GeneralPage } from './GeneralPage';
 import { IngestTokensPage } from './IngestTokensPage';
+import { LookupsPage } from './LookupsPage';
 import { UsersPage } from './UsersPage';
 
 const PAGES: { path: string; label: string; icon: IconName }[] = [
@@ -12,10 +13,11 @@ const PAGES: { path: string; label: string; icon: IconName }[] = [
   { path: '/ingest-tokens', label: 'Ingest tokens', icon: 'token' },
   { path: '/envs', label: 'Environments', icon: 'layers' },
   { path: '/users', label: 'Users', icon: 'users' },
+  { path: '/lookups', label: 'Lookups', icon: 'table' },
   { path: '/general', label: 'General', icon: 'settings' },
 ];
 
-/** Admin → API keys, Ingest tokens, Environments, Users, General. The server refuses others anyway. */
+/** Admin → API keys, Ingest tokens, Environments, Users, Lookups, General. The server refuses others anyway. */
 export default function AdminPages() {
   const { isAdmin } = useSession();
   const [location] = useLocation();
@@ -44,6 +46,7 @@ export default function AdminPages() {
           <Route path="/ingest-tokens" component={IngestTokensPage} />
           <Route path="/envs" component={EnvsPage} />
           <Route path="/users" component={UsersPage} />
+          <Route path="/lookups" component={LookupsPage} />
           <Route path="/general" component={GeneralPage} />
           <Route>
             <Redirect to="/api-keys" replace />

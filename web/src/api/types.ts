@@ -32,6 +32,8 @@ export interface Language {
   functions: LanguageItem[];
   keywords: string[];
   coreFields: string[];
+  /** Fields svc finds in messages of known log formats at search time. */
+  extractedFields?: { name: string; formats: string[] }[];
 }
 
 export type Scope = 'standard' | 'admin' | 'mcp';

@@ -33,6 +33,10 @@ function fieldOptions(data: CompletionData, suffix: string, boost = 0): Completi
   const names = new Map<string, Completion>();
   data.fields.forEach((f, i) => names.set(f.name, { label: f.name, apply: f.name + suffix, type: 'property', detail: `${f.count.toLocaleString()} events`, boost: boost + Math.max(0, 50 - i) / 50 }));
   for (const c of core) if (!names.has(c) && c !== '_time') names.set(c, { label: c, apply: c + suffix, type: 'property', detail: 'core field', boost });
+  // fields svc finds in the text at search time: offered after the ones the last search saw
+  for (const x of data.language?.extractedFields ?? []) {
+    if (!names.has(x.name)) names.set(x.name, { label: x.name, apply: x.name + suffix, type: 'property', detail: 'from the text', info: `Found in messages of: ${x.formats.join(', ')}`, boost: boost - 1 });
+  }
   return [...names.values()];
 }
 

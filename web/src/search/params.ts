@@ -50,7 +50,7 @@ export function apiParams(s: SearchParams) {
 
 /** True when the pipeline ends in a table (stats, timechart, top, …) rather than events. */
 export function isTableQuery(q: string): boolean {
-  return /\|\s*(stats|timechart|chart|top|rare|table|eventstats)\b/i.test(q);
+  return /\|\s*(stats|timechart|chart|top|rare|table|transaction|fieldsummary|patterns)\b/i.test(q);
 }
 
 /** True for a pipeline whose table is a timechart (drawn as lines). */

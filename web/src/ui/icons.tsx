@@ -15,6 +15,7 @@ const PATHS = {
   minusCircle: 'M8 12h8M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18z',
   plus: 'M12 5v14M5 12h14',
   download: 'M12 4v11M7 10l5 5 5-5M5 20h14',
+  upload: 'M12 16V5M7 10l5-5 5 5M5 20h14',
   wrap: 'M4 6h16M4 12h13a3 3 0 0 1 0 6h-4M13 15l-3 3 3 3M4 18h5',
   key: 'M14 7a4 4 0 1 1-3.5 6L4 19.5V21h3v-2h2v-2h2l1.5-1.5A4 4 0 0 1 14 7zM16 9h.01',
   token: 'M4 14l4-4 4 4 4-4 4 4M4 20h16M12 3v7',

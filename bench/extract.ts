@@ -1,0 +1,75 @@
+/**
+ * Search-time extraction benchmark: on the shared data set (bench/lib/dataset.ts, real lines
+ * cycled to N events, loaded into a storage engine once), times searches on fields found in the
+ * message (known layouts, key=value, JSON) beside the same question asked with a term, and
+ * `grep -c` over the raw NDJSON.
+ *
+ *   npx tsx bench/extract.ts [--events 1000000] [--runs 5] [--reload]
+ *
+ * Reports min / median / max of the SearchService call after one warm-up, the events matched, and
+ * the process's peak RSS.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpus } from 'node:os';
+import { systemClock } from '../src/clock/clock.js';
+import { SYSTEM_PRINCIPAL } from '../src/auth/principal.js';
+import { QueryService } from '../src/query/service.js';
+import { ensureDataset } from './lib/dataset.js';
+import { benchControl as control, loadDataDir, openEngine as open } from './lib/load.js';
+
+function arg(name: string, def: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : def;
+}
+
+function grepMs(args: string[], file: string): string {
+  const t0 = performance.now();
+  const r = spawnSync('grep', [...args, file], { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } });
+  return `${(performance.now() - t0).toFixed(0)} ms (${r.stdout.trim()})`;
+}
+
+async function main(): Promise<void> {
+  const events = arg('events', 1_000_000);
+  const runs = arg('runs', 5);
+  const ds = await ensureDataset(events);
+  const dataDir = `/tmp/svc-bench/query-data-${events}`;
+  await loadDataDir(ds.path, dataDir, process.argv.includes('--reload'));
+  const engine = await open(dataDir);
+  const svc = new QueryService({ store: engine, control, clock: systemClock });
+  const cases: { name: string; q: string; grep?: string[] }[] = [
+    { name: 'term (for comparison)', q: 'sourcetype=apache_access 404' },
+    { name: 'access layout, filter', q: 'status=404', grep: ['-c', '-E', '" 404 [0-9-]'] },
+    { name: 'access layout, filter + stats', q: 'status=404 | stats count by clientip | sort -count | head 5' },
+    { name: 'access layout, every event', q: 'sourcetype=apache_access | stats count by status' },
+    { name: 'access layout, numeric', q: 'sourcetype=apache_access bytes>100000 | stats count' },
+    { name: 'syslog layout, filter', q: 'program=sshd', grep: ['-c', '-F', ' sshd['] },
+    { name: 'Java layouts, every event', q: '* | stats count by level' },
+    { name: 'key=value, filter', q: 'rhost=220.117.241.87', grep: ['-c', '-F', 'rhost=220.117.241.87'] },
+    { name: 'key=value, every event', q: '* | stats count by uid' },
+    { name: 'extract pipe', q: 'sourcetype=apache_access | extract "\\"<method> <uri> <_>\\" <status> " | stats count by method' },
+  ];
+  const rows: string[] = [];
+  for (const c of cases) {
+    const first = await svc.search(SYSTEM_PRINCIPAL, { q: c.q });
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now();
+      await svc.search(SYSTEM_PRINCIPAL, { q: c.q });
+      times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    const answer = first.rows ? `${first.rows.length} rows` : `${first.events.length} events`;
+    rows.push(`| ${c.name} | \`${c.q.replace(/\|/g, '\\|')}\` | ${times[0].toFixed(0)} | ${times[times.length >> 1].toFixed(0)} | ${times[times.length - 1].toFixed(0)} | ${first.meta.matched} (${answer}), scanned ${first.meta.scanned} | ${c.grep ? grepMs(c.grep, ds.path) : ''} |`);
+  }
+  console.log(`extraction benchmark: ${ds.events.toLocaleString('en')} events, ${engine.stats().blocks} blocks, ${cpus().length} cores, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
+  console.log('');
+  console.log('| case | query | min ms | median ms | max ms | matched | grep -c |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of rows) console.log(r);
+  await engine.close();
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

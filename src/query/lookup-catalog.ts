@@ -1,0 +1,22 @@
+/**
+ * The lookup tables the `lookup` pipe joins against, as the compiler sees them: SQL it can read,
+ * never files (src/lookups/ owns where the bytes are and keeps them on this node).
+ */
+export interface LookupTable {
+  name: string;
+  /** A relation over the table, usable as a FROM item (`read_parquet('…')`). */
+  relation: string;
+  /** The CSV's columns in header order, each with the relation's column holding it (text; NULL for an empty cell). */
+  columns: { name: string; sql: string }[];
+  /** The relation's column giving each row's place in the CSV (0 first): of rows with equal keys, the first wins. */
+  rowSql: string;
+}
+
+/**
+ * Called while a query compiles, so synchronous and cheap; safe to call concurrently.
+ * Answers undefined for a name no table has. Throws SvcError `storage_unavailable` when the table
+ * exists but this node has no copy of it yet (another node uploaded it a moment ago).
+ */
+export interface LookupCatalog {
+  table(name: string): LookupTable | undefined;
+}

@@ -9,28 +9,22 @@
  * Reports min / median / max of the SearchService call after one warm-up, the events matched, and
  * the process's peak RSS.
  */
-import { spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { systemClock } from '../src/clock/clock.js';
 import { SYSTEM_PRINCIPAL } from '../src/auth/principal.js';
 import { QueryService } from '../src/query/service.js';
 import { ensureDataset } from './lib/dataset.js';
 import { benchControl as control, loadDataDir, openEngine as open } from './lib/load.js';
+import { numArg, grepMs } from './lib/args.js';
 
-function arg(name: string, def: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : def;
-}
-
-function grepMs(args: string[], file: string): string {
-  const t0 = performance.now();
-  const r = spawnSync('grep', [...args, file], { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } });
-  return `${(performance.now() - t0).toFixed(0)} ms (${r.stdout.trim()})`;
+function grepText(args: string[], file: string): string {
+  const g = grepMs(args, file);
+  return `${g.ms.toFixed(0)} ms (${g.count})`;
 }
 
 async function main(): Promise<void> {
-  const events = arg('events', 1_000_000);
-  const runs = arg('runs', 5);
+  const events = numArg('events', 1_000_000);
+  const runs = numArg('runs', 5);
   const ds = await ensureDataset(events);
   const dataDir = `/tmp/svc-bench/query-data-${events}`;
   await loadDataDir(ds.path, dataDir, process.argv.includes('--reload'));
@@ -59,7 +53,7 @@ async function main(): Promise<void> {
     }
     times.sort((a, b) => a - b);
     const answer = first.rows ? `${first.rows.length} rows` : `${first.events.length} events`;
-    rows.push(`| ${c.name} | \`${c.q.replace(/\|/g, '\\|')}\` | ${times[0].toFixed(0)} | ${times[times.length >> 1].toFixed(0)} | ${times[times.length - 1].toFixed(0)} | ${first.meta.matched} (${answer}), scanned ${first.meta.scanned} | ${c.grep ? grepMs(c.grep, ds.path) : ''} |`);
+    rows.push(`| ${c.name} | \`${c.q.replace(/\|/g, '\\|')}\` | ${times[0].toFixed(0)} | ${times[times.length >> 1].toFixed(0)} | ${times[times.length - 1].toFixed(0)} | ${first.meta.matched} (${answer}), scanned ${first.meta.scanned} | ${c.grep ? grepText(c.grep, ds.path) : ''} |`);
   }
   console.log(`extraction benchmark: ${ds.events.toLocaleString('en')} events, ${engine.stats().blocks} blocks, ${cpus().length} cores, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
   console.log('');

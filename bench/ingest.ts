@@ -23,11 +23,7 @@ import { StorageEngine } from '../src/storage/engine.js';
 import type { ControlReader } from '../src/control/types.js';
 import { ensureDataset } from './lib/dataset.js';
 import { lineBatches, lineToEvent } from './lib/events.js';
-
-function arg(name: string, def: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : def;
-}
+import { numArg } from './lib/args.js';
 
 const control: ControlReader = { env: () => undefined, envs: () => [], settings: () => ({}) };
 
@@ -78,10 +74,10 @@ async function post(url: string, path: string, token: string | undefined, body: 
  * (its peak RSS read from /proc), NDJSON bodies of --batch lines, --inflight requests at once.
  */
 async function mainHttp(): Promise<void> {
-  const events = arg('events', 5_000_000);
-  const batchSize = arg('batch', 5000);
-  const inflight = arg('inflight', 4);
-  const ds = await ensureDataset(arg('dataset', events));
+  const events = numArg('events', 5_000_000);
+  const batchSize = numArg('batch', 5000);
+  const inflight = numArg('inflight', 4);
+  const ds = await ensureDataset(numArg('dataset', events));
   const dataDir = `/tmp/svc-bench/http-data-${process.pid}`;
   rmSync(dataDir, { recursive: true, force: true });
   const port = 17300 + (process.pid % 1000);
@@ -163,10 +159,10 @@ async function mainHttp(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const events = arg('events', 5_000_000);
-  const batchSize = arg('batch', 1000);
-  const inflight = arg('inflight', 16);
-  const ds = await ensureDataset(arg('dataset', events));
+  const events = numArg('events', 5_000_000);
+  const batchSize = numArg('batch', 1000);
+  const inflight = numArg('inflight', 16);
+  const ds = await ensureDataset(numArg('dataset', events));
   const dataDir = `/tmp/svc-bench/ingest-data-${process.pid}`;
   rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });

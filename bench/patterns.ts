@@ -23,11 +23,7 @@ import { QueryService } from '../src/query/service.js';
 import type { StorageEngine } from '../src/storage/engine.js';
 import { ensureDataset } from './lib/dataset.js';
 import { benchControl as control, loadDataDir, openEngine as open } from './lib/load.js';
-
-function arg(name: string, def: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : def;
-}
+import { numArg } from './lib/args.js';
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -48,8 +44,8 @@ async function split(engine: StorageEngine, q: string): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const events = arg('events', 1_000_000);
-  const runs = arg('runs', 5);
+  const events = numArg('events', 1_000_000);
+  const runs = numArg('runs', 5);
   const ds = await ensureDataset(events);
   const dataDir = `/tmp/svc-bench/query-data-${events}`;
   await loadDataDir(ds.path, dataDir, process.argv.includes('--reload'));

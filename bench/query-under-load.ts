@@ -17,17 +17,13 @@ import { QueryService } from '../src/query/service.js';
 import { ensureDataset } from './lib/dataset.js';
 import { lineBatches, lineToEvent } from './lib/events.js';
 import { benchControl as control, openEngine } from './lib/load.js';
-
-function arg(name: string, def: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : def;
-}
+import { numArg } from './lib/args.js';
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
 async function main(): Promise<void> {
-  const events = arg('events', 1_000_000);
-  const secs = arg('secs', 20);
+  const events = numArg('events', 1_000_000);
+  const secs = numArg('secs', 20);
   const ds = await ensureDataset(events);
   const dir = `/tmp/svc-bench/under-load-${events}`;
   rmSync(dir, { recursive: true, force: true });

@@ -10,7 +10,6 @@
  * after one warm-up run. Goals (issue 2): rare term ≤ 100 ms, stats count by host ≤ 50 ms,
  * timechart span=1h count ≤ 100 ms.
  */
-import { spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { systemClock } from '../src/clock/clock.js';
 import { SYSTEM_PRINCIPAL } from '../src/auth/principal.js';
@@ -18,17 +17,7 @@ import { QueryService } from '../src/query/service.js';
 import { ensureDataset } from './lib/dataset.js';
 import { lineBatches } from './lib/events.js';
 import { benchControl as control, loadDataDir, openEngine as open } from './lib/load.js';
-
-function arg(name: string, def: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : def;
-}
-
-function grepMs(args: string[], file: string): { ms: number; count: string } {
-  const t0 = performance.now();
-  const r = spawnSync('grep', [...args, file], { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } });
-  return { ms: performance.now() - t0, count: r.stdout.trim() };
-}
+import { numArg, grepMs } from './lib/args.js';
 
 /**
  * A term in very few events: the first HDFS block id in the data set (copy 0 of a line is real;
@@ -46,8 +35,8 @@ function rareTerm(path: string): string {
 }
 
 async function main(): Promise<void> {
-  const events = arg('events', 5_000_000);
-  const runs = arg('runs', 7);
+  const events = numArg('events', 5_000_000);
+  const runs = numArg('runs', 7);
   const ds = await ensureDataset(events);
   const dataDir = `/tmp/svc-bench/query-data-${events}`;
   await loadDataDir(ds.path, dataDir, process.argv.includes('--reload'));

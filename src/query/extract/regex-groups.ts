@@ -3,11 +3,10 @@
  * non-capturing group, where a group ends), for the log formats' per-field regexes and rex.
  */
 
-/** Each `(` of a regex (outside classes and escapes): where, its name if named, whether it captures. */
-export function groupOpenings(re: string): { at: number; name?: string; capturing: boolean }[] {
-  const out: { at: number; name?: string; capturing: boolean }[] = [];
+/** Positions of a regex's characters that are syntax: outside character classes, not escaped. */
+function* syntaxAt(re: string, from = 0): Generator<number> {
   let inClass = false;
-  for (let i = 0; i < re.length; i++) {
+  for (let i = from; i < re.length; i++) {
     const c = re[i];
     if (c === '\\') {
       i++;
@@ -18,7 +17,15 @@ export function groupOpenings(re: string): { at: number; name?: string; capturin
       continue;
     }
     if (c === '[') inClass = true;
-    if (c !== '(') continue;
+    else yield i;
+  }
+}
+
+/** Each `(` of a regex (outside classes and escapes): where, its name if named, whether it captures. */
+export function groupOpenings(re: string): { at: number; name?: string; capturing: boolean }[] {
+  const out: { at: number; name?: string; capturing: boolean }[] = [];
+  for (const i of syntaxAt(re)) {
+    if (re[i] !== '(') continue;
     const named = /^\(\?P?<([A-Za-z_][A-Za-z0-9_]*)>/.exec(re.slice(i));
     out.push({ at: i, name: named?.[1], capturing: named !== null || re[i + 1] !== '?' });
   }
@@ -33,20 +40,9 @@ export function groupNames(re: string): string[] {
 /** Index just past the group opening at `open` (its `)` and any quantifier after it). */
 function groupEnd(re: string, open: number): number {
   let depth = 0;
-  let inClass = false;
-  for (let i = open; i < re.length; i++) {
-    const c = re[i];
-    if (c === '\\') {
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (c === ']') inClass = false;
-      continue;
-    }
-    if (c === '[') inClass = true;
-    else if (c === '(') depth++;
-    else if (c === ')' && --depth === 0) {
+  for (const i of syntaxAt(re, open)) {
+    if (re[i] === '(') depth++;
+    else if (re[i] === ')' && --depth === 0) {
       const q = /^(?:[?*+]|\{\d+(?:,\d*)?\})\??/.exec(re.slice(i + 1));
       return i + 1 + (q ? q[0].length : 0);
     }

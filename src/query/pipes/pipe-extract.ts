@@ -2,6 +2,7 @@ import { doc } from '../doc.js';
 import { describe, quoteString } from '../lexer.js';
 import { printListName } from './field-names.js';
 import type { PipeDef } from './pipe.js';
+import { parseFieldOption } from './pipe-options.js';
 import { rexPipe } from './pipe-rex.js';
 
 /**
@@ -44,11 +45,7 @@ export const extractPipe: PipeDef<ExtractPipe> = {
     '* | extract "<ip> - - [<_>] \\"<method> <uri> <_>\\" <status> <bytes> <_>" | stats count by status',
   ),
   parse(p) {
-    let field: string | undefined;
-    if (p.acceptKeyword('field')) {
-      p.expectOp('=', 'expr');
-      field = p.fieldName('a field after "field="');
-    }
+    const field = parseFieldOption(p);
     const t = p.next('expr');
     if (t.kind !== 'string') throw p.fail(`unexpected ${describe(t)}: missing a quoted pattern after "extract"`, t);
     const names = [...t.text.matchAll(PLACEHOLDER)].map((m) => m[1]).filter((n) => n !== '_');

@@ -3,6 +3,7 @@ import { toStr } from '../expr/coerce.js';
 import { pushFound } from '../extract/extract-stage.js';
 import { kvValueSql } from '../extract/text-sql.js';
 import type { PipeDef } from './pipe.js';
+import { parseFieldOption } from './pipe-options.js';
 import { printListName } from './field-names.js';
 
 /**
@@ -25,9 +26,8 @@ export function kvPipeNamed(name: 'kv' | 'logfmt'): PipeDef<KvPipe> {
       `* | ${name} field=detail | stats avg(duration) by user`,
     ),
     parse(p) {
-      if (!p.acceptKeyword('field')) return { kind: name };
-      p.expectOp('=', 'expr');
-      return { kind: name, field: p.fieldName('a field after "field="') };
+      const field = parseFieldOption(p);
+      return field === undefined ? { kind: name } : { kind: name, field };
     },
     print: (n) => `${n.kind}${n.field !== undefined ? ` field=${printListName(n.field)}` : ''}`,
     reads: (n) => [n.field ?? 'message'],

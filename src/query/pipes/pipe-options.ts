@@ -63,3 +63,10 @@ export class PipeOptions {
     return { kind: 'term', text: t.text };
   }
 }
+
+/** `field=<name>` when it comes next (rex, extract, kv: the text field to read instead of message). */
+export function parseFieldOption(p: Parser): string | undefined {
+  if (!p.acceptKeyword('field')) return undefined;
+  p.expectOp('=', 'expr');
+  return p.fieldName('a field after "field="');
+}

@@ -3,6 +3,7 @@ import { describe, quoteString } from '../lexer.js';
 import { toStr } from '../expr/coerce.js';
 import { ident, str } from '../sql.js';
 import type { PipeDef } from './pipe.js';
+import { parseFieldOption } from './pipe-options.js';
 import { namedGroups } from '../extract/regex-groups.js';
 
 /**
@@ -23,11 +24,7 @@ export const rexPipe: PipeDef<RexPipe> = {
   name: 'rex',
   doc: doc('rex [field=<field>] "<regex>"', 'Extracts fields from text with the named groups of a regex (RE2), from message unless field= names another.', '* | rex "user=(?<user>\\w+) took (?<ms>\\d+)ms"'),
   parse(p) {
-    let field: string | undefined;
-    if (p.acceptKeyword('field')) {
-      p.expectOp('=', 'expr');
-      field = p.fieldName('a field after "field="');
-    }
+    const field = parseFieldOption(p);
     const t = p.next('expr');
     if (t.kind !== 'string') throw p.fail(`unexpected ${describe(t)}: missing a quoted regex after "rex"`, t);
     if (UNSUPPORTED.test(t.text)) throw p.fail(`cannot use lookaround or backreferences in rex regex ${quoteString(t.text)}`, t);

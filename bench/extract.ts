@@ -55,6 +55,18 @@ async function main(): Promise<void> {
     const answer = first.rows ? `${first.rows.length} rows` : `${first.events.length} events`;
     rows.push(`| ${c.name} | \`${c.q.replace(/\|/g, '\\|')}\` | ${times[0].toFixed(0)} | ${times[times.length >> 1].toFixed(0)} | ${times[times.length - 1].toFixed(0)} | ${first.meta.matched} (${answer}), scanned ${first.meta.scanned} | ${c.grep ? grepText(c.grep, ds.path) : ''} |`);
   }
+  for (const q of ['*', 'sourcetype=apache_access']) {
+    await svc.fields(SYSTEM_PRINCIPAL, { q });
+    const times: number[] = [];
+    let n = 0;
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now();
+      n = (await svc.fields(SYSTEM_PRINCIPAL, { q })).fields.length;
+      times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    rows.push(`| fields summary (10k newest) | \`${q}\` | ${times[0].toFixed(0)} | ${times[times.length >> 1].toFixed(0)} | ${times[times.length - 1].toFixed(0)} | ${n} fields | |`);
+  }
   console.log(`extraction benchmark: ${ds.events.toLocaleString('en')} events, ${engine.stats().blocks} blocks, ${cpus().length} cores, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
   console.log('');
   console.log('| case | query | min ms | median ms | max ms | matched | grep -c |');

@@ -141,6 +141,19 @@ describe('fields found in the message at search time, on real logs', { skip: pre
     assert.equal(await count('index=access useragent=*Googlebot*'), rows.filter((r) => r.useragent?.toLowerCase().includes('googlebot')).length);
   });
 
+  it('lists the access log\'s fields with their counts in the fields summary', async () => {
+    const ls = lines('access');
+    const fields = (await svc.fields(SYSTEM_PRINCIPAL, { q: 'index=access', top: 3 })).fields;
+    for (const name of ['clientip', 'status', 'method', 'useragent']) {
+      const mine = countBy(ls, (l) => access(l)[name]);
+      const f = fields.find((x) => x.name === name);
+      assert.ok(f, name);
+      assert.equal(f.count, [...mine.values()].reduce((a, b) => a + b, 0), name);
+      const best = [...mine].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3);
+      assert.deepEqual(f.top.map((t) => [String(t.value), t.count]), best, name);
+    }
+  });
+
   for (const [index, at] of [['openssh', 4], ['linux', 4], ['mac', 4], ['thunderbird', 8]] as const) {
     it(`reads program and pid of the syslog lines of ${index}`, async () => {
       const ls = lines(index);

@@ -69,6 +69,19 @@ describe('search-time extraction over the real store', () => {
     assert.deepEqual(new Set(r.rows!.map((x) => x[0])), new Set(SYSLOG.filter((e) => e.fields.app === 'sshd').map((e) => e.fields.procid)));
   });
 
+  it('lists the fields found in the messages in the fields summary, a stored value first', async () => {
+    const top = async (q: string, name: string) => {
+      const f = (await svc.fields(SYSTEM_PRINCIPAL, { q })).fields.find((x) => x.name === name);
+      return f && { count: f.count, top: f.top.map((t) => [t.value, t.count]) };
+    };
+    assert.deepEqual(await top('req', 'code'), { count: 300, top: [['E200', 200], ['E4711', 100]] });
+    assert.deepEqual(await top('req', 'user'), { count: 300, top: [0, 1, 2, 3].map((u) => [`user ${u}`, 75]) });
+    assert.deepEqual(await top('req', 'ok'), { count: 300, top: [['false', 150], ['true', 150]] });
+    // the stored code wins over the code=W1 of the same events' text
+    assert.deepEqual(await top('stored', 'code'), { count: 300, top: [['E4711', 150], ['X1', 150]] });
+    assert.equal(await top('heartbeat', 'code'), undefined);
+  });
+
   it('spath reads a path of the JSON in the message, positions 1-based and {} as a list', async () => {
     const r = await search('req | spath output=first order.items{1} | spath output=all order.items{} | spath ok | stats count by first, ok');
     const expect = new Map<string, number>();

@@ -28,6 +28,15 @@ export function formatFieldCatalog(): { name: string; formats: string[] }[] {
   return [...formatSources()].map(([name, list]) => ({ name, formats: list.map((x) => x.format.name) })).sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
+/** SQL (VARCHAR) of `name` as the known layouts give it (the first that matches), undefined when no layout has it. */
+export function formatValueSql(name: string, text = 'message'): string | undefined {
+  const parts = (formatSources().get(name) ?? []).map(({ format, regex }) => {
+    const v = regexGroupSql(text, regex);
+    return format.dashIsNull?.includes(name) ? `nullif(${v}, '-')` : v;
+  });
+  return parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : `coalesce(${parts.join(', ')})`;
+}
+
 /**
  * SQL (VARCHAR) of the value of `name` found for an event without a stored value: its stored
  * aliases, then each known format that gives `name`, then the message's JSON, then `key=value`.
@@ -40,12 +49,8 @@ export function textValueSql(name: string, col: (n: string) => ColRef, gate?: st
     const c = col(alias);
     if (c.sql !== 'NULL') aliases.push(c.type === 'str' ? c.sql : asText(c.sql));
   }
-  const found: string[] = [];
-  for (const { format, regex } of formatSources().get(name) ?? []) {
-    const v = regexGroupSql(text, regex);
-    found.push(format.dashIsNull?.includes(name) ? `nullif(${v}, '-')` : v);
-  }
-  found.push(jsonValueSql(text, name), kvValueSql(text, name));
+  const layout = formatValueSql(name, text);
+  const found = [...(layout ? [layout] : []), jsonValueSql(text, name), kvValueSql(text, name)];
   const fromText = gate === undefined ? `coalesce(${found.join(', ')})` : `CASE WHEN ${gate} THEN coalesce(${found.join(', ')}) END`;
   return aliases.length ? `coalesce(${[...aliases, fromText].join(', ')})` : fromText;
 }

@@ -240,6 +240,29 @@ describe('the search page in Chromium', { skip }, () => {
     assert.deepEqual(fromCsv, fromApi);
   });
 
+  it('lists the fields found in a plain-text access log and filters by one of them', async (t) => {
+    if (!ui.real) return t.skip('SVC_REAL_DATA has no Apache log');
+    await open({ q: '', env: 'default', index: 'apache', from: '' });
+    const sidebar = page.locator('[data-testid=fields]');
+    for (const f of ['clientip', 'status', 'useragent']) await waitFor(`the field ${f}`, async () => ((await sidebar.textContent())?.includes(f) ? true : null));
+    const status404 = linesOf(APACHE_LOG).filter((l) => l.split('"')[2]?.trim().split(' ')[0] === '404').length;
+    assert.equal(await open({ q: 'status=404', env: 'default', index: 'apache', from: '' }), status404);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(SHOTS, 'extracted-fields.png') });
+  });
+
+  it('pivots a chart and groups messages into templates, as tables', async (t) => {
+    if (!ui.real) return t.skip('SVC_REAL_DATA has no Apache/OpenSSH logs');
+    await page.goto(`${base()}/ui/search?${new URLSearchParams({ q: '* | chart count over method by status', env: 'default', index: 'apache', from: '' })}`);
+    const head = await waitFor('the chart table', async () => ((await page.locator('[data-testid=table-results] th').count()) > 3 ? page.locator('[data-testid=table-results] thead').textContent() : null));
+    for (const c of ['method', '200', '404']) assert.ok(head?.includes(c), head ?? '');
+    await page.goto(`${base()}/ui/search?${new URLSearchParams({ q: '* | patterns limit=12', env: 'default', index: 'openssh', from: '' })}`);
+    const body = await waitFor('the templates', async () => ((await page.locator('[data-testid=table-results] tbody tr').count()) > 5 ? page.locator('[data-testid=table-results] tbody').textContent() : null));
+    assert.ok(body?.includes('Failed password for <*> from <*> port <*> ssh2'), body ?? '');
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(SHOTS, 'patterns.png') });
+  });
+
   it('renders without script errors or CSP violations, and saves the screenshot for the README', async () => {
     await open({ q: 'GET NOT status=200', env: 'default', index: 'app', from: '-6h', by: 'level' });
     await page.locator('.event-line').nth(1).click();

@@ -11,7 +11,7 @@ import { openAccess } from './auth/open.js';
 import { openObjectStore } from './shared-store/open.js';
 import { StorageEngine } from './storage/engine.js';
 import { DecodePool } from './ingest/common/decode-pool.js';
-import { DECODE_WORKER_URL } from './workers/paths.js';
+import { DECODE_WORKER } from './workers/paths.js';
 import { QueryService } from './query/service.js';
 import { openSelfLog } from './selflog/index.js';
 import { VERSION } from './version.js';
@@ -69,7 +69,7 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
   const sso = await SamlSso.open({ config, control, auth, clock, log, record: (event, detail) => selflog.service(event as `saml_${string}`, detail) });
 
   // --- decode workers (closed after HTTP: requests in flight may still be decoding) ---
-  const decoder = config.ingestWorkers > 0 ? new DecodePool(config.ingestWorkers, DECODE_WORKER_URL, log) : undefined;
+  const decoder = config.ingestWorkers > 0 ? new DecodePool(config.ingestWorkers, DECODE_WORKER, log) : undefined;
   if (decoder) closers.push(() => decoder.close());
 
   // --- lookup tables (the copies at hand; the others fetched in the background) ---

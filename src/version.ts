@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { carriedVersion } from './packaged/carried.js';
 
 /** svc's version, read once from package.json (works from src/ under tsx and from dist/src/). */
 function readVersion(): string {
@@ -13,5 +14,6 @@ function readVersion(): string {
   return '0.0.0';
 }
 
-export const VERSION = readVersion();
+/** From the executable's manifest when svc runs as one (it has no package.json beside it), else package.json. */
+export const VERSION = carriedVersion() ?? readVersion();
 export const API_VERSION = 1;

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, resolve, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { envSchema } from './schema.js';
+import { carriedFolder } from '../packaged/carried.js';
 
 export interface ListenAddress {
   host: string;
@@ -180,7 +181,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
       clockSkewSecs: e.SVC_SAML_CLOCK_SKEW_SECS,
       idpInitiated: e.SVC_SAML_IDP_INITIATED,
     }),
-    uiDir: resolve(e.SVC_UI_DIR ?? join(packageRoot(), 'dist', 'web')),
+    // the single executable writes the UI it carries to its unpack folder (src/packaged/carried.ts)
+    uiDir: resolve(e.SVC_UI_DIR ?? carriedFolder('ui') ?? join(packageRoot(), 'dist', 'web')),
     logLevel: e.SVC_LOG_LEVEL,
     testClockOffsetSecs: e.SVC_TEST_CLOCK_OFFSET_SECS,
     testHoldWriter: e.SVC_TEST_HOLD_WRITER,

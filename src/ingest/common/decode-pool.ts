@@ -70,6 +70,12 @@ export type WorkerReply =
   | { id: number; ok: true; result: { batch: EncodedBatch } & Record<string, unknown> }
   | { id: number; ok: false; code?: ErrorCode; message: string; details?: Record<string, unknown> };
 
+/**
+ * Where a worker's code is: its module's file (built .js, or .ts under tsx), or its bundled source
+ * (the single executable, which has no files to start a worker from; src/packaged/carried.ts).
+ */
+export type WorkerEntry = URL | { source: string };
+
 interface Slot {
   worker: Worker;
   jobs: Map<number, { resolve: (r: WorkerReply & { ok: true }) => void; reject: (e: unknown) => void }>;
@@ -88,7 +94,7 @@ export class DecodePool implements DecodeRunner {
 
   constructor(
     size: number,
-    private readonly entry: URL,
+    private readonly entry: WorkerEntry,
     private readonly log?: Logger,
   ) {
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
@@ -148,8 +154,9 @@ export class DecodePool implements DecodeRunner {
  * Starts a worker on `entry`. Under tsx (tests, `npm run dev`) the entry is a .ts file and a worker
  * does not inherit tsx's loader, so the worker registers it before importing the entry.
  */
-function startWorker(entry: URL): Worker {
+function startWorker(entry: WorkerEntry): Worker {
   const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB };
+  if (!(entry instanceof URL)) return new Worker(entry.source, { eval: true, resourceLimits });
   if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { resourceLimits });
   const tsx = import.meta.resolve('tsx/esm/api');
   return new Worker(`import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); })`, { eval: true, resourceLimits });

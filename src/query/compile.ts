@@ -125,9 +125,15 @@ export interface CompiledQuery {
   last: string;
 }
 
+/**
+ * The relation's columns as the compiler types them: a user field stored as numbers (BIGINT or
+ * DOUBLE in every block and live partition of the scan) is `num` and one of booleans `bool`, so
+ * eval keeps them numbers; text (which may hold numbers, `"404"`) and fields no event has stay `any`.
+ */
 export function baseSchema(rel: RelationInfo): Schema {
   const s: Schema = new Map(CORE_COLUMNS);
-  for (const f of rel.fieldColumns) if (!s.has(f)) s.set(f, 'any');
+  const typeOf = (sqlType: string | undefined): ColType => (sqlType === 'BIGINT' || sqlType === 'DOUBLE' ? 'num' : sqlType === 'BOOLEAN' ? 'bool' : 'any');
+  for (const f of rel.fieldColumns) if (!s.has(f)) s.set(f, typeOf(rel.fieldTypes?.[f]));
   return s;
 }
 

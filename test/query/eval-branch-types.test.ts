@@ -58,6 +58,13 @@ describe('eval branches of different types', () => {
     for (const e of EVENTS) assert.equal(c.get(e.message), ms(e) < 100 ? 0 : ms(e) < 500 ? ms(e) / 2 : null);
   });
 
+  it('keeps a field stored as numbers a number beside a number, and fillnull too', async () => {
+    const r = await values('eval v=if(ms > 900, ms, 0)');
+    for (const e of EVENTS) assert.equal(r.get(e.message), ms(e) > 900 ? ms(e) : 0, e.message);
+    const f = await values('eval v=if(ms > 900, null, ms) | fillnull value=-1 v');
+    for (const e of EVENTS) assert.equal(f.get(e.message), ms(e) > 900 ? -1 : ms(e), e.message);
+  });
+
   it('gives text when the branches mix numbers, text and booleans', async () => {
     const expectText = (e: LogEvent, v: unknown) => (v === null || v === undefined ? null : String(v));
     const mixed = await values('eval v=if(ok, "yes", ms)');

@@ -51,7 +51,8 @@ export function SearchPage() {
   const findInput = useRef<HTMLInputElement>(null);
   const { envs, language } = useCatalog();
   const s = useSearchResults(params, limit, run);
-  const table = isTableQuery(params.q);
+  // the answer says whether it is a table; before it arrives, the query's pipes guess
+  const table = s.result && s.resultFor?.q === params.q ? s.result.columns !== undefined : isTableQuery(params.q);
 
   useEffect(() => setDraft(params.q), [params.q]);
   useEffect(() => void get<{ configured: boolean }>('/api/llm').then((s) => setLlmOn(s.configured), () => setLlmOn(false)), []);

@@ -48,7 +48,7 @@ export function apiParams(s: SearchParams) {
   return { q: effectiveQuery(s.q), env: s.env, index: s.index || undefined, from: s.from || undefined, to: s.to || undefined };
 }
 
-/** True when the pipeline ends in a table (stats, timechart, top, …) rather than events. */
+/** A guess, from its pipes, that a query answers a table (stats, timechart, top, …) rather than events; the answer itself decides once it has come. */
 export function isTableQuery(q: string): boolean {
   return /\|\s*(stats|timechart|chart|top|rare|table|transaction|fieldsummary|patterns)\b/i.test(q);
 }

@@ -1,7 +1,7 @@
 import { CORE_NAMES, type ColRef } from '../schema.js';
 import { asText } from '../sql.js';
 import { formatFields, STORED_ALIASES } from './formats.js';
-import { jsonValueSql, kvValueSql, regexGroupSql } from './text-sql.js';
+import { jsonValueSql, kvValueSql, mayHoldKeySql, regexGroupSql } from './text-sql.js';
 
 /**
  * Fields found in the message at search time (Splunk's automatic extraction): a field a query
@@ -51,7 +51,10 @@ export function textValueSql(name: string, col: (n: string) => ColRef, gate?: st
   }
   const layout = formatValueSql(name, text);
   const found = [...(layout ? [layout] : []), jsonValueSql(text, name), kvValueSql(text, name)];
-  const fromText = gate === undefined ? `coalesce(${found.join(', ')})` : `CASE WHEN ${gate} THEN coalesce(${found.join(', ')}) END`;
+  // fast path: without a layout giving it, the name itself must be in the text, a test cheaper
+  // than the value's words (`22` is in most lines with numbers, `id.resp_p` in few)
+  const tests = [...(layout ? [] : [mayHoldKeySql(text, name)]), ...(gate === undefined ? [] : [gate])];
+  const fromText = tests.length === 0 ? `coalesce(${found.join(', ')})` : `CASE WHEN ${tests.join(' AND ')} THEN coalesce(${found.join(', ')}) END`;
   return aliases.length ? `coalesce(${[...aliases, fromText].join(', ')})` : fromText;
 }
 

@@ -13,6 +13,11 @@ import { reEscape, str } from '../sql.js';
  * nothing after it has no value. The first pair of that key wins.
  * fast path: `contains` of `key=` skips the regex on texts that cannot have the pair.
  */
+/** A cheap test that a text may hold `key=…` (kvValueSql) or the JSON key (jsonValueSql): the key's name must be in it. */
+export function mayHoldKeySql(text: string, key: string): string {
+  return `(contains(${text}, ${str(`${key}=`)}) OR contains(${text}, ${str(`${key.split('.').pop() ?? key}"`)}))`;
+}
+
 export function kvValueSql(text: string, key: string): string {
   const re = `(?:^|[^A-Za-z0-9_.-])${reEscape(key)}=(?:"((?:[^"\\\\]|\\\\.)*)"|'([^']*)'|([^\\s,;"')\\]}>]+))`;
   const pick = [1, 2, 3].map((g) => `nullif(regexp_extract(${text}, ${str(re)}, ${g}), '')`).join(', ');

@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openStorage, type TestStorage } from '../storage/helpers.js';
+import { openStorage, writeHalfSealed, type TestStorage } from '../storage/helpers.js';
 import { QueryService } from '../../src/query/service.js';
 import { SYSTEM_PRINCIPAL } from '../../src/auth/principal.js';
 import type { LogEvent } from '../../src/events/event.js';
@@ -36,9 +36,8 @@ describe('append over the real store', () => {
   before(async () => {
     st = await openStorage();
     svc = new QueryService({ store: st.engine, control: st.control, clock: st.clock });
-    await st.engine.writer.write(EVENTS.slice(0, 150), { wait: true });
-    await st.engine.flush();
-    await st.engine.writer.write(EVENTS.slice(150), { wait: true });
+    // the first half in sealed blocks, the rest live
+    await writeHalfSealed(st.engine, EVENTS);
   });
   after(() => st.close());
 

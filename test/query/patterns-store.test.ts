@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openStorage, type TestStorage } from '../storage/helpers.js';
+import { openStorage, writeHalfSealed, type TestStorage } from '../storage/helpers.js';
 import { QueryService } from '../../src/query/service.js';
 import { SYSTEM_PRINCIPAL } from '../../src/auth/principal.js';
 import type { LogEvent } from '../../src/events/event.js';
@@ -56,9 +56,8 @@ describe('patterns over the real store', () => {
     st = await openStorage();
     svc = new QueryService({ store: st.engine, control: st.control, clock: st.clock });
     const plain = EVENTS.map(({ template: _, ...e }) => e);
-    await st.engine.writer.write(plain.slice(0, 150), { wait: true });
-    await st.engine.flush();
-    await st.engine.writer.write(plain.slice(150), { wait: true });
+    // the first half in sealed blocks, the rest live
+    await writeHalfSealed(st.engine, plain);
   });
   after(() => st.close());
 

@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openStorage, type TestStorage } from '../storage/helpers.js';
+import { openStorage, writeHalfSealed, type TestStorage } from '../storage/helpers.js';
 import { QueryService } from '../../src/query/service.js';
 import { SYSTEM_PRINCIPAL, type ApiKeyPrincipal, type Scope } from '../../src/auth/principal.js';
 import type { LogEvent } from '../../src/events/event.js';
@@ -80,9 +80,8 @@ describe('search semantics over the real store', () => {
     st = await openStorage();
     st.control.setEnv('other');
     svc = new QueryService({ store: st.engine, control: st.control, clock: st.clock });
-    await st.engine.writer.write(EVENTS.slice(0, 300), { wait: true });
-    await st.engine.flush(); // the first half in sealed blocks, the rest live
-    await st.engine.writer.write(EVENTS.slice(300), { wait: true });
+    // the first half in sealed blocks, the rest live
+    await writeHalfSealed(st.engine, EVENTS);
   });
   after(async () => {
     await st.close();

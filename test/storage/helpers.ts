@@ -99,3 +99,11 @@ export function idCounts(engine: StorageEngine): Promise<Map<number, number>> {
     return new Map(r.rows.map(([id, n]) => [Number(id), Number(n)]));
   });
 }
+
+/** Writes events as a query test wants them: the first half sealed into blocks, the rest left live, so answers cover both read paths. */
+export async function writeHalfSealed(engine: StorageEngine, events: LogEvent[]): Promise<void> {
+  const half = Math.floor(events.length / 2);
+  await engine.writer.write(events.slice(0, half), { wait: true });
+  await engine.flush();
+  await engine.writer.write(events.slice(half), { wait: true });
+}

@@ -10,12 +10,9 @@
  * the process's peak RSS.
  */
 import { cpus } from 'node:os';
-import { systemClock } from '../src/clock/clock.js';
 import { SYSTEM_PRINCIPAL } from '../src/auth/principal.js';
-import { QueryService } from '../src/query/service.js';
-import { ensureDataset } from './lib/dataset.js';
-import { benchControl as control, loadDataDir, openEngine as open } from './lib/load.js';
-import { numArg, grepMs } from './lib/args.js';
+import { openQueryBench } from './lib/load.js';
+import { grepMs, numArg, timeRuns } from './lib/args.js';
 
 function grepText(args: string[], file: string): string {
   const g = grepMs(args, file);
@@ -25,11 +22,7 @@ function grepText(args: string[], file: string): string {
 async function main(): Promise<void> {
   const events = numArg('events', 1_000_000);
   const runs = numArg('runs', 5);
-  const ds = await ensureDataset(events);
-  const dataDir = `/tmp/svc-bench/query-data-${events}`;
-  await loadDataDir(ds.path, dataDir, process.argv.includes('--reload'));
-  const engine = await open(dataDir);
-  const svc = new QueryService({ store: engine, control, clock: systemClock });
+  const { ds, engine, svc } = await openQueryBench(events);
   const cases: { name: string; q: string; grep?: string[] }[] = [
     { name: 'term (for comparison)', q: 'sourcetype=apache_access 404' },
     { name: 'access layout, filter', q: 'status=404', grep: ['-c', '-E', '" 404 [0-9-]'] },
@@ -45,27 +38,14 @@ async function main(): Promise<void> {
   const rows: string[] = [];
   for (const c of cases) {
     const first = await svc.search(SYSTEM_PRINCIPAL, { q: c.q });
-    const times: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      const t0 = performance.now();
-      await svc.search(SYSTEM_PRINCIPAL, { q: c.q });
-      times.push(performance.now() - t0);
-    }
-    times.sort((a, b) => a - b);
+    const t = await timeRuns(runs, () => svc.search(SYSTEM_PRINCIPAL, { q: c.q }));
     const answer = first.rows ? `${first.rows.length} rows` : `${first.events.length} events`;
-    rows.push(`| ${c.name} | \`${c.q.replace(/\|/g, '\\|')}\` | ${times[0].toFixed(0)} | ${times[times.length >> 1].toFixed(0)} | ${times[times.length - 1].toFixed(0)} | ${first.meta.matched} (${answer}), scanned ${first.meta.scanned} | ${c.grep ? grepText(c.grep, ds.path) : ''} |`);
+    rows.push(`| ${c.name} | \`${c.q.replace(/\|/g, '\\|')}\` | ${t.min.toFixed(0)} | ${t.median.toFixed(0)} | ${t.max.toFixed(0)} | ${first.meta.matched} (${answer}), scanned ${first.meta.scanned} | ${c.grep ? grepText(c.grep, ds.path) : ''} |`);
   }
   for (const q of ['*', 'sourcetype=apache_access']) {
-    await svc.fields(SYSTEM_PRINCIPAL, { q });
-    const times: number[] = [];
-    let n = 0;
-    for (let i = 0; i < runs; i++) {
-      const t0 = performance.now();
-      n = (await svc.fields(SYSTEM_PRINCIPAL, { q })).fields.length;
-      times.push(performance.now() - t0);
-    }
-    times.sort((a, b) => a - b);
-    rows.push(`| fields summary (10k newest) | \`${q}\` | ${times[0].toFixed(0)} | ${times[times.length >> 1].toFixed(0)} | ${times[times.length - 1].toFixed(0)} | ${n} fields | |`);
+    const n = (await svc.fields(SYSTEM_PRINCIPAL, { q })).fields.length;
+    const t = await timeRuns(runs, () => svc.fields(SYSTEM_PRINCIPAL, { q }));
+    rows.push(`| fields summary (10k newest) | \`${q}\` | ${t.min.toFixed(0)} | ${t.median.toFixed(0)} | ${t.max.toFixed(0)} | ${n} fields | |`);
   }
   console.log(`extraction benchmark: ${ds.events.toLocaleString('en')} events, ${engine.stats().blocks} blocks, ${cpus().length} cores, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
   console.log('');

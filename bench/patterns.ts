@@ -19,14 +19,11 @@ import { SHAPE_ROWS } from '../src/query/patterns/shape-sql.js';
 import { patternsTable } from '../src/query/patterns/template.js';
 import { finalPatterns } from '../src/query/pipes/pipe-patterns.js';
 import { jsonValue } from '../src/query/results.js';
-import { QueryService } from '../src/query/service.js';
 import type { StorageEngine } from '../src/storage/engine.js';
-import { ensureDataset } from './lib/dataset.js';
-import { benchControl as control, loadDataDir, openEngine as open } from './lib/load.js';
-import { numArg } from './lib/args.js';
+import { benchControl as control, openQueryBench } from './lib/load.js';
+import { numArg, timeRuns } from './lib/args.js';
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** The statement alone, then the merge alone, for one query: where the time goes. */
 async function split(engine: StorageEngine, q: string): Promise<string> {
@@ -46,24 +43,15 @@ async function split(engine: StorageEngine, q: string): Promise<string> {
 async function main(): Promise<void> {
   const events = numArg('events', 1_000_000);
   const runs = numArg('runs', 5);
-  const ds = await ensureDataset(events);
-  const dataDir = `/tmp/svc-bench/query-data-${events}`;
-  await loadDataDir(ds.path, dataDir, process.argv.includes('--reload'));
-  const engine = await open(dataDir);
-  const svc = new QueryService({ store: engine, control, clock: systemClock });
+  const { ds, engine, svc } = await openQueryBench(events);
   const cases = ['* | patterns', '* | patterns by sourcetype', 'sourcetype=openssh | patterns', 'error | patterns limit=10'];
   const rows: string[] = [];
   let top: unknown[][] = [];
   for (const q of cases) {
     const first = await svc.search(SYSTEM_PRINCIPAL, { q });
     if (q === cases[0]) top = first.rows!.slice(0, 15);
-    const times: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      const t0 = performance.now();
-      await svc.search(SYSTEM_PRINCIPAL, { q });
-      times.push(performance.now() - t0);
-    }
-    rows.push(`| \`${q}\` | ${Math.min(...times).toFixed(0)} | ${median(times).toFixed(0)} | ${Math.max(...times).toFixed(0)} | ${first.meta.matched} | ${first.rows!.length} | ${mib(process.memoryUsage().rss)} |`);
+    const t = await timeRuns(runs, () => svc.search(SYSTEM_PRINCIPAL, { q }));
+    rows.push(`| \`${q}\` | ${t.min.toFixed(0)} | ${t.median.toFixed(0)} | ${t.max.toFixed(0)} | ${first.meta.matched} | ${first.rows!.length} | ${mib(process.memoryUsage().rss)} |`);
   }
   console.log(`patterns benchmark: ${ds.events.toLocaleString('en')} events (${mib(ds.bytes)} NDJSON), ${engine.stats().blocks} blocks, ${cpus().length} cores (${cpus()[0]?.model ?? '?'})`);
   console.log('');

@@ -11,13 +11,10 @@
  * timechart span=1h count ≤ 100 ms.
  */
 import { cpus } from 'node:os';
-import { systemClock } from '../src/clock/clock.js';
 import { SYSTEM_PRINCIPAL } from '../src/auth/principal.js';
-import { QueryService } from '../src/query/service.js';
-import { ensureDataset } from './lib/dataset.js';
 import { lineBatches } from './lib/events.js';
-import { benchControl as control, loadDataDir, openEngine as open } from './lib/load.js';
-import { numArg, grepMs } from './lib/args.js';
+import { openQueryBench } from './lib/load.js';
+import { grepMs, numArg, timeRuns } from './lib/args.js';
 
 /**
  * A term in very few events: the first HDFS block id in the data set (copy 0 of a line is real;
@@ -37,13 +34,7 @@ function rareTerm(path: string): string {
 async function main(): Promise<void> {
   const events = numArg('events', 5_000_000);
   const runs = numArg('runs', 7);
-  const ds = await ensureDataset(events);
-  const dataDir = `/tmp/svc-bench/query-data-${events}`;
-  await loadDataDir(ds.path, dataDir, process.argv.includes('--reload'));
-  const tOpen = performance.now();
-  const engine = await open(dataDir);
-  const openMs = performance.now() - tOpen;
-  const svc = new QueryService({ store: engine, control, clock: systemClock });
+  const { ds, engine, svc, openMs } = await openQueryBench(events);
   const s = engine.stats();
 
   const rare = rareTerm(ds.path);
@@ -63,16 +54,10 @@ async function main(): Promise<void> {
       rows.push(`| ${c.name} | \`${c.q}\` | failed: ${first.message.split('\n')[0]} | | | | |`);
       continue;
     }
-    const times: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      const t0 = performance.now();
-      await svc.search(SYSTEM_PRINCIPAL, { q: c.q });
-      times.push(performance.now() - t0);
-    }
-    times.sort((a, b) => a - b);
+    const t = await timeRuns(runs, () => svc.search(SYSTEM_PRINCIPAL, { q: c.q }));
     const g = c.grep ? grepMs(c.grep, ds.path) : undefined;
     const answer = first.rows ? `${first.rows.length} rows` : `${first.events.length} events`;
-    rows.push(`| ${c.name} | \`${c.q}\` | ${times[0].toFixed(1)} | ${times[Math.floor(times.length / 2)].toFixed(1)} | ${times[times.length - 1].toFixed(1)} | ${first.meta.matched} (${answer}) | ${g ? `${g.ms.toFixed(0)} ms (${g.count})` : ''} |`);
+    rows.push(`| ${c.name} | \`${c.q}\` | ${t.min.toFixed(1)} | ${t.median.toFixed(1)} | ${t.max.toFixed(1)} | ${first.meta.matched} (${answer}) | ${g ? `${g.ms.toFixed(0)} ms (${g.count})` : ''} |`);
   }
   console.log(`query benchmark: ${ds.events.toLocaleString('en')} events (${(ds.bytes / 2 ** 20).toFixed(0)} MiB NDJSON), ${s.blocks} blocks, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), reopen ${openMs.toFixed(0)} ms`);
   console.log('');

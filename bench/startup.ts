@@ -15,6 +15,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { median } from './lib/args.js';
 
 const { values: args } = parseArgs({
   options: { runs: { type: 'string', default: '5' }, cmd: { type: 'string', multiple: true }, 'unpack-dir': { type: 'string' } },
@@ -78,11 +79,6 @@ function groupAlive(pgid: number): boolean {
   } catch {
     return false;
   }
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
 }
 
 for (const cmd of COMMANDS) {

@@ -4,6 +4,8 @@ import { loadConfig } from '../../src/config/load.js';
 import { systemClock } from '../../src/clock/clock.js';
 import type { ControlReader } from '../../src/control/types.js';
 import { StorageEngine } from '../../src/storage/engine.js';
+import { QueryService } from '../../src/query/service.js';
+import { ensureDataset, type DatasetInfo } from './dataset.js';
 import { lineBatches, lineToEvent } from './events.js';
 
 /** A control plane with only `default`: the benchmarks open the storage engine without the rest of svc. */
@@ -41,4 +43,18 @@ export async function loadDataDir(path: string, dataDir: string, reload = false)
   await engine.close();
   writeFileSync(`${dataDir}/.loaded`, new Date().toISOString());
   return true;
+}
+
+/**
+ * The query benchmarks' engine: the shared data set of `events` (bench/lib/dataset.ts) loaded once
+ * into /tmp/svc-bench/query-data-<N> (`--reload` rebuilds it), opened, with a QueryService over it.
+ */
+export async function openQueryBench(events: number): Promise<{ ds: DatasetInfo; engine: StorageEngine; svc: QueryService; openMs: number }> {
+  const ds = await ensureDataset(events);
+  const dataDir = `/tmp/svc-bench/query-data-${events}`;
+  await loadDataDir(ds.path, dataDir, process.argv.includes('--reload'));
+  const t0 = performance.now();
+  const engine = await openEngine(dataDir);
+  const openMs = performance.now() - t0;
+  return { ds, engine, svc: new QueryService({ store: engine, control: benchControl, clock: systemClock }), openMs };
 }

@@ -2,7 +2,7 @@ import { isoFromUs } from './time-range.js';
 import type { EventJson } from './types.js';
 import { CORE_NAMES } from './schema.js';
 import type { TimechartInfo } from './stages.js';
-import { shapeChart } from './results-chart.js';
+import { pivotSeries, shapeChart } from './results-chart.js';
 
 /** Milliseconds since `t0` (a performance.now() reading), to 0.01 ms: every answer's meta.tookMs. */
 export function elapsedMs(t0: number): number {
@@ -57,16 +57,6 @@ export function shapeTimechart(info: TimechartInfo, columns: string[], rows: unk
     const byTime = new Map(rows.map((r, i) => [times[i], r]));
     return { columns, rows: buckets.map((t) => byTime.get(t) ?? [iso(t), ...fill]) };
   }
-  const bi = columns.indexOf(info.by);
-  const aggIdx = info.aggs.map((a) => columns.indexOf(a.name));
-  const series = [...new Set(rows.map((r) => String(jsonValue(r[bi]))))].sort();
-  const outCols = ['_time', ...(info.aggs.length === 1 ? series : info.aggs.flatMap((a) => series.map((s) => `${a.name}: ${s}`)))];
-  const cells = new Map<number, unknown[]>();
-  rows.forEach((r, i) => {
-    let row = cells.get(times[i]);
-    if (!row) cells.set(times[i], (row = info.aggs.flatMap((_, a) => series.map(() => fill[a]))));
-    const s = series.indexOf(String(jsonValue(r[bi])));
-    aggIdx.forEach((ci, a) => (row![a * series.length + s] = r[ci]));
-  });
-  return { columns: outCols, rows: buckets.map((t) => [iso(t), ...(cells.get(t) ?? info.aggs.flatMap((_, a) => series.map(() => fill[a])))]) };
+  const p = pivotSeries(info, columns, rows, { by: info.by, key: (_, i) => times[i], label: (v) => String(jsonValue(v)) });
+  return { columns: ['_time', ...p.names], rows: buckets.map((t) => [iso(t), ...(p.cells.get(t) ?? p.empty())]) };
 }

@@ -92,6 +92,24 @@ export class StageBuilder {
     this.schema = schema;
   }
 
+  /**
+   * Appends a stage setting columns: each replaces the column of its name, or is added after the
+   * others when the stage has none; nothing when `cols` is empty. The pipes that compute fields
+   * beside the current ones (rex, fillnull, eventstats, the extraction stages) all go through it.
+   */
+  setColumns(cols: { name: string; sql: string; type: ColType }[]): void {
+    if (cols.length === 0) return;
+    const schema = new Map(this.schema);
+    const replaced: string[] = [];
+    const added: string[] = [];
+    for (const c of cols) {
+      (this.schema.has(c.name) ? replaced : added).push(`${c.sql} AS ${ident(c.name)}`);
+      schema.set(c.name, c.type);
+    }
+    const star = replaced.length ? `* REPLACE (${replaced.join(', ')})` : '*';
+    this.push(`SELECT ${[star, ...added].join(', ')} FROM ${this.cur}`, schema);
+  }
+
   /** Marks the current stage as the one `matched` counts, unless one was marked already. */
   markMatched(): void {
     this.matchedStage ??= this.cur;

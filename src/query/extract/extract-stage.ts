@@ -12,20 +12,14 @@ import { isExtractable, storedAliases, valueSpelledInText } from './auto-fields.
  * BIGINT field is cast, NULL when it is not a number); a field no event stores becomes text.
  */
 export function pushExtracted(b: StageBuilder, values: ReadonlyMap<string, string>, storedTypes?: Readonly<Record<string, string>>): void {
-  const schema = new Map(b.schema);
-  const replaced: string[] = [];
-  const added: string[] = [];
-  for (const [name, text] of values) {
-    if (b.schema.has(name)) {
+  b.setColumns(
+    [...values].map(([name, text]) => {
+      const prev = b.schema.get(name);
+      if (prev === undefined) return { name, sql: text, type: 'any' };
       const type = storedTypes?.[name] ?? 'VARCHAR';
-      replaced.push(`coalesce(${ident(name)}, ${type === 'VARCHAR' ? text : `TRY_CAST(${text} AS ${type})`}) AS ${ident(name)}`);
-    } else {
-      added.push(`${text} AS ${ident(name)}`);
-      schema.set(name, 'any');
-    }
-  }
-  const star = replaced.length ? `* REPLACE (${replaced.join(', ')})` : '*';
-  b.push(`SELECT ${[star, ...added].join(', ')} FROM ${b.cur}`, schema);
+      return { name, sql: `coalesce(${ident(name)}, ${type === 'VARCHAR' ? text : `TRY_CAST(${text} AS ${type})`})`, type: prev };
+    }),
+  );
 }
 
 /**
@@ -49,17 +43,11 @@ export function extractedFieldTokens(search: SearchNode): FieldTokens[] {
  * replace the field whole.
  */
 export function pushFound(b: StageBuilder, found: { name: string; sql: string; list?: boolean }[]): void {
-  if (found.length === 0) return;
-  const schema = new Map(b.schema);
-  const replaced: string[] = [];
-  const added: string[] = [];
-  for (const f of found) {
-    const prev = b.schema.get(f.name);
-    if (prev === undefined) added.push(`${f.sql} AS ${ident(f.name)}`);
-    else if (f.list) replaced.push(`${f.sql} AS ${ident(f.name)}`);
-    else replaced.push(`coalesce(${f.sql}, ${toStr(b.col(f.name))}) AS ${ident(f.name)}`);
-    schema.set(f.name, f.list ? 'list' : 'any');
-  }
-  const star = replaced.length ? `* REPLACE (${replaced.join(', ')})` : '*';
-  b.push(`SELECT ${[star, ...added].join(', ')} FROM ${b.cur}`, schema);
+  b.setColumns(
+    found.map((f) => ({
+      name: f.name,
+      sql: b.schema.has(f.name) && !f.list ? `coalesce(${f.sql}, ${toStr(b.col(f.name))})` : f.sql,
+      type: f.list ? 'list' : 'any',
+    })),
+  );
 }

@@ -4,7 +4,6 @@ import type { Parser } from '../parser-api.js';
 import { asNumber, numericValue } from '../sql.js';
 import { pipeError, type StageBuilder } from '../stages.js';
 import { parseSpan } from '../time-range.js';
-import { setColumn } from './pipe-eval.js';
 import { printListName } from './field-names.js';
 import type { PipeDef } from './pipe.js';
 import { spanOf } from './pipe-timechart.js';
@@ -50,7 +49,7 @@ function compileBin(n: BinPipe, b: StageBuilder): void {
   if (col.type === 'time') {
     if (n.span !== undefined && parseSpan(n.span) === undefined) throw pipeError('bin', `${n.field} is a time: its span takes a unit (30s, 5m, 1h, 1d), not ${n.span}`);
     const spanUs = spanOf(n.span, b.range) * 1_000_000;
-    setColumn(b, out, `make_timestamp((epoch_us(${col.sql}) // ${spanUs}) * ${spanUs})`, 'time');
+    b.setColumns([{ name: out, sql: `make_timestamp((epoch_us(${col.sql}) // ${spanUs}) * ${spanUs})`, type: 'time' }]);
     return;
   }
   const span = n.span === undefined ? undefined : numericValue(n.span);
@@ -58,7 +57,7 @@ function compileBin(n: BinPipe, b: StageBuilder): void {
   const lo = `(floor(${asNumber(col.sql)} / ${span}) * ${span})`;
   // the range as Splunk prints it: "200-300"; whole numbers without a decimal point
   const text = (x: string) => `regexp_replace(CAST(${x} AS VARCHAR), '\\.0$', '')`;
-  setColumn(b, out, `CASE WHEN ${lo} IS NULL THEN NULL ELSE ${text(lo)} || '-' || ${text(`(${lo} + ${span})`)} END`, 'str');
+  b.setColumns([{ name: out, sql: `CASE WHEN ${lo} IS NULL THEN NULL ELSE ${text(lo)} || '-' || ${text(`(${lo} + ${span})`)} END`, type: 'str' }]);
 }
 
 const printBin = (n: BinPipe): string => `bin ${n.span ? `span=${n.span} ` : ''}${printListName(n.field)}${n.as ? ` as ${printListName(n.as)}` : ''}`;

@@ -1,8 +1,7 @@
 import { doc } from '../doc.js';
 import { describe, printIdent } from '../lexer.js';
 import { compileExpr, exprFields, parseExpr, printExpr, type Expr } from '../expr/expr.js';
-import { ident } from '../sql.js';
-import { pipeError, type StageBuilder } from '../stages.js';
+import { pipeError } from '../stages.js';
 import { toTime } from '../expr/coerce.js';
 import type { PipeDef } from './pipe.js';
 
@@ -10,16 +9,6 @@ import type { PipeDef } from './pipe.js';
 export interface EvalPipe {
   kind: 'eval';
   assignments: { name: string; expr: Expr }[];
-}
-
-/** Sets column `name` of the current stage to `sql` (replacing it when it exists). */
-export function setColumn(b: StageBuilder, name: string, sql: string, type: Parameters<StageBuilder['schema']['set']>[1]): void {
-  const schema = new Map(b.schema);
-  schema.set(name, type);
-  const body = b.schema.has(name)
-    ? `SELECT * REPLACE (${sql} AS ${ident(name)}) FROM ${b.cur}`
-    : `SELECT *, ${sql} AS ${ident(name)} FROM ${b.cur}`;
-  b.push(body, schema);
 }
 
 export const evalPipe: PipeDef<EvalPipe> = {
@@ -51,13 +40,13 @@ export const evalPipe: PipeDef<EvalPipe> = {
     for (const a of n.assignments) {
       const c = compileExpr(a.expr, { schema: b.schema, nowMs: b.nowMs });
       if (a.name !== '_time') {
-        setColumn(b, a.name, c.sql, c.type);
+        b.setColumns([{ name: a.name, sql: c.sql, type: c.type }]);
         continue;
       }
       // _time stays a time: timechart, sort and the answer's "time" depend on it
       const t = toTime(c);
       if (t === undefined) throw pipeError('eval', `_time takes a time, epoch seconds or a time text, not a ${c.type === 'bool' ? 'boolean' : 'list'}`);
-      setColumn(b, '_time', t, 'time');
+      b.setColumns([{ name: '_time', sql: t, type: 'time' }]);
     }
   },
 };

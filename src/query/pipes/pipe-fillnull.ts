@@ -38,20 +38,15 @@ export const fillnullPipe: PipeDef<FillnullPipe> = {
   compile(n, b) {
     const names = n.fields.length ? n.fields : [...b.schema.keys()].filter((f) => !CORE_NAMES.has(f) && f !== '_time');
     const numeric = /^-?\d+(\.\d+)?$/.test(n.value);
-    const schema = new Map(b.schema);
-    const replaced: string[] = [];
-    const added: string[] = [];
-    for (const f of new Set(names)) {
-      const type = b.schema.get(f);
-      // a number stays a number in a numeric (or absent) column; anywhere else the value is text
-      const keepsNumber = numeric && (type === 'num' || type === undefined);
-      const fill = keepsNumber ? n.value : str(n.value);
-      if (type === undefined) added.push(`${fill} AS ${ident(f)}`);
-      else replaced.push(`COALESCE(${keepsNumber ? ident(f) : `CAST(${ident(f)} AS VARCHAR)`}, ${fill}) AS ${ident(f)}`);
-      schema.set(f, keepsNumber ? 'num' : 'str');
-    }
-    if (replaced.length === 0 && added.length === 0) return;
-    const star = replaced.length ? `* REPLACE (${replaced.join(', ')})` : '*';
-    b.push(`SELECT ${[star, ...added].join(', ')} FROM ${b.cur}`, schema);
+    b.setColumns(
+      [...new Set(names)].map((f) => {
+        const type = b.schema.get(f);
+        // a number stays a number in a numeric (or absent) column; anywhere else the value is text
+        const keepsNumber = numeric && (type === 'num' || type === undefined);
+        const fill = keepsNumber ? n.value : str(n.value);
+        const sql = type === undefined ? fill : `COALESCE(${keepsNumber ? ident(f) : `CAST(${ident(f)} AS VARCHAR)`}, ${fill})`;
+        return { name: f, sql, type: keepsNumber ? 'num' : 'str' };
+      }),
+    );
   },
 };

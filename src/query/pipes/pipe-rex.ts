@@ -1,7 +1,8 @@
 import { doc } from '../doc.js';
 import { describe, quoteString } from '../lexer.js';
 import { toStr } from '../expr/coerce.js';
-import { ident, str } from '../sql.js';
+import { str } from '../sql.js';
+import { pushFound } from '../extract/extract-stage.js';
 import type { PipeDef } from './pipe.js';
 import { parseFieldOption } from './pipe-options.js';
 import { namedGroups } from '../extract/regex-groups.js';
@@ -42,17 +43,8 @@ export const rexPipe: PipeDef<RexPipe> = {
   compile(n, b) {
     const src = toStr(b.col(n.field ?? 'message'));
     const re2 = n.regex.replace(/\(\?<(?![=!])/g, '(?P<');
-    const schema = new Map(b.schema);
-    const replace: string[] = [];
-    const add: string[] = [];
-    for (const g of namedGroups(n.regex)) {
-      const extracted = `nullif(regexp_extract(${src}, ${str(re2)}, ${g.index}), '')`;
-      if (b.schema.has(g.name)) replace.push(`coalesce(${extracted}, ${toStr(b.col(g.name))}) AS ${ident(g.name)}`);
-      else add.push(`${extracted} AS ${ident(g.name)}`);
-      // untyped like any extracted text: numbers compare, sort and aggregate as numbers (Splunk)
-      schema.set(g.name, 'any');
-    }
-    const star = replace.length ? `* REPLACE (${replace.join(', ')})` : '*';
-    b.push(`SELECT ${[star, ...add].join(', ')} FROM ${b.cur}`, schema);
+    // a row where the regex does not match keeps its values; the groups are untyped text like any
+    // extracted value: numbers compare, sort and aggregate as numbers (Splunk)
+    pushFound(b, namedGroups(n.regex).map((g) => ({ name: g.name, sql: `nullif(regexp_extract(${src}, ${str(re2)}, ${g.index}), '')` })));
   },
 };

@@ -1,7 +1,7 @@
 import { CORE_NAMES } from '../schema.js';
 import { ident, str } from '../sql.js';
 import { formatFieldCatalog, formatValueSql } from './auto-fields.js';
-import { embeddedJsonSql } from './text-sql.js';
+import { embeddedJsonSql, KV_KEY_START, KV_VALUE } from './text-sql.js';
 
 /**
  * Every field found in the messages of a sample, for the fields summary (the search page's field
@@ -11,8 +11,8 @@ import { embeddedJsonSql } from './text-sql.js';
  * source wins (layouts, then JSON, then the first pair of that key), as in auto-fields.ts.
  */
 
-/** A pair `key=value` (key starting with a letter or `_`), its value quoted or up to a delimiter, as in text-sql.ts. */
-const PAIR = `(?:^|[^A-Za-z0-9_.-])([A-Za-z_][A-Za-z0-9_.-]*)=(?:"((?:[^"\\\\]|\\\\.)*)"|'([^']*)'|([^\\s,;"')\\]}>]+))`;
+/** A pair `key=value` whose key starts with a letter or `_`, by text-sql.ts's rule: key is group 1, the value groups 2 to 4. */
+const PAIR = `${KV_KEY_START}([A-Za-z_][A-Za-z0-9_.-]*)=${KV_VALUE}`;
 
 export function foundPairsSql(from: string): string {
   const layoutCols = formatFieldCatalog().map((f) => `${formatValueSql(f.name)} AS ${ident(f.name)}`);

@@ -6,20 +6,27 @@ import { reEscape, str } from '../sql.js';
  * text has no such value.
  */
 
-/**
- * The value of `key=value` or `key="quoted value"` in a text, Splunk's automatic key/value rule: the
- * key is whole (not the tail of a longer name: nothing of [A-Za-z0-9_.-] right before it); an
- * unquoted value runs to the next space, comma, semicolon, quote or closing bracket; `key=` with
- * nothing after it has no value. The first pair of that key wins.
- * fast path: `contains` of `key=` skips the regex on texts that cannot have the pair.
- */
 /** A cheap test that a text may hold `key=…` (kvValueSql) or the JSON key (jsonValueSql): the key's name must be in it. */
 export function mayHoldKeySql(text: string, key: string): string {
   return `(contains(${text}, ${str(`${key}=`)}) OR contains(${text}, ${str(`${key.split('.').pop() ?? key}"`)}))`;
 }
 
+/**
+ * Splunk's automatic key/value rule, as RE2 pieces: a key is whole (nothing of [A-Za-z0-9_.-]
+ * right before it); its value is `"quoted"` (group 1), `'quoted'` (group 2) or runs to the next
+ * space, comma, semicolon, quote or closing bracket (group 3); `key=` with nothing after it has no
+ * value. Shared with the fields summary's list of every pair (found-pairs.ts).
+ */
+export const KV_KEY_START = '(?:^|[^A-Za-z0-9_.-])';
+export const KV_VALUE = `(?:"((?:[^"\\\\]|\\\\.)*)"|'([^']*)'|([^\\s,;"')\\]}>]+))`;
+
+/**
+ * The value of `key=value` or `key="quoted value"` in a text (the rule above); the first pair of
+ * that key wins.
+ * fast path: `contains` of `key=` skips the regex on texts that cannot have the pair.
+ */
 export function kvValueSql(text: string, key: string): string {
-  const re = `(?:^|[^A-Za-z0-9_.-])${reEscape(key)}=(?:"((?:[^"\\\\]|\\\\.)*)"|'([^']*)'|([^\\s,;"')\\]}>]+))`;
+  const re = `${KV_KEY_START}${reEscape(key)}=${KV_VALUE}`;
   const pick = [1, 2, 3].map((g) => `nullif(regexp_extract(${text}, ${str(re)}, ${g}), '')`).join(', ');
   return `CASE WHEN contains(${text}, ${str(`${key}=`)}) THEN coalesce(${pick}) END`;
 }

@@ -40,7 +40,7 @@ export function embeddedJsonSql(text: string): string {
 }
 
 /** A JSONPath for a field name: `a.b` reads key `a.b` at the top, else `b` inside `a` (keys as written). */
-export function jsonPaths(name: string): string[] {
+function jsonPaths(name: string): string[] {
   const quoted = (k: string) => `"${k.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
   const paths = [`$.${quoted(name)}`];
   const parts = name.split('.');

@@ -2,6 +2,7 @@ import { doc } from '../doc.js';
 import { describe, quoteString } from '../lexer.js';
 import { printListName } from './field-names.js';
 import type { PipeDef } from './pipe.js';
+import { reEscape } from '../sql.js';
 import { parseFieldOption } from './pipe-options.js';
 import { rexPipe } from './pipe-rex.js';
 
@@ -26,16 +27,14 @@ export function patternRegex(pattern: string): string {
   let last = 0;
   const matches = [...pattern.matchAll(PLACEHOLDER)];
   matches.forEach((m, i) => {
-    re += escape(pattern.slice(last, m.index));
+    re += reEscape(pattern.slice(last, m.index));
     const atEnd = i === matches.length - 1 && m.index + m[0].length === pattern.length;
     const body = atEnd ? '.*' : '.*?';
     re += m[1] === '_' ? `(?:${body})` : `(?P<${m[1]}>${body})`;
     last = m.index + m[0].length;
   });
-  return `(?s)${re}${escape(pattern.slice(last))}`;
+  return `(?s)${re}${reEscape(pattern.slice(last))}`;
 }
-
-const escape = (s: string) => s.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
 
 export const extractPipe: PipeDef<ExtractPipe> = {
   name: 'extract',

@@ -3,8 +3,7 @@ import { describe, quoteString, type Token } from '../lexer.js';
 import type { Parser } from '../parser-api.js';
 import { toStr } from '../expr/coerce.js';
 import { pushFound } from '../extract/extract-stage.js';
-import { embeddedJsonSql, jsonPathValueSql, jsonPaths } from '../extract/text-sql.js';
-import { str } from '../sql.js';
+import { embeddedJsonSql, jsonPathValueSql, jsonValueSql } from '../extract/text-sql.js';
 import { printListName } from './field-names.js';
 import type { PipeDef } from './pipe.js';
 
@@ -64,15 +63,12 @@ export const spathPipe: PipeDef<SpathPipe> = {
   reads: (n) => [n.input ?? 'message'],
   writes: (n) => (n.path === undefined ? [] : [n.output ?? n.path]),
   compile(n, b) {
-    const json = embeddedJsonSql(toStr(b.col(n.input ?? 'message')));
     if (n.path !== undefined) {
+      const json = embeddedJsonSql(toStr(b.col(n.input ?? 'message')));
       pushFound(b, [{ name: n.output ?? n.path, sql: jsonPathValueSql(json, n.path), list: n.path.includes('{}') }]);
       return;
     }
-    const found = b.readLater.map((name) => {
-      const paths = jsonPaths(name).map((path) => `try(json_extract_string(${json}, ${str(path)}))`);
-      return { name, sql: paths.length === 1 ? paths[0] : `coalesce(${paths.join(', ')})` };
-    });
-    pushFound(b, found);
+    const text = toStr(b.col(n.input ?? 'message'));
+    pushFound(b, b.readLater.map((name) => ({ name, sql: jsonValueSql(text, name) })));
   },
 };

@@ -73,7 +73,7 @@ export function analyze(q: Query, nowMs: number): QueryAnalysis {
   const subs = subqueries(q);
   const out: QueryAnalysis = {
     // one scan feeds the main search and its subqueries: only tokens all of them require prune
-    requiredTokens: subs.reduce((acc, sub) => acc.filter((t) => requiredTokens(sub.search).includes(t)), requiredTokens(q.search)),
+    requiredTokens: subs.map((sub) => new Set(requiredTokens(sub.search))).reduce((acc, theirs) => acc.filter((t) => theirs.has(t)), requiredTokens(q.search)),
     fieldTokens: subs.length ? [] : extractedFieldTokens(q.search),
     fields: mode === 'events' || read.wildcard ? '*' : withAliases,
     mode,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { schemaText } from '../llm/json-text.js';
 import { SvcError } from '../errors/svc-error.js';
 import type { LlmProvider } from '../llm/provider.js';
 import { QUERY_SYNTAX } from '../mcp/query-help.js';
@@ -14,7 +15,7 @@ const SCHEMA = {
   required: ['query', 'explanation'],
   additionalProperties: false,
 };
-const answer = z.object({ query: z.string().min(1).max(1000), explanation: z.string().max(400) }).strict();
+const answer = z.object({ query: schemaText(1000, 1), explanation: schemaText(400) }).strict();
 
 export interface WrittenQuery {
   query: string;

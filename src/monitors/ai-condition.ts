@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { schemaText } from '../llm/json-text.js';
 import type { LlmProvider } from '../llm/provider.js';
 import type { MonitorRecord } from '../control/records.js';
 import type { SearchResult } from '../query/types.js';
@@ -34,8 +35,8 @@ const verdict = z
   .object({
     triggered: z.boolean(),
     severity: z.enum(SEVERITIES),
-    summary: z.string().max(200),
-    evidence: z.array(z.string().max(150)).max(3),
+    summary: schemaText(200),
+    evidence: z.array(schemaText(150)).max(3),
   })
   .strict();
 

@@ -26,5 +26,7 @@ export function partKey(env: string, index: string, day: number): string {
 
 /** yyyy-mm-dd of a day number: the block directory's name and the sidecar's `day`. */
 export function dayString(day: number): string {
-  return new Date(day * 86_400_000).toISOString().slice(0, 10);
+  // the date part whatever the year: years past 9999 print as +010000-01-01 (a block sealed
+  // before the store's time guard may hold one), which slice(0, 10) cut to "+010000-01"
+  return new Date(day * 86_400_000).toISOString().split('T')[0];
 }

@@ -67,7 +67,8 @@ const sidecar = z
     name: z.string().min(1),
     env: z.string().min(1),
     index: z.string().min(1),
-    day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    // years beyond 0..9999 print with a sign and six digits; older svc cut them to `+010000-01`
+    day: z.string().regex(/^(\d{4}-\d{2}-\d{2}|[+-]\d{6}-\d{2}(-\d{2})?)$/),
     count: int.nonnegative(),
     minUs: int,
     maxUs: int,

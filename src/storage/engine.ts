@@ -233,6 +233,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
       const r = await repairSegment(this.wal.dir, seq, this.opts.config.maxEventBytes);
       // one synchronous step: the rewritten file's accounting replaces the old one
       this.live.set(seq, r.seg);
+      if (old.columns) this.blocks.refs.deleteWhenFree(old.columns);
       this.unreadable.clear(old.path);
       this.opts.log.warn({ seq, changed: r.changed, skipped: r.skipped, events: r.seg.count }, 'WAL segment rewritten so it can be sealed');
     } catch (err) {

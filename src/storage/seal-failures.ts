@@ -51,7 +51,7 @@ export class SealFailures {
     const reason = String((err as Error)?.message ?? err).split('\n')[0];
     this.log.error({ err, seq, failures: f.failures }, 'cannot seal WAL segment');
     if (f.failures === 1) this.problems.report('seal_failed', `cannot seal WAL segment ${seq}: ${reason}`, path);
-    if (ENVIRONMENT.test(reason) || (err as NodeJS.ErrnoException)?.code?.match?.(/^E[A-Z]+$/)) return { repair: false, retryMs: RETRY_MS };
+    if (ENVIRONMENT.test(`${(err as NodeJS.ErrnoException)?.code ?? ''} ${reason}`)) return { repair: false, retryMs: RETRY_MS };
     if (!f.repaired) return { repair: true };
     if (!f.setAside) {
       f.setAside = true;

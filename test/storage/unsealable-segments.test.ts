@@ -120,6 +120,29 @@ describe('segments an older svc could not seal', () => {
     }
   });
 
+  it('sets aside a segment that cannot be sealed even rewritten: its events stay searchable, it is told once, and later segments seal', async () => {
+    const s = await openStorage({ tuning: { maxUnsealedSegments: 1 } });
+    const told: StorageProblem[] = [];
+    s.engine.onProblem((p) => told.push(p));
+    try {
+      // an index name no directory can have (over NAME_MAX): no block can be written for it
+      await s.engine.writer.write(makeEvents(5, { index: 'i'.repeat(300), tag: 'aside' }), { wait: true });
+      await s.engine.flush();
+      assert.equal(s.engine.stats().liveEvents, 5);
+      assert.deepEqual(told.filter((p) => p.kind === 'segment_set_aside' && !p.resolved).length, 1);
+      // the backlog of one is not held by it: the next segments are written and sealed
+      for (let i = 0; i < 3; i++) {
+        await s.engine.writer.write(makeEvents(10, { tag: `after${i}` }), { wait: true });
+        await s.engine.flush();
+      }
+      assert.equal(s.engine.stats().blockEvents, 30);
+      assert.equal(await countWhere(s.engine, "tag = 'aside'"), 5);
+      assert.equal(await countWhere(s.engine), 35);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('guards new writes the same way: a 36 MiB message is cut and a year-10000 time replaced, at once searchable', async () => {
     const s = await openStorage();
     try {

@@ -30,3 +30,12 @@ export function dayString(day: number): string {
   // before the store's time guard may hold one), which slice(0, 10) cut to "+010000-01"
   return new Date(day * 86_400_000).toISOString().split('T')[0];
 }
+
+/**
+ * An event time as ISO text for reports (retention), whatever the time: JS dates end at ±8.64e15
+ * ms, and a block an older svc sealed may hold a time beyond (`toISOString` would throw).
+ */
+export function isoOfUs(us: number): string {
+  const ms = Math.floor(us / 1000);
+  return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : String(us);
+}

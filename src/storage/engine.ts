@@ -260,7 +260,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
 
   /** One round of merges picked by the policy (merging.ts); each merge commits on its own. */
   mergeRound(force = false): Promise<number> {
-    return mergeRound({ blocks: this.blocks, duck: this.duck, target: () => this.target(), policy: this.tuning.mergePolicy, merged: () => this.shared?.kick() }, force);
+    return mergeRound({ blocks: this.blocks, duck: this.duck, target: () => this.target(), policy: this.tuning.mergePolicy, merged: () => this.shared?.kick(), unreadable: this.unreadable }, force);
   }
 
   /** Registers the one listener told of storage problems (svc's self-log); earlier ones are kept for it. */
@@ -392,6 +392,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   }
 
   countByBucket(spec: BucketCountSpec, spanUs: number): Promise<BucketCounts> {
-    return countBuckets({ blocks: this.blocks.all(), live: this.live.values(), hold: (b, f) => this.blocks.hold(b, f), query: (sql) => this.duck.query(sql, spec.signal) }, spec, spanUs);
+    const readable = <T extends { path: string }>(xs: Iterable<T>) => [...xs].filter((x) => !this.unreadable.has(x.path));
+    return countBuckets({ blocks: readable(this.blocks.all()), live: readable(this.live.values()), hold: (b, f) => this.blocks.hold(b, f), query: (sql) => this.duck.query(sql, spec.signal) }, spec, spanUs);
   }
 }

@@ -22,6 +22,7 @@ import { repairSegment } from './wal/segment-repair.js';
 import { summarizeFields, summarizePartitions } from './read/summaries.js';
 import { countBuckets } from './read/bucket-counts.js';
 import { clearScratch, quarantineTo, recover } from './recovery.js';
+import { salvageQuarantined } from './salvage.js';
 import { replayWal } from './wal/replay.js';
 import { commitSeal, DIRECT_SEAL_MAX_PARTS, removeSealedSegment, writeSegmentBlocks } from './seal.js';
 import { LiveColumns } from './wal/live-columns.js';
@@ -109,6 +110,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     const engine = new StorageEngine(opts, duck, new Wal(walDir, rec.nextSeg), root, resolveNodeId(config.dataDir, config.nodeId), problems);
     for (const b of rec.blocks) engine.blocks.add(b);
     engine.lastSeq = rec.maxBlockSeq;
+    for (const b of await salvageQuarantined(duck, rec.quarantined, { target: engine.target(), kept: rec.blocks, unsealed: rec.segments, problems, log: opts.log })) engine.blocks.add(b);
     await replayWal(duck, walDir, rec.segments, { maxEventBytes: config.maxEventBytes, log: opts.log }, (seg) => {
       engine.live.set(seg.seq, seg);
       engine.waiting(seg);
@@ -215,12 +217,12 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
       await this.sealOnce(seq);
       this.sealFailures.sealed(seq, path);
       this.unreadable.clear(path);
-      for (const w of this.sealWaiters.splice(0)) w();
     } catch (err) {
       const next = this.sealFailures.failed(seq, path, err);
-      for (const w of this.sealWaiters.splice(0)) w();
       if (next.repair) return this.repair(seq);
       setTimeout(() => void this.schedule(() => this.seal(seq)), next.retryMs).unref();
+    } finally {
+      for (const w of this.sealWaiters.splice(0)) w(); // sealed, or no longer counted in the backlog
     }
   }
 
@@ -374,8 +376,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
 
   /** A file DuckDB cannot read is left out (reported), and the scan runs over the rest (read/scan-run.ts). */
   scan<T>(spec: ScanSpec, run: (relation: RelationInfo, exec: (sql: string) => Promise<QueryResult>, stream: StreamRows) => Promise<T>): Promise<T> {
-    const { blocks, duck, unreadable } = this;
-    return runScan({ blocks: () => blocks.all(), live: () => this.live.values(), hold: (b, f) => blocks.hold(b, f), query: (q, sig) => duck.query(q, sig), stream: (q, sig) => duck.stream(q, sig), unreadable }, spec, run);
+    return runScan({ blocks: () => this.blocks.all(), live: () => this.live.values(), hold: (b, f) => this.blocks.hold(b, f), query: (q, sig) => this.duck.query(q, sig), stream: (q, sig) => this.duck.stream(q, sig), unreadable: this.unreadable }, spec, run);
   }
 
   /** EventStore: what searches of `envs` leave out because it cannot be read. */

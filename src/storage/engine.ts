@@ -72,6 +72,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   private sealWaiters: (() => void)[] = [];
   private lastSeq = 0;
   private closed = false;
+  private walFailing = false; // a WAL append failed and none succeeded since: wal_write_failed told, not yet resolved
   /** With SVC_STORE: publishing, the other nodes' blocks, the cluster's retention (shared/cluster.ts). */
   private shared: SharedBlocks | undefined;
   private readonly columns: LiveColumns;
@@ -141,8 +142,11 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
         if (this.wal.damaged) await this.rotate();
         this.opts.log.error({ err }, 'write-ahead log append failed; the writes were refused');
         this.problems.report('wal_write_failed', (err as Error).message);
+        this.walFailing = true;
         throw err;
       }
+      if (this.walFailing) this.problems.resolve('wal_write_failed', 'the write-ahead log takes writes again');
+      this.walFailing = false;
       const seg = this.openSegment();
       for (const e of encoded) seg.absorb(e.parts);
       if (this.wal.bytes >= this.tuning.segmentBytes) await this.rotate();
@@ -151,9 +155,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
 
   /** Closed segments waiting for a seal that can succeed: one failing to seal holds nothing back. */
   private unsealedClosed(): number {
-    let n = 0;
-    for (const seq of this.live.keys()) if (seq < this.wal.currentSeq && !this.sealFailures.failing(seq)) n++;
-    return n;
+    return [...this.live.keys()].filter((seq) => seq < this.wal.currentSeq && !this.sealFailures.failing(seq)).length;
   }
 
   private openSegment(): LiveSegment {
@@ -346,9 +348,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   }
 
   /** DuckDB's own memory accounting in MiB by tag (benchmarks: where the memory is). */
-  debugMemory(): Promise<Record<string, number>> {
-    return this.duck.memoryByTag();
-  }
+  readonly debugMemory = (): Promise<Record<string, number>> => this.duck.memoryByTag();
 
   listBlocks(): Block[] {
     return [...this.blocks.own()];

@@ -43,6 +43,8 @@ export const envSchema = z.object({
   SVC_BLOCK_QUEUE_CAP: posInt.default(100_000),
   SVC_BLOCK_SYNC_SECS: posInt.default(10),
   SVC_MAX_BODY_BYTES: posInt.default(64 * 1024 * 1024),
+  /** Largest event (message) kept whole; a longer one is cut at a UTF-8 boundary and marked `svc_truncated`. */
+  SVC_MAX_EVENT_BYTES: posInt.default(1024 * 1024),
   /** Largest CSV an admin may upload as a lookup table (PUT /api/admin/lookups/{name}). */
   SVC_LOOKUP_MAX_BYTES: posInt.default(32 * 1024 * 1024),
   /** Longest a client may take to send one whole request (headers and body); slow senders get 408. */

@@ -37,6 +37,9 @@ export async function searchRun(deps: PlanDeps, principal: Principal, req: Searc
     result = await pipeline(deps.store, p, limit);
   }
   if (result.meta.matched === 0) result.meta.hint = await noMatchHint(deps, p, req);
+  // files the store left out (damaged, unreadable): the answer says it is incomplete
+  const warnings = p.possible ? (deps.store.readWarnings?.(p.targets.envs) ?? []) : [];
+  if (warnings.length > 0) result.meta.warnings = warnings;
   result.meta.tookMs = elapsedMs(t0);
   return result;
 }

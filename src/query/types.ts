@@ -28,6 +28,8 @@ export interface SearchMeta {
   tookMs: number;
   /** Present when nothing matched: events the env/index hold outside the chosen time range. */
   hint?: { eventsOutsideRange: number; earliest?: string; latest?: string; message: string };
+  /** Present when part of the stored data could not be read and the answer is without it (EventStore.readWarnings). */
+  warnings?: string[];
 }
 
 export interface SearchResult {

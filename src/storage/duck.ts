@@ -117,6 +117,12 @@ export class Duck {
     }
   }
 
+  /** DuckDB's own memory accounting in MiB by tag (benchmarks: where the memory is). */
+  async memoryByTag(): Promise<Record<string, number>> {
+    const r = await this.query('SELECT tag, memory_usage_bytes FROM duckdb_memory() WHERE memory_usage_bytes > 0');
+    return Object.fromEntries(r.rows.map(([tag, bytes]) => [String(tag), Math.round(Number(bytes) / 2 ** 20)]));
+  }
+
   close(): void {
     this.closed = true;
     for (const c of this.idle.splice(0)) c.closeSync();

@@ -10,17 +10,19 @@ import { LiveSegment } from './wal/live-segment.js';
 import { walBatch, type WriteBatch } from './wal/batch-encode.js';
 import { WriterQueue } from './wal/writer-queue.js';
 import { writeSummary } from './wal/segment-summary.js';
-import { deleteBlockFiles, type Block } from './blocks/block-files.js';
+import type { Block } from './blocks/block-files.js';
 import type { BlockTarget } from './blocks/block-writer.js';
-import { mergeIntoBlock } from './blocks/merge.js';
-import { pickMerges } from './blocks/merge-policy.js';
+import { mergeRound } from './merging.js';
 import { DEFAULT_TUNING, type StorageTuning } from './tuning.js';
 import { Catalog } from './catalog.js';
-import { planScan } from './read/scan-plan.js';
-import { relationSql } from './read/relation-sql.js';
+import { runScan } from './read/scan-run.js';
+import { UnreadableFiles } from './read/unreadable-files.js';
+import { SealFailures } from './seal-failures.js';
+import { repairSegment } from './wal/segment-repair.js';
 import { summarizeFields, summarizePartitions } from './read/summaries.js';
 import { countBuckets } from './read/bucket-counts.js';
 import { clearScratch, quarantineTo, recover } from './recovery.js';
+import { salvageQuarantined } from './salvage.js';
 import { replayWal } from './wal/replay.js';
 import { commitSeal, DIRECT_SEAL_MAX_PARTS, removeSealedSegment, writeSegmentBlocks } from './seal.js';
 import { LiveColumns } from './wal/live-columns.js';
@@ -70,9 +72,12 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   private sealWaiters: (() => void)[] = [];
   private lastSeq = 0;
   private closed = false;
+  private walFailing = false; // a WAL append failed and none succeeded since: wal_write_failed told, not yet resolved
   /** With SVC_STORE: publishing, the other nodes' blocks, the cluster's retention (shared/cluster.ts). */
   private shared: SharedBlocks | undefined;
   private readonly columns: LiveColumns;
+  private readonly sealFailures: SealFailures;
+  private readonly unreadable: UnreadableFiles;
 
   private constructor(
     private readonly opts: StorageOptions,
@@ -85,7 +90,10 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     this.nodeId = nodeId;
     const age = opts.config.testSegmentAgeMs;
     this.tuning = { ...DEFAULT_TUNING, ...(age ? { segmentAgeMs: age } : {}), ...opts.tuning };
-    this.writer = new WriterQueue(opts.config.blockQueueCap, (b) => this.commit(b), { hold: opts.config.testHoldWriter });
+    // a caller that will not wait (compat protocols) hears queue_full at once while commits wait for seals
+    this.writer = new WriterQueue(opts.config.blockQueueCap, (b) => this.commit(b), { hold: opts.config.testHoldWriter, backedUp: () => this.sealWaiters.length > 0 });
+    this.sealFailures = new SealFailures(problems, opts.log);
+    this.unreadable = new UnreadableFiles(problems);
     this.columns = new LiveColumns(duck, join(opts.config.dataDir, 'tmp'), (err, seq) => opts.log.warn({ err, seq }, 'cannot make the columnar copy of a WAL segment; searches read its JSON'));
   }
 
@@ -103,7 +111,8 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     const engine = new StorageEngine(opts, duck, new Wal(walDir, rec.nextSeg), root, resolveNodeId(config.dataDir, config.nodeId), problems);
     for (const b of rec.blocks) engine.blocks.add(b);
     engine.lastSeq = rec.maxBlockSeq;
-    await replayWal(duck, walDir, rec.segments, (seg) => {
+    for (const b of await salvageQuarantined(duck, rec.quarantined, { target: engine.target(), kept: rec.blocks, unsealed: rec.segments, problems, log: opts.log })) engine.blocks.add(b);
+    await replayWal(duck, walDir, rec.segments, { maxEventBytes: config.maxEventBytes, log: opts.log }, (seg) => {
       engine.live.set(seg.seq, seg);
       engine.waiting(seg);
       engine.schedule(() => engine.seal(seg.seq));
@@ -119,7 +128,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   /** The writer queue's commit: one WAL append + fsync for the whole group, then live accounting. */
   private async commit(batches: WriteBatch[]): Promise<void> {
     // batches a decode worker encoded cost nothing here; LogEvent batches are encoded now
-    const encoded = batches.map(walBatch);
+    const encoded = batches.map((b) => walBatch(b, this.opts.config.maxEventBytes));
     const bytes = Buffer.concat(encoded.map((e) => e.wal));
     // backpressure from sealing: the queue fills while we wait, so callers wait or get queue_full
     while (this.unsealedClosed() >= this.tuning.maxUnsealedSegments && !this.closed) {
@@ -133,22 +142,20 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
         if (this.wal.damaged) await this.rotate();
         this.opts.log.error({ err }, 'write-ahead log append failed; the writes were refused');
         this.problems.report('wal_write_failed', (err as Error).message);
+        this.walFailing = true;
         throw err;
       }
+      if (this.walFailing) this.problems.resolve('wal_write_failed', 'the write-ahead log takes writes again');
+      this.walFailing = false;
       const seg = this.openSegment();
       for (const e of encoded) seg.absorb(e.parts);
       if (this.wal.bytes >= this.tuning.segmentBytes) await this.rotate();
     });
   }
 
+  /** Closed segments waiting for a seal that can succeed: one failing to seal holds nothing back. */
   private unsealedClosed(): number {
-    let n = 0;
-    for (const seq of this.live.keys()) if (seq < this.wal.currentSeq) n++;
-    return n;
-  }
-
-  private wakeSealWaiters(): void {
-    for (const w of this.sealWaiters.splice(0)) w();
+    return [...this.live.keys()].filter((seq) => seq < this.wal.currentSeq && !this.sealFailures.failing(seq)).length;
   }
 
   private openSegment(): LiveSegment {
@@ -202,17 +209,42 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     };
   }
 
-  /** Seals one closed WAL segment; on failure the segment stays live and the seal is retried later. */
+  /**
+   * Seals one closed WAL segment; on failure the segment stays live and stops holding commits back,
+   * and is rewritten and sealed again, or tried again later (seal-failures.ts).
+   */
   private async seal(seq: number): Promise<void> {
+    const path = Wal.segmentPath(this.wal.dir, seq);
     try {
       await this.sealOnce(seq);
-      this.wakeSealWaiters();
+      this.sealFailures.sealed(seq, path);
+      this.unreadable.clear(path);
     } catch (err) {
-      this.opts.log.error({ err, seq }, 'cannot seal WAL segment; retrying in 10 s');
-      this.problems.report('seal_failed', `cannot seal WAL segment ${seq}, retrying every 10 s: ${(err as Error).message}`);
-      const t = setTimeout(() => void this.schedule(() => this.seal(seq)), 10_000);
-      t.unref();
+      const next = this.sealFailures.failed(seq, path, err);
+      if (next.repair) return this.repair(seq);
+      setTimeout(() => void this.schedule(() => this.seal(seq)), next.retryMs).unref();
+    } finally {
+      for (const w of this.sealWaiters.splice(0)) w(); // sealed, or no longer counted in the backlog
     }
+  }
+
+  /** The seal's fallback path: rewrites the segment through the store's guard (wal/segment-repair.ts), then seals it. */
+  private async repair(seq: number): Promise<void> {
+    const old = this.live.get(seq);
+    if (!old) return;
+    try {
+      await this.columns.settled(seq);
+      const r = await repairSegment(this.wal.dir, seq, this.opts.config.maxEventBytes);
+      // one synchronous step: the rewritten file's accounting replaces the old one
+      this.live.set(seq, r.seg);
+      if (old.columns) this.blocks.refs.deleteWhenFree(old.columns);
+      this.unreadable.clear(old.path);
+      this.opts.log.warn({ seq, changed: r.changed, skipped: r.skipped, events: r.seg.count }, 'WAL segment rewritten so it can be sealed');
+    } catch (err) {
+      this.opts.log.error({ err, seq }, 'cannot rewrite WAL segment');
+    } // either way the next failure sets it aside
+    this.sealFailures.repaired(seq);
+    await this.seal(seq);
   }
 
   /** Seals one closed WAL segment into blocks and commits (seal.ts; docs/storage.md, "recovery rule"). */
@@ -230,29 +262,9 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     if (this.tuning.merge) this.schedule(() => this.mergeRound());
   }
 
-  /** One round of merges picked by the policy; each merge commits on its own. */
-  async mergeRound(force = false): Promise<number> {
-    // with a store, only published blocks: one manifest write then swaps the merge in whole
-    const groups = pickMerges(this.blocks.mergeCandidates(), Date.now(), { ...this.tuning.mergePolicy, ...(force ? { minBlocks: 2, coldMs: 0, settledMs: 0 } : {}) });
-    for (const g of groups) await this.mergeBlocks(g);
-    return groups.length;
-  }
-
-  private async mergeBlocks(inputs: Block[]): Promise<void> {
-    if (!this.blocks.mergeable(inputs)) return;
-    this.blocks.refs.acquire(inputs.map((b) => b.path));
-    try {
-      const merged = await this.duck.with((c) => mergeIntoBlock(c, inputs, this.target()));
-      if (!merged) return;
-      // an input taken out of the manifest meanwhile (expired) must not come back inside the merge
-      if (!this.blocks.mergeable(inputs)) return deleteBlockFiles(merged);
-      // one synchronous step: scans see the inputs or the merged block, never both
-      this.blocks.add(merged);
-      for (const b of inputs) this.blocks.drop(b);
-      this.shared?.kick();
-    } finally {
-      this.blocks.refs.release(inputs.map((b) => b.path));
-    }
+  /** One round of merges picked by the policy (merging.ts); each merge commits on its own. */
+  mergeRound(force = false): Promise<number> {
+    return mergeRound({ blocks: this.blocks, duck: this.duck, target: () => this.target(), policy: this.tuning.mergePolicy, merged: () => this.shared?.kick(), unreadable: this.unreadable }, force);
   }
 
   /** Registers the one listener told of storage problems (svc's self-log); earlier ones are kept for it. */
@@ -336,10 +348,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   }
 
   /** DuckDB's own memory accounting in MiB by tag (benchmarks: where the memory is). */
-  async debugMemory(): Promise<Record<string, number>> {
-    const r = await this.duck.query('SELECT tag, memory_usage_bytes FROM duckdb_memory() WHERE memory_usage_bytes > 0');
-    return Object.fromEntries(r.rows.map(([tag, bytes]) => [String(tag), Math.round(Number(bytes) / 2 ** 20)]));
-  }
+  readonly debugMemory = (): Promise<Record<string, number>> => this.duck.memoryByTag();
 
   listBlocks(): Block[] {
     return [...this.blocks.own()];
@@ -365,15 +374,14 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
 
   // ---------------------------------------------------------------- read side (EventStore)
 
-  async scan<T>(spec: ScanSpec, run: (relation: RelationInfo, exec: (sql: string) => Promise<QueryResult>, stream: StreamRows) => Promise<T>): Promise<T> {
-    const plan = planScan(this.blocks.all(), this.live.values(), spec);
-    const release = await this.blocks.hold(plan.blocks, [...plan.blocks.map((b) => b.path), ...plan.live.map((l) => l.seg.path)]);
-    try {
-      const relation: RelationInfo = { sql: relationSql(plan, spec), fieldColumns: [...plan.fields.keys()], fieldTypes: Object.fromEntries(plan.fields), candidateEvents: plan.candidateEvents };
-      return await run(relation, (sql) => this.duck.query(sql, spec.signal), (sql) => this.duck.stream(sql, spec.signal));
-    } finally {
-      release();
-    }
+  /** A file DuckDB cannot read is left out (reported), and the scan runs over the rest (read/scan-run.ts). */
+  scan<T>(spec: ScanSpec, run: (relation: RelationInfo, exec: (sql: string) => Promise<QueryResult>, stream: StreamRows) => Promise<T>): Promise<T> {
+    return runScan({ blocks: () => this.blocks.all(), live: () => this.live.values(), hold: (b, f) => this.blocks.hold(b, f), query: (q, sig) => this.duck.query(q, sig), stream: (q, sig) => this.duck.stream(q, sig), unreadable: this.unreadable }, spec, run);
+  }
+
+  /** EventStore: what searches of `envs` leave out because it cannot be read. */
+  readWarnings(envs?: string[]): string[] {
+    return this.unreadable.warnings(envs);
   }
 
   partitions(envs?: string[]): PartitionSummary[] {
@@ -385,6 +393,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   }
 
   countByBucket(spec: BucketCountSpec, spanUs: number): Promise<BucketCounts> {
-    return countBuckets({ blocks: this.blocks.all(), live: this.live.values(), hold: (b, f) => this.blocks.hold(b, f), query: (sql) => this.duck.query(sql, spec.signal) }, spec, spanUs);
+    const readable = <T extends { path: string }>(xs: Iterable<T>) => [...xs].filter((x) => !this.unreadable.has(x.path));
+    return countBuckets({ blocks: readable(this.blocks.all()), live: readable(this.live.values()), hold: (b, f) => this.blocks.hold(b, f), query: (sql) => this.duck.query(sql, spec.signal) }, spec, spanUs);
   }
 }

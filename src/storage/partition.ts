@@ -26,5 +26,16 @@ export function partKey(env: string, index: string, day: number): string {
 
 /** yyyy-mm-dd of a day number: the block directory's name and the sidecar's `day`. */
 export function dayString(day: number): string {
-  return new Date(day * 86_400_000).toISOString().slice(0, 10);
+  // the date part whatever the year: years past 9999 print as +010000-01-01 (a block sealed
+  // before the store's time guard may hold one), which slice(0, 10) cut to "+010000-01"
+  return new Date(day * 86_400_000).toISOString().split('T')[0];
+}
+
+/**
+ * An event time as ISO text for reports (retention), whatever the time: JS dates end at ±8.64e15
+ * ms, and a block an older svc sealed may hold a time beyond (`toISOString` would throw).
+ */
+export function isoOfUs(us: number): string {
+  const ms = Math.floor(us / 1000);
+  return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : String(us);
 }

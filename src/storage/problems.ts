@@ -1,5 +1,15 @@
 /** What can go wrong below the API that an operator must hear about (svc's self-log, `_svclogs`). */
-export type StorageProblemKind = 'wal_write_failed' | 'seal_failed' | 'background_job_failed' | 'block_quarantined' | 'store_unavailable' | 'block_unreadable';
+export type StorageProblemKind =
+  | 'wal_write_failed'
+  | 'seal_failed'
+  | 'background_job_failed'
+  | 'block_quarantined'
+  | 'store_unavailable'
+  | 'block_unreadable'
+  /** A WAL segment that cannot be sealed even rewritten: kept live and searchable (seal-failures.ts). */
+  | 'segment_set_aside'
+  /** A live WAL segment a search could not read: searches skip it until it is rewritten (read/unreadable-files.ts). */
+  | 'segment_unreadable';
 
 export interface StorageProblem {
   kind: StorageProblemKind;

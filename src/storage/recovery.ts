@@ -17,6 +17,15 @@ export interface Recovered {
   segments: number[];
   nextSeg: number;
   maxBlockSeq: number;
+  /** Blocks step 1 set aside, for salvage.ts to read back what it can. */
+  quarantined: Quarantined[];
+}
+
+/** A block step 1 set aside: where it was, where it is now, why. */
+export interface Quarantined {
+  from: string;
+  to: string;
+  reason: string;
 }
 
 /** Scratch copies of seals made by versions before live-columns.ts. */
@@ -36,11 +45,13 @@ export function clearScratch(dataDir: string): void {
  * Step 1's way out for a damaged sidecar: the block moves to `quarantineDir` (same relative path),
  * is logged and reported, and svc starts without it rather than not at all.
  */
-export function quarantineTo(root: string, quarantineDir: string, log: Logger, problems: ProblemReporter): (parquet: string, reason: string) => void {
+export function quarantineTo(root: string, quarantineDir: string, log: Logger, problems: ProblemReporter): (parquet: string, reason: string) => string {
   return (parquet, reason) => {
     const dest = moveBlockFiles(parquet, root, quarantineDir);
-    log.error({ block: parquet, movedTo: dest, reason }, 'block sidecar is damaged: block set aside, its events are not searchable');
-    problems.report('block_quarantined', `damaged sidecar (${reason}): block moved to ${dest}, its events are not searchable`, parquet);
+    log.error({ block: parquet, movedTo: dest, reason }, 'block sidecar is damaged: block set aside');
+    // resolved once salvage.ts has read its rows back into new blocks
+    problems.report('block_quarantined', `damaged sidecar (${reason}): block moved to ${dest}, its events are not searchable unless read back`, parquet);
+    return dest;
   };
 }
 
@@ -48,8 +59,9 @@ export function quarantineTo(root: string, quarantineDir: string, log: Logger, p
  * Start-up recovery (docs/storage.md): finish committed merges and seals, drop blocks of seals
  * that never committed (their events are still in the WAL), and list the segments to replay.
  */
-export function recover(root: string, walDir: string, quarantine: (parquet: string, reason: string) => void): Recovered {
-  const blocks = finishMerges(loadBlocks(root, quarantine));
+export function recover(root: string, walDir: string, quarantine: (parquet: string, reason: string) => string): Recovered {
+  const quarantined: Quarantined[] = [];
+  const blocks = finishMerges(loadBlocks(root, (from, reason) => quarantined.push({ from, to: quarantine(from, reason), reason })));
   finishSeals(walDir);
   const segments = Wal.segments(walDir);
   const unsealed = new Set(segments);
@@ -57,7 +69,7 @@ export function recover(root: string, walDir: string, quarantine: (parquet: stri
   const kept = dropUncommittedSeals(blocks, unsealed);
   const maxWal = Math.max(0, ...segments, ...kept.map((b) => b.meta.walSeg ?? 0));
   const maxBlockSeq = Math.max(0, ...kept.map((b) => Number(b.meta.name.slice(b.meta.name.lastIndexOf('-') + 1)) || 0));
-  return { blocks: kept, segments, nextSeg: maxWal + 1, maxBlockSeq };
+  return { blocks: kept, segments, nextSeg: maxWal + 1, maxBlockSeq, quarantined };
 }
 
 /** Step 2: an input of a merge whose merged block exists is deleted (the merge committed). */

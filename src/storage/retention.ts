@@ -1,7 +1,7 @@
 import type { Config } from '../config/load.js';
 import type { ControlReader } from '../control/types.js';
 import type { Block } from './blocks/block-files.js';
-import { DAY_US } from './partition.js';
+import { DAY_US, isoOfUs } from './partition.js';
 
 // Retention: which blocks have outlived their env's retention, and the sweep that deletes them
 // (run by the engine's job queue on a timer and for POST /api/admin/gc).
@@ -67,7 +67,7 @@ export function sweepExpired(blocks: Iterable<Block>, nowMs: number, daysOf: (en
       day: b.meta.day,
       block: b.meta.name,
       events: b.meta.count,
-      maxTime: new Date(b.meta.maxUs / 1000).toISOString(),
+      maxTime: isoOfUs(b.meta.maxUs),
     })),
     tookMs: Date.now() - t0,
   };

@@ -4,6 +4,7 @@ import { syncDir } from './fsync.js';
 import { Wal } from './wal/wal.js';
 import type { LiveSegment } from './wal/live-segment.js';
 import { walRowsSql } from './wal/wal-line.js';
+import { timeInRange } from './wal/event-guard.js';
 import { writeColumns } from './wal/live-columns.js';
 import { deleteBlockFiles, type Block } from './blocks/block-files.js';
 import type { BlockTarget } from './blocks/block-writer.js';
@@ -25,6 +26,11 @@ export const DIRECT_SEAL_MAX_PARTS = 2;
  * marker exists, a restart deletes them and replays the segment. `tmpDir` holds columnar copies.
  */
 export async function writeSegmentBlocks(duck: Duck, seg: LiveSegment, target: BlockTarget, tmpDir: string): Promise<Block[]> {
+  // written before the store's guard: the fallback path gives such events their arrival time
+  // (wal/segment-repair.ts) rather than sealing a block whose times JS dates cannot all print
+  if ([...seg.partitions.values()].some((p) => !timeInRange(p.minUs) || !timeInRange(p.maxUs))) {
+    throw new Error(`cannot seal WAL segment ${seg.seq}: it holds an event time outside years 1..9999`);
+  }
   return duck.with(async (c) => {
     const origin = { walSeg: seg.seq, replaces: [] };
     const parts = [...seg.partitions.values()].sort((a, b) => a.day - b.day);
@@ -35,7 +41,16 @@ export async function writeSegmentBlocks(duck: Duck, seg: LiveSegment, target: B
     // partitions, and each pass over the WAL JSON costs less than writing and re-reading a copy.
     if (!seg.columns && seg.partitions.size > DIRECT_SEAL_MAX_PARTS) await writeColumns(c, seg, tmpDir);
     const rows = seg.columns ? `read_parquet(${lit(seg.columns)})` : walRowsSql([seg.path]);
-    return writeBlocks(c, rows, target, origin, liveFields(seg), parts);
+    const made = await writeBlocks(c, rows, target, origin, liveFields(seg), parts);
+    // DuckDB skips a line it cannot read (ignore_errors, for a torn tail): fewer rows than the
+    // acknowledged events means it skipped one of them (a time its BIGINT column cannot hold, written
+    // before the store's guard), so this seal must not commit; the fallback path rewrites the segment
+    const written = made.reduce((n, b) => n + b.meta.count, 0);
+    if (written < seg.count) {
+      for (const b of made) deleteBlockFiles(b);
+      throw new Error(`cannot seal WAL segment ${seg.seq}: DuckDB read ${written} of its ${seg.count} events`);
+    }
+    return made;
   });
 }
 

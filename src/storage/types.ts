@@ -123,4 +123,9 @@ export interface EventStore {
    * ingest, seals and merges.
    */
   countByBucket(spec: BucketCountSpec, spanUs: number): Promise<BucketCounts>;
+  /**
+   * Files a search of `envs` (all when undefined) leaves out because they cannot be read (a
+   * damaged block, an unreadable live segment), as warnings for the search's answer.
+   */
+  readWarnings?(envs?: string[]): string[];
 }

@@ -36,8 +36,10 @@ describe('a full disk under a stream of writes', () => {
       const codes = new Set<string>();
       let acksAfterLift = 0;
       let lifted = false;
+      const problems: string[] = [];
       onLines(child.stdout, (l) => {
         const [kind, a, b, code] = l.split(' ');
+        if (kind === 'problem') return void problems.push(`${a} ${b}`);
         const into = kind === 'ack' ? acked : rejected;
         for (let i = Number(a); i <= Number(b); i++) into.add(i);
         if (kind === 'fail') codes.add(code);
@@ -62,6 +64,8 @@ describe('a full disk under a stream of writes', () => {
       child.kill('SIGKILL');
       await exited;
       assert.deepEqual([...codes], ['storage_unavailable']);
+      // told once when appends began to fail, resolved by the first append that succeeded again
+      assert.deepEqual(problems.filter((p) => p.startsWith('wal_write_failed')), ['wal_write_failed told', 'wal_write_failed resolved']);
 
       const s = await openStorage({ dataDir });
       try {

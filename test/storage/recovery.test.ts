@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Wal } from '../../src/storage/wal/wal.js';
+import { loadBlocks } from '../../src/storage/blocks/block-files.js';
 import { countWhere, makeEvents, openStorage } from './helpers.js';
 
 function walFiles(dataDir: string): string[] {
@@ -135,7 +136,7 @@ describe('start-up recovery', () => {
     }
   });
 
-  it('sets a block with a damaged sidecar aside (quarantine/) and starts with the rest', async () => {
+  it('sets a block with a damaged sidecar aside (quarantine/), reads back what it can, and starts with the rest', async () => {
     const s1 = await openStorage();
     await s1.engine.writer.write(makeEvents(30, { index: 'a' }), { wait: true });
     await s1.engine.writer.write(makeEvents(20, { index: 'b' }), { wait: true });
@@ -151,16 +152,33 @@ describe('start-up recovery', () => {
     writeFileSync(wrong.sidecar, JSON.stringify({ ...wrong.meta, count: 'many' }));
     const s2 = await openStorage({ dataDir: s1.dataDir });
     try {
-      assert.equal(await countWhere(s2.engine), 10, 'the intact block of index c is served');
-      assert.deepEqual(s2.engine.listBlocks().map((b) => b.meta.index), ['c']);
-      for (const b of [cut, wrong]) {
-        const rel = relative(join(s1.dataDir, 'blocks'), b.path);
-        assert.equal(existsSync(b.path), false);
-        assert.ok(existsSync(join(s1.dataDir, 'quarantine', rel)), `${rel} moved to quarantine`);
-        assert.ok(existsSync(join(s1.dataDir, 'quarantine', rel.replace(/\.parquet$/, '.json'))));
-      }
+      // the cut sidecar no longer says where else its events may be: its block stays aside;
+      // the other still does (a committed seal): its Parquet rows are sealed again into a new block
+      assert.equal(await countWhere(s2.engine), 30, 'index b read back, index c intact');
+      assert.deepEqual(s2.engine.listBlocks().map((b) => b.meta.index).sort(), ['b', 'c']);
+      assert.equal(await countWhere(s2.engine, "\"index\" = 'b' AND seq = 19 AND tag = 'x'"), 1);
+      const rel = (b: typeof cut) => relative(join(s1.dataDir, 'blocks'), b.path);
+      assert.equal(existsSync(cut.path), false);
+      assert.ok(existsSync(join(s1.dataDir, 'quarantine', rel(cut))), `${rel(cut)} moved to quarantine`);
+      assert.ok(existsSync(join(s1.dataDir, 'quarantine', rel(cut).replace(/\.parquet$/, '.json'))));
+      assert.equal(existsSync(join(s1.dataDir, 'quarantine', rel(wrong))), false, 'read back, then removed from quarantine');
     } finally {
       await s2.close();
+    }
+  });
+
+  it('does not read back a damaged block of a seal that never committed: its events come from the WAL, once', async () => {
+    const s0 = await stopped(25);
+    await sealThenPutSegmentBack(s0);
+    const [b] = loadBlocks(join(s0, 'blocks'), () => undefined);
+    writeFileSync(b.sidecar, JSON.stringify({ ...b.meta, count: 'many' }));
+    const s = await openStorage({ dataDir: s0 });
+    try {
+      assert.equal(await countWhere(s.engine), 25);
+      await s.engine.flush();
+      assert.equal(await countWhere(s.engine), 25);
+    } finally {
+      await s.close();
     }
   });
 

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { SvcError } from '../../src/errors/svc-error.js';
+import { WriterQueue } from '../../src/storage/wal/writer-queue.js';
 import { countWhere, makeEvents, openStorage } from './helpers.js';
 
 describe('writer queue', () => {
@@ -51,6 +52,21 @@ describe('writer queue', () => {
     } finally {
       await s.close();
     }
+  });
+
+  it('tells a caller that will not wait queue_full at once while commits wait for the seal backlog, though the queue has room', async () => {
+    // the commit stands for the engine's, held back by the seal backlog until `sealed` runs
+    let sealed!: () => void;
+    const backlog = new Promise<void>((r) => (sealed = r));
+    let waiting = true;
+    const q = new WriterQueue(1000, () => backlog, { backedUp: () => waiting });
+    const held = q.write(makeEvents(10), { wait: true });
+    await assert.rejects(q.write(makeEvents(10), { wait: false }), (e: unknown) => e instanceof SvcError && e.code === 'queue_full' && (e.retryAfterSecs ?? 0) > 0);
+    assert.deepEqual(q.queueDepth(), { queued: 10, capacity: 1000 });
+    waiting = false;
+    sealed();
+    await held;
+    await q.write(makeEvents(10), { wait: false });
   });
 
   it('shares one fsync among concurrent batches and acknowledges each', async () => {

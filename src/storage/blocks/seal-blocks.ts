@@ -47,14 +47,15 @@ export type FieldsByPart = Map<string, { name: string; bits: number; count: numb
 /** Count and time range of a written block file, read from the file itself. */
 async function extentOf(c: DuckDBConnection, file: string): Promise<Pick<PartRow, 'count' | 'minUs' | 'maxUs'>> {
   const r = await queryOn(c, `SELECT count(*), epoch_us(min(_time)), epoch_us(max(_time)) FROM read_parquet(${lit(file)})`);
-  const [count, minUs, maxUs] = r.rows[0] as number[];
+  // queryOn gives a BIGINT past 2^53 (a time after year 2255) as text: a sidecar holds numbers
+  const [count, minUs, maxUs] = r.rows[0].map(Number);
   return { count, minUs, maxUs };
 }
 
 /** The partitions of `table` with their counts and time ranges (also WAL replay without a summary). */
 export async function partitionsOf(c: DuckDBConnection, table: string): Promise<PartRow[]> {
   const r = await queryOn(c, `SELECT env, "index", _day, count(*), epoch_us(min(_time)), epoch_us(max(_time)) FROM ${table} GROUP BY ALL ORDER BY ALL`);
-  return r.rows.map(([env, index, day, count, minUs, maxUs]) => ({ env, index, day, count, minUs, maxUs }) as PartRow);
+  return r.rows.map(([env, index, day, count, minUs, maxUs]) => ({ env, index, day: Number(day), count: Number(count), minUs: Number(minUs), maxUs: Number(maxUs) }) as PartRow);
 }
 
 /** The fields of each partition of `table`, from the `_f` JSON (also WAL replay without a summary). */

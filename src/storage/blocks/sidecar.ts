@@ -61,16 +61,19 @@ export interface BlockMeta {
  * (quarantine) instead of refusing to start or answering from half a catalog entry.
  */
 const int = z.number().int();
+const usTime = z.union([int, z.string().regex(/^-?\d{1,20}$/).transform(Number)]);
 const sidecar = z
   .object({
     v: z.literal(1),
     name: z.string().min(1),
     env: z.string().min(1),
     index: z.string().min(1),
-    day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    // years beyond 0..9999 print with a sign and six digits; older svc cut them to `+010000-01`
+    day: z.string().regex(/^(\d{4}-\d{2}-\d{2}|[+-]\d{6}-\d{2}(-\d{2})?)$/),
     count: int.nonnegative(),
-    minUs: int,
-    maxUs: int,
+    // an older svc wrote a time past year 2255 (beyond 2^53 µs) as its decimal text
+    minUs: usTime,
+    maxUs: usTime,
     fields: z.array(z.object({ name: z.string(), type: z.enum(['VARCHAR', 'BIGINT', 'DOUBLE', 'BOOLEAN']), count: int.nonnegative(), promoted: z.boolean() })),
     hasExtra: z.boolean(),
     bloom: z.object({ m: int.positive(), b64: z.string() }).optional(),

@@ -2,6 +2,7 @@ import type { Block } from '../blocks/block-files.js';
 import { columnType, summaryType } from '../blocks/field-types.js';
 import type { LiveSegment } from '../wal/live-segment.js';
 import type { FieldSummary, PartitionSummary, ScanSpec } from '../types.js';
+import { MAX_TIME_US, MIN_TIME_US } from '../wal/event-guard.js';
 import { collectFields, selectBlocks, selectLive } from './scan-plan.js';
 
 // EventStore.partitions() and EventStore.fields(): answered from the catalog (sidecars and live
@@ -9,8 +10,12 @@ import { collectFields, selectBlocks, selectLive } from './scan-plan.js';
 
 export function summarizePartitions(blocks: Iterable<Block>, segs: Iterable<LiveSegment>, envs?: string[]): PartitionSummary[] {
   const acc = new Map<string, PartitionSummary>();
-  const add = (env: string, index: string, n: number, minUs: number, maxUs: number) => {
+  const add = (env: string, index: string, n: number, lo: number, hi: number) => {
     if (envs && !envs.includes(env)) return;
+    // data written before the store's time guard may lie outside years 1..9999: every caller
+    // prints these extents as dates, and one such event must not make the catalog fail
+    const minUs = clampTime(lo);
+    const maxUs = clampTime(hi);
     const key = `${env}\u0001${index}`;
     const s = acc.get(key);
     if (!s) acc.set(key, { env, index, events: n, minTimeUs: minUs, maxTimeUs: maxUs });
@@ -30,4 +35,8 @@ export function summarizeFields(blocks: Iterable<Block>, segs: Iterable<LiveSegm
   return [...seen]
     .map(([name, f]) => ({ name, type: summaryType(columnType(f.bits)), events: f.count }))
     .sort((a, b) => b.events - a.events || (a.name < b.name ? -1 : 1));
+}
+
+function clampTime(us: number): number {
+  return Number.isNaN(us) ? MIN_TIME_US : Math.min(MAX_TIME_US, Math.max(MIN_TIME_US, us));
 }

@@ -1,5 +1,6 @@
 import type { ObjectStore } from '../../shared-store/object-store.js';
 import type { RetentionReport } from '../retention.js';
+import { isoOfUs } from '../partition.js';
 import { listNodes } from './layout.js';
 import { purgeRemoved, updateManifest, type ManifestEntry, type StoredManifest } from './manifest.js';
 
@@ -55,7 +56,7 @@ export async function sweepCluster(o: ClusterSweepOptions): Promise<ClusterSweep
   const report: RetentionReport = {
     deletedBlocks: taken.length,
     deletedEvents: taken.reduce((n, t) => n + t.e.count, 0),
-    blocks: taken.map(({ node, e }) => ({ env: e.env, index: e.index, day: e.day, block: e.name, events: e.count, maxTime: new Date(e.maxUs / 1000).toISOString(), node })),
+    blocks: taken.map(({ node, e }) => ({ env: e.env, index: e.index, day: e.day, block: e.name, events: e.count, maxTime: isoOfUs(e.maxUs), node })),
     tookMs: Date.now() - t0,
   };
   return { report, changed };

@@ -1,7 +1,7 @@
 import type { LogEvent } from '../../events/event.js';
 import type { EncodedBatch, WriteBatch } from '../../events/writer.js';
 import { LiveSegment, type LivePartition } from './live-segment.js';
-import { walLine } from './wal-line.js';
+import { DEFAULT_MAX_EVENT_BYTES, guardedLine } from './event-guard.js';
 
 export { batchSize, type WriteBatch } from '../../events/writer.js';
 
@@ -18,20 +18,23 @@ export interface WalBatch extends EncodedBatch {
 }
 
 /** A batch in WAL form: LogEvents are encoded now; an EncodedBatch was made by encodeBatch, its only maker. */
-export function walBatch(b: WriteBatch): WalBatch {
-  return Array.isArray(b) ? encodeBatch(b) : (b as WalBatch);
+export function walBatch(b: WriteBatch, maxEventBytes = DEFAULT_MAX_EVENT_BYTES): WalBatch {
+  return Array.isArray(b) ? encodeBatch(b, maxEventBytes) : (b as WalBatch);
 }
 
-/** Encodes events for the WAL. Pure: safe on any thread. */
-export function encodeBatch(events: LogEvent[]): WalBatch {
+/**
+ * Encodes events for the WAL. Pure: safe on any thread. Each line goes through the store's guard
+ * (event-guard.ts): a time outside years 1..9999 becomes the arrival time, a line DuckDB could not
+ * read is cut (SVC_MAX_EVENT_BYTES).
+ */
+export function encodeBatch(events: LogEvent[], maxEventBytes = DEFAULT_MAX_EVENT_BYTES): WalBatch {
   const acc = new LiveSegment(0, '');
   const lines: string[] = new Array(events.length);
+  const guard = { maxEventBytes, fallbackUs: Date.now() * 1000 };
   let chars = 0;
   for (let i = 0; i < events.length; i++) {
     const ev = events[i];
-    // the WAL column is BIGINT: a fractional time would make the line unreadable
-    if (!Number.isSafeInteger(ev.timeUs)) ev.timeUs = Math.trunc(ev.timeUs) || 0;
-    lines[i] = walLine(ev);
+    lines[i] = guardedLine(ev, guard);
     chars += lines[i].length;
     acc.record(ev);
   }

@@ -1,6 +1,5 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { Duck } from '../duck.js';
 import { fieldsOf, partitionsOf } from '../blocks/seal-blocks.js';
 import { partKey } from '../partition.js';
 import type { LiveSegment, LivePartition } from './live-segment.js';
@@ -50,11 +49,11 @@ export function writeSummary(dir: string, seg: LiveSegment): void {
   renameSync(path + '.tmp', path);
 }
 
-/** The accounting of segment `seq` at start-up: its summary file, else a DuckDB pass over the segment. */
-export async function loadSummary(duck: Duck, dir: string, seq: number): Promise<LivePartition[]> {
+/** The accounting of segment `seq` from its summary file; undefined when missing or torn (replay.ts asks DuckDB). */
+export function readSummary(dir: string, seq: number): LivePartition[] | undefined {
   try {
     return parseSummary(readFileSync(Wal.summaryPath(dir, seq), 'utf8'));
   } catch {
-    return duck.with((c) => summarizeSegment(c, Wal.segmentPath(dir, seq)));
+    return undefined;
   }
 }

@@ -27,21 +27,28 @@ export class WriterQueue implements Writer {
   private readonly roomWaiters: { n: number; go: () => void }[] = [];
   private inflight = 0;
   private held: boolean;
+  private readonly backedUp: () => boolean;
   private closed = false;
   private idleWaiters: (() => void)[] = [];
 
   constructor(
     private readonly capacity: number,
     private readonly commit: CommitFn,
-    opts: { hold?: boolean } = {},
+    opts: { hold?: boolean; backedUp?: () => boolean } = {},
   ) {
     this.held = opts.hold ?? false;
+    this.backedUp = opts.backedUp ?? (() => false);
   }
 
   async write(batch: WriteBatch, opts: WriteOptions): Promise<void> {
     if (this.closed) throw new SvcError('shutting_down', 'cannot write: svc is shutting down');
     const n = batchSize(batch);
     if (n === 0) return;
+    // commits are waiting (for the seal backlog): a caller that will not wait hears so now, not
+    // after its batch has waited in the queue for as long as the backlog lasts
+    if (!opts.wait && this.backedUp()) {
+      throw new SvcError('queue_full', 'cannot write now: written events wait for the WAL to be sealed', { retryAfterSecs: 1 });
+    }
     if (!this.fits(n)) {
       if (!opts.wait) {
         throw new SvcError('queue_full', `writer queue is full (${this.queued} of ${this.capacity} events)`, { retryAfterSecs: 1 });

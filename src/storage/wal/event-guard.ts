@@ -1,0 +1,85 @@
+import type { FieldValue, LogEvent } from '../../events/event.js';
+
+// What the store can hold, enforced where an event becomes a WAL line (batch-encode.ts) and where
+// an old segment is rewritten (segment-repair.ts). The ingest routes have their own, stricter
+// limits at the door; this is the store's own guard for whatever reaches it another way (older
+// versions' WAL, internal writers), so no line can make a segment unreadable or unsealable.
+
+/** 0001-01-01T00:00:00Z in µs: the first instant DuckDB, JS Date and the block days all print. */
+export const MIN_TIME_US = -62135596800000000;
+/**
+ * 9999-12-31T23:59:59.999Z in µs. Doubles near 2.5e17 are 32 apart, so the last microsecond of
+ * 9999 would round to year 10000: the bound stays a millisecond short of it.
+ */
+export const MAX_TIME_US = Date.UTC(9999, 11, 31, 23, 59, 59, 999) * 1000;
+/**
+ * Longest WAL line DuckDB reads with its default `maximum_object_size` (16 MiB), with room to
+ * spare. Raising that limit is no way out: DuckDB sizes its read buffers by it (2 × per thread),
+ * and a 64 MiB body of control characters is a 384 MiB line once JSON-escaped.
+ */
+export const WAL_LINE_MAX_BYTES = 8 * 1024 * 1024;
+/** SVC_MAX_EVENT_BYTES' default, for encoders that run without the config (decode workers). */
+export const DEFAULT_MAX_EVENT_BYTES = 1024 * 1024;
+
+export interface GuardOptions {
+  /** A message (or string field) longer than this is cut when the line is too long (SVC_MAX_EVENT_BYTES). */
+  maxEventBytes: number;
+  /** The time given to an event whose own time is outside years 1..9999 (arrival, or the segment's). */
+  fallbackUs: number;
+}
+
+/** True when `us` is an event time the store holds as it is. */
+export function timeInRange(us: number): boolean {
+  return us >= MIN_TIME_US && us <= MAX_TIME_US; // false for NaN too
+}
+
+/**
+ * The WAL line of `ev`, after making it fit: a time outside years 1..9999 becomes
+ * `o.fallbackUs` with the original in field `time_original`; a line over WAL_LINE_MAX_BYTES has
+ * its long strings cut at a UTF-8 boundary and field `svc_truncated` set to its original size in
+ * bytes. Mutates `ev`. Hot path: two comparisons and a length test for an ordinary event.
+ */
+export function guardedLine(ev: LogEvent, o: GuardOptions): string {
+  if (!timeInRange(ev.timeUs)) {
+    ev.fields = { ...ev.fields, time_original: originalTime(ev.timeUs) };
+    ev.timeUs = o.fallbackUs;
+  } else if (!Number.isSafeInteger(ev.timeUs)) ev.timeUs = Math.trunc(ev.timeUs); // the WAL column is BIGINT
+  const line = JSON.stringify(ev);
+  // fast path: 3 UTF-8 bytes per UTF-16 unit at most, so a short string cannot be too long
+  if (line.length * 3 <= WAL_LINE_MAX_BYTES) return line;
+  const bytes = Buffer.byteLength(line);
+  return bytes <= WAL_LINE_MAX_BYTES ? line : truncatedLine(ev, bytes, o.maxEventBytes);
+}
+
+function originalTime(us: number): string {
+  const ms = Math.floor(us / 1000);
+  return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : String(us);
+}
+
+/** Cuts the long strings of `ev` (halving the cut until the line fits), else drops its fields. */
+function truncatedLine(ev: LogEvent, originalBytes: number, maxEventBytes: number): string {
+  const original = { message: ev.message, fields: ev.fields };
+  for (let cut = Math.max(1024, maxEventBytes); cut >= 1024; cut = Math.floor(cut / 2)) {
+    ev.message = cutUtf8(original.message, cut);
+    const fields: Record<string, FieldValue> = {};
+    for (const [k, v] of Object.entries(original.fields)) fields[k] = typeof v === 'string' ? cutUtf8(v, cut) : v;
+    fields.svc_truncated = originalBytes;
+    ev.fields = fields;
+    const line = JSON.stringify(ev);
+    if (Buffer.byteLength(line) <= WAL_LINE_MAX_BYTES) return line;
+  }
+  // too many fields to fit even cut short: the message (cut) is kept, the fields are not
+  ev.fields = { svc_truncated: originalBytes, ...(typeof original.fields.time_original === 'string' ? { time_original: original.fields.time_original } : {}) };
+  ev.message = cutUtf8(original.message, 1024);
+  return JSON.stringify(ev);
+}
+
+/** `s` cut to at most `maxBytes` UTF-8 bytes, never inside a character. */
+export function cutUtf8(s: string, maxBytes: number): string {
+  if (s.length * 3 <= maxBytes) return s;
+  const buf = Buffer.from(s, 'utf8');
+  if (buf.length <= maxBytes) return s;
+  let n = maxBytes;
+  while (n > 0 && (buf[n] & 0xc0) === 0x80) n--; // back to the first byte of the character cut
+  return buf.toString('utf8', 0, n);
+}

@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
-import type { ZodError } from 'zod';
+import { z, type ZodError } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import { SvcError, isSvcError } from '../errors/svc-error.js';
 import { VERSION } from '../version.js';
@@ -18,9 +18,17 @@ import type { McpOutcome } from '../selflog/types.js';
 export function buildMcpServer(deps: McpDeps, principal: Principal): Server {
   const server = new Server({ name: 'svc', version: VERSION }, { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: visibleTools(principal).map(toolDefinition) }));
-  server.setRequestHandler(CallToolRequestSchema, async (req) => callTool(deps, principal, req.params.name, req.params.arguments ?? {}));
+  // the SDK parses a request with the handler's schema before its own tools/call check, and answers
+  // that parse's failure (`"arguments": "x"`) as -32603 internal: a schema that lets every tools/call
+  // through leaves the check to the SDK's wrapper, which answers -32602 invalid params
+  server.setRequestHandler(ANY_TOOLS_CALL, async (req) => {
+    const { params } = CallToolRequestSchema.parse(req);
+    return callTool(deps, principal, params.name, params.arguments ?? {});
+  });
   return server;
 }
+
+const ANY_TOOLS_CALL = z.object({ method: z.literal('tools/call'), params: z.unknown().optional() }).passthrough();
 
 const definitions = new Map<string, Tool>();
 

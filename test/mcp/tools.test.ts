@@ -150,4 +150,11 @@ describe('MCP tools', () => {
     await assert.rejects(client.callTool({ name: 'search', arguments: { limit: 'lots' } }), (e: unknown) => e instanceof McpError && e.code === -32602);
     await assert.rejects(client.callTool({ name: 'search', arguments: { q: 'error' } }), (e: unknown) => e instanceof McpError && /unknown argument "q"; this tool takes query, env/.test(e.message));
   });
+
+  it('answers tools/call params that are not the schema\'s (arguments not an object, no name) with -32602, not -32603', async () => {
+    const { client } = await connect(key());
+    for (const params of [{ name: 'search', arguments: 'error' }, { name: 'search', arguments: [1] }, { arguments: {} }, { name: 7 }]) {
+      await assert.rejects(client.callTool(params as never), (e: unknown) => e instanceof McpError && e.code === -32602 && /Invalid tools\/call request/.test(e.message), JSON.stringify(params));
+    }
+  });
 });

@@ -44,6 +44,7 @@ export const ERROR_CODES = {
   // load
   queue_full: 'too_many_requests',
   rate_limited: 'too_many_requests',
+  too_many_searches: 'too_many_requests',
   shutting_down: 'unavailable',
   storage_unavailable: 'unavailable',
   control_unavailable: 'unavailable',

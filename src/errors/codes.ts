@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   reserved_name: 'bad_request',
   unsupported_media_type: 'bad_request',
   body_too_large: 'too_large',
+  headers_too_large: 'too_large',
   // credentials
   missing_credentials: 'unauthenticated',
   invalid_credentials: 'unauthenticated',

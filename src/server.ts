@@ -83,7 +83,8 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
     clock,
     lookups: lookups.catalog,
     timeoutMs: config.searchTimeoutSecs * 1000,
-    admission: searchAdmission(config.searchAdmission),
+    // ingest is behind when closed WAL segments wait for their seal: searches then run one at a time
+    admission: searchAdmission(config.searchAdmission, () => storage.stats().liveSegments > 2),
     onStopped: (s) => selflog.service('search_stopped', { reason: s.reason, query: s.query, principal: s.principal, took_ms: s.tookMs }),
   });
   // --- monitors (run after listening: their links need the address) ---

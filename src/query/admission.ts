@@ -12,7 +12,15 @@ export interface AdmissionLimits {
   maxWaitMs: number;
   /** Slots of their own for monitors, beside the callers' (a flood of searches cannot stop them). */
   monitorRunning: number;
+  /**
+   * True while ingest is falling behind (seals pending): then only one caller search runs, so
+   * sealing, which shares DuckDB's threads with searches, catches up. Polled; must be cheap.
+   */
+  ingestBehind?: () => boolean;
 }
+
+/** How often waiters are looked at again while ingest is behind (nothing else frees a slot then). */
+const BEHIND_POLL_MS = 100;
 
 /** Who asks: `who` counts against the per-principal cap; `lane` 'monitor' runs in the monitors' own slots. */
 export interface Asker {
@@ -33,6 +41,9 @@ interface Waiter {
  * (429 with Retry-After). A slot that frees goes to the oldest waiter whose principal is under its
  * own cap, so one principal's backlog never holds up the others'.
  *
+ * While `ingestBehind()` says so, only one caller search runs at a time (query/admission.ts is
+ * told by the server; docs/search-api.md has the figures).
+ *
  * Monitors have `monitorRunning` slots of their own (queued FIFO without a time bound: a monitor
  * run waits for the one before it, and the search time limit still applies once it runs).
  * Single-threaded (the event loop); `admit` resolves with the release function, to call once.
@@ -43,6 +54,7 @@ export class SearchAdmission {
   private readonly perWho = new Map<string, number>();
   private readonly queue: Waiter[] = [];
   private readonly monitorQueue: Waiter[] = [];
+  private poll: NodeJS.Timeout | undefined;
 
   constructor(private readonly limits: AdmissionLimits) {}
 
@@ -70,6 +82,7 @@ export class SearchAdmission {
       const w: Waiter = { asker, grant: (release) => (done(), resolve(release)), refuse: leave };
       signal?.addEventListener('abort', abort, { once: true });
       this.queue.push(w);
+      this.lookAgain();
     });
   }
 
@@ -79,7 +92,12 @@ export class SearchAdmission {
   }
 
   private fits(a: Asker): boolean {
-    return this.running < this.limits.maxRunning && (this.perWho.get(a.who) ?? 0) < this.limits.maxPerPrincipal;
+    return this.running < this.cap() && (this.perWho.get(a.who) ?? 0) < this.limits.maxPerPrincipal;
+  }
+
+  /** Searches that may run now: the setting, or one while ingest is behind. */
+  private cap(): number {
+    return this.limits.ingestBehind?.() ? 1 : this.limits.maxRunning;
   }
 
   private take(a: Asker): () => void {
@@ -97,9 +115,9 @@ export class SearchAdmission {
     };
   }
 
-  /** Grants freed slots to the oldest waiters that fit. */
+  /** Grants freed slots to the oldest waiters that fit; while ingest holds slots back, looks again soon. */
   private drain(): void {
-    for (let i = 0; i < this.queue.length && this.running < this.limits.maxRunning; ) {
+    for (let i = 0; i < this.queue.length && this.running < this.cap(); ) {
       const w = this.queue[i];
       if (!this.fits(w.asker)) {
         i++;
@@ -108,6 +126,17 @@ export class SearchAdmission {
       this.queue.splice(i, 1);
       w.grant(this.take(w.asker));
     }
+    this.lookAgain();
+  }
+
+  /** Slots are held back for ingest (or a waiter's principal is at its cap): drain again soon. */
+  private lookAgain(): void {
+    if (this.queue.length === 0 || this.running >= this.limits.maxRunning || this.poll) return;
+    this.poll = setTimeout(() => {
+      this.poll = undefined;
+      this.drain();
+    }, BEHIND_POLL_MS);
+    this.poll.unref();
   }
 
   private admitMonitor(a: Asker, signal?: AbortSignal): Promise<() => void> {
@@ -146,6 +175,6 @@ export class SearchAdmission {
 }
 
 /** The gate of a server, from config: the queue holds up to 4 searches per slot; monitors get one slot of their own. */
-export function searchAdmission(c: { maxRunning: number; maxPerPrincipal: number; maxWaitSecs: number }): SearchAdmission {
-  return new SearchAdmission({ maxRunning: c.maxRunning, maxPerPrincipal: c.maxPerPrincipal, maxQueued: 4 * c.maxRunning, maxWaitMs: c.maxWaitSecs * 1000, monitorRunning: 1 });
+export function searchAdmission(c: { maxRunning: number; maxPerPrincipal: number; maxWaitSecs: number }, ingestBehind?: () => boolean): SearchAdmission {
+  return new SearchAdmission({ maxRunning: c.maxRunning, maxPerPrincipal: c.maxPerPrincipal, maxQueued: 4 * c.maxRunning, maxWaitMs: c.maxWaitSecs * 1000, monitorRunning: 1, ingestBehind });
 }

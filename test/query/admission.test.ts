@@ -97,6 +97,21 @@ describe('search admission', () => {
     user();
   });
 
+  it('runs one search at a time while ingest is behind, and the others as soon as it caught up', async () => {
+    let behind = true;
+    const gate = new SearchAdmission(limits({ maxRunning: 3, maxPerPrincipal: 3, ingestBehind: () => behind }));
+    const first = await gate.admit({ who: 'u1' });
+    let second = false;
+    const waiting = gate.admit({ who: 'u2' }).then((r) => ((second = true), r));
+    await new Promise((r) => setTimeout(r, 250));
+    assert.equal(second, false, 'a second search waits while ingest is behind');
+    behind = false;
+    // nothing frees a slot: the gate looks again by itself
+    (await waiting)();
+    assert.equal(second, true);
+    first();
+  });
+
   it('counts a release only once', async () => {
     const gate = new SearchAdmission(limits({ maxRunning: 1 }));
     const r = await gate.admit({ who: 'u1' });

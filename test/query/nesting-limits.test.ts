@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { SYSTEM_PRINCIPAL } from '../../src/auth/principal.js';
 import { isSvcError } from '../../src/errors/svc-error.js';
 import { MAX_OPERATORS } from '../../src/query/expr/expr.js';
-import { MAX_NESTING, parse } from '../../src/query/parser.js';
+import { MAX_NESTING, MAX_TERMS, parse } from '../../src/query/parser.js';
 import { print } from '../../src/query/printer.js';
 import { QueryService } from '../../src/query/service.js';
 import { makeEvents, openStorage, type TestStorage } from '../storage/helpers.js';
@@ -18,6 +18,8 @@ import { adminToken } from '../helpers/auth.js';
  */
 const NEST = `cannot nest deeper than ${MAX_NESTING} levels (parentheses, NOT, functions and subsearches count): simplify the query`;
 const CHAIN = `cannot chain more than ${MAX_OPERATORS} operators in one expression: simplify it`;
+const TERMS = `cannot search for more than ${MAX_TERMS} terms and field filters at once: narrow the query`;
+const anded = (n: number, term = (i: number) => `t${i}`) => Array.from({ length: n }, (_, i) => term(i)).join(' AND ');
 const times = (s: string, n: number) => s.repeat(n);
 const nth = (q: string, needle: string, n: number) => {
   let at = -1;
@@ -41,13 +43,16 @@ const REJECTED: [string, string, string, (q: string) => number][] = [
   ['5,000 ANDs in where', `* | where ${conds(5000)}`, CHAIN, (q) => nth(q, '=', MAX_OPERATORS / 2 + 1)],
   ['additions past the limit split by parentheses', `* | eval x=(${plus(MAX_OPERATORS / 2)}) + (${plus(MAX_OPERATORS / 2)})`, CHAIN, (q) => q.lastIndexOf('+')],
   ['subsearches one past the limit', subs(MAX_NESTING + 1), NEST, (q) => nth(q, '[', MAX_NESTING + 1)],
+  ['5,000 ANDed terms', anded(5001), TERMS, (q) => q.indexOf(`t${MAX_TERMS} `)],
+  ['5,000 ANDed field filters', anded(5001, (i) => `f${i % 7}=v${i}`), TERMS, (q) => q.indexOf(`f${MAX_TERMS % 7}=v${MAX_TERMS} `)],
+  ['one term past the limit, negated', `${anded(MAX_TERMS)} -last`, TERMS, (q) => q.indexOf('-last')],
 ];
 
 /** At the limit: parses, prints back to itself and runs. */
 const ACCEPTED: [string, string][] = [
   ['parentheses at the limit', `${times('(', MAX_NESTING)}a${times(')', MAX_NESTING)}`],
   ['NOTs at the limit', `${times('NOT ', MAX_NESTING)}a`],
-  ['5,000 ANDed terms (flat, no nesting)', Array.from({ length: 5001 }, (_, i) => `t${i}`).join(' AND ')],
+  ['terms at the limit (flat, no nesting)', anded(MAX_TERMS)],
   ['additions at the limit', `* | eval x=${plus(MAX_OPERATORS)}`],
   ['function calls at the limit', `* | eval x=${times('abs(', MAX_NESTING)}1${times(')', MAX_NESTING)}`],
   ['subsearches at the limit', subs(MAX_NESTING)],

@@ -31,7 +31,6 @@ export interface Asker {
 interface Waiter {
   asker: Asker;
   grant: (release: () => void) => void;
-  refuse: (e: unknown) => void;
 }
 
 /**
@@ -41,8 +40,8 @@ interface Waiter {
  * (429 with Retry-After). A slot that frees goes to the oldest waiter whose principal is under its
  * own cap, so one principal's backlog never holds up the others'.
  *
- * While `ingestBehind()` says so, only one caller search runs at a time (query/admission.ts is
- * told by the server; docs/search-api.md has the figures).
+ * While `ingestBehind()` says so (the server asks storage), only one caller search runs at a time
+ * (docs/search-api.md has the figures).
  *
  * Monitors have `monitorRunning` slots of their own (queued FIFO without a time bound: a monitor
  * run waits for the one before it, and the search time limit still applies once it runs).
@@ -62,7 +61,8 @@ export class SearchAdmission {
   admit(asker: Asker, signal?: AbortSignal): Promise<() => void> {
     signal?.throwIfAborted();
     if (asker.lane === 'monitor') return this.admitMonitor(asker, signal);
-    // every change of the counts drains the queue, so no waiter fits now: one that fits may go first
+    // every change of the counts drains the queue, so no waiter fits now (but for up to
+    // BEHIND_POLL_MS after ingest caught up): one that fits may go first
     if (this.fits(asker)) return Promise.resolve(this.take(asker));
     if (this.queue.length >= this.limits.maxQueued) return Promise.reject(this.refusal('the search queue is full'));
     return new Promise((resolve, reject) => {
@@ -79,7 +79,7 @@ export class SearchAdmission {
         clearTimeout(timer);
         signal?.removeEventListener('abort', abort);
       };
-      const w: Waiter = { asker, grant: (release) => (done(), resolve(release)), refuse: leave };
+      const w: Waiter = { asker, grant: (release) => (done(), resolve(release)) };
       signal?.addEventListener('abort', abort, { once: true });
       this.queue.push(w);
       this.lookAgain();
@@ -158,7 +158,7 @@ export class SearchAdmission {
         if (i >= 0) this.monitorQueue.splice(i, 1);
         reject(signal!.reason);
       };
-      const w: Waiter = { asker: a, grant: (release) => (signal?.removeEventListener('abort', abort), resolve(release)), refuse: reject };
+      const w: Waiter = { asker: a, grant: (release) => (signal?.removeEventListener('abort', abort), resolve(release)) };
       signal?.addEventListener('abort', abort, { once: true });
       this.monitorQueue.push(w);
     });

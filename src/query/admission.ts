@@ -91,8 +91,8 @@ export class SearchAdmission {
     return { running: this.running, queued: this.queue.length, monitorsRunning: this.monitorsRunning };
   }
 
-  private fits(a: Asker): boolean {
-    return this.running < this.cap() && (this.perWho.get(a.who) ?? 0) < this.limits.maxPerPrincipal;
+  private fits(a: Asker, cap = this.cap()): boolean {
+    return this.running < cap && (this.perWho.get(a.who) ?? 0) < this.limits.maxPerPrincipal;
   }
 
   /** Searches that may run now: the setting, or one while ingest is behind. */
@@ -117,9 +117,10 @@ export class SearchAdmission {
 
   /** Grants freed slots to the oldest waiters that fit; while ingest holds slots back, looks again soon. */
   private drain(): void {
-    for (let i = 0; i < this.queue.length && this.running < this.cap(); ) {
+    const cap = this.cap(); // asked once: ingestBehind reads storage
+    for (let i = 0; i < this.queue.length && this.running < cap; ) {
       const w = this.queue[i];
-      if (!this.fits(w.asker)) {
+      if (!this.fits(w.asker, cap)) {
         i++;
         continue;
       }

@@ -12,6 +12,7 @@ import { openObjectStore } from './shared-store/open.js';
 import { StorageEngine } from './storage/engine.js';
 import { DecodePool } from './ingest/common/decode-pool.js';
 import { DECODE_WORKER } from './workers/paths.js';
+import { searchAdmission } from './query/admission.js';
 import { QueryService } from './query/service.js';
 import { openSelfLog } from './selflog/index.js';
 import { VERSION } from './version.js';
@@ -82,6 +83,8 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
     clock,
     lookups: lookups.catalog,
     timeoutMs: config.searchTimeoutSecs * 1000,
+    // ingest is behind when closed WAL segments wait for their seal: searches then run one at a time
+    admission: searchAdmission(config.searchAdmission, () => storage.stats().liveSegments > 2),
     onStopped: (s) => selflog.service('search_stopped', { reason: s.reason, query: s.query, principal: s.principal, took_ms: s.tookMs }),
   });
   // --- monitors (run after listening: their links need the address) ---

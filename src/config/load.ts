@@ -37,6 +37,8 @@ export interface Config {
   lookupMaxBytes: number;
   requestTimeoutSecs: number;
   searchTimeoutSecs: number;
+  /** Admission of searches (query/admission.ts): SVC_MAX_CONCURRENT_SEARCHES, SVC_MAX_SEARCHES_PER_USER, SVC_SEARCH_QUEUE_WAIT_SECS. */
+  searchAdmission: { maxRunning: number; maxPerPrincipal: number; maxWaitSecs: number };
   /** Webhook delivery of monitors (SVC_MONITOR_WEBHOOK_*). */
   monitorWebhook: { attempts: number; backoffMs: number; timeoutMs: number };
   retentionDefaultDays: number | undefined;
@@ -152,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     lookupMaxBytes: e.SVC_LOOKUP_MAX_BYTES,
     requestTimeoutSecs: e.SVC_REQUEST_TIMEOUT_SECS,
     searchTimeoutSecs: e.SVC_SEARCH_TIMEOUT_SECS,
+    searchAdmission: { maxRunning: e.SVC_MAX_CONCURRENT_SEARCHES ?? Math.max(2, availableParallelism()), maxPerPrincipal: e.SVC_MAX_SEARCHES_PER_USER, maxWaitSecs: e.SVC_SEARCH_QUEUE_WAIT_SECS },
     monitorWebhook: { attempts: e.SVC_MONITOR_WEBHOOK_ATTEMPTS, backoffMs: e.SVC_MONITOR_WEBHOOK_BACKOFF_MS, timeoutMs: e.SVC_MONITOR_WEBHOOK_TIMEOUT_SECS * 1000 },
     retentionDefaultDays: e.SVC_RETENTION_DEFAULT_DAYS,
     retentionSweepSecs: e.SVC_RETENTION_SWEEP_SECS,

@@ -56,6 +56,12 @@ export const envSchema = z.object({
 
   /** Longest a search, histogram or field summary may run before it is stopped (503 query_timeout). */
   SVC_SEARCH_TIMEOUT_SECS: posInt.default(60),
+  /** Searches (of every kind: search, histogram, fields, context, export, MCP) running at once; default max(2, cores). */
+  SVC_MAX_CONCURRENT_SEARCHES: z.coerce.number().int().min(1).max(1000).optional(),
+  /** Searches one user or key may run at once (the UI fires search, histogram and fields together). */
+  SVC_MAX_SEARCHES_PER_USER: z.coerce.number().int().min(1).max(1000).default(3),
+  /** Longest a search waits for a slot before 429 too_many_searches. */
+  SVC_SEARCH_QUEUE_WAIT_SECS: z.coerce.number().int().min(0).max(600).default(5),
   SVC_DUCKDB_MEMORY_LIMIT: z.string().default('1GB'),
   SVC_DUCKDB_THREADS: posInt.default(2),
   /** Worker threads that decode large native ingest bodies off the event loop; 0 = decode inline. Default: one per core, at most 4. */

@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   reserved_name: 'bad_request',
   unsupported_media_type: 'bad_request',
   body_too_large: 'too_large',
+  headers_too_large: 'too_large',
   // credentials
   missing_credentials: 'unauthenticated',
   invalid_credentials: 'unauthenticated',
@@ -44,6 +45,7 @@ export const ERROR_CODES = {
   // load
   queue_full: 'too_many_requests',
   rate_limited: 'too_many_requests',
+  too_many_searches: 'too_many_requests',
   shutting_down: 'unavailable',
   storage_unavailable: 'unavailable',
   control_unavailable: 'unavailable',

@@ -31,6 +31,7 @@ import { lokiRoutes } from '../ingest/loki/route.js';
 import { otlpRoutes } from '../ingest/otlp/route.js';
 import { registerCrossSiteGuard } from './cross-site.js';
 import { redirectBrowsersToUi, uiRoutes } from './ui.js';
+import { answerClientError } from './client-error.js';
 
 /**
  * Builds the HTTP edge: one Fastify instance with svc's error mapping, version header and routes.
@@ -50,6 +51,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: false,
     requestIdHeader: false,
     genReqId: () => Math.random().toString(36).slice(2, 12),
+    clientErrorHandler: answerClientError,
   });
   app.decorate('deps', deps);
   redirectBrowsersToUi(app);

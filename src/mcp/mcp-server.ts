@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
-import type { ZodError } from 'zod';
+import { z, type ZodError } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import { SvcError, isSvcError } from '../errors/svc-error.js';
 import { VERSION } from '../version.js';
@@ -9,6 +9,7 @@ import { SERVER_INSTRUCTIONS } from './query-help.js';
 import { allowedTool, visibleTools } from './tools/allowlist.js';
 import type { McpDeps, McpTool, ToolOutput } from './tools/types.js';
 import type { McpOutcome } from '../selflog/types.js';
+import type { SearchService } from '../query/types.js';
 
 /**
  * The MCP server for one authenticated principal (stateless: one per HTTP request).
@@ -18,9 +19,18 @@ import type { McpOutcome } from '../selflog/types.js';
 export function buildMcpServer(deps: McpDeps, principal: Principal): Server {
   const server = new Server({ name: 'svc', version: VERSION }, { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: visibleTools(principal).map(toolDefinition) }));
-  server.setRequestHandler(CallToolRequestSchema, async (req) => callTool(deps, principal, req.params.name, req.params.arguments ?? {}));
+  // the SDK parses a request with the handler's schema before its own tools/call check, and answers
+  // that parse's failure (`"arguments": "x"`) as -32603 internal: a schema that lets every tools/call
+  // through leaves the check to the SDK's wrapper, which answers -32602 invalid params
+  server.setRequestHandler(ANY_TOOLS_CALL, async (req, extra) => {
+    const { params } = CallToolRequestSchema.parse(req);
+    // the SDK aborts `extra.signal` when the connection closes (route.ts closes the server then)
+    return callTool(deps, principal, params.name, params.arguments ?? {}, extra.signal);
+  });
   return server;
 }
+
+const ANY_TOOLS_CALL = z.object({ method: z.literal('tools/call'), params: z.unknown().optional() }).passthrough();
 
 const definitions = new Map<string, Tool>();
 
@@ -36,8 +46,11 @@ export function toolDefinition(t: McpTool): Tool {
 
 type Recorder = (outcome: McpOutcome, resultCount: number, err?: { code: string; message: string }) => void;
 
-/** Runs one tools/call: allowlist, argument validation, the tool, the `_svcmcp` record. */
-export async function callTool(deps: McpDeps, principal: Principal, name: string, rawArgs: unknown): Promise<CallToolResult> {
+/**
+ * Runs one tools/call: allowlist, argument validation, the tool, the `_svcmcp` record. `signal`
+ * (the caller went away) stops the tool's searches, as a REST client's disconnect does.
+ */
+export async function callTool(deps: McpDeps, principal: Principal, name: string, rawArgs: unknown, signal?: AbortSignal): Promise<CallToolResult> {
   const record = recorder(deps, principal, name, rawArgs);
   const allowed = allowedTool(principal, name);
   if ('refused' in allowed) {
@@ -54,7 +67,16 @@ export async function callTool(deps: McpDeps, principal: Principal, name: string
     record('rejected', 0, { code: 'invalid_input', message });
     throw new McpError(ErrorCode.InvalidParams, message, { code: 'invalid_input' });
   }
-  return runTool(deps, principal, tool, parsed.data, record);
+  return runTool(signal ? { ...deps, search: cancelledBy(deps.search, signal) } : deps, principal, tool, parsed.data, record);
+}
+
+/** The search service with `signal` added to every request. */
+function cancelledBy(search: SearchService, signal: AbortSignal): SearchService {
+  return {
+    search: (p, req) => search.search(p, { ...req, signal }),
+    histogram: (p, req) => search.histogram(p, { ...req, signal }),
+    fields: (p, req) => search.fields(p, { ...req, signal }),
+  };
 }
 
 async function runTool(deps: McpDeps, principal: Principal, tool: McpTool, args: unknown, record: Recorder): Promise<CallToolResult> {

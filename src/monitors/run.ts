@@ -117,7 +117,7 @@ export function conditionText(m: MonitorRecord): string {
 
 /** Searches the window as the owner and judges the result: by threshold, or by the LLM (one group). */
 export async function evaluate(d: MonitorDeps, m: MonitorRecord, principal: Principal, w: { from: string; to: string }): Promise<Judged> {
-  const q = { q: m.query, env: m.env, index: m.index, from: w.from, to: w.to };
+  const q = { q: m.query, env: m.env, index: m.index, from: w.from, to: w.to, lane: 'monitor' as const };
   const c = m.condition;
   if (!('ai' in c)) {
     const threshold = parseThreshold(c.threshold);

@@ -7,6 +7,7 @@ import { isExtractable, storedAliases, textValueSql } from './extract/auto-field
 import { extractedFieldTokens, pushExtracted } from './extract/extract-stage.js';
 import { MATCH_ALL, compileSearch, conjuncts, requiredTokens, searchFields } from './search/filter-logic.js';
 import { timeFilterMs } from './search/filter-time.js';
+import { isRelativeTime } from './time-range.js';
 import { ident, timeLiteral, timeText } from './sql.js';
 import { StageBuilder, type OrderKey, type ResultMode, type TimechartInfo } from './stages.js';
 
@@ -21,6 +22,8 @@ export interface QueryAnalysis {
   /** From top-level `earliest=` / `latest=`, epoch ms. */
   fromMs?: number;
   toMs?: number;
+  /** Some top-level `earliest=` is relative to now (`-8d`): without a latest, the range ends now. */
+  fromRelative?: boolean;
   /** Plain event search (no pipes but `head`): eligible for the two-step top-N path. */
   plainEvents: boolean;
   headN?: number;
@@ -84,7 +87,10 @@ export function analyze(q: Query, nowMs: number): QueryAnalysis {
   for (const c of conjuncts(q.search)) {
     if (c.kind !== 'time') continue;
     const ms = timeFilterMs(c, nowMs);
-    if (c.bound === 'earliest') out.fromMs = Math.max(out.fromMs ?? -Infinity, ms);
+    if (c.bound === 'earliest') {
+      out.fromMs = Math.max(out.fromMs ?? -Infinity, ms);
+      out.fromRelative ||= isRelativeTime(c.value);
+    }
     else out.toMs = Math.min(out.toMs ?? Infinity, ms);
   }
   return out;

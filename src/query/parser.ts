@@ -16,6 +16,20 @@ export interface Query {
 const FIELD_OPS = new Set(['=', '!=', '<', '<=', '>', '>=', ':']);
 
 /**
+ * Deepest nesting a query may have: parentheses, NOT, unary minus, function calls and subsearches,
+ * each one level, counted together. The parser, printer and compiler recurse once per level;
+ * 10,000 levels overflowed the stack (a 500), 100 is far beyond what a person writes.
+ */
+export const MAX_NESTING = 100;
+/**
+ * Most terms, phrases and field filters the search part may hold. Flat lists cost no stack, but
+ * their cost grows faster than their length (5,000 ANDed field filters: 18 s of CPU for one search
+ * of 100 events); 1,000 is far beyond a hand-written search and a generated host list.
+ */
+export const MAX_TERMS = 1000;
+const NESTING_MESSAGE = `cannot nest deeper than ${MAX_NESTING} levels (parentheses, NOT, functions and subsearches count): simplify the query`;
+
+/**
  * Recursive-descent parser over the context-sensitive lexer. Pipe and expression modules use its
  * helpers through the Parser interface (parser-api.ts).
  * Every error is SvcError('invalid_query') with details {position, token}.
@@ -23,8 +37,24 @@ const FIELD_OPS = new Set(['=', '!=', '<', '<=', '>', '>=', ':']);
 export class QueryParser implements Parser {
   readonly lex: Lexer;
 
-  constructor(readonly src: string) {
+  /** Levels of nesting open at the current token (MAX_NESTING). */
+  private depth: number;
+  /** Terms, phrases and field filters read so far in the search part (MAX_TERMS). */
+  private terms = 0;
+
+  constructor(readonly src: string, depth = 0) {
     this.lex = new Lexer(src);
+    this.depth = depth;
+  }
+
+  nest<T>(t: Token, fn: () => T): T {
+    if (this.depth >= MAX_NESTING) throw this.fail(NESTING_MESSAGE, t);
+    this.depth++;
+    try {
+      return fn();
+    } finally {
+      this.depth--;
+    }
   }
 
   peek(mode: LexMode): Token {
@@ -211,10 +241,11 @@ export class QueryParser implements Parser {
       this.next('search');
       const after = this.peek('search');
       if (after.kind === 'eof' || (after.kind === 'op' && after.text !== '(')) throw this.unexpected(after, 'missing a search term after "NOT"');
-      return { kind: 'not', item: this.parseUnary() };
+      return this.nest(t, () => ({ kind: 'not', item: this.parseUnary() }));
     }
     if (t.kind === 'word' && t.text.length > 1 && t.text.startsWith('-')) {
       this.next('search');
+      this.countTerm(t);
       return { kind: 'not', item: this.parseWord({ ...t, text: t.text.slice(1), pos: t.pos + 1, raw: t.raw.slice(1) }) };
     }
     return this.parsePrimary();
@@ -223,16 +254,23 @@ export class QueryParser implements Parser {
   private parsePrimary(): SearchNode {
     const t = this.next('search');
     if (t.kind === 'op' && t.text === '(') {
-      const inner = this.parseOr();
-      this.expectOp(')', 'search');
-      return inner;
+      return this.nest(t, () => {
+        const inner = this.parseOr();
+        this.expectOp(')', 'search');
+        return inner;
+      });
     }
+    if (t.kind === 'string' || t.kind === 'word') this.countTerm(t);
     if (t.kind === 'string') {
       if (t.text === '') throw this.fail('missing text inside the phrase ""', t);
       return { kind: 'phrase', text: t.text };
     }
     if (t.kind === 'word') return this.parseWord(t);
     throw this.unexpected(t, t.kind === 'eof' ? 'missing a search term' : undefined);
+  }
+
+  private countTerm(t: Token): void {
+    if (++this.terms > MAX_TERMS) throw this.fail(`cannot search for more than ${MAX_TERMS} terms and field filters at once: narrow the query`, t);
   }
 
   /** A word: a term, or the field name of `field<op>value`. */
@@ -281,9 +319,10 @@ export class QueryParser implements Parser {
     if (lead) start += lead[0].length;
     const inner = this.src.slice(start, close);
     if (inner.trim() === '') throw parseError(`missing a query inside the ${what}'s brackets`, open, '[');
+    if (this.depth >= MAX_NESTING) throw parseError(NESTING_MESSAGE, open, '[');
     let sub: Query;
     try {
-      sub = parse(inner);
+      sub = parse(inner, this.depth + 1);
     } catch (e) {
       if (e instanceof SvcError && typeof e.details?.position === 'number') throw parseError(e.message, e.details.position + start, String(e.details.token ?? ''));
       throw e;
@@ -309,9 +348,9 @@ export class QueryParser implements Parser {
   }
 }
 
-/** Parses a query. Throws SvcError('invalid_query') with {position, token}. */
-export function parse(q: string): Query {
-  const p = new QueryParser(q);
+/** Parses a query (`depth`: levels of nesting around it, for a subsearch). Throws SvcError('invalid_query') with {position, token}. */
+export function parse(q: string, depth = 0): Query {
+  const p = new QueryParser(q, depth);
   const search = p.parseSearch();
   const pipes = p.parsePipes();
   const t = p.peek('search');

@@ -9,7 +9,7 @@ import { parse, type Query } from './parser.js';
 import { checkLookupTables } from './pipes/pipe-lookup.js';
 import { conjuncts } from './search/filter-logic.js';
 import { wildcardRegex } from './schema.js';
-import { parseTime } from './time-range.js';
+import { isRelativeTime, parseTime } from './time-range.js';
 import type { SearchRequest } from './types.js';
 
 /** What planning a search needs from the rest of svc. */
@@ -47,6 +47,10 @@ export function prepare(deps: PlanDeps, principal: Principal, req: SearchRequest
   const from = [req.from ? parseTime(req.from, nowMs) : undefined, a.fromMs].filter((x): x is number => x !== undefined);
   const to = [req.to ? parseTime(req.to, nowMs) : undefined, a.toMs].filter((x): x is number => x !== undefined);
   const fromMs = from.length ? Math.max(...from) : undefined;
+  // a range that starts relative to now (from=-8d, earliest=-1h) and names no end ends now, as
+  // Splunk's does: events stamped in the future are not "the last 8 days"
+  const relativeStart = (req.from !== undefined && isRelativeTime(req.from)) || a.fromRelative === true;
+  if (to.length === 0 && relativeStart) to.push(nowMs + 1);
   const toMs = to.length ? Math.min(...to) : undefined;
   narrowIndexes(deps.store, q, targets);
   const possible = targets.envs.length > 0 && (targets.indexes === null || targets.indexes.length > 0) && !(fromMs !== undefined && toMs !== undefined && fromMs >= toMs);

@@ -16,12 +16,18 @@ export async function noMatchHint(deps: PlanDeps, p: Prepared, req: SearchReques
   if (p.targets.envs.length === 1 && !deps.control.env(envName)) {
     return { eventsOutsideRange: 0, message: `environment "${envName}" does not exist: check env` };
   }
+  const before = partitionsOf(deps.store, p).reduce((s, x) => s + x.events, 0);
+  if (before === 0) return { eventsOutsideRange: 0, message: `${where} holds no events: check env and index` };
+  const inRange = await eventsInRange(deps, p, before);
+  // the summaries are read after the count: events that arrived while it ran are then in both, not
+  // only in the count (which gave "eventsOutsideRange": -5000 under ingest); a retention sweep in
+  // between can still take some away, hence the floor
   const parts = partitionsOf(deps.store, p);
   const total = parts.reduce((s, x) => s + x.events, 0);
-  if (total === 0) return { eventsOutsideRange: 0, message: `${where} holds no events: check env and index` };
+  const outside = Math.max(0, total - inRange);
+  if (parts.length === 0) return { eventsOutsideRange: 0, message: `${where} holds no events: check env and index` };
   const earliest = isoFromUs(Math.min(...parts.map((s) => s.minTimeUs)));
   const latest = isoFromUs(Math.max(...parts.map((s) => s.maxTimeUs)));
-  const outside = total - (await eventsInRange(deps, p, total));
   const message =
     outside > 0
       ? `no events match; ${outside} events of ${where} lie outside the time range (data from ${earliest} to ${latest}): widen the time range`

@@ -1,5 +1,6 @@
 import { isSvcError, SvcError } from '../errors/svc-error.js';
 import type { Principal } from '../auth/principal.js';
+import { SearchAdmission, type AdmissionLimits } from './admission.js';
 import { contextRun } from './context.js';
 import { exportRun, type Deadline } from './export.js';
 import { histogramRun } from './histogram.js';
@@ -15,11 +16,20 @@ import type {
 export interface QueryServiceDeps extends PlanDeps {
   /** Longest one call may run (SVC_SEARCH_TIMEOUT_SECS); default 60 s. */
   timeoutMs?: number;
-  /** Told of every call stopped for its time limit or memory (svc's self-log). */
-  onStopped?: (s: { reason: 'query_timeout' | 'query_too_large'; query: string; principal: string; tookMs: number }) => void;
+  /** The gate of concurrent searches (query/admission.ts); default: DEFAULT_ADMISSION. */
+  admission?: SearchAdmission;
+  /** Told of every call stopped for its time limit, its memory or its caller leaving (svc's self-log). */
+  onStopped?: (s: { reason: StopReason; query: string; principal: string; tookMs: number }) => void;
 }
 
+type StopReason = 'query_timeout' | 'query_too_large' | 'request_cancelled';
+
 const DEFAULT_TIMEOUT_MS = 60_000;
+/** A search whose caller left after running this long is told to onStopped. */
+const CANCEL_RECORD_MS = 1000;
+
+/** The limits of a service built without its own gate (benchmarks, tools): config's defaults on 2 cores. */
+export const DEFAULT_ADMISSION: AdmissionLimits = { maxRunning: 2, maxPerPrincipal: 3, maxQueued: 8, maxWaitMs: 5000, monitorRunning: 1 };
 
 /**
  * The SearchService and EventReader over the storage engine (query/types.ts): each call runs under
@@ -27,14 +37,34 @@ const DEFAULT_TIMEOUT_MS = 60_000;
  * histogram.ts, context.ts, export.ts). Stateless between calls; safe to call concurrently.
  */
 export class QueryService implements SearchService, EventReader {
-  constructor(private readonly deps: QueryServiceDeps) {}
+  private readonly admission: SearchAdmission;
+
+  constructor(private readonly deps: QueryServiceDeps) {
+    this.admission = deps.admission ?? new SearchAdmission(DEFAULT_ADMISSION);
+  }
 
   /**
-   * Runs one call under the time limit (and the caller's own signal): DuckDB is interrupted when
-   * either fires. Errors the query's values caused become 400s (run-errors.ts). `run` may lift the
+   * Runs one call once the admission gate lets it (query/admission.ts: it may wait there, or be
+   * refused with too_many_searches), under the time limit (and the caller's own signal): DuckDB is
+   * interrupted when either fires; the wait for a slot is not part of the time limit. Errors the query's values caused become 400s (run-errors.ts). `run` may lift the
    * limit (an export, once it streams: query/export.ts); the caller's signal still applies.
    */
-  private async guarded<R extends { q?: string; signal?: AbortSignal }, T>(principal: Principal, req: R, run: (req: R, deadline: Deadline) => Promise<T>, what = req.q ?? ''): Promise<T> {
+  private async guarded<R extends { q?: string; signal?: AbortSignal; lane?: 'monitor' }, T>(principal: Principal, req: R, run: (req: R, deadline: Deadline) => Promise<T>, what = req.q ?? ''): Promise<T> {
+    let release: () => void;
+    try {
+      release = await this.admission.admit({ who: `${principal.kind}:${principal.id}`, lane: req.lane ?? 'caller' }, req.signal);
+    } catch (e) {
+      if (req.signal?.aborted && e === req.signal.reason) throw new SvcError('request_cancelled', 'the caller went away before the search began');
+      throw e;
+    }
+    try {
+      return await this.limited(principal, req, run, what);
+    } finally {
+      release();
+    }
+  }
+
+  private async limited<R extends { q?: string; signal?: AbortSignal }, T>(principal: Principal, req: R, run: (req: R, deadline: Deadline) => Promise<T>, what: string): Promise<T> {
     const timeoutMs = this.deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const limit = new AbortController();
     const timer = setTimeout(() => limit.abort(new DOMException('the search time limit passed', 'TimeoutError')), timeoutMs);
@@ -44,14 +74,19 @@ export class QueryService implements SearchService, EventReader {
     try {
       return await mapQueryRunErrors(() => run({ ...req, signal }, { lift: () => clearTimeout(timer) }));
     } catch (e) {
-      const stopped = (reason: 'query_timeout' | 'query_too_large') =>
+      const stopped = (reason: StopReason) =>
         this.deps.onStopped?.({ reason, query: what, principal: `${principal.kind}:${principal.name}`, tookMs: Math.round(performance.now() - t0) });
+      // the UI drops short searches all the time as the user types: only long ones are worth a record
+      const long = performance.now() - t0 >= CANCEL_RECORD_MS;
       if (isSvcError(e) && e.code === 'query_too_large') stopped('query_too_large');
+      // an export's sink finds the client gone on its own (the socket closed under a write)
+      if (isSvcError(e) && e.code === 'request_cancelled' && e !== signal.reason && long) stopped('request_cancelled');
       if (!signal.aborted || e !== signal.reason) throw e;
       if (limit.signal.aborted) {
         stopped('query_timeout');
         throw new SvcError('query_timeout', `the search ran longer than ${timeoutMs / 1000} s and was stopped: narrow the time range or the query`, { retryAfterSecs: 1 });
       }
+      if (long) stopped('request_cancelled');
       throw new SvcError('request_cancelled', 'the caller went away; the search was stopped');
     } finally {
       clearTimeout(timer);

@@ -75,6 +75,14 @@ function parseTimeUnchecked(raw: string, nowMs: number): number {
   throw new SvcError('invalid_time', `cannot parse time "${raw}": want RFC 3339, epoch seconds, now or relative like -15m`);
 }
 
+/** True for a time given relative to now (`now`, `-8d`, `-1d@d`, `@h`, `+2h`), not as an instant. */
+export function isRelativeTime(raw: string): boolean {
+  const v = raw.trim().toLowerCase();
+  if (v === 'now') return true;
+  const rel = RELATIVE.exec(v);
+  return rel !== null && Boolean(rel[1] || rel[4]);
+}
+
 /** A span like `1m`, `30s`, `1h`, `1d` in seconds; undefined when it is not one. */
 export function parseSpan(raw: string): number | undefined {
   const m = /^(\d+)([a-z]+)$/i.exec(raw);

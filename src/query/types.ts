@@ -12,6 +12,8 @@ export interface SearchRequest {
   limit?: number;
   /** Aborts the search (the caller went away); the service adds its own time limit. Not a request field. */
   signal?: AbortSignal;
+  /** 'monitor': a scheduled monitor's search, run in the monitors' own slots (query/admission.ts). Not a request field. */
+  lane?: 'monitor';
 }
 
 /** An event as the API returns it (DESIGN 6): the stored event with its time as RFC 3339 text (microseconds). */

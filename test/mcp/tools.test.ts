@@ -25,11 +25,16 @@ const EVENTS: EventJson[] = [
 
 class FakeSearch implements SearchService {
   calls: SearchRequest[] = [];
+  stopped = false;
   async search(p: Principal, req: SearchRequest): Promise<SearchResult> {
     this.calls.push(req);
     const t = resolveSearchTargets(p, req, ['default', 'prod']);
     let events = EVENTS.filter((e) => t.envs.includes(e.env) && (t.indexes === null || t.indexes.includes(e.index)));
     if (req.q.includes('| stats')) return { events: [], columns: ['index', 'count'], rows: [['web', 1]], meta: { matched: 1, scanned: 2, tookMs: 1 } };
+    if (req.q === 'hang') {
+      // runs until its caller goes away, like a long search that DuckDB is interrupted in
+      return new Promise((_, reject) => req.signal?.addEventListener('abort', () => ((this.stopped = true), reject(new Error('stopped'))), { once: true }));
+    }
     if (req.q === 'many') events = Array.from({ length: 300 }, (_, i) => ({ ...EVENTS[0], message: `${'x'.repeat(500)} ${i}` }));
     return { events: events.slice(0, req.limit ?? 100), meta: { matched: events.length, scanned: 2, tookMs: 1 } };
   }
@@ -149,5 +154,23 @@ describe('MCP tools', () => {
     const { client } = await connect(key());
     await assert.rejects(client.callTool({ name: 'search', arguments: { limit: 'lots' } }), (e: unknown) => e instanceof McpError && e.code === -32602);
     await assert.rejects(client.callTool({ name: 'search', arguments: { q: 'error' } }), (e: unknown) => e instanceof McpError && /unknown argument "q"; this tool takes query, env/.test(e.message));
+  });
+
+  it('stops a tool\'s search when the client goes away', async () => {
+    const { client, search } = await connect(key());
+    const call = client.callTool({ name: 'search', arguments: { query: 'hang' } }).catch(() => 'gone');
+    while (search.calls.length === 0) await new Promise((r) => setImmediate(r));
+    assert.ok(search.calls[0].signal instanceof AbortSignal);
+    assert.equal(search.stopped, false);
+    await client.close();
+    assert.equal(await call, 'gone');
+    assert.equal(search.stopped, true);
+  });
+
+  it('answers tools/call params that are not the schema\'s (arguments not an object, no name) with -32602, not -32603', async () => {
+    const { client } = await connect(key());
+    for (const params of [{ name: 'search', arguments: 'error' }, { name: 'search', arguments: [1] }, { arguments: {} }, { name: 7 }]) {
+      await assert.rejects(client.callTool(params as never), (e: unknown) => e instanceof McpError && e.code === -32602 && /Invalid tools\/call request/.test(e.message), JSON.stringify(params));
+    }
   });
 });

@@ -64,9 +64,9 @@ function generated(): string[] {
   return lines;
 }
 
-/** An event as the test writes it into CSV: the columns then each field as JSON shows it. */
+/** An event as the test writes it into CSV: the columns then each field as JSON shows it, text that a spreadsheet would run as a formula after a `'`. */
 function csvRowOf(e: EventJson, fields: string[]): string[] {
-  const text = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
+  const text = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' ? (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v) : JSON.stringify(v));
   return [e.time, e.env, e.index, e.host, e.source, e.sourcetype, e.message, ...fields.map((f) => text(e.fields[f]))];
 }
 
@@ -192,6 +192,28 @@ describe('export', () => {
     const nd = await exportOf({ q: '* | head 1', index: 'gen', format: 'ndjson' });
     assert.equal(nd.res.headers.get('content-type'), 'application/x-ndjson');
     assert.match(nd.res.headers.get('content-disposition')!, /filename="svc-export-\d{8}-\d{6}\.ndjson"/);
+  });
+
+  it('writes text that a spreadsheet would run as a formula with a leading quote, and numbers as they are (OWASP CSV injection)', async () => {
+    const cells = ["=cmd|' /C calc'!A0", '+1+1', '@SUM(A1)', '-2+3', '\tTAB', '\rCR', '=HYPERLINK("http://x","y")'];
+    const lines = cells.map((message, i) => JSON.stringify({ time: new Date(T0 + i * 1000).toISOString(), message, note: message, n: -5 - i, host: i === 0 ? '=evil' : 'ok' }));
+    await ingest('default', 'formula', lines.join('\n'), 'application/x-ndjson');
+    const [header, ...rows] = parseCsv((await exportOf({ q: '*', index: 'formula', format: 'csv' })).text);
+    assert.deepEqual(header, [...CORE, 'n', 'note']);
+    const byN = new Map(rows.map((r) => [r[7], r]));
+    cells.forEach((c, i) => {
+      const r = byN.get(String(-5 - i))!;
+      assert.equal(r[6], `'${c}`, `message ${JSON.stringify(c)}`);
+      assert.equal(r[8], `'${c}`, `field ${JSON.stringify(c)}`);
+    });
+    assert.equal(byN.get('-5')![3], "'=evil");
+    // a table's cells too; its numbers (-5) stay numbers
+    const table = parseCsv((await exportOf({ q: '* | stats count by note, n | sort n', index: 'formula', format: 'csv' })).text);
+    assert.deepEqual(table[0], ['note', 'n', 'count']);
+    assert.deepEqual(table.slice(1).map((r) => [r[0], r[1]]), cells.map((c, i) => [`'${c}`, String(-5 - i)]).reverse());
+    // NDJSON carries the values unchanged
+    const nd = (await exportOf({ q: '*', index: 'formula', format: 'ndjson' })).text.trim().split('\n').map((l) => (JSON.parse(l) as EventJson).message);
+    assert.deepEqual(nd.sort(), [...cells].sort());
   });
 
   it('answers a header row alone when nothing matches', async () => {

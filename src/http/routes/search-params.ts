@@ -16,10 +16,21 @@ export function intParam(src: Record<string, unknown>, key: string, max: number,
   return n;
 }
 
-/** The parameters from the query string (GET) or a JSON body (POST); body wins. */
+const BODY_KEYS = new Set<string>([...STRING_KEYS, 'limit', 'buckets', 'top', 'series']);
+
+/**
+ * The parameters from the query string (GET) or a JSON body (POST); body wins. A body is a JSON
+ * object of the parameters the search routes know; anything else is a 400 naming what is wrong,
+ * never a search of everything.
+ */
 export function paramSource(request: FastifyRequest): Record<string, unknown> {
-  const body = request.method === 'POST' && request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
-  return { ...(request.query as Record<string, unknown>), ...body };
+  const query = request.query as Record<string, unknown>;
+  if (request.method !== 'POST' || request.body === undefined || request.body === null) return query;
+  const body = request.body;
+  if (typeof body !== 'object' || Array.isArray(body)) throw new SvcError('invalid_input', `the body must be a JSON object of search parameters (q, env, index, from, to, …), not ${Array.isArray(body) ? 'an array' : typeof body}`);
+  const unknown = Object.keys(body).filter((k) => !BODY_KEYS.has(k));
+  if (unknown.length) throw new SvcError('invalid_input', `unknown search parameter ${JSON.stringify(unknown[0])}: want ${[...BODY_KEYS].join(', ')}`, { details: { field: unknown[0] } });
+  return { ...query, ...(body as Record<string, unknown>) };
 }
 
 /** The search parameters of a request: strings given once, integers within their ranges. */

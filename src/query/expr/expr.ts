@@ -31,33 +31,41 @@ function binaryOp(t: Token): BinaryOp | undefined {
   return t.text in PREC ? (t.text as BinaryOp) : undefined;
 }
 
+/**
+ * Most binary operators one expression may hold (`a + b + …`, `x=1 AND y=2 AND …`: 2 per condition):
+ * a chain is a tree as deep as it is long, which the compiler and printer recurse through.
+ */
+export const MAX_OPERATORS = 200;
+
 /** Parses an expression with precedence climbing; stops before `,`, `)`, `|` or the end. */
-export function parseExpr(p: Parser, minPrec = 1): Expr {
-  let left = parseUnary(p);
+export function parseExpr(p: Parser, minPrec = 1, chain = { ops: 0 }): Expr {
+  let left = parseUnary(p, chain);
   for (;;) {
     const t = p.peek('expr');
     const op = binaryOp(t);
     if (!op || PREC[op] < minPrec) return left;
+    if (++chain.ops > MAX_OPERATORS) throw p.fail(`cannot chain more than ${MAX_OPERATORS} operators in one expression: simplify it`, t);
     p.next('expr');
-    const right = parseExpr(p, PREC[op] + 1);
+    const right = parseExpr(p, PREC[op] + 1, chain);
     left = { kind: 'binary', op, left, right };
   }
 }
 
-function parseUnary(p: Parser): Expr {
+/** `chain` counts the binary operators of the whole expression, inside parentheses and calls too. */
+function parseUnary(p: Parser, chain: { ops: number }): Expr {
   const t = p.peek('expr');
   if (t.kind === 'ident' && t.text === 'NOT') {
     p.next('expr');
-    return { kind: 'unary', op: 'NOT', arg: parseExpr(p, NOT_PREC + 1) };
+    return p.nest(t, () => ({ kind: 'unary', op: 'NOT', arg: parseExpr(p, NOT_PREC + 1, chain) }));
   }
   if (t.kind === 'op' && t.text === '-') {
     p.next('expr');
-    return { kind: 'unary', op: '-', arg: parseExpr(p, NEG_PREC) };
+    return p.nest(t, () => ({ kind: 'unary', op: '-', arg: parseExpr(p, NEG_PREC, chain) }));
   }
-  return parsePrimary(p);
+  return parsePrimary(p, chain);
 }
 
-function parsePrimary(p: Parser): Expr {
+function parsePrimary(p: Parser, chain: { ops: number }): Expr {
   const t = p.next('expr');
   if (t.kind === 'number') {
     if (!Number.isFinite(Number(t.text))) throw p.fail(`${describe(t)} is out of range for a number`, t);
@@ -65,32 +73,35 @@ function parsePrimary(p: Parser): Expr {
   }
   if (t.kind === 'string') return { kind: 'str', value: t.text };
   if (t.kind === 'op' && t.text === '(') {
-    const e = parseExpr(p);
-    p.expectOp(')', 'expr');
-    return e;
+    return p.nest(t, () => {
+      const e = parseExpr(p, 1, chain);
+      p.expectOp(')', 'expr');
+      return e;
+    });
   }
   if (t.kind === 'ident') {
     const quoted = t.raw.startsWith("'");
     if (!quoted && (t.text === 'true' || t.text === 'false')) return { kind: 'bool', value: t.text === 'true' };
     if (!quoted && t.text === 'null') return { kind: 'null' };
     const next = p.peek('expr');
-    if (!quoted && next.kind === 'op' && next.text === '(' && next.pos === t.pos + t.raw.length) return parseCall(p, t);
+    if (!quoted && next.kind === 'op' && next.text === '(' && next.pos === t.pos + t.raw.length) return parseCall(p, t, chain);
     return { kind: 'field', name: t.text };
   }
   throw parseError(`unexpected ${describe(t)}: missing a value, field or function`, t.pos, t.raw);
 }
 
-function parseCall(p: Parser, name: Token): Expr {
+function parseCall(p: Parser, name: Token, chain: { ops: number }): Expr {
   const fn = name.text.toLowerCase();
   const def = FUNCTIONS[fn];
   if (!def) throw parseError(`unknown function "${name.text}"`, name.pos, name.raw);
   p.next('expr');
   const args: Expr[] = [];
-  if (!p.acceptOp(')', 'expr')) {
-    do args.push(parseExpr(p));
+  p.nest(name, () => {
+    if (p.acceptOp(')', 'expr')) return;
+    do args.push(parseExpr(p, 1, chain));
     while (p.acceptOp(',', 'expr'));
     p.expectOp(')', 'expr');
-  }
+  });
   if (args.length < def.min || args.length > def.max) {
     const want = def.min === def.max ? `${def.min}` : def.max === Infinity ? `at least ${def.min}` : `${def.min} to ${def.max}`;
     throw parseError(`function "${fn}" takes ${want} argument${want === '1' ? '' : 's'}, not ${args.length}`, name.pos, name.raw);

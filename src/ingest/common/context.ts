@@ -9,6 +9,7 @@ import type { SelfLog } from '../../selflog/types.js';
 import { SvcError } from '../../errors/svc-error.js';
 import { DEFAULT_INDEX } from '../../events/event.js';
 import { batchSize, type Writer, type WriteBatch } from '../../events/writer.js';
+import type { EventLimits } from '../../events/limits.js';
 import type { DecodeRunner } from './decode-pool.js';
 import { timeContext, type TimeContext } from '../../events/timestamp.js';
 
@@ -30,6 +31,8 @@ export interface IngestContext {
   maxBodyBytes: number;
   /** IANA zone for timestamps that carry none, SVC_TIMEZONE. */
   timezone: string;
+  /** Size, field count and time limits of every event (events/limits.ts). */
+  limits: EventLimits;
   log?: Logger;
   /** Where large bodies of the protocols that offer a decode kind are decoded; unset = on the event loop. */
   decoder?: DecodeRunner;
@@ -42,7 +45,7 @@ export interface IngestDeps {
   control: Pick<ControlReader, 'env'>;
   selflog: Pick<SelfLog, 'service'>;
   clock: Clock;
-  config: Pick<Readonly<Config>, 'maxBodyBytes' | 'timezone'>;
+  config: Pick<Readonly<Config>, 'maxBodyBytes' | 'timezone' | 'eventLimits'>;
   log?: Logger;
   decoder?: DecodeRunner;
 }
@@ -68,6 +71,7 @@ export function ingestContext(deps: IngestDeps, protocol: string): IngestContext
     clock: deps.clock,
     maxBodyBytes: deps.config.maxBodyBytes,
     timezone: deps.config.timezone,
+    limits: deps.config.eventLimits,
     log: deps.log,
     decoder: deps.decoder,
   };
@@ -139,5 +143,5 @@ export function nowUs(ctx: IngestContext): number {
 
 /** Zone and "now" for the timestamps of one request. */
 export function timeCtx(ctx: IngestContext): TimeContext {
-  return timeContext(ctx.timezone, ctx.clock.now());
+  return timeContext(ctx.timezone, ctx.clock.now(), ctx.limits.maxFutureSecs);
 }

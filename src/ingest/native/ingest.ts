@@ -63,7 +63,7 @@ export async function ingestNative(ctx: IngestContext, principal: Principal, req
     sourcetype: req.query.sourcetype ?? '',
     timeUs: nowMs * 1000,
   };
-  const job = { mediaType: req.mediaType, body, defaults, timezone: ctx.timezone, nowMs };
+  const job = { mediaType: req.mediaType, body, defaults, timezone: ctx.timezone, nowMs, limits: ctx.limits };
   // large bodies decode on a worker thread (common/decode-pool.ts); small ones are cheaper inline
   const r = await decodeJob(ctx.decoder, NATIVE_DECODE, job);
   const ingested = batchSize(r.batch);

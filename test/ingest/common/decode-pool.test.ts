@@ -13,6 +13,7 @@ import { ExportLogsServiceRequest } from '../../../src/ingest/otlp/logs-proto.js
 import { encodeBatch, eventsOf, walBatch } from '../../../src/storage/wal/batch-encode.js';
 import { DECODE_WORKER_URL } from '../../../src/workers/paths.js';
 import { SvcError } from '../../../src/errors/svc-error.js';
+import { DEFAULT_EVENT_LIMITS } from '../../../src/events/limits.js';
 
 /**
  * The decode workers must answer exactly what decoding on the event loop answers: the same WAL
@@ -31,6 +32,7 @@ function job(mediaType: string, text: string, over: Partial<DecodeJob['defaults'
     defaults: { env: 'default', index: 'main', host: 'h1', source: 'src', sourcetype: 'st', timeUs: NOW * 1000, ...over },
     timezone: 'UTC',
     nowMs: NOW,
+    limits: DEFAULT_EVENT_LIMITS,
   };
 }
 

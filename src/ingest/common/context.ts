@@ -84,8 +84,10 @@ export interface Target {
 
 /**
  * Resolves where events of one request go: the token's pin wins; `requestedIndex` (the index an
- * event or request names, each protocol in its own way) may choose the index only when the token
- * pins none. Results are memoised per index because a batch repeats them.
+ * event or request names, each protocol in its own way: `_index`, HEC `index`, the Loki label,
+ * OTLP `svc.index`) chooses the index only when the token pins none, and is ignored (not refused)
+ * when it does, as the README says. A requested index follows the one name rule
+ * (control/names.ts). Results are memoised per index because a batch repeats them.
  */
 export class TargetResolver {
   private readonly cache = new Map<string, Target | SvcError>();
@@ -109,7 +111,7 @@ export class TargetResolver {
 
   private compute(requestedIndex: string | undefined): Target | SvcError {
     try {
-      const t = resolveIngestTarget(this.principal, { index: requestedIndex }, DEFAULT_INDEX);
+      const t = resolveIngestTarget(this.principal, { index: this.principal.pin.index ? undefined : requestedIndex }, DEFAULT_INDEX);
       requireEnv(this.ctx, t.env);
       return t;
     } catch (e) {

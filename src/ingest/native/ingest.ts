@@ -1,6 +1,5 @@
 import type { Principal } from '../../auth/principal.js';
 import { resolveIngestTarget } from '../../auth/rbac.js';
-import { checkName } from '../../control/envs.js';
 import { DEFAULT_INDEX } from '../../events/event.js';
 import type { EventDefaults } from '../../events/flatten.js';
 import { batchSize } from '../../events/writer.js';
@@ -50,8 +49,6 @@ export interface IngestAnswer {
  */
 export async function ingestNative(ctx: IngestContext, principal: Principal, req: NativeRequest): Promise<IngestAnswer> {
   const target = resolveIngestTarget(principal, { env: req.query.env, index: req.query.index }, DEFAULT_INDEX);
-  // the index names a folder of the block layout: letters, digits, _ . - only
-  checkName('index', target.index);
   requireEnv(ctx, target.env);
   const body = await decompressBody(req.body, req.contentEncoding, ctx.maxBodyBytes);
   const nowMs = ctx.clock.now();

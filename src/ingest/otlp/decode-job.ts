@@ -1,6 +1,8 @@
 import type { IngestPrincipal } from '../../auth/principal.js';
 import { isSvcError } from '../../errors/svc-error.js';
 import type { LogEvent } from '../../events/event.js';
+import type { EventLimits } from '../../events/limits.js';
+import { timeContext } from '../../events/timestamp.js';
 import { TargetResolver } from '../common/context.js';
 import type { DecodeKind } from '../common/decode-pool.js';
 import { decodeJsonRequest, decodeProtobufRequest, requestToEvents } from './decode.js';
@@ -18,6 +20,8 @@ export interface OtlpJob {
   /** Names of the environments that exist now (the token's env must be one). */
   envs: string[];
   nowUs: number;
+  /** Size, field count and time limits of every event (events/limits.ts). */
+  limits: EventLimits;
 }
 
 /** The accepted records as events, and the records an index rule refused (a partial success). */
@@ -39,7 +43,15 @@ export function decodeOtlpJob(job: OtlpJob): OtlpDecoded {
   const events: LogEvent[] = [];
   let rejected = 0;
   let reason = '';
-  for (const { index, event } of requestToEvents(parsed, job.nowUs)) {
+  // the zone does not matter: OTLP times are epoch nanoseconds
+  const time = timeContext('UTC', job.nowUs / 1000, job.limits.maxFutureSecs);
+  for (const d of requestToEvents(parsed, time, job.limits)) {
+    if ('refused' in d) {
+      rejected++;
+      reason = d.refused;
+      continue;
+    }
+    const { index, event } = d;
     try {
       const t = targets.resolve(index);
       event.env = t.env;

@@ -3,6 +3,7 @@ import { createServer, type Server as TcpServer, type Socket } from 'node:net';
 import type { ListenAddress } from '../../config/load.js';
 import { isSvcError, SvcError } from '../../errors/svc-error.js';
 import type { LogEvent } from '../../events/event.js';
+import { fitEvent } from '../../events/limits.js';
 import { authorize, timeCtx, type IngestContext } from '../common/context.js';
 import { SyslogFramer, trimEnd } from './framing.js';
 import { parseSyslog } from './parse.js';
@@ -35,6 +36,12 @@ export interface SyslogListeners {
   /** Bound ports (0 resolved), for tests. */
   udpPort?: number;
   tcpPort?: number;
+  /**
+   * Counters since start: messages received; dropped (UDP while the writer is behind, batches
+   * storage could not take, messages refused by an event limit); oversized (TCP frames and UDP
+   * datagrams longer than MAX_FRAME_BYTES: an LF-framed line or a datagram is cut and kept, an
+   * octet-counted frame is skipped whole). A warning names them at most once a minute.
+   */
   stats: { received: number; dropped: number; oversized: number; failedBatches: number };
   close(): Promise<void>;
 }
@@ -110,10 +117,26 @@ export async function startSyslog(ctx: IngestContext, opts: SyslogOptions): Prom
       log?.error({ err, events: events.length }, 'cannot store syslog events');
     }
   };
+  let lastOversized = 0;
+  let lastWarnMs = 0;
   const parse = (lines: string[]): LogEvent[] => {
     const time = timeCtx(ctx);
     stats.received += lines.length;
-    return lines.filter((l) => l.length > 0).map((l) => parseSyslog(l, time));
+    const out: LogEvent[] = [];
+    for (const l of lines) {
+      if (l.length === 0) continue;
+      const ev = parseSyslog(l, time);
+      if (fitEvent(ev, ctx.limits) === undefined) out.push(ev);
+      else stats.dropped++;
+    }
+    // frames cut or skipped for their size are counted and named, at most once a minute
+    const now = Date.now();
+    if (stats.oversized > lastOversized && now - lastWarnMs > 60_000) {
+      lastWarnMs = now;
+      log?.warn({ oversized: stats.oversized - lastOversized, maxFrameBytes: MAX_FRAME_BYTES }, 'syslog: frames longer than the limit were cut or skipped');
+      lastOversized = stats.oversized;
+    }
+    return out;
   };
 
   const closers: (() => Promise<void>)[] = [];
@@ -156,6 +179,7 @@ async function startUdp(addr: ListenAddress, parse: (l: string[]) => LogEvent[],
       }
       return;
     }
+    if (msg.length > MAX_FRAME_BYTES) stats.oversized++;
     const text = trimEnd(msg.toString('utf8', 0, Math.min(msg.length, MAX_FRAME_BYTES)));
     // datagrams arriving while a batch is being written join the next batch (group commit)
     batcher.add(parse([text]));

@@ -130,3 +130,31 @@ describe('native ingest of a 50 MB single-line body', () => {
     assert.ok(Buffer.byteLength(cut!.message) <= 1024 * 1024);
   });
 });
+
+/** One name rule (control/names.ts) for native ingest and the admin API: refused, never trimmed. */
+describe('env and index names on native ingest and the admin API', () => {
+  let e: E2E;
+  before(async () => {
+    e = await startE2E();
+  });
+  after(() => e.close());
+
+  it('refuses bad index names and an empty ?index= with 400 quoting the name', async () => {
+    for (const [query, quoted] of [['..', '".."'], ['a%2Fb', '"a/b"'], ['prod%0A', '"prod\\n"'], ['%20web', '" web"'], ['x'.repeat(10_000), '10000 characters'], ['', 'is empty']] as const) {
+      const res = await fetch(`${e.srv.url}/api/ingest?index=${query}`, { method: 'POST', headers: { 'content-type': 'text/plain', authorization: `Bearer ${e.token}` }, body: 'x' });
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      assert.equal(res.status, 400, query.slice(0, 20));
+      assert.equal(body.error.code, 'invalid_input');
+      assert.ok(body.error.message.includes(quoted), body.error.message);
+    }
+  });
+
+  it('refuses an environment named "prod\\n" instead of trimming it', async () => {
+    const { adminToken } = await import('../../helpers/auth.js');
+    const admin = await adminToken(e.srv);
+    const res = await fetch(`${e.srv.url}/api/admin/envs`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` }, body: JSON.stringify({ name: 'prod\n' }) });
+    assert.equal(res.status, 400);
+    const body = (await res.json()) as { error: { message: string } };
+    assert.match(body.error.message, /"prod\\n"/);
+  });
+});

@@ -31,6 +31,7 @@ import { lokiRoutes } from '../ingest/loki/route.js';
 import { otlpRoutes } from '../ingest/otlp/route.js';
 import { registerCrossSiteGuard } from './cross-site.js';
 import { redirectBrowsersToUi, uiRoutes } from './ui.js';
+import { useJsonBodies } from './json-body.js';
 
 /**
  * Builds the HTTP edge: one Fastify instance with svc's error mapping, version header and routes.
@@ -52,6 +53,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => Math.random().toString(36).slice(2, 12),
   });
   app.decorate('deps', deps);
+  useJsonBodies(app, deps.config.maxBodyBytes);
   redirectBrowsersToUi(app);
   registerCrossSiteGuard(app, deps.config.publicOrigin);
   registerAuthHook(app, deps.auth);

@@ -33,6 +33,8 @@ export interface IngestContext {
   timezone: string;
   /** Size, field count and time limits of every event (events/limits.ts). */
   limits: EventLimits;
+  /** svc's own log, for what a listener must report without a client to answer (syslog_frames). */
+  selflog?: Pick<SelfLog, 'service'>;
   log?: Logger;
   /** Where large bodies of the protocols that offer a decode kind are decoded; unset = on the event loop. */
   decoder?: DecodeRunner;
@@ -72,6 +74,7 @@ export function ingestContext(deps: IngestDeps, protocol: string): IngestContext
     maxBodyBytes: deps.config.maxBodyBytes,
     timezone: deps.config.timezone,
     limits: deps.config.eventLimits,
+    selflog: deps.selflog,
     log: deps.log,
     decoder: deps.decoder,
   };

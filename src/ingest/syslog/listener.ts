@@ -5,7 +5,7 @@ import { isSvcError, SvcError } from '../../errors/svc-error.js';
 import type { LogEvent } from '../../events/event.js';
 import { fitEvent } from '../../events/limits.js';
 import { authorize, timeCtx, type IngestContext } from '../common/context.js';
-import { SyslogFramer, trimEnd } from './framing.js';
+import { cutUtf8Bytes, SyslogFramer, trimEnd } from './framing.js';
 import { parseSyslog } from './parse.js';
 
 /**
@@ -39,8 +39,8 @@ export interface SyslogListeners {
   /**
    * Counters since start: messages received; dropped (UDP while the writer is behind, batches
    * storage could not take, messages refused by an event limit); oversized (TCP frames and UDP
-   * datagrams longer than MAX_FRAME_BYTES: an LF-framed line or a datagram is cut and kept, an
-   * octet-counted frame is skipped whole). A warning names them at most once a minute.
+   * datagrams longer than MAX_FRAME_BYTES, cut to it and kept). New counts are reported at most
+   * once a minute as a `syslog_frames` record in _svclogs.
    */
   stats: { received: number; dropped: number; oversized: number; failedBatches: number };
   close(): Promise<void>;
@@ -117,8 +117,8 @@ export async function startSyslog(ctx: IngestContext, opts: SyslogOptions): Prom
       log?.error({ err, events: events.length }, 'cannot store syslog events');
     }
   };
-  let lastOversized = 0;
-  let lastWarnMs = 0;
+  const reported = { oversized: 0, dropped: 0 };
+  let lastReportMs = 0;
   const parse = (lines: string[]): LogEvent[] => {
     const time = timeCtx(ctx);
     stats.received += lines.length;
@@ -129,12 +129,15 @@ export async function startSyslog(ctx: IngestContext, opts: SyslogOptions): Prom
       if (fitEvent(ev, ctx.limits) === undefined) out.push(ev);
       else stats.dropped++;
     }
-    // frames cut or skipped for their size are counted and named, at most once a minute
+    // frames cut for their size and messages dropped are reported, at most once a minute
     const now = Date.now();
-    if (stats.oversized > lastOversized && now - lastWarnMs > 60_000) {
-      lastWarnMs = now;
-      log?.warn({ oversized: stats.oversized - lastOversized, maxFrameBytes: MAX_FRAME_BYTES }, 'syslog: frames longer than the limit were cut or skipped');
-      lastOversized = stats.oversized;
+    if ((stats.oversized > reported.oversized || stats.dropped > reported.dropped) && now - lastReportMs > 60_000) {
+      lastReportMs = now;
+      const detail = { oversized: stats.oversized - reported.oversized, dropped: stats.dropped - reported.dropped, max_frame_bytes: MAX_FRAME_BYTES };
+      ctx.selflog?.service('syslog_frames', detail);
+      log?.warn(detail, 'syslog: messages cut to the frame limit or dropped');
+      reported.oversized = stats.oversized;
+      reported.dropped = stats.dropped;
     }
     return out;
   };
@@ -180,7 +183,7 @@ async function startUdp(addr: ListenAddress, parse: (l: string[]) => LogEvent[],
       return;
     }
     if (msg.length > MAX_FRAME_BYTES) stats.oversized++;
-    const text = trimEnd(msg.toString('utf8', 0, Math.min(msg.length, MAX_FRAME_BYTES)));
+    const text = trimEnd(cutUtf8Bytes(msg, 0, Math.min(msg.length, MAX_FRAME_BYTES)));
     // datagrams arriving while a batch is being written join the next batch (group commit)
     batcher.add(parse([text]));
   });

@@ -27,10 +27,14 @@ export interface HecDecoded {
   event: LogEvent;
 }
 
-/** `time` as epoch seconds (number or string, decimals allowed) → µs; ms/µs/ns tolerated by magnitude. */
+/**
+ * `time` as epoch seconds (number or string, decimals allowed) → µs; ms/µs/ns tolerated by
+ * magnitude. A number outside the event time window (before year 1, far ahead) is still a time:
+ * the caller's eventTime puts it in time_original.
+ */
 export function hecTimeUs(t: unknown): number | undefined {
   const n = typeof t === 'number' ? t : typeof t === 'string' && t.trim() !== '' ? Number(t) : NaN;
-  if (!Number.isFinite(n) || n < 0) return undefined;
+  if (!Number.isFinite(n)) return undefined;
   return epochToUs(n);
 }
 

@@ -34,10 +34,11 @@ describe('HEC limits on a real svc', () => {
   });
 
   it('stores an event cut to size with svc_truncated and a far-future time at arrival', async () => {
-    const r = await hec(JSON.stringify({ event: `long ${'y'.repeat(40_000)}`, index: 'hecl' }) + JSON.stringify({ event: 'future', time: 1e308, index: 'hecl' }));
+    const r = await hec(JSON.stringify({ event: `long ${'y'.repeat(40_000)}`, index: 'hecl' }) + JSON.stringify({ event: 'future', time: 1e308, index: 'hecl' }) + JSON.stringify({ event: 'year0', time: '-62167219200', index: 'hecl' }));
     assert.deepEqual(r.body, { text: 'Success', code: 0 });
     const found = await searchEvents(e.srv, e.searchKey, { index: 'hecl' });
-    assert.equal(found.length, 2);
+    assert.equal(found.length, 3);
+    assert.equal(found.find((ev) => ev.message === 'year0')!.fields.time_original, '-62167219200');
     const cut = found.find((ev) => ev.message.startsWith('long'))!;
     assert.ok(Number(cut.fields.svc_truncated) > 40_000);
     assert.match(String(found.find((ev) => ev.message === 'future')!.fields.time_original), /^1e\+?308$/);

@@ -131,7 +131,9 @@ function kvObject(kvs: KeyValue[], depth: number): Record<string, unknown> {
 
 /** Trace/span ids: hex in JSON, bytes in protobuf; empty or all-zero → undefined. */
 function hexId(v: string | Uint8Array | undefined): string | undefined {
-  if (v === undefined || v.length === 0) return undefined;
+  // OTLP/JSON may carry anything here: only hex text (JSON) or bytes (protobuf) are ids
+  if (typeof v !== 'string' && !(v instanceof Uint8Array)) return undefined;
+  if (v.length === 0) return undefined;
   const s = typeof v === 'string' ? v.toLowerCase() : Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex');
   for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) !== 48) return s;
   return undefined;
@@ -196,14 +198,14 @@ function recordEvent(r: LogRecord, res: ResourceInfo, scope: { name?: string; ve
     for (const k in o) if (k !== 'message' || text === undefined) addField(fields, k, o[k]);
     message = text ?? jsonText(o, 1);
   } else message = body === undefined ? '' : typeof body === 'string' ? body : jsonText(body, 1);
-  if (r.severityText) fields.severity = r.severityText;
+  if (typeof r.severityText === 'string' && r.severityText) fields.severity = r.severityText;
   if (r.severityNumber !== undefined && Number(r.severityNumber) > 0) fields.severity_number = Number(r.severityNumber);
   const traceId = hexId(r.traceId);
   const spanId = hexId(r.spanId);
   if (traceId) fields.trace_id = traceId;
   if (spanId) fields.span_id = spanId;
-  if (r.flags) fields.flags = r.flags;
-  if (r.eventName) fields['event.name'] = r.eventName;
+  if (typeof r.flags === 'number' && r.flags) fields.flags = r.flags;
+  if (typeof r.eventName === 'string' && r.eventName) fields['event.name'] = r.eventName;
   const timeUs = recordTime(r, time, fields);
   return { index, event: { timeUs, env: '', index: '', host: res.host, source: res.source, sourcetype: 'otlp', message, fields } };
 }

@@ -14,14 +14,22 @@ describe('OTLP limits on a real svc', () => {
     const res = await fetch(`${e.srv.url}/v1/logs`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${e.token}` }, body: typeof body === 'string' ? body : JSON.stringify(body) });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
-  const record = (text: string, over: Record<string, unknown> = {}) => ({ body: { stringValue: text }, attributes: [{ key: 'svc.index', value: { stringValue: 'otlpl' } }], ...over });
+  const record = (text: string, over: Record<string, unknown> = {}, index = 'otlpl') => ({ body: { stringValue: text }, attributes: [{ key: 'svc.index', value: { stringValue: index } }], ...over });
 
   it('answers 400 naming the place for wrong shapes, never 500', async () => {
-    for (const doc of [{ resourceLogs: 'x' }, { resourceLogs: [1] }, { resourceLogs: [{ scopeLogs: {} }] }, { resourceLogs: [{ scopeLogs: [{ logRecords: 'r' }] }] }, { resourceLogs: [{ scopeLogs: [{ logRecords: [{ attributes: 5 }] }] }] }]) {
+    for (const doc of [{ resourceLogs: 'x' }, { resourceLogs: [1] }, { resourceLogs: [{ scopeLogs: {} }] }, { resourceLogs: [{ scopeLogs: [{ logRecords: 'r' }] }] }, { resourceLogs: [{ scopeLogs: [{ logRecords: [{ attributes: 5 }] }] }] }, { resourceLogs: [{ scopeLogs: [{ logRecords: [{ body: { kvlistValue: { values: 'v' } } }] }] }] }]) {
       const r = await post(doc);
       assert.equal(r.status, 400, JSON.stringify(doc));
-      assert.match(String(r.body.message), /resourceLogs.*want an (array|object)/);
+      assert.match(String(r.body.message), /(resourceLogs|AnyValue).*want an (array|object)/);
     }
+  });
+
+  it('ignores ids, flags and names of the wrong type', async () => {
+    const r = await post({ resourceLogs: [{ scopeLogs: [{ logRecords: [record('odd', { traceId: 5, spanId: {}, flags: 'x', eventName: {}, severityText: [] }, 'otlpodd')] }] }] });
+    assert.equal(r.status, 200);
+    const [ev] = await searchEvents(e.srv, e.searchKey, { index: 'otlpodd', q: 'odd' });
+    assert.equal(ev.fields.trace_id, undefined);
+    assert.equal(ev.fields['event.name'], undefined);
   });
 
   it('rejects deep records and far-future times in their own way, storing the rest', async () => {

@@ -1,6 +1,6 @@
 import { SvcError } from '../../errors/svc-error.js';
 import type { FieldValue, LogEvent } from '../../events/event.js';
-import { DEFAULT_EVENT_LIMITS, eventTime, fitEvent, type EventLimits } from '../../events/limits.js';
+import { DEFAULT_EVENT_LIMITS, eventTime, fitEvent, jsonText, type EventLimits } from '../../events/limits.js';
 import type { TimeContext } from '../../events/timestamp.js';
 import type { LokiEntry, LokiStream } from './streams.js';
 
@@ -24,8 +24,16 @@ function jsonEntry(v: unknown, i: number): LokiEntry {
   if (!Array.isArray(v) || v.length < 2 || typeof v[1] !== 'string') throw new SvcError('invalid_input', `cannot parse values[${i}]: want ["<ns>", "<line>"(, {metadata})]`);
   const timeUs = nsToUs(v[0]);
   if (timeUs === undefined) throw new SvcError('invalid_input', `cannot parse timestamp ${JSON.stringify(v[0])} of values[${i}]`);
-  const meta = v[2] && typeof v[2] === 'object' ? Object.fromEntries(Object.entries(v[2] as Record<string, unknown>).map(([k, x]) => [k, String(x)])) : undefined;
+  const meta = v[2] && typeof v[2] === 'object' ? Object.fromEntries(Object.entries(v[2] as Record<string, unknown>).map(([k, x]) => [k, labelText(x)])) : undefined;
   return { timeUs, rawTime: v[0] as string | number, line: v[1], metadata: meta };
+}
+
+/**
+ * A label or metadata value as text. Loki's are strings; anything else a sender puts there is
+ * kept as its JSON text (String() of an object can throw, and JSON of a deep one is bounded).
+ */
+function labelText(v: unknown): string {
+  return typeof v === 'string' ? v : typeof v === 'object' && v !== null ? jsonText(v, 1) : String(v);
 }
 
 /** `{"streams":[{"stream":{...},"values":[["<ns>","line",{meta}?], ...]}]}`. */
@@ -39,7 +47,7 @@ export function decodeJson(text: string): LokiStream[] {
   const streams = (doc as { streams?: unknown })?.streams;
   if (!Array.isArray(streams)) throw new SvcError('invalid_input', 'missing "streams" array');
   return streams.map((s: { stream?: Record<string, unknown>; values?: unknown[] }) => ({
-    labels: Object.fromEntries(Object.entries(s?.stream ?? {}).map(([k, v]) => [k, String(v)])),
+    labels: Object.fromEntries(Object.entries(s?.stream ?? {}).map(([k, v]) => [k, labelText(v)])),
     entries: (Array.isArray(s?.values) ? s.values : []).map(jsonEntry),
   }));
 }

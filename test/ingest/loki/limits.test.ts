@@ -11,7 +11,7 @@ describe('Loki push limits on a real svc', () => {
   after(() => e.close());
 
   const push = async (doc: unknown) => {
-    const res = await fetch(`${e.srv.url}/loki/api/v1/push`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${e.token}` }, body: JSON.stringify(doc) });
+    const res = await fetch(`${e.srv.url}/loki/api/v1/push`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${e.token}` }, body: typeof doc === 'string' ? doc : JSON.stringify(doc) });
     return { status: res.status, text: await res.text() };
   };
   const ns = (ms: number) => `${ms}000000`;
@@ -35,6 +35,14 @@ describe('Loki push limits on a real svc', () => {
     const [ev] = await searchEvents(e.srv, e.searchKey, { index: 'lokit' });
     assert.equal(ev.fields.time_original, '9223372036854775807');
     assert.ok(Math.abs(Date.parse(ev.time) - Date.now()) < 60_000);
+  });
+
+  it('answers 400, never 500, for label values that are not strings', async () => {
+    const r = await push({ streams: [{ stream: { app: { toString: 1 } }, values: [[ns(Date.now()), 'odd']] }] });
+    assert.equal(r.status, 204);
+    const deep = await push(`{"streams":[{"stream":{"app":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}},"values":[["${ns(Date.now())}","odd"]]}]}`);
+    assert.equal(deep.status, 400);
+    assert.match(deep.text, /nested deeper than 20 levels/);
   });
 
   it('refuses the push when the index label breaks the name rule', async () => {

@@ -12,7 +12,7 @@ import { inTimeWindow, type TimeContext } from './timestamp.js';
 
 /** The configurable limits, as plain data (decode jobs carry them to worker threads). */
 export interface EventLimits {
-  /** SVC_MAX_EVENT_BYTES: UTF-8 bytes of the message plus every field name and string value. */
+  /** SVC_MAX_EVENT_BYTES: UTF-8 bytes of the message, host, source, sourcetype, every field name and string value. */
   maxEventBytes: number;
   /** SVC_MAX_EVENT_FIELDS. */
   maxFields: number;
@@ -79,7 +79,7 @@ export function eventTime(us: number, original: FieldValue, arrivalUs: number, c
  */
 export function fitEvent(ev: LogEvent, limits: EventLimits): string | undefined {
   let count = 0;
-  let units = ev.message.length;
+  let units = ev.message.length + ev.host.length + ev.source.length + ev.sourcetype.length;
   const fields = ev.fields;
   for (const k in fields) {
     count++;
@@ -91,24 +91,29 @@ export function fitEvent(ev: LogEvent, limits: EventLimits): string | undefined 
   return cutToFit(ev, limits.maxEventBytes);
 }
 
+/** The core text columns an event's own data may fill (a JSON `host`, a Loki label), cut like values. */
+const CORE_TEXT = ['message', 'host', 'source', 'sourcetype'] as const;
+
 interface Cuttable {
-  /** undefined: the message. */
-  name: string | undefined;
+  /** A field's name, or (core: true) one of CORE_TEXT. */
+  name: string;
+  core: boolean;
   bytes: number;
 }
 
 /**
- * Cuts the longest string values (the message first among equals) down to one common length, at a
+ * Cuts the longest string values (the message first among equals; host, source and sourcetype
+ * count as values too, since an event's own data can fill them) down to one common length, at a
  * UTF-8 character boundary, until the event fits in `max` bytes with its `svc_truncated` field, as
  * Splunk's TRUNCATE does; the rest stays. Refuses an event whose field names alone do not fit.
  */
 function cutToFit(ev: LogEvent, max: number): string | undefined {
-  const values: Cuttable[] = [{ name: undefined, bytes: Buffer.byteLength(ev.message) }];
+  const values: Cuttable[] = CORE_TEXT.map((name) => ({ name, core: true, bytes: Buffer.byteLength(ev[name]) }));
   let fixed = TRUNCATED_FIELD.length;
   for (const k in ev.fields) {
     fixed += Buffer.byteLength(k);
     const v = ev.fields[k];
-    if (typeof v === 'string') values.push({ name: k, bytes: Buffer.byteLength(v) });
+    if (typeof v === 'string') values.push({ name: k, core: false, bytes: Buffer.byteLength(v) });
   }
   let total = fixed;
   for (const c of values) total += c.bytes;
@@ -120,7 +125,7 @@ function cutToFit(ev: LogEvent, max: number): string | undefined {
   const fields: Record<string, FieldValue> = { ...ev.fields };
   for (const c of values) {
     if (c.bytes <= level) break;
-    if (c.name === undefined) ev.message = cutUtf8(ev.message, level);
+    if (c.core) ev[c.name as (typeof CORE_TEXT)[number]] = cutUtf8(ev[c.name as (typeof CORE_TEXT)[number]], level);
     else if (c.name === '__proto__') Object.defineProperty(fields, c.name, { value: cutUtf8(fields[c.name] as string, level), enumerable: true, writable: true, configurable: true });
     else fields[c.name] = cutUtf8(fields[c.name] as string, level);
   }

@@ -36,6 +36,14 @@ describe('event limits', () => {
     assert.ok(size <= 1000, `fits: ${size}`);
   });
 
+  it('cuts a host or source the event itself filled, as it cuts values', () => {
+    const ev = { ...event('msg'), host: 'h'.repeat(5000), source: 's'.repeat(20) };
+    assert.equal(fitEvent(ev, limits), undefined);
+    assert.ok(Buffer.byteLength(ev.host) <= 1000 - 3 - 20 - 'svc_truncated'.length);
+    assert.equal(ev.source, 's'.repeat(20));
+    assert.equal(ev.fields.svc_truncated, 5023);
+  });
+
   it('refuses an event whose field names alone are over the limit', () => {
     const ev = event('x', { ['n'.repeat(1200)]: 1 });
     assert.match(fitEvent(ev, limits) ?? '', /field names alone take 1213 bytes: the limit is 1000/);

@@ -61,6 +61,10 @@ describe('native ingest limits', () => {
     assert.ok(!ev.message.includes('\ufffd'), 'cut at a character boundary');
     const all = await searchEvents(e.srv, e.searchKey, { index: 'big' });
     assert.equal(all.length, 2);
+    const host = await ingest('bighost', JSON.stringify({ message: 'm', host: 'h'.repeat(200_000) }));
+    assert.deepEqual([host.body.ingested, host.body.errors], [1, 0]);
+    const [h] = await searchEvents(e.srv, e.searchKey, { index: 'bighost' });
+    assert.ok(h.host.length <= 64 * 1024 && Number(h.fields.svc_truncated) === 200_001);
   });
 
   it('takes the arrival time for times outside years 1-9999 or too far ahead, keeping the original', async () => {

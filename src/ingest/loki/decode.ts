@@ -23,7 +23,7 @@ export function nsToUs(v: unknown): number | undefined {
 function jsonEntry(v: unknown, i: number): LokiEntry {
   if (!Array.isArray(v) || v.length < 2 || typeof v[1] !== 'string') throw new SvcError('invalid_input', `cannot parse values[${i}]: want ["<ns>", "<line>"(, {metadata})]`);
   const timeUs = nsToUs(v[0]);
-  if (timeUs === undefined) throw new SvcError('invalid_input', `cannot parse timestamp ${JSON.stringify(v[0])} of values[${i}]`);
+  if (timeUs === undefined) throw new SvcError('invalid_input', `cannot parse timestamp ${quoted(v[0])} of values[${i}]`);
   const meta = v[2] && typeof v[2] === 'object' ? Object.fromEntries(Object.entries(v[2] as Record<string, unknown>).map(([k, x]) => [k, labelText(x)])) : undefined;
   return { timeUs, rawTime: v[0] as string | number, line: v[1], metadata: meta };
 }
@@ -34,6 +34,12 @@ function jsonEntry(v: unknown, i: number): LokiEntry {
  */
 function labelText(v: unknown): string {
   return typeof v === 'string' ? v : typeof v === 'object' && v !== null ? jsonText(v, 1) : String(v);
+}
+
+/** A bad value for a message: a string quoted (cut short), anything else by its type (it may be nested without bound). */
+function quoted(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v.length > 80 ? `${v.slice(0, 80)}…` : v);
+  return typeof v === 'number' ? String(v) : `of type ${v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v}`;
 }
 
 /** `{"streams":[{"stream":{...},"values":[["<ns>","line",{meta}?], ...]}]}`. */

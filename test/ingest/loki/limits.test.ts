@@ -43,6 +43,9 @@ describe('Loki push limits on a real svc', () => {
     const deep = await push(`{"streams":[{"stream":{"app":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}},"values":[["${ns(Date.now())}","odd"]]}]}`);
     assert.equal(deep.status, 400);
     assert.match(deep.text, /nested deeper than 20 levels/);
+    const deepTime = await push(`{"streams":[{"stream":{},"values":[[${'['.repeat(10_000)}${']'.repeat(10_000)},"x"]]}]}`);
+    assert.equal(deepTime.status, 400);
+    assert.match(deepTime.text, /cannot parse timestamp of type array of values\[0\]/);
   });
 
   it('refuses the push when the index label breaks the name rule', async () => {

@@ -79,6 +79,9 @@ export function canUseTool(p: Principal, tool: string): boolean {
 export function resolveIngestTarget(p: Principal, req: { env?: string; index?: string }, defaultIndex: string): { env: string; index: string } {
   if (p.kind !== 'ingest_token') throw new SvcError('insufficient_scope', 'only ingest tokens may push logs');
   const env = p.pin.env;
+  // a name that could never exist is answered as such, before any comparison with the pin
+  if (req.env !== undefined) checkName('env', req.env);
+  if (req.index !== undefined) checkName('index', req.index);
   if (req.env && req.env !== env) throw new SvcError('access_denied', `ingest token is pinned to environment "${env}", not "${req.env}"`);
   if (p.pin.index && req.index && req.index !== p.pin.index) {
     throw new SvcError('access_denied', `ingest token is pinned to index "${p.pin.index}", not "${req.index}"`);

@@ -153,6 +153,12 @@ describe('env and index names on native ingest and the admin API', () => {
     }
   });
 
+  it('refuses a bad ?env= as a name before comparing it with the pin', async () => {
+    const res = await fetch(`${e.srv.url}/api/ingest?env=prod%0A`, { method: 'POST', headers: { 'content-type': 'text/plain', authorization: `Bearer ${e.token}` }, body: 'x' });
+    assert.equal(res.status, 400);
+    assert.match(((await res.json()) as { error: { message: string } }).error.message, /^env: want 1-64 letters.*"prod\\n"/);
+  });
+
   it('refuses an environment named "prod\\n" instead of trimming it', async () => {
     const { adminToken } = await import('../../helpers/auth.js');
     const admin = await adminToken(e.srv);

@@ -1,5 +1,10 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApiKey, createEnv, createIngestToken } from '../../helpers/auth.js';
+import { startTestServer } from '../../helpers/server.js';
 import { searchEvents, startE2E, type E2E } from '../helpers/e2e.js';
 
 /**
@@ -166,5 +171,44 @@ describe('env and index names on native ingest and the admin API', () => {
     assert.equal(res.status, 400);
     const body = (await res.json()) as { error: { message: string } };
     assert.match(body.error.message, /"prod\\n"/);
+  });
+});
+
+/** What the limits protect: sealing, search and the catalog, also after a restart on the same data. */
+describe('cut and re-timed events through sealing and a restart', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-limits-restart-'));
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('seals a 20 MB line and year-10000 times, and search * and the catalog still answer after a restart', async () => {
+    const env = { SVC_TEST_SEGMENT_AGE_MS: '200' };
+    let srv = await startTestServer(env, { dataDir });
+    let key = '';
+    try {
+      await createEnv(srv, 'hostile');
+      const token = await createIngestToken(srv, { env: 'hostile' });
+      key = await createApiKey(srv, { scopes: ['standard'] });
+      const post = (body: Buffer | string, type: string) =>
+        fetch(`${srv.url}/api/ingest`, { method: 'POST', headers: { 'content-type': type, authorization: `Bearer ${token}` }, body: typeof body === 'string' ? body : new Uint8Array(body) });
+      const big = Buffer.alloc(20 * 1024 * 1024, 'q');
+      big.write('bigline ', 0);
+      assert.equal((await post(big, 'text/plain')).status, 200);
+      const times = ['{"message":"t1","_time":1e308}', '{"message":"t2","_time":"9999-12-31T23:59:59.999999Z"}', '{"message":"t3","_time":"0000-01-01T00:00:00Z"}', '{"message":"t4"}'];
+      assert.equal((await post(times.join('\n'), 'application/x-ndjson')).status, 200);
+      await new Promise((r) => setTimeout(r, 1500));
+    } finally {
+      await srv.close();
+    }
+    srv = await startTestServer(env, { dataDir });
+    try {
+      const found = await searchEvents(srv, key, { q: '*', env: 'hostile' });
+      assert.equal(found.length, 5);
+      const blocks = readdirSync(dataDir, { recursive: true }).filter((f) => String(f).endsWith('.parquet'));
+      assert.ok(blocks.length > 0, 'the segments were sealed into blocks');
+      assert.equal(found.filter((ev) => ev.fields.time_original !== undefined).length, 3);
+      const catalog = await fetch(`${srv.url}/api/catalog`, { headers: { authorization: `Bearer ${key}` } });
+      assert.equal(catalog.status, 200);
+    } finally {
+      await srv.close();
+    }
   });
 });

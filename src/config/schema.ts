@@ -44,7 +44,8 @@ export const envSchema = z.object({
   SVC_BLOCK_SYNC_SECS: posInt.default(10),
   SVC_MAX_BODY_BYTES: posInt.default(64 * 1024 * 1024),
   /** Largest event (UTF-8 bytes of its message, field names and string values); longer values are cut (docs/ingest-limits.md). */
-  SVC_MAX_EVENT_BYTES: z.coerce.number().int().min(1024).max(8 * 1024 * 1024).default(1024 * 1024),
+  // at most 2 MiB: JSON escaping grows text up to 6×, and a WAL line must stay under DuckDB's 16 MiB read_json object
+  SVC_MAX_EVENT_BYTES: z.coerce.number().int().min(1024).max(2 * 1024 * 1024).default(1024 * 1024),
   /** Most fields an event may have; an event with more is refused. */
   SVC_MAX_EVENT_FIELDS: z.coerce.number().int().min(1).max(100_000).default(1000),
   /** How far past now an event time may be; a later one is replaced by the arrival time. */

@@ -179,7 +179,7 @@ describe('cut and re-timed events through sealing and a restart', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-limits-restart-'));
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('seals a 20 MB line and year-10000 times, and search * and the catalog still answer after a restart', async () => {
+  it('seals a 20 MB line, 2 MB of control characters and year-10000 times, and search * and the catalog still answer after a restart', async () => {
     const env = { SVC_TEST_SEGMENT_AGE_MS: '200' };
     let srv = await startTestServer(env, { dataDir });
     let key = '';
@@ -192,6 +192,8 @@ describe('cut and re-timed events through sealing and a restart', () => {
       const big = Buffer.alloc(20 * 1024 * 1024, 'q');
       big.write('bigline ', 0);
       assert.equal((await post(big, 'text/plain')).status, 200);
+      // the worst case of escaping: 2 MB of control characters, cut to 1 MiB, a WAL line of ~6 MiB
+      assert.equal((await post(JSON.stringify({ message: 'ctl' + '\u0001'.repeat(2_000_000) }), 'application/x-ndjson')).status, 200);
       const times = ['{"message":"t1","_time":1e308}', '{"message":"t2","_time":"9999-12-31T23:59:59.999999Z"}', '{"message":"t3","_time":"0000-01-01T00:00:00Z"}', '{"message":"t4"}'];
       assert.equal((await post(times.join('\n'), 'application/x-ndjson')).status, 200);
       await new Promise((r) => setTimeout(r, 1500));
@@ -201,7 +203,7 @@ describe('cut and re-timed events through sealing and a restart', () => {
     srv = await startTestServer(env, { dataDir });
     try {
       const found = await searchEvents(srv, key, { q: '*', env: 'hostile' });
-      assert.equal(found.length, 5);
+      assert.equal(found.length, 6);
       const blocks = readdirSync(dataDir, { recursive: true }).filter((f) => String(f).endsWith('.parquet'));
       assert.ok(blocks.length > 0, 'the segments were sealed into blocks');
       assert.equal(found.filter((ev) => ev.fields.time_original !== undefined).length, 3);

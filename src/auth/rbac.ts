@@ -1,3 +1,4 @@
+import { checkName } from '../control/names.js';
 import { SvcError } from '../errors/svc-error.js';
 import type { Allowlists, Principal, Scope } from './principal.js';
 
@@ -71,15 +72,22 @@ export function canUseTool(p: Principal, tool: string): boolean {
   return p.kind !== 'ingest_token' && listAllows(p.allow.tools, tool);
 }
 
-/** The env/index an ingest token writes to: its pin wins; a request may only narrow an unpinned index. */
+/**
+ * The env/index an ingest token writes to: its pin wins; a request may only narrow an unpinned
+ * index. The index follows the one name rule (control/names.ts): invalid_input / reserved_name.
+ */
 export function resolveIngestTarget(p: Principal, req: { env?: string; index?: string }, defaultIndex: string): { env: string; index: string } {
   if (p.kind !== 'ingest_token') throw new SvcError('insufficient_scope', 'only ingest tokens may push logs');
   const env = p.pin.env;
+  // a name that could never exist is answered as such, before any comparison with the pin
+  if (req.env !== undefined) checkName('env', req.env);
+  if (req.index !== undefined) checkName('index', req.index);
   if (req.env && req.env !== env) throw new SvcError('access_denied', `ingest token is pinned to environment "${env}", not "${req.env}"`);
   if (p.pin.index && req.index && req.index !== p.pin.index) {
     throw new SvcError('access_denied', `ingest token is pinned to index "${p.pin.index}", not "${req.index}"`);
   }
-  const index = p.pin.index ?? (req.index && req.index.length > 0 ? req.index : defaultIndex);
+  const index = p.pin.index ?? (req.index !== undefined ? req.index : defaultIndex);
   if (isReservedName(env) || isReservedName(index)) throw new SvcError('reserved_name', `cannot ingest into reserved name "${isReservedName(env) ? env : index}"`);
+  checkName('index', index);
   return { env, index };
 }

@@ -31,8 +31,8 @@ export interface Config {
   blockQueueCap: number;
   blockSyncSecs: number;
   maxBodyBytes: number;
-  /** SVC_MAX_EVENT_BYTES: the largest message kept whole (storage cuts a longer one when it meets it). */
-  maxEventBytes: number;
+  /** SVC_MAX_EVENT_BYTES, SVC_MAX_EVENT_FIELDS, SVC_MAX_FUTURE_DRIFT_SECS (events/limits.ts EventLimits). */
+  eventLimits: { maxEventBytes: number; maxFields: number; maxFutureSecs: number };
   /** SVC_LOOKUP_MAX_BYTES: the largest lookup CSV accepted. */
   lookupMaxBytes: number;
   requestTimeoutSecs: number;
@@ -150,7 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     blockQueueCap: e.SVC_BLOCK_QUEUE_CAP,
     blockSyncSecs: e.SVC_BLOCK_SYNC_SECS,
     maxBodyBytes: e.SVC_MAX_BODY_BYTES,
-    maxEventBytes: e.SVC_MAX_EVENT_BYTES,
+    eventLimits: { maxEventBytes: e.SVC_MAX_EVENT_BYTES, maxFields: e.SVC_MAX_EVENT_FIELDS, maxFutureSecs: e.SVC_MAX_FUTURE_DRIFT_SECS },
     lookupMaxBytes: e.SVC_LOOKUP_MAX_BYTES,
     requestTimeoutSecs: e.SVC_REQUEST_TIMEOUT_SECS,
     searchTimeoutSecs: e.SVC_SEARCH_TIMEOUT_SECS,

@@ -43,8 +43,13 @@ export const envSchema = z.object({
   SVC_BLOCK_QUEUE_CAP: posInt.default(100_000),
   SVC_BLOCK_SYNC_SECS: posInt.default(10),
   SVC_MAX_BODY_BYTES: posInt.default(64 * 1024 * 1024),
-  /** Largest event (message) kept whole; a longer one is cut at a UTF-8 boundary and marked `svc_truncated`. */
-  SVC_MAX_EVENT_BYTES: posInt.default(1024 * 1024),
+  /** Largest event (UTF-8 bytes of its message, field names and string values); longer values are cut (docs/ingest-limits.md). */
+  // at most 2 MiB: JSON escaping grows text up to 6×, and a WAL line must stay under DuckDB's 16 MiB read_json object
+  SVC_MAX_EVENT_BYTES: z.coerce.number().int().min(1024).max(2 * 1024 * 1024).default(1024 * 1024),
+  /** Most fields an event may have; an event with more is refused. */
+  SVC_MAX_EVENT_FIELDS: z.coerce.number().int().min(1).max(100_000).default(1000),
+  /** How far past now an event time may be; a later one is replaced by the arrival time. */
+  SVC_MAX_FUTURE_DRIFT_SECS: posInt.default(2 * 86_400),
   /** Largest CSV an admin may upload as a lookup table (PUT /api/admin/lookups/{name}). */
   SVC_LOOKUP_MAX_BYTES: posInt.default(32 * 1024 * 1024),
   /** Longest a client may take to send one whole request (headers and body); slow senders get 408. */

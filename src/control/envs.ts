@@ -2,27 +2,16 @@ import type { Clock } from '../clock/clock.js';
 import { SvcError } from '../errors/svc-error.js';
 import type { ControlStore } from './store.js';
 import type { EnvRecord } from './types.js';
+import { checkName } from './names.js';
+
+// the name rule lives in names.ts; re-exported for the callers that know it from here
+export { checkName };
 
 export const DEFAULT_ENV = 'default';
 /** The reserved environment that holds svc's own logs (_svclogs, _svcmcp). */
 export const SYSTEM_ENV = '_system';
 /** Environments svc keeps: cannot be created or deleted through the API. */
 export const BUILTIN_ENVS = [DEFAULT_ENV, SYSTEM_ENV];
-
-const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-
-/**
- * Checks an environment or index name: 1-64 letters, digits, `_`, `.`, `-`, not starting with `_`
- * (reserved for svc, e.g. `_system`). Throws reserved_name or invalid_input naming the field.
- */
-export function checkName(field: string, name: string): void {
-  if (name.startsWith('_')) {
-    throw new SvcError('reserved_name', `${field}: names starting with "_" are reserved (got "${name}")`, { details: { field } });
-  }
-  if (!NAME.test(name)) {
-    throw new SvcError('invalid_input', `${field}: want 1-64 letters, digits, "_", "." or "-", starting with a letter or digit (got "${name.slice(0, 80)}")`, { details: { field } });
-  }
-}
 
 /** Environments in the control plane. `default` and `_system` always exist (see ensureBuiltins). */
 export class Envs {

@@ -1,4 +1,5 @@
 import type { FieldValue, LogEvent } from './event.js';
+import { depthError, eventTime, jsonText, MAX_DEPTH } from './limits.js';
 import { parseTimeValue, type TimeContext } from './timestamp.js';
 
 /**
@@ -8,7 +9,10 @@ import { parseTimeValue, type TimeContext } from './timestamp.js';
  * Rules:
  * - time: the first of `_time`, `@timestamp`, `timestamp`, `time`, `ts` whose value parses
  *   (parseTimeValue), else the caller's arrival time. The key it came from is dropped from fields
- *   (its value is the event's `_time`); the other candidates stay fields.
+ *   (its value is the event's `_time`); the other candidates stay fields. A time outside the window
+ *   (limits.ts eventTime) gives the arrival time and is kept as `time_original`.
+ * - depth: a value nested deeper than MAX_DEPTH (objects and arrays alike) throws EventLimitError;
+ *   nothing here recurses further, and JSON.stringify only sees values already bounded.
  * - message: `message`, else `msg`, `log`, `_raw` (first that is present and not an object); when
  *   none, the original JSON line (`raw`, or JSON.stringify of the object) so every term still matches,
  *   like Splunk's _raw. host: `host` (a scalar), else `hostname`, else `host.name` (ECS);
@@ -34,36 +38,50 @@ export interface EventDefaults {
 export const TIME_KEYS = ['_time', '@timestamp', 'timestamp', 'time', 'ts'] as const;
 const COLLISION_SUFFIX = '_user';
 
-/** Adds `value` under `name`, flattening objects to dotted names and arrays to JSON text. */
-export function addField(fields: Record<string, FieldValue>, name: string, value: unknown): void {
+/**
+ * Adds `value` under `name`, flattening objects to dotted names and arrays to JSON text. `depth`
+ * is the level `value` sits at (1: a key of the event's top object). Throws EventLimitError for a
+ * value nested past MAX_DEPTH.
+ */
+export function addField(fields: Record<string, FieldValue>, name: string, value: unknown, depth = 1): void {
   switch (typeof value) {
     case 'string':
     case 'boolean':
-      fields[name] = value;
+      setField(fields, name, value);
       return;
     case 'number':
-      if (Number.isFinite(value)) fields[name] = value;
+      if (Number.isFinite(value)) setField(fields, name, value);
       return;
     case 'bigint':
-      fields[name] = value.toString();
+      setField(fields, name, value.toString());
       return;
     case 'object':
       if (value === null) return;
       if (Array.isArray(value)) {
-        fields[name] = JSON.stringify(value);
+        setField(fields, name, jsonText(value, depth));
         return;
       }
-      for (const k in value as Record<string, unknown>) addField(fields, `${name}.${k}`, (value as Record<string, unknown>)[k]);
+      if (depth >= MAX_DEPTH) throw depthError();
+      for (const k in value as Record<string, unknown>) addField(fields, `${name}.${k}`, (value as Record<string, unknown>)[k], depth + 1);
       return;
     default:
       return;
   }
 }
 
+/**
+ * fields[name] = value, but a field named `__proto__` (JSON.parse makes it an own key) is kept
+ * as an ordinary field: assigning it would go to the prototype setter and lose the value.
+ */
+export function setField(fields: Record<string, FieldValue>, name: string, value: FieldValue): void {
+  if (name === '__proto__') Object.defineProperty(fields, name, { value, enumerable: true, writable: true, configurable: true });
+  else fields[name] = value;
+}
+
 function scalarText(v: unknown): string | undefined {
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  if (Array.isArray(v)) return JSON.stringify(v);
+  if (Array.isArray(v)) return jsonText(v, 1);
   return undefined;
 }
 
@@ -140,7 +158,13 @@ export function eventFromObject(obj: Record<string, unknown>, raw: string | unde
     for (let i = 0; i < TIME_KEYS.length; i++) {
       const v = sp.time[i];
       if (v === undefined || v === null) continue;
-      if (timeUs === undefined && (timeUs = parseTimeValue(v, ctx)) !== undefined) continue;
+      if (timeUs === undefined) {
+        const t = parseTimeValue(v, ctx);
+        if (t !== undefined) {
+          timeUs = eventTime(t, v as FieldValue, d.timeUs, ctx, fields);
+          continue;
+        }
+      }
       addField(fields, TIME_KEYS[i] === '_time' ? '_time' + COLLISION_SUFFIX : TIME_KEYS[i], v);
     }
   }

@@ -33,11 +33,33 @@ export interface TimeContext {
   nowUs: number;
   /** Zone of timestamps that carry none. */
   zone: Zone;
+  /** The latest time an event may carry: now + SVC_MAX_FUTURE_DRIFT_SECS, at most the end of year 9999. */
+  maxUs: number;
 }
 
-/** Builds a context; `zoneName` is SVC_TIMEZONE (config.timezone), `nowMs` the clock's now(). */
-export function timeContext(zoneName: string, nowMs: number): TimeContext {
-  return { nowUs: nowMs * 1000, zone: zoneName === 'UTC' ? UTC_ZONE : zoneByName(zoneName) };
+/** The first instant of year 1 and of year 10000 (UTC) in epoch µs: event times lie between them. */
+export const MIN_EVENT_US = -62_135_596_800_000_000;
+export const END_EVENT_US = 253_402_300_800_000_000;
+/** How far ahead of now an event time may be by default (2 days, SVC_MAX_FUTURE_DRIFT_SECS). */
+export const DEFAULT_MAX_FUTURE_SECS = 2 * 86_400;
+
+/**
+ * Builds a context; `zoneName` is SVC_TIMEZONE (config.timezone), `nowMs` the clock's now(),
+ * `maxFutureSecs` SVC_MAX_FUTURE_DRIFT_SECS.
+ */
+export function timeContext(zoneName: string, nowMs: number, maxFutureSecs = DEFAULT_MAX_FUTURE_SECS): TimeContext {
+  const nowUs = nowMs * 1000;
+  const maxUs = Math.min(nowUs + maxFutureSecs * 1_000_000, END_EVENT_US - 1);
+  return { nowUs, zone: zoneName === 'UTC' ? UTC_ZONE : zoneByName(zoneName), maxUs };
+}
+
+/**
+ * May an event carry the time `us`? Only inside years 1-9999 and no later than ctx.maxUs: the one
+ * check every protocol's event time passes (events/limits.ts eventTime). A time that rounds up to
+ * year 10000 in µs (9999-12-31T23:59:59.999999Z is past 2^53) is out, as a NaN is.
+ */
+export function inTimeWindow(us: number, ctx: TimeContext): boolean {
+  return us >= MIN_EVENT_US && us <= ctx.maxUs;
 }
 
 export const MAX_TOKENS = 6;
@@ -57,6 +79,9 @@ let OFF = NaN;
 /** Position after the last thing read. */
 let END = 0;
 let NO_YEAR = false;
+/** Where the last timestamp leadingTimestamp found starts and ends in its line. */
+let MATCH_START = 0;
+let MATCH_END = 0;
 
 const SPACE = 32;
 const TAB = 9;
@@ -518,16 +543,25 @@ function tokenAt(s: string, p: number, ctx: TimeContext): number | undefined {
   let q = p;
   const c = s.charCodeAt(q);
   if (c === 91 || c === 40) q++; // [ (
+  MATCH_START = q;
   if (isDigit(s, q)) {
     const run = digitRun(s, q);
     if (run >= 10) {
       // a bare number after `=` or `:` is a value (`retention.ms = 2147483647`), not a time
       if (afterAssignment(s, p)) return undefined;
       const us = epochInLine(s, q, run);
+      MATCH_END = q + run;
       return us !== undefined && us <= ctx.nowUs + FUTURE_SLACK_US ? us : undefined;
     }
   }
-  return dateAt(s, q, false) ? instant(ctx) : undefined;
+  if (!dateAt(s, q, false)) return undefined;
+  MATCH_END = END;
+  return instant(ctx);
+}
+
+/** The text of the timestamp the last leadingTimestamp call found in `line` (for time_original). */
+export function leadingTimestampText(line: string): string {
+  return line.slice(MATCH_START, MATCH_END > MATCH_START ? MATCH_END : line.length);
 }
 
 /**

@@ -32,6 +32,7 @@ import { otlpRoutes } from '../ingest/otlp/route.js';
 import { registerCrossSiteGuard } from './cross-site.js';
 import { redirectBrowsersToUi, uiRoutes } from './ui.js';
 import { answerClientError } from './client-error.js';
+import { useJsonBodies } from './json-body.js';
 
 /**
  * Builds the HTTP edge: one Fastify instance with svc's error mapping, version header and routes.
@@ -54,6 +55,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler: answerClientError,
   });
   app.decorate('deps', deps);
+  useJsonBodies(app, deps.config.maxBodyBytes);
   redirectBrowsersToUi(app);
   registerCrossSiteGuard(app, deps.config.publicOrigin);
   registerAuthHook(app, deps.auth);

@@ -112,7 +112,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     for (const b of rec.blocks) engine.blocks.add(b);
     engine.lastSeq = rec.maxBlockSeq;
     for (const b of await salvageQuarantined(duck, rec.quarantined, { target: engine.target(), kept: rec.blocks, unsealed: rec.segments, problems, log: opts.log })) engine.blocks.add(b);
-    await replayWal(duck, walDir, rec.segments, { maxEventBytes: config.maxEventBytes, log: opts.log }, (seg) => {
+    await replayWal(duck, walDir, rec.segments, { maxEventBytes: config.eventLimits.maxEventBytes, log: opts.log }, (seg) => {
       engine.live.set(seg.seq, seg);
       engine.waiting(seg);
       engine.schedule(() => engine.seal(seg.seq));
@@ -128,7 +128,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   /** The writer queue's commit: one WAL append + fsync for the whole group, then live accounting. */
   private async commit(batches: WriteBatch[]): Promise<void> {
     // batches a decode worker encoded cost nothing here; LogEvent batches are encoded now
-    const encoded = batches.map((b) => walBatch(b, this.opts.config.maxEventBytes));
+    const encoded = batches.map((b) => walBatch(b, this.opts.config.eventLimits.maxEventBytes));
     const bytes = Buffer.concat(encoded.map((e) => e.wal));
     // backpressure from sealing: the queue fills while we wait, so callers wait or get queue_full
     while (this.unsealedClosed() >= this.tuning.maxUnsealedSegments && !this.closed) {
@@ -234,7 +234,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     if (!old) return;
     try {
       await this.columns.settled(seq);
-      const r = await repairSegment(this.wal.dir, seq, this.opts.config.maxEventBytes);
+      const r = await repairSegment(this.wal.dir, seq, this.opts.config.eventLimits.maxEventBytes);
       // one synchronous step: the rewritten file's accounting replaces the old one
       this.live.set(seq, r.seg);
       if (old.columns) this.blocks.refs.deleteWhenFree(old.columns);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { nameSchema, parseInput } from './admin-input.js';
+import { envIndexName, parseInput } from './admin-input.js';
 
 const retentionDays = z
   .number({ invalid_type_error: 'must be a whole number of days' })
@@ -8,7 +8,7 @@ const retentionDays = z
   .min(1, 'must be at least 1')
   .max(36500, 'must be at most 36500');
 
-const createEnv = z.object({ name: nameSchema(64), retentionDays: retentionDays.optional() }).strict();
+const createEnv = z.object({ name: envIndexName, retentionDays: retentionDays.optional() }).strict();
 const updateEnv = z.object({ retentionDays: retentionDays.nullable().optional() }).strict();
 const nameParams = z.object({ name: z.string().min(1).max(100) });
 

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { principalOf } from '../auth-hook.js';
-import { itemRoutes, nameSchema, parseInput } from './admin-input.js';
+import { envIndexName, itemRoutes, nameSchema, parseInput } from './admin-input.js';
 
 const createToken = z
   .object({
     name: nameSchema(100),
-    env: nameSchema(64),
-    index: nameSchema(64).optional(),
+    env: envIndexName,
+    index: envIndexName.optional(),
   })
   .strict();
 

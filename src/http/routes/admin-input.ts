@@ -52,6 +52,12 @@ export const nameSchema = (max: number) =>
     .min(1, 'must not be empty')
     .max(max, `must be at most ${max} characters`);
 
+/**
+ * An environment or index name: taken as sent, never trimmed ("prod\n" must not become "prod"),
+ * and checked by the one name rule (control/names.ts) where it is used.
+ */
+export const envIndexName = z.string({ invalid_type_error: 'must be a string', required_error: 'is required' });
+
 export const idParams = z.object({ id: z.string().min(1).max(100) });
 
 /** What the item routes of a managed resource need from its service. */

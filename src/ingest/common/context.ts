@@ -9,6 +9,7 @@ import type { SelfLog } from '../../selflog/types.js';
 import { SvcError } from '../../errors/svc-error.js';
 import { DEFAULT_INDEX } from '../../events/event.js';
 import { batchSize, type Writer, type WriteBatch } from '../../events/writer.js';
+import type { EventLimits } from '../../events/limits.js';
 import type { DecodeRunner } from './decode-pool.js';
 import { timeContext, type TimeContext } from '../../events/timestamp.js';
 
@@ -30,6 +31,10 @@ export interface IngestContext {
   maxBodyBytes: number;
   /** IANA zone for timestamps that carry none, SVC_TIMEZONE. */
   timezone: string;
+  /** Size, field count and time limits of every event (events/limits.ts). */
+  limits: EventLimits;
+  /** svc's own log, for what a listener must report without a client to answer (syslog_frames). */
+  selflog?: Pick<SelfLog, 'service'>;
   log?: Logger;
   /** Where large bodies of the protocols that offer a decode kind are decoded; unset = on the event loop. */
   decoder?: DecodeRunner;
@@ -42,7 +47,7 @@ export interface IngestDeps {
   control: Pick<ControlReader, 'env'>;
   selflog: Pick<SelfLog, 'service'>;
   clock: Clock;
-  config: Pick<Readonly<Config>, 'maxBodyBytes' | 'timezone'>;
+  config: Pick<Readonly<Config>, 'maxBodyBytes' | 'timezone' | 'eventLimits'>;
   log?: Logger;
   decoder?: DecodeRunner;
 }
@@ -68,6 +73,8 @@ export function ingestContext(deps: IngestDeps, protocol: string): IngestContext
     clock: deps.clock,
     maxBodyBytes: deps.config.maxBodyBytes,
     timezone: deps.config.timezone,
+    limits: deps.config.eventLimits,
+    selflog: deps.selflog,
     log: deps.log,
     decoder: deps.decoder,
   };
@@ -80,8 +87,10 @@ export interface Target {
 
 /**
  * Resolves where events of one request go: the token's pin wins; `requestedIndex` (the index an
- * event or request names, each protocol in its own way) may choose the index only when the token
- * pins none. Results are memoised per index because a batch repeats them.
+ * event or request names, each protocol in its own way: `_index`, HEC `index`, the Loki label,
+ * OTLP `svc.index`) chooses the index only when the token pins none, and is ignored (not refused)
+ * when it does, as the README says. A requested index follows the one name rule
+ * (control/names.ts). Results are memoised per index because a batch repeats them.
  */
 export class TargetResolver {
   private readonly cache = new Map<string, Target | SvcError>();
@@ -105,7 +114,7 @@ export class TargetResolver {
 
   private compute(requestedIndex: string | undefined): Target | SvcError {
     try {
-      const t = resolveIngestTarget(this.principal, { index: requestedIndex }, DEFAULT_INDEX);
+      const t = resolveIngestTarget(this.principal, { index: this.principal.pin.index ? undefined : requestedIndex }, DEFAULT_INDEX);
       requireEnv(this.ctx, t.env);
       return t;
     } catch (e) {
@@ -139,5 +148,5 @@ export function nowUs(ctx: IngestContext): number {
 
 /** Zone and "now" for the timestamps of one request. */
 export function timeCtx(ctx: IngestContext): TimeContext {
-  return timeContext(ctx.timezone, ctx.clock.now());
+  return timeContext(ctx.timezone, ctx.clock.now(), ctx.limits.maxFutureSecs);
 }

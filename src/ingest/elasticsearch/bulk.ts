@@ -91,7 +91,8 @@ export function parseBulk(text: string, pathIndex?: string): BulkOp[] {
     lastLine = line;
     last = action;
     const { op, meta } = action;
-    const index = typeof meta._index === 'string' && meta._index.length > 0 ? meta._index : pathIndex;
+    // an empty _index is a name like any other, refused by the name rule (its item fails), not skipped
+    const index = typeof meta._index === 'string' ? meta._index : pathIndex;
     const id = typeof meta._id === 'string' || typeof meta._id === 'number' ? String(meta._id) : undefined;
     const item: BulkOp = { op, index, id };
     if (OPS_WITH_SOURCE.has(op)) {

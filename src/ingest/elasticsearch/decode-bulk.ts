@@ -3,6 +3,7 @@ import type { IngestPrincipal } from '../../auth/principal.js';
 import { SvcError, isSvcError } from '../../errors/svc-error.js';
 import type { LogEvent } from '../../events/event.js';
 import { eventFromObject } from '../../events/flatten.js';
+import { EventLimitError, fitEvent, type EventLimits } from '../../events/limits.js';
 import { timeContext } from '../../events/timestamp.js';
 import { TargetResolver } from '../common/context.js';
 import type { DecodeKind } from '../common/decode-pool.js';
@@ -23,6 +24,8 @@ export interface EsBulkJob {
   envs: string[];
   nowMs: number;
   timezone: string;
+  /** Size, field count and time limits of every event (events/limits.ts). */
+  limits: EventLimits;
 }
 
 /** Per-item answers and the accepted documents as events (`items[itemOf[k]]` ↔ event k). */
@@ -59,19 +62,19 @@ export function decodeBulkJob(job: EsBulkJob): EsBulkDecoded {
   if (ops.length === 0) throw new SvcError('invalid_input', 'request body is required');
   const envs = new Set(job.envs);
   const targets = new TargetResolver({ envExists: (name) => envs.has(name) }, job.principal);
-  return decodeOps(targets, ops, job.nowMs, job.timezone);
+  return decodeOps(targets, ops, job);
 }
 
 /** `_bulk` bodies as a decode kind: large ones go to a decode worker. */
 export const ES_BULK_DECODE: DecodeKind<EsBulkJob, EsBulkDecoded> = { name: 'es_bulk', decode: decodeBulkJob };
 
 /** Decodes the bulk operations into events and per-item answers (events[i] ↔ itemOf[i]). */
-function decodeOps(targets: TargetResolver, ops: BulkOp[], nowMs: number, timezone: string): EsBulkDecoded {
+function decodeOps(targets: TargetResolver, ops: BulkOp[], job: Pick<EsBulkJob, 'nowMs' | 'timezone' | 'limits'>): EsBulkDecoded {
   const items: BulkItem[] = new Array(ops.length);
   const events: LogEvent[] = [];
   const itemOf: number[] = [];
-  const arrival = nowMs * 1000;
-  const time = timeContext(timezone, nowMs);
+  const arrival = job.nowMs * 1000;
+  const time = timeContext(job.timezone, job.nowMs, job.limits.maxFutureSecs);
   for (let i = 0; i < ops.length; i++) {
     const op = ops[i];
     if (op.op !== 'index' && op.op !== 'create') {
@@ -85,10 +88,18 @@ function decodeOps(targets: TargetResolver, ops: BulkOp[], nowMs: number, timezo
     }
     try {
       const t = targets.resolve(op.index);
-      events.push(eventFromObject(op.doc, op.raw, { env: t.env, index: t.index, timeUs: arrival, host: '', source: '', sourcetype: 'elasticsearch' }, time));
+      const ev = eventFromObject(op.doc, op.raw, { env: t.env, index: t.index, timeUs: arrival, host: '', source: '', sourcetype: 'elasticsearch' }, time);
+      const refused = fitEvent(ev, job.limits);
+      if (refused !== undefined) throw new EventLimitError(refused);
+      events.push(ev);
       itemOf.push(i);
       items[i] = { op: op.op, index: op.index ?? '', id };
     } catch (e) {
+      if (e instanceof EventLimitError) {
+        // a limit of the document, as Elasticsearch answers a mapping limit: this item only
+        items[i] = failed(op, id, { kind: 'bad_request', type: 'document_parsing_exception', reason: e.message });
+        continue;
+      }
       // the env comes from the token alone: an unknown one refuses the whole request
       if (!isSvcError(e) || e.code === 'unknown_environment') throw e;
       items[i] = failed(op, id, itemError(e));

@@ -30,7 +30,7 @@ async function bulk(ctx: IngestContext, req: FastifyRequest, reply: FastifyReply
   const targets = await authorizeEs(ctx, req);
   const body = await decompressBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
   const principal = targets.principal;
-  const job = { body, pathIndex, principal, envs: ctx.envExists(principal.pin.env) ? [principal.pin.env] : [], nowMs: ctx.clock.now(), timezone: ctx.timezone };
+  const job = { body, pathIndex, principal, envs: ctx.envExists(principal.pin.env) ? [principal.pin.env] : [], nowMs: ctx.clock.now(), timezone: ctx.timezone, limits: ctx.limits };
   // large bodies decode on a worker thread (common/decode-pool.ts), small ones right here
   const { items, itemOf, batch } = await decodeJob(ctx.decoder, ES_BULK_DECODE, job);
   let retryAfterSecs: number | undefined;

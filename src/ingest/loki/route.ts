@@ -3,7 +3,7 @@ import { SvcError } from '../../errors/svc-error.js';
 import { extractToken } from '../../http/ingest-token.js';
 import { bodyOf, header, protocolEdge } from '../../http/raw-body.js';
 import { decompressBody, mediaType } from '../common/body.js';
-import { authorize, forward, type IngestContext } from '../common/context.js';
+import { authorize, forward, timeCtx, type IngestContext } from '../common/context.js';
 import { decodeJson, decodeProtobuf, streamsToEvents, type LokiStream } from './decode.js';
 import { sendLokiError, sendPushed } from './respond.js';
 
@@ -36,7 +36,7 @@ async function decode(ctx: IngestContext, req: FastifyRequest): Promise<LokiStre
 async function push(ctx: IngestContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const tok = extractToken(header(req.headers.authorization), AUTH_SCHEMES);
   const targets = await authorize(ctx, tok?.token);
-  const decoded = streamsToEvents(await decode(ctx, req));
+  const { decoded, refusals, refused } = streamsToEvents(await decode(ctx, req), timeCtx(ctx), ctx.limits);
   const events = decoded.map(({ index, event }) => {
     const t = targets.resolve(index);
     event.env = t.env;
@@ -44,6 +44,8 @@ async function push(ctx: IngestContext, req: FastifyRequest, reply: FastifyReply
     return event;
   });
   await forward(ctx, events);
+  // as Loki: the valid entries are stored, and the push is answered 400 naming the refused ones
+  if (refused > 0) throw new SvcError('invalid_input', `${refused} of ${refused + events.length} entries refused (the others were stored): ${refusals.join('; ')}`);
   return sendPushed(reply);
 }
 

@@ -4,6 +4,8 @@ import { LabelSyntaxError, parseLabels } from './labels.js';
 /** A Loki push as both encodings carry it: streams of labelled entries. */
 export interface LokiEntry {
   timeUs: number;
+  /** The timestamp as sent (JSON's ns string), kept as time_original when it is not used. */
+  rawTime?: string | number;
   line: string;
   metadata?: Record<string, string>;
 }

@@ -1,4 +1,5 @@
 import type { EventDefaults } from '../../events/flatten.js';
+import type { EventLimits } from '../../events/limits.js';
 import { timeContext } from '../../events/timestamp.js';
 import type { DecodeKind } from '../common/decode-pool.js';
 import { decodeJson, decodeNdjson, decodeText, type DecodeResult } from './decode.js';
@@ -17,6 +18,8 @@ export interface DecodeJob {
   timezone: string;
   /** The request's "now": arrival time and the rule for yearless dates. */
   nowMs: number;
+  /** Size, field count and time limits of every event (events/limits.ts). */
+  limits: EventLimits;
 }
 
 type Decoder = typeof decodeText;
@@ -40,7 +43,7 @@ function startsWithBrace(buf: Buffer): boolean {
 /** Decodes a body into events and its malformed lines. Pure: the same answer on any thread. */
 export function runDecodeJob(job: DecodeJob): DecodeResult {
   const body = Buffer.isBuffer(job.body) ? job.body : Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength);
-  return decoderFor(job.mediaType, body)(body, job.defaults, timeContext(job.timezone, job.nowMs));
+  return decoderFor(job.mediaType, body)(body, job.defaults, timeContext(job.timezone, job.nowMs, job.limits.maxFutureSecs), job.limits);
 }
 
 /** Native ingest bodies as a decode kind: large ones go to a decode worker. */

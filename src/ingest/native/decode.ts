@@ -1,6 +1,7 @@
 import type { FieldValue, LogEvent } from '../../events/event.js';
 import { eventFromObject, type EventDefaults } from '../../events/flatten.js';
-import { leadingTimestamp, type TimeContext } from '../../events/timestamp.js';
+import { DEFAULT_EVENT_LIMITS, EventLimitError, eventTime, fitEvent, type EventLimits } from '../../events/limits.js';
+import { inTimeWindow, leadingTimestamp, leadingTimestampText, type TimeContext } from '../../events/timestamp.js';
 
 /**
  * Native ingest bodies → LogEvents, in one pass over the (decompressed) bytes.
@@ -64,31 +65,58 @@ function addError(r: DecodeResult, line: number, message: string): void {
   if (r.firstErrors.length < MAX_FIRST_ERRORS) r.firstErrors.push({ line, message });
 }
 
+/** Keeps `ev` when it fits the limits (maybe cut, limits.ts fitEvent), else counts the line's error. */
+function keep(r: DecodeResult, line: number, ev: LogEvent, limits: EventLimits): void {
+  const refused = fitEvent(ev, limits);
+  if (refused === undefined) r.events.push(ev);
+  else addError(r, line, refused);
+}
+
+/** The event of one JSON object, or the limit it breaks (too deep) as the line's error. */
+function objectEvent(r: DecodeResult, line: number, obj: Record<string, unknown>, raw: string | undefined, d: EventDefaults, ctx: TimeContext, limits: EventLimits): void {
+  let ev: LogEvent;
+  try {
+    ev = eventFromObject(obj, raw, d, ctx);
+  } catch (e) {
+    if (e instanceof EventLimitError) return addError(r, line, e.message);
+    throw e;
+  }
+  keep(r, line, ev, limits);
+}
+
 /**
  * text/plain: one event per line, the line is the message. Time: a timestamp at or near the start
  * of the line; a line without one (a stack-trace or config-dump continuation) takes the time of the
  * last timestamped line before it in the same body, else the arrival time.
  */
-export function decodeText(buf: Buffer, d: EventDefaults, ctx: TimeContext): DecodeResult {
+export function decodeText(buf: Buffer, d: EventDefaults, ctx: TimeContext, limits: EventLimits = DEFAULT_EVENT_LIMITS): DecodeResult {
   const r: DecodeResult = { events: [], errors: 0, firstErrors: [] };
   let lastTime = d.timeUs;
-  forEachLine(buf, (start, end) => {
+  forEachLine(buf, (start, end, lineNo) => {
     const message = buf.toString('utf8', start, end);
     const t = leadingTimestamp(message, ctx);
-    if (t !== undefined) lastTime = t;
-    r.events.push({ timeUs: lastTime, env: d.env, index: d.index, host: d.host, source: d.source, sourcetype: d.sourcetype, message, fields: NO_FIELDS });
+    let fields = NO_FIELDS;
+    if (t !== undefined) {
+      if (inTimeWindow(t, ctx)) lastTime = t;
+      else {
+        // a time outside the window: arrival time, the text kept (and its continuation lines follow it)
+        fields = {};
+        lastTime = eventTime(t, leadingTimestampText(message), d.timeUs, ctx, fields);
+      }
+    }
+    keep(r, lineNo, { timeUs: lastTime, env: d.env, index: d.index, host: d.host, source: d.source, sourcetype: d.sourcetype, message, fields }, limits);
   });
   return r;
 }
 
 /** NDJSON: one JSON object per line. A line that is not a JSON object is an error. */
-export function decodeNdjson(buf: Buffer, d: EventDefaults, ctx: TimeContext): DecodeResult {
+export function decodeNdjson(buf: Buffer, d: EventDefaults, ctx: TimeContext, limits: EventLimits = DEFAULT_EVENT_LIMITS): DecodeResult {
   const r: DecodeResult = { events: [], errors: 0, firstErrors: [] };
   forEachLine(buf, (start, end, lineNo) => {
     const line = buf.toString('utf8', start, end);
     const obj = parseObject(line);
     if (typeof obj === 'string') addError(r, lineNo, obj);
-    else r.events.push(eventFromObject(obj, line, d, ctx));
+    else objectEvent(r, lineNo, obj, line, d, ctx, limits);
   });
   return r;
 }
@@ -97,15 +125,15 @@ export function decodeNdjson(buf: Buffer, d: EventDefaults, ctx: TimeContext): D
  * application/json: a JSON array of objects (errors name the 1-based item as `line`), a single
  * object even when pretty-printed over several lines, or else NDJSON.
  */
-export function decodeJson(buf: Buffer, d: EventDefaults, ctx: TimeContext): DecodeResult {
+export function decodeJson(buf: Buffer, d: EventDefaults, ctx: TimeContext, limits: EventLimits = DEFAULT_EVENT_LIMITS): DecodeResult {
   const first = firstNonSpace(buf);
   // NDJSON unless the first line alone is not a complete JSON value (an array or pretty-printed object)
-  if (buf[first] !== 0x5b && firstLineParses(buf, first)) return decodeNdjson(buf, d, ctx);
+  if (buf[first] !== 0x5b && firstLineParses(buf, first)) return decodeNdjson(buf, d, ctx, limits);
   let whole: unknown;
   try {
     whole = JSON.parse(buf.toString('utf8'));
   } catch (e) {
-    if (buf[first] !== 0x5b) return decodeNdjson(buf, d, ctx);
+    if (buf[first] !== 0x5b) return decodeNdjson(buf, d, ctx, limits);
     const r: DecodeResult = { events: [], errors: 0, firstErrors: [] };
     addError(r, 1, `cannot parse JSON: ${(e as Error).message}`);
     return r;
@@ -114,7 +142,7 @@ export function decodeJson(buf: Buffer, d: EventDefaults, ctx: TimeContext): Dec
   const r: DecodeResult = { events: [], errors: 0, firstErrors: [] };
   for (let i = 0; i < items.length; i++) {
     const item: unknown = items[i];
-    if (isPlainObject(item)) r.events.push(eventFromObject(item, undefined, d, ctx));
+    if (isPlainObject(item)) objectEvent(r, i + 1, item, undefined, d, ctx, limits);
     else addError(r, i + 1, `unexpected ${jsonType(item)}, want a JSON object`);
   }
   return r;
@@ -145,7 +173,7 @@ function parseObject(line: string): Record<string, unknown> | string {
   } catch (e) {
     return `cannot parse JSON: ${(e as Error).message}`;
   }
-  return isPlainObject(v) ? v : `unexpected ${jsonType(v)} ${JSON.stringify(v).slice(0, MAX_ERROR_TEXT)}, want a JSON object`;
+  return isPlainObject(v) ? v : `unexpected ${jsonType(v)} ${line.slice(0, MAX_ERROR_TEXT)}, want a JSON object`;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

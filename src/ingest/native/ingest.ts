@@ -1,6 +1,5 @@
 import type { Principal } from '../../auth/principal.js';
 import { resolveIngestTarget } from '../../auth/rbac.js';
-import { checkName } from '../../control/envs.js';
 import { DEFAULT_INDEX } from '../../events/event.js';
 import type { EventDefaults } from '../../events/flatten.js';
 import { batchSize } from '../../events/writer.js';
@@ -50,8 +49,6 @@ export interface IngestAnswer {
  */
 export async function ingestNative(ctx: IngestContext, principal: Principal, req: NativeRequest): Promise<IngestAnswer> {
   const target = resolveIngestTarget(principal, { env: req.query.env, index: req.query.index }, DEFAULT_INDEX);
-  // the index names a folder of the block layout: letters, digits, _ . - only
-  checkName('index', target.index);
   requireEnv(ctx, target.env);
   const body = await decompressBody(req.body, req.contentEncoding, ctx.maxBodyBytes);
   const nowMs = ctx.clock.now();
@@ -63,7 +60,7 @@ export async function ingestNative(ctx: IngestContext, principal: Principal, req
     sourcetype: req.query.sourcetype ?? '',
     timeUs: nowMs * 1000,
   };
-  const job = { mediaType: req.mediaType, body, defaults, timezone: ctx.timezone, nowMs };
+  const job = { mediaType: req.mediaType, body, defaults, timezone: ctx.timezone, nowMs, limits: ctx.limits };
   // large bodies decode on a worker thread (common/decode-pool.ts); small ones are cheaper inline
   const r = await decodeJob(ctx.decoder, NATIVE_DECODE, job);
   const ingested = batchSize(r.batch);

@@ -9,12 +9,16 @@ import { sendIngested, sendNativeError } from './respond.js';
 
 const QUERY_KEYS = ['env', 'index', 'host', 'source', 'sourcetype'] as const;
 
-/** Reads the optional string parameters; a repeated one is refused (invalid_input) rather than guessed. */
+/**
+ * Reads the optional string parameters; a repeated one is refused (invalid_input) rather than
+ * guessed, and so is an empty `env` or `index` (`?index=`), which names nothing.
+ */
 function nativeQuery(q: unknown): NativeQuery {
   const out: NativeQuery = {};
   const src = (q ?? {}) as Record<string, unknown>;
   for (const k of QUERY_KEYS) {
     const v = src[k];
+    if (v === '' && (k === 'env' || k === 'index')) throw new SvcError('invalid_input', `query parameter "${k}" is empty: leave it out or name one`);
     if (v === undefined || v === '') continue;
     if (typeof v !== 'string') throw new SvcError('invalid_input', `query parameter "${k}" must be given once`);
     out[k] = v;

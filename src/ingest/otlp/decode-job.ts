@@ -1,9 +1,11 @@
 import type { IngestPrincipal } from '../../auth/principal.js';
-import { isSvcError } from '../../errors/svc-error.js';
+import { isSvcError, SvcError } from '../../errors/svc-error.js';
 import type { LogEvent } from '../../events/event.js';
+import type { EventLimits } from '../../events/limits.js';
+import { timeContext, type TimeContext } from '../../events/timestamp.js';
 import { TargetResolver } from '../common/context.js';
 import type { DecodeKind } from '../common/decode-pool.js';
-import { decodeJsonRequest, decodeProtobufRequest, requestToEvents } from './decode.js';
+import { decodeJsonRequest, decodeProtobufRequest, requestToEvents, type ExportRequest } from './decode.js';
 
 /**
  * One OTLP export to decode, as plain data so it runs on the event loop or a decode worker
@@ -18,6 +20,8 @@ export interface OtlpJob {
   /** Names of the environments that exist now (the token's env must be one). */
   envs: string[];
   nowUs: number;
+  /** Size, field count and time limits of every event (events/limits.ts). */
+  limits: EventLimits;
 }
 
 /** The accepted records as events, and the records an index rule refused (a partial success). */
@@ -39,7 +43,15 @@ export function decodeOtlpJob(job: OtlpJob): OtlpDecoded {
   const events: LogEvent[] = [];
   let rejected = 0;
   let reason = '';
-  for (const { index, event } of requestToEvents(parsed, job.nowUs)) {
+  // the zone does not matter: OTLP times are epoch nanoseconds
+  const time = timeContext('UTC', job.nowUs / 1000, job.limits.maxFutureSecs);
+  for (const d of recordsOf(parsed, time, job.limits)) {
+    if ('refused' in d) {
+      rejected++;
+      reason = d.refused;
+      continue;
+    }
+    const { index, event } = d;
     try {
       const t = targets.resolve(index);
       event.env = t.env;
@@ -52,6 +64,20 @@ export function decodeOtlpJob(job: OtlpJob): OtlpDecoded {
     }
   }
   return { events, rejected, reason };
+}
+
+/**
+ * requestToEvents, with a last guard: OTLP/JSON is checked for its containers' shapes
+ * (decode.ts checkShape), and a value of a wrong type that still slips through is the sender's
+ * 400 naming it, never a 500.
+ */
+function recordsOf(parsed: ExportRequest, time: TimeContext, limits: EventLimits): ReturnType<typeof requestToEvents> {
+  try {
+    return requestToEvents(parsed, time, limits);
+  } catch (e) {
+    if (e instanceof TypeError) throw new SvcError('invalid_input', `cannot read ExportLogsServiceRequest: ${e.message}`);
+    throw e;
+  }
 }
 
 /** OTLP exports as a decode kind: large ones go to a decode worker. */

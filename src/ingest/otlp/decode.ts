@@ -1,6 +1,8 @@
 import { SvcError } from '../../errors/svc-error.js';
 import type { FieldValue, LogEvent } from '../../events/event.js';
 import { addField } from '../../events/flatten.js';
+import { DEFAULT_EVENT_LIMITS, depthError, EventLimitError, eventTime, fitEvent, jsonText, MAX_DEPTH, type EventLimits } from '../../events/limits.js';
+import type { TimeContext } from '../../events/timestamp.js';
 import { ExportLogsServiceRequest } from './logs-proto.js';
 
 /**
@@ -57,18 +59,49 @@ export function decodeProtobufRequest(body: Buffer): ExportRequest {
 }
 
 export function decodeJsonRequest(text: string): ExportRequest {
+  let doc: unknown;
   try {
-    const doc: unknown = JSON.parse(text);
+    doc = JSON.parse(text);
     if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new Error('not an object');
-    return doc as ExportRequest;
   } catch (e) {
     throw new SvcError('invalid_json', `cannot parse ExportLogsServiceRequest JSON: ${(e as Error).message}`);
   }
+  checkShape(doc as ExportRequest);
+  return doc as ExportRequest;
 }
 
-/** An AnyValue as plain JSON-like data. int64 beyond 2^53 stays a string. */
-export function plainValue(v: AnyValue | undefined): unknown {
-  if (!v) return undefined;
+/** A list the OTLP JSON schema says is an array (of objects): anything else is invalid_input naming where. */
+function list(v: unknown, where: string): void {
+  if (v === undefined || v === null) return;
+  if (!Array.isArray(v)) throw new SvcError('invalid_input', `unexpected ${typeof v} at ${where}: want an array`);
+  for (let i = 0; i < v.length; i++) {
+    const x: unknown = v[i];
+    if (typeof x !== 'object' || x === null || Array.isArray(x)) throw new SvcError('invalid_input', `unexpected ${x === null ? 'null' : Array.isArray(x) ? 'array' : typeof x} at ${where}[${i}]: want an object`);
+  }
+}
+
+/**
+ * The containers of an OTLP/JSON export, checked before they are walked, so a wrong shape (a
+ * `resourceLogs` that is not an array, a record that is a string) is a 400 naming where, never a
+ * TypeError. Protobuf bodies get their shape from the decoder.
+ */
+function checkShape(req: ExportRequest): void {
+  list(req.resourceLogs, 'resourceLogs');
+  (req.resourceLogs ?? []).forEach((rl, i) => {
+    if (rl.resource !== undefined && (typeof rl.resource !== 'object' || rl.resource === null)) throw new SvcError('invalid_input', `unexpected ${typeof rl.resource} at resourceLogs[${i}].resource: want an object`);
+    list(rl.resource?.attributes, `resourceLogs[${i}].resource.attributes`);
+    list(rl.scopeLogs, `resourceLogs[${i}].scopeLogs`);
+    (rl.scopeLogs ?? []).forEach((sl, j) => {
+      list(sl.logRecords, `resourceLogs[${i}].scopeLogs[${j}].logRecords`);
+      (sl.logRecords ?? []).forEach((r, k) => list(r.attributes, `resourceLogs[${i}].scopeLogs[${j}].logRecords[${k}].attributes`));
+    });
+  });
+}
+
+/** An AnyValue as plain JSON-like data. int64 beyond 2^53 stays a string. Nested past MAX_DEPTH: EventLimitError. */
+export function plainValue(v: AnyValue | undefined, depth = 1): unknown {
+  if (!v || typeof v !== 'object') return undefined;
+  if (depth > MAX_DEPTH) throw depthError();
   if (v.stringValue !== undefined) return v.stringValue;
   if (v.boolValue !== undefined) return v.boolValue;
   if (v.intValue !== undefined) {
@@ -77,21 +110,30 @@ export function plainValue(v: AnyValue | undefined): unknown {
     return Number.isSafeInteger(n) ? n : s;
   }
   if (v.doubleValue !== undefined) return Number(v.doubleValue);
-  if (v.arrayValue !== undefined) return (v.arrayValue.values ?? []).map(plainValue);
-  if (v.kvlistValue !== undefined) return kvObject(v.kvlistValue.values);
+  if (v.arrayValue !== undefined) return arrayOf(v.arrayValue?.values).map((x) => plainValue(x as AnyValue, depth + 1));
+  if (v.kvlistValue !== undefined) return kvObject(arrayOf(v.kvlistValue?.values) as KeyValue[], depth + 1);
   if (v.bytesValue !== undefined) return typeof v.bytesValue === 'string' ? v.bytesValue : Buffer.from(v.bytesValue).toString('base64');
   return undefined;
 }
 
-function kvObject(kvs: KeyValue[] | undefined): Record<string, unknown> {
+/** An AnyValue's list: missing is empty, anything but an array is refused. */
+function arrayOf(v: unknown): unknown[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) throw new SvcError('invalid_input', `unexpected ${typeof v} in an AnyValue: want an array of values`);
+  return v;
+}
+
+function kvObject(kvs: KeyValue[], depth: number): Record<string, unknown> {
   const o: Record<string, unknown> = {};
-  for (const kv of kvs ?? []) if (kv.key) o[kv.key] = plainValue(kv.value);
+  for (const kv of kvs) if (kv && typeof kv.key === 'string' && kv.key) o[kv.key] = plainValue(kv.value, depth);
   return o;
 }
 
 /** Trace/span ids: hex in JSON, bytes in protobuf; empty or all-zero → undefined. */
 function hexId(v: string | Uint8Array | undefined): string | undefined {
-  if (v === undefined || v.length === 0) return undefined;
+  // OTLP/JSON may carry anything here: only hex text (JSON) or bytes (protobuf) are ids
+  if (typeof v !== 'string' && !(v instanceof Uint8Array)) return undefined;
+  if (v.length === 0) return undefined;
   const s = typeof v === 'string' ? v.toLowerCase() : Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex');
   for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) !== 48) return s;
   return undefined;
@@ -116,7 +158,7 @@ function addAttributes(fields: Record<string, FieldValue>, kvs: KeyValue[] | und
   let index: string | undefined;
   if (!kvs) return undefined;
   for (const kv of kvs) {
-    if (!kv.key) continue;
+    if (!kv || typeof kv.key !== 'string' || !kv.key) continue;
     const v = plainValue(kv.value);
     if (kv.key === INDEX_ATTRIBUTE) {
       if (typeof v === 'string') index = v;
@@ -134,7 +176,16 @@ interface ResourceInfo {
   source: string;
 }
 
-function recordEvent(r: LogRecord, res: ResourceInfo, scope: { name?: string; version?: string } | undefined, nowUs: number): OtlpDecoded {
+/** The record's time: timeUnixNano, else observedTimeUnixNano, else arrival; one outside the window is kept as time_original. */
+function recordTime(r: LogRecord, time: TimeContext, fields: Record<string, FieldValue>): number {
+  const t = nanosToUs(r.timeUnixNano);
+  if (t !== undefined) return eventTime(t, String(r.timeUnixNano), time.nowUs, time, fields);
+  const o = nanosToUs(r.observedTimeUnixNano);
+  if (o !== undefined) return eventTime(o, String(r.observedTimeUnixNano), time.nowUs, time, fields);
+  return time.nowUs;
+}
+
+function recordEvent(r: LogRecord, res: ResourceInfo, scope: { name?: string; version?: string } | undefined, time: TimeContext): OtlpDecoded {
   const fields: Record<string, FieldValue> = { ...res.fields };
   if (scope?.name) fields['scope.name'] = scope.name;
   if (scope?.version) fields['scope.version'] = scope.version;
@@ -145,31 +196,57 @@ function recordEvent(r: LogRecord, res: ResourceInfo, scope: { name?: string; ve
     const o = body as Record<string, unknown>;
     const text = typeof o.message === 'string' ? o.message : undefined;
     for (const k in o) if (k !== 'message' || text === undefined) addField(fields, k, o[k]);
-    message = text ?? JSON.stringify(o);
-  } else message = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
-  if (r.severityText) fields.severity = r.severityText;
+    message = text ?? jsonText(o, 1);
+  } else message = body === undefined ? '' : typeof body === 'string' ? body : jsonText(body, 1);
+  if (typeof r.severityText === 'string' && r.severityText) fields.severity = r.severityText;
   if (r.severityNumber !== undefined && Number(r.severityNumber) > 0) fields.severity_number = Number(r.severityNumber);
   const traceId = hexId(r.traceId);
   const spanId = hexId(r.spanId);
   if (traceId) fields.trace_id = traceId;
   if (spanId) fields.span_id = spanId;
-  if (r.flags) fields.flags = r.flags;
-  if (r.eventName) fields['event.name'] = r.eventName;
-  const timeUs = nanosToUs(r.timeUnixNano) ?? nanosToUs(r.observedTimeUnixNano) ?? nowUs;
+  if (typeof r.flags === 'number' && r.flags) fields.flags = r.flags;
+  if (typeof r.eventName === 'string' && r.eventName) fields['event.name'] = r.eventName;
+  const timeUs = recordTime(r, time, fields);
   return { index, event: { timeUs, env: '', index: '', host: res.host, source: res.source, sourcetype: 'otlp', message, fields } };
 }
 
-export function requestToEvents(req: ExportRequest, nowUs: number): OtlpDecoded[] {
-  const out: OtlpDecoded[] = [];
+/** A record refused by a limit (events/limits.ts): counted as rejected, with the reason. */
+export interface OtlpRefused {
+  refused: string;
+}
+
+/**
+ * The records of an export as events, or for a record that breaks a limit (nested too deep, too
+ * many fields) the reason it is refused; a resource whose attributes break one refuses its records.
+ */
+export function requestToEvents(req: ExportRequest, time: TimeContext, limits: EventLimits = DEFAULT_EVENT_LIMITS): (OtlpDecoded | OtlpRefused)[] {
+  const out: (OtlpDecoded | OtlpRefused)[] = [];
   for (const rl of req.resourceLogs ?? []) {
-    const fields: Record<string, FieldValue> = {};
-    const index = addAttributes(fields, rl.resource?.attributes);
-    const host = typeof fields['host.name'] === 'string' ? fields['host.name'] : '';
-    const source = typeof fields['service.name'] === 'string' ? fields['service.name'] : '';
-    const res: ResourceInfo = { fields, index, host, source };
+    let res: ResourceInfo | OtlpRefused;
+    try {
+      const fields: Record<string, FieldValue> = {};
+      const index = addAttributes(fields, rl.resource?.attributes);
+      const host = typeof fields['host.name'] === 'string' ? fields['host.name'] : '';
+      const source = typeof fields['service.name'] === 'string' ? fields['service.name'] : '';
+      res = { fields, index, host, source };
+    } catch (e) {
+      if (!(e instanceof EventLimitError)) throw e;
+      res = { refused: e.message };
+    }
     for (const sl of rl.scopeLogs ?? []) {
-      for (const r of sl.logRecords ?? []) out.push(recordEvent(r, res, sl.scope, nowUs));
+      for (const r of sl.logRecords ?? []) out.push('refused' in res ? res : limited(r, res, sl.scope, time, limits));
     }
   }
   return out;
+}
+
+function limited(r: LogRecord, res: ResourceInfo, scope: { name?: string; version?: string } | undefined, time: TimeContext, limits: EventLimits): OtlpDecoded | OtlpRefused {
+  try {
+    const d = recordEvent(r, res, scope, time);
+    const refused = fitEvent(d.event, limits);
+    return refused === undefined ? d : { refused };
+  } catch (e) {
+    if (e instanceof EventLimitError) return { refused: e.message };
+    throw e;
+  }
 }

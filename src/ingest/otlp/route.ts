@@ -29,7 +29,7 @@ async function exportLogs(ctx: IngestContext, req: FastifyRequest, reply: Fastif
   const targets = await authorize(ctx, tok?.token);
   const body = await decompressBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
   const principal = targets.principal;
-  const job = { body, encoding: enc, principal, envs: ctx.envExists(principal.pin.env) ? [principal.pin.env] : [], nowUs: nowUs(ctx) };
+  const job = { body, encoding: enc, principal, envs: ctx.envExists(principal.pin.env) ? [principal.pin.env] : [], nowUs: nowUs(ctx), limits: ctx.limits };
   // large exports decode on a worker thread (common/decode-pool.ts), small ones right here
   const { batch, rejected, reason } = await decodeJob(ctx.decoder, OTLP_DECODE, job);
   await forward(ctx, batch);

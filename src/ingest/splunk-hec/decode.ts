@@ -1,13 +1,16 @@
 import type { FieldValue, LogEvent } from '../../events/event.js';
-import { epochToUs, leadingTimestamp, type TimeContext } from '../../events/timestamp.js';
+import { epochToUs, inTimeWindow, leadingTimestamp, leadingTimestampText, type TimeContext } from '../../events/timestamp.js';
 import { addField, eventFromObject } from '../../events/flatten.js';
+import { DEFAULT_EVENT_LIMITS, EventLimitError, eventTime, fitEvent, jsonText, type EventLimits } from '../../events/limits.js';
 import { hecError } from './hec-error.js';
 import { splitConcatenatedJson } from './split-events.js';
 
 /**
  * Decodes HEC bodies into events still missing env/index: each carries the `index` it asks for.
  * Pure: no HTTP, no auth. Throws SvcError with Splunk's code for a bad body (hec-error.ts; the whole
- * request is refused, so a batch is stored whole or not at all).
+ * request is refused, so a batch is stored whole or not at all). An event that breaks a limit
+ * (events/limits.ts: too many fields, nested too deep) is Splunk's code 6 "Invalid data format"
+ * naming its `invalid-event-number` and the reason; one that is only cut to size is no error.
  */
 
 export interface HecMeta {
@@ -24,10 +27,14 @@ export interface HecDecoded {
   event: LogEvent;
 }
 
-/** `time` as epoch seconds (number or string, decimals allowed) → µs; ms/µs/ns tolerated by magnitude. */
+/**
+ * `time` as epoch seconds (number or string, decimals allowed) → µs; ms/µs/ns tolerated by
+ * magnitude. A number outside the event time window (before year 1, far ahead) is still a time:
+ * the caller's eventTime puts it in time_original.
+ */
 export function hecTimeUs(t: unknown): number | undefined {
   const n = typeof t === 'number' ? t : typeof t === 'string' && t.trim() !== '' ? Number(t) : NaN;
-  if (!Number.isFinite(n) || n < 0) return undefined;
+  if (!Number.isFinite(n)) return undefined;
   return epochToUs(n);
 }
 
@@ -35,7 +42,23 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' && v.length > 0 ? v : undefined;
 }
 
-function decodeOne(obj: Record<string, unknown>, n: number, meta: HecMeta, time: TimeContext): HecDecoded {
+/** Fits `event` to the limits (limits.ts fitEvent); an event refused is code 6 naming it. */
+function fitted(event: LogEvent, n: number, limits: EventLimits): LogEvent {
+  const refused = fitEvent(event, limits);
+  if (refused !== undefined) throw hecError('Invalid data format', 6, { 'invalid-event-number': n, reason: refused });
+  return event;
+}
+
+function decodeOne(obj: Record<string, unknown>, n: number, meta: HecMeta, time: TimeContext, limits: EventLimits): HecDecoded {
+  try {
+    return decodeFields(obj, n, meta, time, limits);
+  } catch (e) {
+    if (e instanceof EventLimitError) throw hecError('Invalid data format', 6, { 'invalid-event-number': n, reason: e.message });
+    throw e;
+  }
+}
+
+function decodeFields(obj: Record<string, unknown>, n: number, meta: HecMeta, time: TimeContext, limits: EventLimits): HecDecoded {
   const ev = obj.event;
   if (ev === undefined || ev === null) throw hecError('Event field is required', 12, { 'invalid-event-number': n });
   if (ev === '' || (typeof ev === 'object' && !Array.isArray(ev) && Object.keys(ev).length === 0)) {
@@ -46,26 +69,27 @@ function decodeOne(obj: Record<string, unknown>, n: number, meta: HecMeta, time:
   const host = str(obj.host) ?? meta.host ?? '';
   const source = str(obj.source) ?? meta.source ?? '';
   const sourcetype = str(obj.sourcetype) ?? meta.sourcetype ?? 'httpevent';
-  const base = { env: '', index: '', timeUs: timeUs ?? time.nowUs, host, source, sourcetype };
+  const base = { env: '', index: '', timeUs: time.nowUs, host, source, sourcetype };
   let event: LogEvent;
   if (typeof ev === 'object' && !Array.isArray(ev)) {
     event = eventFromObject(ev as Record<string, unknown>, undefined, base, time);
-    if (timeUs !== undefined) event.timeUs = timeUs;
+    if (timeUs !== undefined) event.timeUs = eventTime(timeUs, obj.time as number | string, time.nowUs, time, event.fields);
     if (str(obj.host) ?? meta.host) event.host = host;
     if (str(obj.source) ?? meta.source) event.source = source;
     if (str(obj.sourcetype) ?? meta.sourcetype) event.sourcetype = sourcetype;
   } else {
-    event = { env: '', index: '', timeUs: base.timeUs, host, source, sourcetype, message: typeof ev === 'string' ? ev : JSON.stringify(ev), fields: {} };
+    event = { env: '', index: '', timeUs: base.timeUs, host, source, sourcetype, message: typeof ev === 'string' ? ev : jsonText(ev, 1), fields: {} };
+    if (timeUs !== undefined) event.timeUs = eventTime(timeUs, obj.time as number | string, time.nowUs, time, event.fields);
   }
   if (obj.fields !== undefined && typeof obj.fields === 'object' && obj.fields !== null) {
     for (const [k, v] of Object.entries(obj.fields)) addField(event.fields, k, v);
   }
   if (meta.channel) event.fields.channel = meta.channel;
-  return { index: str(obj.index) ?? meta.index, event };
+  return { index: str(obj.index) ?? meta.index, event: fitted(event, n, limits) };
 }
 
 /** `/services/collector[/event[/1.0]]`: concatenated JSON event objects. */
-export function decodeEventBody(text: string, meta: HecMeta, time: TimeContext): HecDecoded[] {
+export function decodeEventBody(text: string, meta: HecMeta, time: TimeContext, limits: EventLimits = DEFAULT_EVENT_LIMITS): HecDecoded[] {
   const { objects, invalidAt } = splitConcatenatedJson(text);
   if (objects.length === 0 && invalidAt === undefined) throw hecError('No data', 5);
   const out: HecDecoded[] = [];
@@ -77,7 +101,7 @@ export function decodeEventBody(text: string, meta: HecMeta, time: TimeContext):
       throw hecError('Invalid data format', 6, { 'invalid-event-number': n });
     }
     if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) throw hecError('Invalid data format', 6, { 'invalid-event-number': n });
-    out.push(decodeOne(obj as Record<string, unknown>, n, meta, time));
+    out.push(decodeOne(obj as Record<string, unknown>, n, meta, time, limits));
   }
   if (invalidAt !== undefined) throw hecError('Invalid data format', 6, { 'invalid-event-number': invalidAt });
   return out;
@@ -87,16 +111,16 @@ export function decodeEventBody(text: string, meta: HecMeta, time: TimeContext):
  * `/services/collector/raw`: one event per non-empty line, metadata from the query string; the
  * time is a timestamp leading the line, else arrival.
  */
-export function decodeRawBody(text: string, meta: HecMeta, time: TimeContext): HecDecoded[] {
+export function decodeRawBody(text: string, meta: HecMeta, time: TimeContext, limits: EventLimits = DEFAULT_EVENT_LIMITS): HecDecoded[] {
   const out: HecDecoded[] = [];
   for (const rawLine of text.split('\n')) {
     const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
     if (line.trim().length === 0) continue;
     const fields: Record<string, FieldValue> = meta.channel ? { channel: meta.channel } : {};
-    out.push({
-      index: meta.index,
-      event: { timeUs: leadingTimestamp(line, time) ?? time.nowUs, env: '', index: '', host: meta.host ?? '', source: meta.source ?? '', sourcetype: meta.sourcetype ?? 'httpevent', message: line, fields },
-    });
+    const t = leadingTimestamp(line, time);
+    const timeUs = t === undefined ? time.nowUs : inTimeWindow(t, time) ? t : eventTime(t, leadingTimestampText(line), time.nowUs, time, fields);
+    const event: LogEvent = { timeUs, env: '', index: '', host: meta.host ?? '', source: meta.source ?? '', sourcetype: meta.sourcetype ?? 'httpevent', message: line, fields };
+    out.push({ index: meta.index, event: fitted(event, out.length, limits) });
   }
   if (out.length === 0) throw hecError('No data', 5);
   return out;

@@ -44,7 +44,7 @@ async function ingest(ctx: IngestContext, acks: AckChannels, req: FastifyRequest
   const body = await decompressBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
   const meta = metaOf(req);
   const text = body.toString('utf8');
-  const decoded: HecDecoded[] = raw ? decodeRawBody(text, meta, timeCtx(ctx)) : decodeEventBody(text, meta, timeCtx(ctx));
+  const decoded: HecDecoded[] = raw ? decodeRawBody(text, meta, timeCtx(ctx), ctx.limits) : decodeEventBody(text, meta, timeCtx(ctx), ctx.limits);
   const source = `http:${targets.principal.name}`;
   const events = decoded.map(({ index, event }) => {
     const t = targets.resolve(index);

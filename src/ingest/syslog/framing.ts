@@ -1,8 +1,9 @@
 /**
  * Splits a syslog TCP byte stream into messages (RFC 6587): octet-counted frames (`LEN SP MSG`,
  * chosen per frame when it starts with a digit) or LF-delimited lines. Frames longer than
- * `maxFrame` never grow the buffer: a long line is cut at maxFrame and the rest up to its LF
- * dropped; an over-long counted frame is skipped whole. Not shared between connections.
+ * `maxFrame` never grow the buffer past it: a long line or an over-long counted frame is cut at
+ * maxFrame (at a UTF-8 character boundary) and the rest dropped; each is counted in `oversized`.
+ * Not shared between connections.
  */
 export class SyslogFramer {
   private buf: Buffer = Buffer.alloc(0);
@@ -57,9 +58,12 @@ export class SyslogFramer {
         const len = Number(data.toString('latin1', p, q));
         const start = q + 1;
         if (len > this.maxFrame) {
+          // cut, as an over-long LF line is: keep its first maxFrame bytes, skip the rest
+          if (data.length - start < this.maxFrame) return -1;
           this.oversized++;
-          this.skip = len;
-          return start;
+          out.push(trimEnd(cutUtf8Bytes(data, start, start + this.maxFrame)));
+          this.skip = len - this.maxFrame;
+          return start + this.maxFrame;
         }
         if (data.length - start < len) return -1;
         out.push(trimEnd(data.toString('utf8', start, start + len)));
@@ -71,13 +75,13 @@ export class SyslogFramer {
     if (lf < 0) {
       if (data.length - p <= this.maxFrame) return -1;
       this.oversized++;
-      out.push(trimEnd(data.toString('utf8', p, p + this.maxFrame)));
+      out.push(trimEnd(cutUtf8Bytes(data, p, p + this.maxFrame)));
       this.skip = Infinity;
       return p + this.maxFrame;
     }
     if (lf - p > this.maxFrame) {
       this.oversized++;
-      out.push(trimEnd(data.toString('utf8', p, p + this.maxFrame)));
+      out.push(trimEnd(cutUtf8Bytes(data, p, p + this.maxFrame)));
     } else out.push(trimEnd(data.toString('utf8', p, lf)));
     return lf + 1;
   }
@@ -88,6 +92,13 @@ export class SyslogFramer {
     this.buf = Buffer.alloc(0);
     return rest.length > 0 ? [rest] : [];
   }
+}
+
+/** The text of data[start, end) where `end` cuts a longer message: backed off to a UTF-8 character boundary. */
+export function cutUtf8Bytes(data: Buffer, start: number, end: number): string {
+  let e = end;
+  while (e > start && (data[e] & 0xc0) === 0x80) e--;
+  return data.toString('utf8', start, e);
 }
 
 /** Removes trailing LF, CR and NUL (rsyslog's octet count includes its trailing LF). */

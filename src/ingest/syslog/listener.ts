@@ -3,8 +3,9 @@ import { createServer, type Server as TcpServer, type Socket } from 'node:net';
 import type { ListenAddress } from '../../config/load.js';
 import { isSvcError, SvcError } from '../../errors/svc-error.js';
 import type { LogEvent } from '../../events/event.js';
+import { fitEvent } from '../../events/limits.js';
 import { authorize, timeCtx, type IngestContext } from '../common/context.js';
-import { SyslogFramer, trimEnd } from './framing.js';
+import { cutUtf8Bytes, SyslogFramer, trimEnd } from './framing.js';
 import { parseSyslog } from './parse.js';
 
 /**
@@ -35,6 +36,12 @@ export interface SyslogListeners {
   /** Bound ports (0 resolved), for tests. */
   udpPort?: number;
   tcpPort?: number;
+  /**
+   * Counters since start: messages received; dropped (UDP while the writer is behind, batches
+   * storage could not take, messages refused by an event limit); oversized (TCP frames and UDP
+   * datagrams longer than MAX_FRAME_BYTES, cut to it and kept). New counts are reported at most
+   * once a minute as a `syslog_frames` record in _svclogs.
+   */
   stats: { received: number; dropped: number; oversized: number; failedBatches: number };
   close(): Promise<void>;
 }
@@ -110,10 +117,29 @@ export async function startSyslog(ctx: IngestContext, opts: SyslogOptions): Prom
       log?.error({ err, events: events.length }, 'cannot store syslog events');
     }
   };
+  const reported = { oversized: 0, dropped: 0 };
+  let lastReportMs = 0;
   const parse = (lines: string[]): LogEvent[] => {
     const time = timeCtx(ctx);
     stats.received += lines.length;
-    return lines.filter((l) => l.length > 0).map((l) => parseSyslog(l, time));
+    const out: LogEvent[] = [];
+    for (const l of lines) {
+      if (l.length === 0) continue;
+      const ev = parseSyslog(l, time);
+      if (fitEvent(ev, ctx.limits) === undefined) out.push(ev);
+      else stats.dropped++;
+    }
+    // frames cut for their size and messages dropped are reported, at most once a minute
+    const now = Date.now();
+    if ((stats.oversized > reported.oversized || stats.dropped > reported.dropped) && now - lastReportMs > 60_000) {
+      lastReportMs = now;
+      const detail = { oversized: stats.oversized - reported.oversized, dropped: stats.dropped - reported.dropped, max_frame_bytes: MAX_FRAME_BYTES };
+      ctx.selflog?.service('syslog_frames', detail);
+      log?.warn(detail, 'syslog: messages cut to the frame limit or dropped');
+      reported.oversized = stats.oversized;
+      reported.dropped = stats.dropped;
+    }
+    return out;
   };
 
   const closers: (() => Promise<void>)[] = [];
@@ -156,7 +182,8 @@ async function startUdp(addr: ListenAddress, parse: (l: string[]) => LogEvent[],
       }
       return;
     }
-    const text = trimEnd(msg.toString('utf8', 0, Math.min(msg.length, MAX_FRAME_BYTES)));
+    if (msg.length > MAX_FRAME_BYTES) stats.oversized++;
+    const text = trimEnd(cutUtf8Bytes(msg, 0, Math.min(msg.length, MAX_FRAME_BYTES)));
     // datagrams arriving while a batch is being written join the next batch (group commit)
     batcher.add(parse([text]));
   });

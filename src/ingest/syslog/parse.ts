@@ -1,4 +1,5 @@
 import type { FieldValue, LogEvent } from '../../events/event.js';
+import { eventTime } from '../../events/limits.js';
 import { parseTimeValue, type TimeContext } from '../../events/timestamp.js';
 
 /**
@@ -78,7 +79,7 @@ function strcspn(s: string, p: number, stops: string): number {
 function rfc5424(c: Cursor, ev: LogEvent, time: TimeContext): void {
   const ts = token(c);
   const t = nil(ts) === undefined ? undefined : parseTimeValue(ts, time);
-  if (t !== undefined) ev.timeUs = t;
+  if (t !== undefined) ev.timeUs = eventTime(t, ts, time.nowUs, time, ev.fields);
   ev.host = nil(token(c)) ?? '';
   const app = nil(token(c));
   const procid = nil(token(c));
@@ -94,19 +95,21 @@ function rfc5424(c: Cursor, ev: LogEvent, time: TimeContext): void {
 }
 
 /** The 3164 timestamp: `Mmm dd hh:mm:ss` (15 chars) or an RFC 3339 token. */
-function rfc3164Time(c: Cursor, time: TimeContext): number | undefined {
+function rfc3164Time(c: Cursor, time: TimeContext, ev: LogEvent): number | undefined {
   const s = c.s;
   const ch = s.charCodeAt(c.p);
   if (ch >= 65 && ch <= 90) {
-    const t = parseTimeValue(s.slice(c.p, c.p + 15), time);
+    const text = s.slice(c.p, c.p + 15);
+    const t = parseTimeValue(text, time);
     if (t !== undefined) c.p = s[c.p + 15] === ' ' ? c.p + 16 : c.p + 15;
-    return t;
+    return t === undefined ? t : eventTime(t, text, time.nowUs, time, ev.fields);
   }
   if (ch >= 48 && ch <= 57) {
     const save = c.p;
-    const t = parseTimeValue(token(c), time);
+    const text = token(c);
+    const t = parseTimeValue(text, time);
     if (t === undefined) c.p = save;
-    return t;
+    return t === undefined ? t : eventTime(t, text, time.nowUs, time, ev.fields);
   }
   return undefined;
 }
@@ -114,7 +117,7 @@ function rfc3164Time(c: Cursor, time: TimeContext): number | undefined {
 const TAG_RE = /^([^\s[\]:]{1,64})(?:\[([^\]\s]{1,32})\])?:(?: |$)/;
 
 function rfc3164(c: Cursor, ev: LogEvent, time: TimeContext): void {
-  const t = rfc3164Time(c, time);
+  const t = rfc3164Time(c, time, ev);
   if (t !== undefined) ev.timeUs = t;
   // a host is the next token unless it is already the tag (`app[12]:` / `app:`)
   if (!TAG_RE.test(c.s.slice(c.p, c.p + 100))) {

@@ -13,6 +13,7 @@ import { ExportLogsServiceRequest } from '../../../src/ingest/otlp/logs-proto.js
 import { encodeBatch, eventsOf, walBatch } from '../../../src/storage/wal/batch-encode.js';
 import { DECODE_WORKER_URL } from '../../../src/workers/paths.js';
 import { SvcError } from '../../../src/errors/svc-error.js';
+import { DEFAULT_EVENT_LIMITS } from '../../../src/events/limits.js';
 
 /**
  * The decode workers must answer exactly what decoding on the event loop answers: the same WAL
@@ -31,6 +32,7 @@ function job(mediaType: string, text: string, over: Partial<DecodeJob['defaults'
     defaults: { env: 'default', index: 'main', host: 'h1', source: 'src', sourcetype: 'st', timeUs: NOW * 1000, ...over },
     timezone: 'UTC',
     nowMs: NOW,
+    limits: DEFAULT_EVENT_LIMITS,
   };
 }
 
@@ -63,6 +65,7 @@ function bulkJob(text: string, over: Partial<EsBulkJob> = {}): EsBulkJob {
     envs: ['default'],
     nowMs: NOW,
     timezone: 'UTC',
+    limits: DEFAULT_EVENT_LIMITS,
     ...over,
   };
 }
@@ -159,7 +162,7 @@ describe('decode pool', () => {
       traceId: Buffer.alloc(16, (i % 250) + 1),
     }));
     const request = { resourceLogs: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'orders' } }] }, scopeLogs: [{ scope: { name: 's' }, logRecords }] }] };
-    const base = { principal: { kind: 'ingest_token' as const, id: 't1', name: 'tok', pin: { env: 'default' } }, envs: ['default'], nowUs: NOW * 1000 };
+    const base = { principal: { kind: 'ingest_token' as const, id: 't1', name: 'tok', pin: { env: 'default' } }, envs: ['default'], nowUs: NOW * 1000, limits: DEFAULT_EVENT_LIMITS };
     const proto = { ...base, encoding: 'protobuf' as const, body: Buffer.from(ExportLogsServiceRequest.encode(ExportLogsServiceRequest.fromObject(request)).finish()) };
     const json = { ...base, encoding: 'json' as const, body: Buffer.from(JSON.stringify({ ...request, resourceLogs: request.resourceLogs.map((rl) => ({ ...rl, scopeLogs: rl.scopeLogs.map((sl) => ({ ...sl, logRecords: sl.logRecords.map((r) => ({ ...r, traceId: r.traceId.toString('hex') })) })) })) })) };
     for (const j of [proto, json]) {

@@ -112,14 +112,16 @@ describe('Elasticsearch endpoint with the official clients', () => {
     assert.equal(body.status, 400);
   });
 
-  it('reports a pinned index mismatch per item and an unknown environment for the request', async () => {
+  it('lets the pinned index win over an item\'s _index, and reports an unknown environment for the request', async () => {
+    const seen = h.writer.events.length;
     const pinned = await fetch(`${h.url}/_bulk`, {
       method: 'POST',
       headers: { authorization: 'ApiKey svi_pinned' },
       body: '{"index":{"_index":"other"}}\n{"m":1}\n{"index":{}}\n{"m":2}\n',
     });
     const pb = (await pinned.json()) as { items: { index: { status: number } }[] };
-    assert.deepEqual(pb.items.map((i) => i.index.status), [403, 201]);
+    assert.deepEqual(pb.items.map((i) => i.index.status), [201, 201]);
+    assert.deepEqual(h.writer.events.slice(seen).map((e) => e.index), ['web', 'web']);
     const ghost = await fetch(`${h.url}/_bulk`, { method: 'POST', headers: { authorization: 'ApiKey svi_ghost' }, body: '{"index":{}}\n{"m":1}\n' });
     assert.equal(ghost.status, 400);
     const gb = (await ghost.json()) as { error: { type: string; reason: string } };

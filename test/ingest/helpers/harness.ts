@@ -5,6 +5,7 @@ import type { LogEvent } from '../../../src/events/event.js';
 import type { Writer, WriteOptions } from '../../../src/events/writer.js';
 import { eventsOf, type WriteBatch } from '../../../src/storage/wal/batch-encode.js';
 import type { IngestContext } from '../../../src/ingest/common/context.js';
+import { DEFAULT_EVENT_LIMITS } from '../../../src/events/limits.js';
 
 /**
  * A protocol plugin on its own Fastify instance, with a writer that records what it is given and
@@ -53,6 +54,7 @@ export function testContext(writer: Writer, over: Partial<IngestContext> = {}): 
     clock: { now: () => Date.now() },
     maxBodyBytes: 1024 * 1024,
     timezone: 'UTC',
+    limits: DEFAULT_EVENT_LIMITS,
     ...over,
   };
 }

@@ -4,6 +4,9 @@ import snappy from 'snappyjs';
 import { decodeJson, decodeProtobuf, nsToUs, streamsToEvents } from '../../../src/ingest/loki/decode.js';
 import { parseLabels } from '../../../src/ingest/loki/labels.js';
 import { PushRequest } from '../../../src/ingest/loki/push-proto.js';
+import { timeContext } from '../../../src/events/timestamp.js';
+
+const NOW = timeContext('UTC', Date.UTC(2026, 0, 1));
 
 describe('parseLabels', () => {
   it('reads names, quoted values with escapes, and tolerates spaces', () => {
@@ -24,7 +27,7 @@ describe('Loki push decoding', () => {
       streams: [{ labels: '{job="api", host="h1", index="web"}', entries: [{ timestamp: { seconds: 1763812800, nanos: 123456789 }, line: 'hello', structuredMetadata: [{ name: 'trace_id', value: 'abc' }] }] }],
     });
     const body = Buffer.from(snappy.compress(PushRequest.encode(msg).finish()));
-    const events = streamsToEvents(decodeProtobuf(body, 1 << 20));
+    const events = streamsToEvents(decodeProtobuf(body, 1 << 20), NOW).decoded;
     assert.equal(events.length, 1);
     const { index, event } = events[0];
     assert.equal(index, 'web');
@@ -41,7 +44,7 @@ describe('Loki push decoding', () => {
 
   it('decodes JSON with 2- and 3-element values and nanosecond strings', () => {
     const streams = decodeJson('{"streams":[{"stream":{"app":"x"},"values":[["1763812800000001999","a"],["1763812801000000000","b",{"user":"u1"}]]}]}');
-    const events = streamsToEvents(streams);
+    const events = streamsToEvents(streams, NOW).decoded;
     assert.deepEqual(events.map((e) => [e.event.timeUs, e.event.message, e.event.fields.user]), [
       [1763812800000001, 'a', undefined],
       [1763812801000000, 'b', 'u1'],

@@ -10,6 +10,7 @@ import { eventsOf, type WriteBatch } from '../../../src/storage/wal/batch-encode
 import { sendError, toSvcError } from '../../../src/http/errors.js';
 import { nativeRoutes } from '../../../src/ingest/native/route.js';
 import type { IngestContext } from '../../../src/ingest/common/context.js';
+import { DEFAULT_EVENT_LIMITS } from '../../../src/events/limits.js';
 
 /**
  * The native ingest route on its own Fastify instance: a token table stands in for the auth hook
@@ -59,6 +60,7 @@ describe('POST /api/ingest', () => {
       clock: { now: () => Date.parse('2026-11-22T12:00:00Z') },
       maxBodyBytes: MAX,
       timezone: 'UTC',
+      limits: DEFAULT_EVENT_LIMITS,
     };
     app = Fastify({ bodyLimit: MAX });
     app.decorateRequest('principal', undefined);

@@ -61,14 +61,18 @@ describe('OTLP endpoint with the OpenTelemetry exporters', () => {
     assert.equal(media.status, 400);
   });
 
-  it('counts records refused by the pinned index in partial_success', async () => {
+  it('lets the pinned index win over svc.index, and counts records with a refused index name in partial_success', async () => {
     const body = {
       resourceLogs: [{ resource: { attributes: [{ key: 'svc.index', value: { stringValue: 'other' } }] }, scopeLogs: [{ logRecords: [{ timeUnixNano: '1763812800000000000', body: { stringValue: 'x' } }] }] }],
     };
     const res = await fetch(`${h.url}/api/otlp/v1/logs`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer svi_pinned' }, body: JSON.stringify(body) });
     assert.equal(res.status, 200);
-    const out = (await res.json()) as { partialSuccess: { rejectedLogRecords: string } };
+    assert.deepEqual(await res.json(), {});
+    const bad = { resourceLogs: [{ scopeLogs: [{ logRecords: [{ body: { stringValue: 'y' }, attributes: [{ key: 'svc.index', value: { stringValue: 'a/b' } }] }, { body: { stringValue: 'z' } }] }] }] };
+    const res2 = await fetch(`${h.url}/api/otlp/v1/logs`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer svi_default' }, body: JSON.stringify(bad) });
+    const out = (await res2.json()) as { partialSuccess: { rejectedLogRecords: string; errorMessage: string } };
     assert.equal(out.partialSuccess.rejectedLogRecords, '1');
+    assert.match(out.partialSuccess.errorMessage, /index: want 1-64 letters.*"a\/b"/);
     const enc = ExportLogsServiceRequest.encode(ExportLogsServiceRequest.fromObject(body)).finish();
     assert.ok(enc.length > 0);
   });

@@ -1,6 +1,17 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeJsonRequest, decodeProtobufRequest, nanosToUs, plainValue, requestToEvents } from '../../../src/ingest/otlp/decode.js';
+import { decodeJsonRequest, decodeProtobufRequest, nanosToUs, plainValue, requestToEvents, type ExportRequest, type OtlpDecoded } from '../../../src/ingest/otlp/decode.js';
+import { timeContext, type TimeContext } from '../../../src/events/timestamp.js';
+
+const NOW = timeContext('UTC', Date.UTC(2026, 0, 1));
+
+/** The events of an export (none refused). */
+function decoded(req: ExportRequest, time: TimeContext): OtlpDecoded[] {
+  return requestToEvents(req, time).map((d) => {
+    if ('refused' in d) throw new Error(d.refused);
+    return d;
+  });
+}
 import { ExportLogsServiceRequest } from '../../../src/ingest/otlp/logs-proto.js';
 
 const request = {
@@ -35,7 +46,7 @@ const request = {
 
 describe('OTLP decoding', () => {
   it('maps a JSON request to events with attributes, severity, ids and the index attribute', () => {
-    const [d] = requestToEvents(decodeJsonRequest(JSON.stringify(request)), 0);
+    const [d] = decoded(decodeJsonRequest(JSON.stringify(request)), NOW);
     assert.equal(d.index, 'errors');
     assert.equal(d.event.timeUs, 1763812800123456);
     assert.deepEqual([d.event.host, d.event.source, d.event.sourcetype, d.event.message], ['h1', 'api', 'otlp', 'boom']);
@@ -61,16 +72,16 @@ describe('OTLP decoding', () => {
     rec.traceId = Buffer.from('5B8EFFF798038103D269B633813FC60C', 'hex');
     rec.spanId = Buffer.from('EEE19B7EC3C1B174', 'hex');
     const body = Buffer.from(ExportLogsServiceRequest.encode(ExportLogsServiceRequest.fromObject(proto)).finish());
-    const fromProto = requestToEvents(decodeProtobufRequest(body), 0);
-    const fromJson = requestToEvents(decodeJsonRequest(JSON.stringify(request)), 0);
+    const fromProto = decoded(decodeProtobufRequest(body), NOW);
+    const fromJson = decoded(decodeJsonRequest(JSON.stringify(request)), NOW);
     assert.deepEqual(fromProto, fromJson);
   });
 
   it('falls back to observed time, then arrival', () => {
-    const [d] = requestToEvents({ resourceLogs: [{ scopeLogs: [{ logRecords: [{ observedTimeUnixNano: 1763812800000000000, body: { kvlistValue: { values: [{ key: 'message', value: { stringValue: 'm' } }] } } }] }] }] }, 7);
+    const [d] = decoded({ resourceLogs: [{ scopeLogs: [{ logRecords: [{ observedTimeUnixNano: 1763812800000000000, body: { kvlistValue: { values: [{ key: 'message', value: { stringValue: 'm' } }] } } }] }] }] }, NOW);
     assert.equal(d.event.timeUs, 1763812800000000);
     assert.equal(d.event.message, 'm');
-    assert.equal(requestToEvents({ resourceLogs: [{ scopeLogs: [{ logRecords: [{}] }] }] }, 7)[0].event.timeUs, 7);
+    assert.equal(decoded({ resourceLogs: [{ scopeLogs: [{ logRecords: [{}] }] }] }, NOW)[0].event.timeUs, NOW.nowUs);
     assert.equal(nanosToUs('0'), undefined);
     assert.equal(plainValue({ bytesValue: Buffer.from('hi') }), 'aGk=');
   });

@@ -75,10 +75,10 @@ describe('SyslogFramer', () => {
     assert.deepEqual(f.push(Buffer.from('6 <13>x\n6 <13>y\n')), ['<13>x', '<13>y']);
   });
 
-  it('bounds frames: cuts long lines and skips long counted frames', () => {
+  it('bounds frames: cuts long lines and long counted frames, counting both', () => {
     const f = new SyslogFramer(8);
     const out = f.push(Buffer.from('<13>0123456789\n<13>ok\n20 <13>abcdefghijklmnop<13>z\n'));
-    assert.deepEqual(out, ['<13>0123', '<13>ok', '<13>z']);
+    assert.deepEqual(out, ['<13>0123', '<13>ok', '<13>abcd', '<13>z']);
     assert.equal(f.oversized, 2);
     assert.deepEqual(f.push(Buffer.from('x'.repeat(50))), ['xxxxxxxx']);
     assert.deepEqual(f.push(Buffer.from('yyy\n<13>aft\n')), ['<13>aft']);

@@ -80,15 +80,35 @@ export function eventTime(us: number, original: FieldValue, arrivalUs: number, c
 export function fitEvent(ev: LogEvent, limits: EventLimits): string | undefined {
   let count = 0;
   let units = ev.message.length + ev.host.length + ev.source.length + ev.sourcetype.length;
+  let oddNames = false;
   const fields = ev.fields;
   for (const k in fields) {
     count++;
     const v = fields[k];
     units += k.length + (typeof v === 'string' ? v.length : 0);
+    if (k.length === 0 || k.includes('\u0000')) oddNames = true;
   }
+  if (oddNames) renameOddNames(ev);
   if (count > limits.maxFields) return `cannot store an event with ${count} fields: the limit is ${limits.maxFields} (SVC_MAX_EVENT_FIELDS)`;
   if (units * 3 <= limits.maxEventBytes) return undefined;
   return cutToFit(ev, limits.maxEventBytes);
+}
+
+/** The name an empty field name is stored under. */
+export const EMPTY_NAME_FIELD = 'empty_name';
+
+/**
+ * A field name no column can carry (empty: SQL has no empty identifier; a NUL ends DuckDB's SQL
+ * text) is renamed: empty → `empty_name`, each NUL → U+FFFD. Its value is kept. Rare: only when
+ * fitEvent saw such a name.
+ */
+function renameOddNames(ev: LogEvent): void {
+  const fields: Record<string, FieldValue> = {};
+  for (const k in ev.fields) {
+    const name = k.length === 0 ? EMPTY_NAME_FIELD : k.replace(/\u0000/g, '\ufffd');
+    Object.defineProperty(fields, name, { value: ev.fields[k], enumerable: true, writable: true, configurable: true });
+  }
+  ev.fields = fields;
 }
 
 /** The core text columns an event's own data may fill (a JSON `host`, a Loki label), cut like values. */

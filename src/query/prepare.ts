@@ -10,6 +10,7 @@ import { checkLookupTables } from './pipes/pipe-lookup.js';
 import { conjuncts } from './search/filter-logic.js';
 import { wildcardRegex } from './schema.js';
 import { isRelativeTime, parseTime } from './time-range.js';
+import { SvcError } from '../errors/svc-error.js';
 import type { SearchRequest } from './types.js';
 
 /** What planning a search needs from the rest of svc. */
@@ -44,8 +45,14 @@ export function prepare(deps: PlanDeps, principal: Principal, req: SearchRequest
   const q = parse(req.q ?? '');
   const targets = resolveSearchTargets(principal, req, deps.control.envs().map((e) => e.name));
   const a = analyze(q, nowMs);
-  const from = [req.from ? parseTime(req.from, nowMs) : undefined, a.fromMs].filter((x): x is number => x !== undefined);
-  const to = [req.to ? parseTime(req.to, nowMs) : undefined, a.toMs].filter((x): x is number => x !== undefined);
+  const reqFrom = req.from ? parseTime(req.from, nowMs) : undefined;
+  const reqTo = req.to ? parseTime(req.to, nowMs) : undefined;
+  // a range the caller wrote backwards is a mistake to name, not a range that holds nothing
+  if (reqFrom !== undefined && reqTo !== undefined && reqFrom > reqTo) {
+    throw new SvcError('invalid_time', `from "${req.from}" is after to "${req.to}": want from before to`);
+  }
+  const from = [reqFrom, a.fromMs].filter((x): x is number => x !== undefined);
+  const to = [reqTo, a.toMs].filter((x): x is number => x !== undefined);
   const fromMs = from.length ? Math.max(...from) : undefined;
   // a range that starts relative to now (from=-8d, earliest=-1h) and names no end ends now, as
   // Splunk's does: events stamped in the future are not "the last 8 days"

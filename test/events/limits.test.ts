@@ -21,6 +21,12 @@ describe('event limits', () => {
     assert.deepEqual(ev.fields, { a: 'b' });
   });
 
+  it('renames a field name no column can carry: empty becomes empty_name, a NUL becomes U+FFFD, values kept', () => {
+    const ev = event('x', { '': 'e', 'a\u0000b': 'n', ok: 1 });
+    assert.equal(fitEvent(ev, limits), undefined);
+    assert.deepEqual(ev.fields, { empty_name: 'e', 'a\ufffdb': 'n', ok: 1 });
+  });
+
   it('refuses more fields than the limit, naming both numbers', () => {
     const ev = event('x', { a: 1, b: 2, c: 3, d: 4, e: 5, f: 6 });
     assert.equal(fitEvent(ev, limits), 'cannot store an event with 6 fields: the limit is 5 (SVC_MAX_EVENT_FIELDS)');

@@ -65,6 +65,14 @@ describe('search routes', () => {
     assert.equal((await get('/api/search?q=*&limit=0', admin)).status, 400);
   });
 
+  it('rejects a range written backwards (from after to) with 400 invalid_time naming both', async () => {
+    const bad = await get('/api/search?q=*&from=2024-02-01T00:00:00Z&to=2024-01-01T00:00:00Z', admin);
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.error.code, 'invalid_time');
+    assert.match(bad.body.error.message, /from "2024-02-01T00:00:00Z" is after to "2024-01-01T00:00:00Z"/);
+    assert.equal((await get('/api/search?q=*&from=-1h&to=now', admin)).status, 200);
+  });
+
   it('refuses anonymous calls with 401 and a forbidden env with 403', async () => {
     assert.equal((await get('/api/search?q=*')).status, 401);
     const key = await createApiKey(srv, { scopes: ['standard'], allow: { envs: ['default'] } });

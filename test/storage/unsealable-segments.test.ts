@@ -155,4 +155,36 @@ describe('segments an older svc could not seal', () => {
       await s.close();
     }
   });
+
+  it('keeps events whose strings hold a lone surrogate: searchable live with U+FFFD in its place, and sealed', async () => {
+    const s = await openStorage();
+    try {
+      // JSON.stringify writes \ud800 for a lone surrogate, which DuckDB's JSON reader refuses: the
+      // line read as NULLs, the event was gone from search and its segment could not be sealed
+      const odd = [event(0, { message: 'half \ud800 pair' }), event(1, { fields: { '\udc00key': 'v', seq: 1 } }), event(2, { fields: { seq: 2, v: 'x\udbff' } }), event(3, { message: 'a literal \\ud800 stays' })];
+      await s.engine.writer.write(odd, { wait: true });
+      assert.equal(await countWhere(s.engine), 4);
+      assert.equal(await countWhere(s.engine, "message = 'half \ufffd pair'"), 1);
+      assert.equal(await countWhere(s.engine, "v = 'x\ufffd'"), 1);
+      assert.equal(await countWhere(s.engine, "message = 'a literal \\ud800 stays'"), 1);
+      await s.engine.flush();
+      assert.deepEqual({ live: s.engine.stats().liveEvents, sealed: s.engine.stats().blockEvents }, { live: 0, sealed: 4 });
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('seals a segment an older svc wrote with lone surrogates, losing no event', async () => {
+    const dataDir = freshDir();
+    handSegment(dataDir, 1, [event(0), event(1, { message: 'half \ud800' }), event(2, { fields: { '\ud800': 'v', seq: 2 } })]);
+    const s1 = await openStorage({ dataDir });
+    try {
+      assert.equal(await countWhere(s1.engine), 3);
+      await s1.engine.flush();
+      assert.equal(s1.engine.stats().blockEvents, 3);
+      assert.equal(await countWhere(s1.engine, "message = 'half \ufffd'"), 1);
+    } finally {
+      await s1.close();
+    }
+  });
 });

@@ -61,19 +61,24 @@ function blocksSql(plan: ScanPlan, spec: ScanSpec): string[] {
 }
 
 function liveSql(plan: ScanPlan, spec: ScanSpec): string {
+  const fields = [...plan.fields];
   const cols = [
     '_time',
     'env',
     '"index"',
     ...['host', 'source', 'sourcetype', 'message'].map((c) => `COALESCE(${c}, '') AS ${c}`),
-    ...[...plan.fields].map(([n, t]) => {
-      const s = `json_extract_string(_f, ${jsonKeyPath(n)})`;
+    ...fields.map(([n, t], i) => {
+      const s = `_x[${i + 1}]`;
       return `${t === 'VARCHAR' ? s : `TRY_CAST(${s} AS ${t})`} AS ${ident(n)}`;
     }),
   ];
   const where = [`env IN (${spec.envs.map(lit).join(', ')})`, ...timeFilter(spec, '_time')];
   if (spec.indexes !== null) where.push(spec.indexes.length ? `"index" IN (${spec.indexes.map(lit).join(', ')})` : 'false');
-  return `SELECT ${cols.join(', ')} FROM ${liveRowsSql(plan.live.map((l) => l.seg))} WHERE ${where.join(' AND ')}`;
+  // every field from one parse of the row's JSON (a list of paths): one json_extract_string per
+  // field parsed the object once per field, and DuckDB keeps each parse until its chunk is done, so
+  // 300 fields of a few megabyte-long events needed more than the memory limit
+  const x = fields.length > 0 ? `, json_extract_string(_f, [${fields.map(([n]) => jsonKeyPath(n)).join(', ')}]) AS _x` : '';
+  return `SELECT ${cols.join(', ')} FROM (SELECT *${x} FROM ${liveRowsSql(plan.live.map((l) => l.seg))} WHERE ${where.join(' AND ')})`;
 }
 
 function emptySql(plan: ScanPlan): string {

@@ -120,8 +120,10 @@ export function planScan(blocks: Iterable<Block>, segs: Iterable<LiveSegment>, s
   const taken = new Set<string>();
   for (const n of names) {
     const lower = n.toLowerCase();
-    // DuckDB names are case-insensitive: a field cannot shadow a core column or another field
-    if (CORE_LOWER.has(lower) || taken.has(lower)) continue;
+    // DuckDB names are case-insensitive: a field cannot shadow a core column or another field. An
+    // empty name cannot be a column, and a NUL ends DuckDB's SQL text: data an older svc stored with
+    // such names (ingest renames them now) is left out rather than failing every search
+    if (lower === '' || lower.includes('\u0000') || CORE_LOWER.has(lower) || taken.has(lower)) continue;
     taken.add(lower);
     fields.set(n, columnType(seen.get(n)?.bits ?? 1));
   }

@@ -44,11 +44,37 @@ export function guardedLine(ev: LogEvent, o: GuardOptions): string {
     ev.fields = { ...ev.fields, time_original: originalTime(ev.timeUs) };
     ev.timeUs = o.fallbackUs;
   } else if (!Number.isSafeInteger(ev.timeUs)) ev.timeUs = Math.trunc(ev.timeUs); // the WAL column is BIGINT
-  const line = JSON.stringify(ev);
+  let line = JSON.stringify(ev);
+  // JSON.stringify writes a lone surrogate as a \udXXX escape, which DuckDB's JSON reader refuses:
+  // the line would read as NULLs, an acknowledged event gone from search and its segment unsealable
+  if (line.includes('\\ud') && LONE_SURROGATE.test(line)) line = JSON.stringify(wellFormedEvent(ev));
   // fast path: 3 UTF-8 bytes per UTF-16 unit at most, so a short string cannot be too long
   if (line.length * 3 <= WAL_LINE_MAX_BYTES) return line;
   const bytes = Buffer.byteLength(line);
   return bytes <= WAL_LINE_MAX_BYTES ? line : truncatedLine(ev, bytes, o.maxEventBytes);
+}
+
+/** A \udXXX surrogate escape in JSON text not itself escaped (JSON.stringify escapes only lone ones). */
+const LONE_SURROGATE = /(?<!\\)(?:\\\\)*\\ud[89a-f][0-9a-f]{2}/;
+const LONE_SURROGATE_CHAR = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+function wellFormed(s: string): string {
+  return s.replace(LONE_SURROGATE_CHAR, '\ufffd');
+}
+
+/** `ev` with every lone surrogate in its strings and field names replaced by U+FFFD, as invalid UTF-8 is. Mutates `ev`. */
+function wellFormedEvent(ev: LogEvent): LogEvent {
+  ev.message = wellFormed(ev.message);
+  ev.host = wellFormed(ev.host);
+  ev.source = wellFormed(ev.source);
+  ev.sourcetype = wellFormed(ev.sourcetype);
+  const fields: Record<string, FieldValue> = {};
+  for (const k in ev.fields) {
+    const v = ev.fields[k];
+    Object.defineProperty(fields, wellFormed(k), { value: typeof v === 'string' ? wellFormed(v) : v, enumerable: true, writable: true, configurable: true });
+  }
+  ev.fields = fields;
+  return ev;
 }
 
 function originalTime(us: number): string {

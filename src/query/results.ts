@@ -29,7 +29,8 @@ export function toEvent(columns: string[], row: unknown[]): EventJson {
     const v = jsonValue(row[i]);
     if (c === '_time') ev.time = typeof v === 'string' ? v : '';
     else if (CORE_NAMES.has(c)) (ev as unknown as Record<string, unknown>)[c] = v === null ? '' : String(v);
-    else if (v !== null && c !== '__ord') ev.fields[c] = v;
+    // an own property even for "__proto__" (a plain assignment would set the prototype, hiding the field)
+    else if (v !== null && c !== '__ord') Object.defineProperty(ev.fields, c, { value: v, enumerable: true, writable: true, configurable: true });
   });
   return ev;
 }

@@ -109,6 +109,8 @@ describe('native ingest limits', () => {
     const [ev] = await searchEvents(e.srv, e.searchKey, { index: 'proto' });
     assert.equal(ev.message, 'proto');
     assert.equal(ev.fields['constructor.prototype.x'], 1);
+    // the search answer carries it as an own field too (JSON.parse keeps "__proto__" as an own key)
+    assert.equal(Object.getOwnPropertyDescriptor(ev.fields, '__proto__')?.value, 'yes');
   });
 });
 

@@ -157,7 +157,16 @@ export function ident(s: string): string {
   return `"${s.replaceAll('"', '""')}"`;
 }
 
-/** JSON path for a top-level key, e.g. `$."id.orig_h"`, as a SQL literal. */
+/**
+ * The path of a top-level key as a SQL literal, written as a JSON Pointer (`/id.orig_h`): DuckDB
+ * reads a `*` in a `$."…"` path as a wildcard even quoted, so a field named `*` made every read of
+ * its rows fail; a pointer escapes only `~` (`~0`) and `/` (`~1`) and has no wildcard.
+ */
 export function jsonKeyPath(name: string): string {
-  return lit(`$."${name.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`);
+  return lit(`/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`);
+}
+
+/** jsonKeyPath as SQL for a key held in the column or expression `sql`. */
+export function jsonKeyPathSql(sql: string): string {
+  return `'/' || replace(replace(${sql}, '~', '~0'), '/', '~1')`;
 }

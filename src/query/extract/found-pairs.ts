@@ -18,7 +18,7 @@ export function foundPairsSql(from: string): string {
   const layoutCols = formatFieldCatalog().map((f) => `${formatValueSql(f.name)} AS ${ident(f.name)}`);
   const layouts = `SELECT __r, name, value, 0 AS src, 0 AS pos FROM (UNPIVOT (SELECT __r, ${layoutCols.join(', ')} FROM ${from}) ON COLUMNS(* EXCLUDE (__r)) INTO NAME name VALUE value)`;
   const json =
-    `SELECT __r, k AS name, try(json_extract_string(j, '$."' || replace(replace(k, '\\', '\\\\'), '"', '\\"') || '"')) AS value, 1 AS src, 0 AS pos ` +
+    `SELECT __r, k AS name, try(json_extract_string(j, '/' || replace(replace(k, '~', '~0'), '/', '~1'))) AS value, 1 AS src, 0 AS pos ` +
     `FROM (SELECT __r, j, unnest(try(json_keys(j))) AS k FROM (SELECT __r, ${embeddedJsonSql('message')} AS j FROM ${from} WHERE contains(message, '{')))`;
   const all = (g: number) => `regexp_extract_all(message, ${str(PAIR)}, ${g})`;
   const pairs =

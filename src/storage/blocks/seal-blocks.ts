@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { queryOn, ident, jsonKeyPath, lit } from '../duck.js';
+import { queryOn, ident, jsonKeyPath, jsonKeyPathSql, lit } from '../duck.js';
 import { kindOfJsonType } from './field-types.js';
 import { deleteBlockFiles, type Block } from './block-files.js';
 import type { BlockField, BlockMeta } from './sidecar.js';
@@ -62,7 +62,7 @@ export async function partitionsOf(c: DuckDBConnection, table: string): Promise<
 export async function fieldsOf(c: DuckDBConnection, table: string): Promise<FieldsByPart> {
   const r = await queryOn(
     c,
-    `SELECT env, "index", _day, k, json_type(json_extract(_f, '$."' || replace(replace(k, '\\', '\\\\'), '"', '\\"') || '"')) AS t, count(*)
+    `SELECT env, "index", _day, k, json_type(json_extract(_f, ${jsonKeyPathSql('k')})) AS t, count(*)
        FROM (SELECT env, "index", _day, _f, unnest(json_keys(_f)) AS k FROM ${table} WHERE _f IS NOT NULL)
       GROUP BY ALL`,
   );

@@ -10,6 +10,7 @@ import type { AppDeps } from './http/deps.js';
 import { openAccess } from './auth/open.js';
 import { openObjectStore } from './shared-store/open.js';
 import { StorageEngine } from './storage/engine.js';
+import { StorageHealth } from './storage/health.js';
 import { DecodePool } from './ingest/common/decode-pool.js';
 import { DECODE_WORKER } from './workers/paths.js';
 import { searchAdmission } from './query/admission.js';
@@ -92,7 +93,8 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
   const llm = new LlmProvider(config.llm, selflog, () => clock.now());
   const monitors = await openMonitors({ config, control, search, selflog, clock, log, store: objectStore, nodeId: storage.nodeId, baseUrl: () => baseUrl, llm });
   closers.push(() => monitors.scheduler.stop());
-  const deps: AppDeps = { config, clock, log, control, auth, writer: storage.writer, store: storage, storage, cluster: storage.cluster, selflog, search, decoder, sso, monitors: monitors.service, llm, lookups: lookups.service };
+  const health = new StorageHealth({ dataDir: config.dataDir, problems: storage.problems, oldestWaitingSince: () => storage.writer.oldestWaitingSince(), stallMs: config.healthWriterStallSecs * 1000 });
+  const deps: AppDeps = { config, clock, log, control, auth, writer: storage.writer, store: storage, storage, health: () => health.problems(), cluster: storage.cluster, selflog, search, decoder, sso, monitors: monitors.service, llm, lookups: lookups.service };
   const app = await buildApp(deps);
   await app.listen({ host: config.listen.host, port: config.listen.port });
   closers.push(() => app.close());

@@ -11,6 +11,7 @@ import { openAccess } from './auth/open.js';
 import { openObjectStore } from './shared-store/open.js';
 import { StorageEngine } from './storage/engine.js';
 import { StorageHealth } from './storage/health.js';
+import { DataDirLock } from './storage/data-dir-lock.js';
 import { DecodePool } from './ingest/common/decode-pool.js';
 import { DECODE_WORKER } from './workers/paths.js';
 import { searchAdmission } from './query/admission.js';
@@ -34,13 +35,15 @@ export interface Server {
 
 /**
  * Opens every subsystem in dependency order and starts listening; close() undoes it in reverse.
- * Order: data dir → shared store → control plane → auth → storage (WAL replay) → self-log → HTTP → listeners.
+ * Order: data dir and its lock → shared store → control plane → auth → storage (WAL replay) → self-log → HTTP → listeners.
  */
 export async function startServer(config: Readonly<Config>, log: Logger = pino({ level: config.logLevel })): Promise<Server> {
   mkdirSync(config.dataDir, { recursive: true });
+  // one svc per data dir, before anything reads or changes it (a second one would replay the WAL)
+  const lock = DataDirLock.acquire(config.dataDir, (h) => log.warn({ holder: h }, 'data dir lock left by a process that is gone: taken over'));
   const clock = offsetClock(config.testClockOffsetSecs);
   /** Closed in reverse order of opening. */
-  const closers: (() => Promise<void> | void)[] = [];
+  const closers: (() => Promise<void> | void)[] = [() => lock.release()];
 
   // --- the shared store (SVC_STORE), then the control plane and auth (in it when there is one) ---
   const objectStore = await openObjectStore(config);

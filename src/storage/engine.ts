@@ -358,7 +358,8 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   async close(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
     await this.shared?.close();
-    // queued writes may be waiting for seals: let the queued seals run before closing
+    this.closed = true; // queued seals are skipped, writes waiting for one go to the WAL (the next start replays it)
+    for (const w of this.sealWaiters.splice(0)) w();
     await this.writer.close();
     await this.withWal(async () => {
       await this.wal.close();
@@ -366,7 +367,6 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
       const open = this.live.get(this.wal.currentSeq);
       if (open && open.count > 0) writeSummary(this.wal.dir, open);
     });
-    this.closed = true;
     await this.bg;
     await this.columns.stop();
     this.duck.close();

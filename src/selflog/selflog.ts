@@ -37,6 +37,8 @@ export class BufferedSelfLog implements SelfLog {
   private readonly counters = { written: 0, dropped: 0 };
   private draining: Promise<void> | null = null;
   private pausedUntil = 0;
+  /** Ends the pause the background loop is waiting out (flush and close do not wait for it). */
+  private endPause: (() => void) | undefined;
   private closed = false;
   private lastWarnMs = 0;
   /** While storage cannot write: since when, and the drop count then (told once it writes again). */
@@ -73,6 +75,7 @@ export class BufferedSelfLog implements SelfLog {
   async flush(): Promise<void> {
     // bounded: a writer that stays full must not keep the caller waiting forever
     for (let round = 0; round < 5 && (this.queue.length > 0 || this.draining); round++) {
+      this.endPause?.();
       if (!this.draining) this.kick(true);
       await this.draining;
     }
@@ -104,8 +107,18 @@ export class BufferedSelfLog implements SelfLog {
   private kick(force: boolean): void {
     if (this.draining || this.queue.length === 0) return;
     const wait = force ? 0 : Math.max(0, this.pausedUntil - Date.now());
-    this.draining = new Promise<void>((res) => (wait > 0 ? setTimeout(res, wait) : setImmediate(res)))
-      .then(() => this.drain())
+    this.draining = new Promise<void>((res) => {
+      if (wait === 0) return void setImmediate(res);
+      const t = setTimeout(res, wait);
+      this.endPause = () => {
+        clearTimeout(t);
+        res();
+      };
+    })
+      .then(() => {
+        this.endPause = undefined;
+        return this.drain();
+      })
       .finally(() => {
         this.draining = null;
         if (this.queue.length > 0 && !this.closed) this.kick(false);

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServerProcess, type ProcessServer } from '../helpers/process.js';
+import { runServerProcessToExit, startServerProcess, type ProcessServer } from '../helpers/process.js';
 import { TEST_ADMIN_PASSWORD, adminToken, createIngestToken } from '../helpers/auth.js';
 
 /**
@@ -13,7 +13,7 @@ import { TEST_ADMIN_PASSWORD, adminToken, createIngestToken } from '../helpers/a
  * elsewhere). In each state: nothing acknowledged is lost, /api/health says `degraded` with the
  * right reason, writes answer 503 storage_unavailable with Retry-After, searches still answer; and
  * svc recovers without a restart (health ok, writes taken, everything searchable), then once more
- * after a restart.
+ * after a restart. A start on a read-only data dir stops at once, naming the cause.
  */
 const BATCH = 200;
 const INDEX = 'faults';
@@ -168,6 +168,22 @@ describe('disk faults under a running svc (tmpfs)', () => {
     admin = await adminToken(srv);
     await assertAllAckedOnce();
     assert.deepEqual(await health(), { status: 'ok' });
+    assert.equal(await srv.stop(), 0);
+  });
+
+  it('refuses to start on a read-only data dir, naming the cause, and leaves it as it was', async (t) => {
+    if (!srv) return t.skip('no tmpfs');
+    assert.ok(mount(['-o', 'remount,ro', dataDir]));
+    try {
+      const r = await runServerProcessToExit(env);
+      assert.equal(r.code, 1, r.output);
+      assert.match(r.output, /svc: cannot start: cannot lock the data dir .* \(EROFS: the disk is read-only\): svc writes its write-ahead log there and needs it writable/);
+    } finally {
+      assert.ok(mount(['-o', 'remount,rw', dataDir]));
+    }
+    srv = await startServerProcess(env);
+    admin = await adminToken(srv);
+    await assertAllAckedOnce();
     assert.equal(await srv.stop(), 0);
   });
 });

@@ -72,10 +72,13 @@ describe('disk faults under a running svc (tmpfs)', () => {
     mounted = process.getuid?.() === 0 && mount(['-t', 'tmpfs', '-o', 'size=48m', 'tmpfs', dataDir]);
   });
   after(async () => {
-    if (srv?.child.exitCode === null) srv.child.kill('SIGKILL');
+    if (srv && srv.child.exitCode === null) {
+      srv.child.kill('SIGKILL');
+      await srv.stop();
+    }
     if (mounted) {
       mount(['-o', 'remount,rw', dataDir]);
-      spawnSync('umount', [dataDir]);
+      if (spawnSync('umount', [dataDir]).status !== 0) spawnSync('umount', ['-l', dataDir]);
     }
     rmSync(base, { recursive: true, force: true });
   });
@@ -108,6 +111,28 @@ describe('disk faults under a running svc (tmpfs)', () => {
     assert.equal(r.body.error?.code, 'storage_unavailable');
     assert.ok(Number(r.retryAfter) >= 1, `${state}: Retry-After ${r.retryAfter}`);
   };
+  /**
+   * HEC, Loki, OTLP and `_bulk` refuse in their own shapes, each with Retry-After. Each sends 16 KiB:
+   * a "full" tmpfs still has the slack of the open WAL file's last page, where a tiny event fits.
+   */
+  const assertEveryProtocolRefuses = async (state: string) => {
+    const h = (scheme: string, type = 'application/json') => ({ authorization: `${scheme} ${token}`, 'content-type': type });
+    const big = 'z'.repeat(16 << 10);
+    const hec = await fetch(`${srv!.url}/services/collector/event`, { method: 'POST', headers: h('Splunk'), body: JSON.stringify({ event: big }) });
+    assert.equal(hec.status, 503, `${state}: HEC`);
+    assert.deepEqual(await hec.json(), { text: 'Server is busy', code: 9 });
+    const loki = await fetch(`${srv!.url}/loki/api/v1/push`, { method: 'POST', headers: h('Bearer'), body: JSON.stringify({ streams: [{ stream: { a: 'b' }, values: [[`${Date.now()}000000`, big]] }] }) });
+    assert.equal(loki.status, 503, `${state}: Loki`);
+    assert.match(await loki.text(), /^storage_unavailable: /);
+    const otlp = await fetch(`${srv!.url}/v1/logs`, { method: 'POST', headers: h('Bearer'), body: JSON.stringify({ resourceLogs: [{ scopeLogs: [{ logRecords: [{ body: { stringValue: big } }] }] }] }) });
+    assert.equal(otlp.status, 503, `${state}: OTLP`);
+    const es = await fetch(`${srv!.url}/_bulk`, { method: 'POST', headers: h('ApiKey', 'application/x-ndjson'), body: `{"index":{}}\n${JSON.stringify({ message: big })}\n` });
+    // Elasticsearch answers a batch its storage cannot take as a whole: 503 unavailable_shards_exception
+    const bulk = (await es.json()) as { error?: { type: string } };
+    assert.equal(es.status, 503, `${state}: _bulk`);
+    assert.equal(bulk.error?.type, 'unavailable_shards_exception');
+    for (const r of [hec, loki, otlp, es]) assert.ok(Number(r.headers.get('retry-after')) >= 1, `${state}: Retry-After on ${r.url}`);
+  };
   const recover = async (state: string) => {
     await eventually(`a write taken after ${state}`, 30, ingest, (r) => r.status === 200);
     await eventually(`health ok after ${state}`, 40, health, (h) => h.status === 'ok' && h.problems === undefined);
@@ -133,6 +158,7 @@ describe('disk faults under a running svc (tmpfs)', () => {
     fill(filler);
     await assertRefused('disk full'); // the very first write after the disk filled
     await assertRefused('disk full');
+    await assertEveryProtocolRefuses('disk full');
     const h = await eventually('health degraded', 10, health, (x) => x.status === 'degraded');
     console.log('# health on a full disk:', JSON.stringify(h));
     const full = h.problems!.find((p) => p.kind === 'disk_full');
@@ -151,6 +177,7 @@ describe('disk faults under a running svc (tmpfs)', () => {
     await eventually('a remount read-only', 30, async () => mount(['-o', 'remount,ro', dataDir]), (ok) => ok);
     await assertRefused('read-only');
     await assertRefused('read-only');
+    await assertEveryProtocolRefuses('read-only');
     const h = await eventually('health degraded', 10, health, (x) => x.status === 'degraded');
     console.log('# health on a read-only disk:', JSON.stringify(h));
     const ro = h.problems!.find((p) => p.kind === 'disk_read_only');

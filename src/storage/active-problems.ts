@@ -18,6 +18,9 @@ export interface ActiveProblem<K extends string = string> {
  * Problems with no natural end stay until the process stops: an operator acts on them, and the
  * next start reports what is still wrong (docs/storage.md, "Health").
  */
+/** Problems kept at most (one per kind and file). */
+const MAX_ACTIVE = 1000;
+
 export class ActiveProblems<K extends string> {
   private readonly byKey = new Map<string, ActiveProblem<K>>();
 
@@ -36,7 +39,15 @@ export class ActiveProblems<K extends string> {
       return false;
     }
     this.byKey.set(key, { kind, message, path, since: now, lastAt: now, count: 1 });
+    if (this.byKey.size > MAX_ACTIVE) this.forgetStalest();
     return true;
+  }
+
+  /** Bounds the set when many files each have a problem that never ends (blocks of another node that cannot be read). */
+  private forgetStalest(): void {
+    let stalest: [string, ActiveProblem<K>] | undefined;
+    for (const e of this.byKey) if (!stalest || e[1].lastAt < stalest[1].lastAt) stalest = e;
+    if (stalest) this.byKey.delete(stalest[0]);
   }
 
   /** Ends a problem; answers whether it was active. */

@@ -48,4 +48,13 @@ describe('storage problem reporting', () => {
     assert.deepEqual(r.active().map((p) => p.path), ['/d/wal/2.ndjson']);
     assert.equal(r.isActive('seal_failed'), true);
   });
+
+  it('keeps at most 1000 problems going on, forgetting the one reported longest ago', () => {
+    let now = 0;
+    const r = new ProblemReporter(() => now++);
+    for (let i = 0; i <= 1000; i++) r.report('block_unreadable', `block ${i}`, `k${i}`);
+    const active = r.active();
+    assert.equal(active.length, 1000);
+    assert.equal(active[0].path, 'k1');
+  });
 });

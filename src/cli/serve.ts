@@ -47,7 +47,12 @@ async function serve(opts: ServeOptions): Promise<void> {
     stopping = true;
     log.info({ signal }, 'svc stopping');
     armStopDeadline(config.shutdownTimeoutSecs, log, () => server.closing() ?? 'nothing (exiting)');
-    await server.close();
+    try {
+      await server.close();
+    } catch (err) {
+      log.error({ err, closing: server.closing() }, 'svc could not stop cleanly');
+      process.exit(1);
+    }
     process.exit(0);
   };
   // a second signal while stopping ends the process at once (an operator pressing Ctrl+C again)

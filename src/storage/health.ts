@@ -15,7 +15,11 @@ export interface HealthProblem {
   count?: number;
 }
 
-/** Problems that have no natural end and recur while they last: shown until this long after the last report. */
+/**
+ * Problems that have no natural end and recur while they last: shown until this long after the
+ * last report. Only another node's block (a store key, not a file of this data dir) expires: a
+ * local file that cannot be read is left out until the next start, and shown as long.
+ */
 const EXPIRES_AFTER_MS: Partial<Record<StorageProblemKind, number>> = {
   background_job_failed: 10 * 60_000,
   block_unreadable: 10 * 60_000,
@@ -49,7 +53,7 @@ export class StorageHealth {
     const out: HealthProblem[] = [];
     for (const p of this.o.problems.active()) {
       if (FROM_DISK.has(p.kind)) continue;
-      const ttl = EXPIRES_AFTER_MS[p.kind];
+      const ttl = p.path?.startsWith(this.o.dataDir) ? undefined : EXPIRES_AFTER_MS[p.kind];
       if (ttl !== undefined && now - p.lastAt > ttl) continue;
       out.push({ kind: p.kind, message: this.relative(p.message), since: iso(p.since), ...(p.path ? { path: this.relative(p.path) } : {}), count: p.count });
     }

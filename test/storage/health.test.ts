@@ -69,4 +69,12 @@ describe('the storage side of GET /api/health', () => {
     assert.equal(h.problems(60_000).length, 1);
     assert.deepEqual(h.problems(11 * 60_000), []);
   });
+
+  it("keeps a local block that cannot be read until the next start, and lets another node's go ten minutes after its last report", () => {
+    const r = new ProblemReporter(() => 0);
+    r.report('block_unreadable', 'cannot read block', '/data/blocks/default/main/2026-01-01/n-1.parquet');
+    r.report('block_unreadable', 'block of node b is not searchable here', 'nodes/b/blocks/x.json');
+    const h = view('/data', r);
+    assert.deepEqual(h.problems(11 * 60_000).map((p) => p.path), ['blocks/default/main/2026-01-01/n-1.parquet']);
+  });
 });

@@ -4,12 +4,15 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/load.js';
 import { offsetClock } from './clock/clock.js';
 import { buildApp } from './http/app.js';
+import { closeHttp } from './http/close.js';
 import { ingestContext } from './ingest/common/context.js';
 import { startSyslog, type SyslogListeners } from './ingest/syslog/listener.js';
 import type { AppDeps } from './http/deps.js';
 import { openAccess } from './auth/open.js';
 import { openObjectStore } from './shared-store/open.js';
 import { StorageEngine } from './storage/engine.js';
+import { StorageHealth } from './storage/health.js';
+import { DataDirLock } from './storage/data-dir-lock.js';
 import { DecodePool } from './ingest/common/decode-pool.js';
 import { DECODE_WORKER } from './workers/paths.js';
 import { searchAdmission } from './query/admission.js';
@@ -29,28 +32,32 @@ export interface Server {
   /** The syslog listeners when SVC_SYSLOG_UDP / SVC_SYSLOG_TCP are set (bound ports resolved). */
   syslog?: SyslogListeners;
   close(): Promise<void>;
+  /** The part close() is waiting for now (a stop that takes too long names it); undefined when not closing. */
+  closing(): string | undefined;
 }
 
 /**
  * Opens every subsystem in dependency order and starts listening; close() undoes it in reverse.
- * Order: data dir → shared store → control plane → auth → storage (WAL replay) → self-log → HTTP → listeners.
+ * Order: data dir and its lock → shared store → control plane → auth → storage (WAL replay) → self-log → HTTP → listeners.
  */
 export async function startServer(config: Readonly<Config>, log: Logger = pino({ level: config.logLevel })): Promise<Server> {
   mkdirSync(config.dataDir, { recursive: true });
+  // one svc per data dir, before anything reads or changes it (a second one would replay the WAL)
+  const lock = DataDirLock.acquire(config.dataDir, (h) => log.warn({ holder: h }, 'data dir lock left by a process that is gone: taken over'));
   const clock = offsetClock(config.testClockOffsetSecs);
   /** Closed in reverse order of opening. */
-  const closers: (() => Promise<void> | void)[] = [];
+  const closers: [string, () => Promise<void> | void][] = [['data-dir lock', () => lock.release()]];
 
   // --- the shared store (SVC_STORE), then the control plane and auth (in it when there is one) ---
   const objectStore = await openObjectStore(config);
-  closers.push(() => objectStore?.close?.());
+  closers.push(['shared store', () => objectStore?.close?.()]);
   const access = await openAccess(config, clock, log, { store: objectStore });
-  closers.push(() => access.close());
+  closers.push(['control plane', () => access.close()]);
   const { control, auth } = access;
 
   // --- storage (with SVC_STORE: blocks published to the shared store, the other nodes' read from it) ---
   const storage = await StorageEngine.open({ config, control, clock, log, store: objectStore });
-  closers.push(() => storage.close());
+  closers.push(['storage', () => storage.close()]);
 
   // --- self-log ---
   const startedAt = Date.now();
@@ -61,21 +68,21 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
   storage.onProblem((p) =>
     selflog.service('storage_problem', { kind: p.kind, message: p.message, path: p.path, repeated: p.repeated || undefined, resolved: p.resolved }),
   );
-  closers.push(async () => {
+  closers.push(['self-log', async () => {
     selflog.service('stop', { uptime_secs: Math.round((Date.now() - startedAt) / 1000) });
     await selflog.close();
-  });
+  }]);
 
   // --- single sign-on (a wrong SVC_SAML_* setting stops start-up here, naming it) ---
   const sso = await SamlSso.open({ config, control, auth, clock, log, record: (event, detail) => selflog.service(event as `saml_${string}`, detail) });
 
   // --- decode workers (closed after HTTP: requests in flight may still be decoding) ---
   const decoder = config.ingestWorkers > 0 ? new DecodePool(config.ingestWorkers, DECODE_WORKER, log) : undefined;
-  if (decoder) closers.push(() => decoder.close());
+  if (decoder) closers.push(['decode workers', () => decoder.close()]);
 
   // --- lookup tables (the copies at hand; the others fetched in the background) ---
   const lookups = await openLookups({ control, store: objectStore, dataDir: config.dataDir, clock, log });
-  closers.push(() => lookups.close());
+  closers.push(['lookups', () => lookups.close()]);
 
   const search = new QueryService({
     store: storage,
@@ -91,11 +98,13 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
   let baseUrl = config.publicUrl ?? '';
   const llm = new LlmProvider(config.llm, selflog, () => clock.now());
   const monitors = await openMonitors({ config, control, search, selflog, clock, log, store: objectStore, nodeId: storage.nodeId, baseUrl: () => baseUrl, llm });
-  closers.push(() => monitors.scheduler.stop());
-  const deps: AppDeps = { config, clock, log, control, auth, writer: storage.writer, store: storage, storage, cluster: storage.cluster, selflog, search, decoder, sso, monitors: monitors.service, llm, lookups: lookups.service };
+  closers.push(['monitors', () => monitors.scheduler.stop()]);
+  const health = new StorageHealth({ dataDir: config.dataDir, problems: storage.problems, oldestWaitingSince: () => storage.writer.oldestWaitingSince(), stallMs: config.healthWriterStallSecs * 1000 });
+  const deps: AppDeps = { config, clock, log, control, auth, writer: storage.writer, store: storage, storage, health: () => health.problems(), cluster: storage.cluster, selflog, search, decoder, sso, monitors: monitors.service, llm, lookups: lookups.service };
   const app = await buildApp(deps);
   await app.listen({ host: config.listen.host, port: config.listen.port });
-  closers.push(() => app.close());
+  // half the stop's time for requests in flight: storage needs the rest to commit what they queued
+  closers.push(['HTTP', () => closeHttp(app, (config.shutdownTimeoutSecs * 1000) / 2)]);
 
   // --- extra listeners (syslog) ---
   let syslog: SyslogListeners | undefined;
@@ -103,7 +112,7 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
     // a refused SVC_SYSLOG_TOKEN is recorded as protocol "native", as it always was (pure refactor)
     const listeners = await startSyslog(ingestContext(deps, 'native'), { udp: config.syslogUdp, tcp: config.syslogTcp, token: config.syslogToken });
     syslog = listeners;
-    closers.push(() => listeners.close());
+    closers.push(['syslog listeners', () => listeners.close()]);
   }
 
   const addr = app.server.address();
@@ -115,13 +124,19 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
   log.info({ url, dataDir: config.dataDir }, 'svc listening');
   selflog.service('start', { version: VERSION, listen: url, node: storage.nodeId, data_dir: config.dataDir });
   if (access.adminReset) selflog.service('admin_reset', { user: 'admin' });
+  let closing: string | undefined;
   return {
+    closing: () => closing,
     app,
     deps,
     url,
     syslog,
     async close() {
-      for (const c of closers.reverse()) await c();
+      for (const [name, c] of closers.reverse()) {
+        closing = name;
+        await c();
+      }
+      closing = undefined;
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { armStopDeadline } from './stop-deadline.js';
 
 interface ServeOptions {
   dataDir?: string;
@@ -45,11 +46,23 @@ async function serve(opts: ServeOptions): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'svc stopping');
-    await server.close();
+    armStopDeadline(config.shutdownTimeoutSecs, log, () => server.closing() ?? 'nothing (exiting)');
+    try {
+      await server.close();
+    } catch (err) {
+      log.error({ err, closing: server.closing() }, 'svc could not stop cleanly');
+      process.exit(1);
+    }
     process.exit(0);
   };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  // a second signal while stopping ends the process at once (an operator pressing Ctrl+C again)
+  const onSignal = (signal: string) => {
+    if (!stopping) return void stop(signal);
+    log.warn({ signal, closing: server.closing() }, 'second signal while stopping: exiting now');
+    process.exit(1);
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
 }
 
 export function registerServe(program: Command): void {

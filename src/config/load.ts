@@ -29,6 +29,10 @@ export interface Config {
   adminReset: boolean;
   fips: boolean;
   blockQueueCap: number;
+  /** SVC_HEALTH_WRITER_STALL_SECS */
+  healthWriterStallSecs: number;
+  /** SVC_SHUTDOWN_TIMEOUT_SECS */
+  shutdownTimeoutSecs: number;
   blockSyncSecs: number;
   maxBodyBytes: number;
   /** SVC_MAX_EVENT_BYTES, SVC_MAX_EVENT_FIELDS, SVC_MAX_FUTURE_DRIFT_SECS (events/limits.ts EventLimits). */
@@ -148,6 +152,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     adminReset: e.SVC_ADMIN_RESET,
     fips: e.SVC_FIPS,
     blockQueueCap: e.SVC_BLOCK_QUEUE_CAP,
+    healthWriterStallSecs: e.SVC_HEALTH_WRITER_STALL_SECS,
+    shutdownTimeoutSecs: e.SVC_SHUTDOWN_TIMEOUT_SECS,
     blockSyncSecs: e.SVC_BLOCK_SYNC_SECS,
     maxBodyBytes: e.SVC_MAX_BODY_BYTES,
     eventLimits: { maxEventBytes: e.SVC_MAX_EVENT_BYTES, maxFields: e.SVC_MAX_EVENT_FIELDS, maxFutureSecs: e.SVC_MAX_FUTURE_DRIFT_SECS },

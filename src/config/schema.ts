@@ -42,6 +42,10 @@ export const envSchema = z.object({
 
   SVC_BLOCK_QUEUE_CAP: posInt.default(100_000),
   SVC_BLOCK_SYNC_SECS: posInt.default(10),
+  /** A write waiting longer than this for its acknowledgement makes /api/health say `writer_stalled`. */
+  SVC_HEALTH_WRITER_STALL_SECS: posInt.default(10),
+  /** Longest a stop (SIGTERM, SIGINT) may take before svc logs what hung and exits non-zero. */
+  SVC_SHUTDOWN_TIMEOUT_SECS: posInt.default(25),
   SVC_MAX_BODY_BYTES: posInt.default(64 * 1024 * 1024),
   /** Largest event (UTF-8 bytes of its message, field names and string values); longer values are cut (docs/ingest-limits.md). */
   // at most 2 MiB: JSON escaping grows text up to 6×, and a WAL line must stay under DuckDB's 16 MiB read_json object

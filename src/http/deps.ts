@@ -6,6 +6,7 @@ import type { AuthService } from '../auth/service.js';
 import type { Writer } from '../events/writer.js';
 import type { EventStore } from '../storage/types.js';
 import type { StorageHandle } from '../storage/handle.js';
+import type { HealthProblem } from '../storage/health.js';
 import type { ClusterHandle } from '../storage/shared/types.js';
 import type { SelfLog } from '../selflog/types.js';
 import type { EventReader, SearchService } from '../query/types.js';
@@ -33,6 +34,8 @@ export interface AppDeps {
   store: EventStore;
   /** Retention sweep (POST /api/admin/gc), writer release for backpressure tests, flush. */
   storage: StorageHandle;
+  /** What keeps storage from working fully now (GET /api/health, storage/health.ts); empty when all is well. */
+  health: () => HealthProblem[];
   /** Several nodes on one store (SVC_STORE): health, GET /api/admin/nodes, retire. Unset when svc runs alone. */
   cluster?: ClusterHandle;
   /** svc's own events into _system (_svclogs, _svcmcp): never blocks, never throws (src/selflog/README.md). */

@@ -17,6 +17,8 @@ export interface SelfLogOptions {
   batchSize?: number;
   /** Pause after the writer refused a batch as queue_full (default 1000 ms). */
   retryAfterMs?: number;
+  /** Pause after storage could not write a batch (storage_unavailable: disk full, read-only); default: the error's Retry-After. */
+  storageRetryMs?: number;
   /** Longest close() waits for the buffer to drain (default 3000 ms). */
   closeTimeoutMs?: number;
   /** SVC_NODE_ID, as field `node` of every record: with a shared store `_svclogs` holds every node's. */
@@ -35,8 +37,12 @@ export class BufferedSelfLog implements SelfLog {
   private readonly counters = { written: 0, dropped: 0 };
   private draining: Promise<void> | null = null;
   private pausedUntil = 0;
+  /** Ends the pause the background loop is waiting out (flush and close do not wait for it). */
+  private endPause: (() => void) | undefined;
   private closed = false;
   private lastWarnMs = 0;
+  /** While storage cannot write: since when, and the drop count then (told once it writes again). */
+  private outage: { since: number; droppedBefore: number; why: string } | undefined;
   private readonly capacity: number;
   private readonly batchSize: number;
   private readonly retryAfterMs: number;
@@ -69,6 +75,7 @@ export class BufferedSelfLog implements SelfLog {
   async flush(): Promise<void> {
     // bounded: a writer that stays full must not keep the caller waiting forever
     for (let round = 0; round < 5 && (this.queue.length > 0 || this.draining); round++) {
+      this.endPause?.();
       if (!this.draining) this.kick(true);
       await this.draining;
     }
@@ -100,8 +107,18 @@ export class BufferedSelfLog implements SelfLog {
   private kick(force: boolean): void {
     if (this.draining || this.queue.length === 0) return;
     const wait = force ? 0 : Math.max(0, this.pausedUntil - Date.now());
-    this.draining = new Promise<void>((res) => (wait > 0 ? setTimeout(res, wait) : setImmediate(res)))
-      .then(() => this.drain())
+    this.draining = new Promise<void>((res) => {
+      if (wait === 0) return void setImmediate(res);
+      const t = setTimeout(res, wait);
+      this.endPause = () => {
+        clearTimeout(t);
+        res();
+      };
+    })
+      .then(() => {
+        this.endPause = undefined;
+        return this.drain();
+      })
       .finally(() => {
         this.draining = null;
         if (this.queue.length > 0 && !this.closed) this.kick(false);
@@ -114,17 +131,36 @@ export class BufferedSelfLog implements SelfLog {
       try {
         await this.opts.writer.write(batch, { wait: false });
         this.counters.written += batch.length;
+        if (this.outage) this.recovered();
       } catch (err) {
-        if (isSvcError(err) && err.code === 'queue_full') {
-          // keep the batch (up to capacity) and pause: a full writer queue is the moment not to add load
+        if (isSvcError(err) && (err.code === 'queue_full' || err.code === 'storage_unavailable')) {
+          // keep the batch (up to capacity) and pause: a full writer queue is the moment not to add
+          // load, and a full or read-only disk may come back (the records wait for it, bounded)
+          const storage = err.code === 'storage_unavailable';
+          if (storage && !this.outage) this.outage = { since: Date.now(), droppedBefore: this.counters.dropped, why: err.message };
           const room = Math.max(0, this.capacity - this.queue.length);
           this.queue.unshift(...batch.slice(0, room));
-          this.drop(batch.length - Math.min(room, batch.length), 'writer queue full', err);
-          this.pausedUntil = Date.now() + this.retryAfterMs;
+          this.drop(batch.length - Math.min(room, batch.length), storage ? 'storage cannot write' : 'writer queue full', err);
+          this.pausedUntil = Date.now() + (storage ? (this.opts.storageRetryMs ?? (err.retryAfterSecs ?? 5) * 1000) : this.retryAfterMs);
           return;
         }
         this.drop(batch.length, 'writer refused', err);
       }
+    }
+  }
+
+  /** Storage writes again: the records held meanwhile are being written; tell how many could not be held. */
+  private recovered(): void {
+    const o = this.outage!;
+    this.outage = undefined;
+    const dropped = this.counters.dropped - o.droppedBefore;
+    const secs = Math.round((Date.now() - o.since) / 1000);
+    try {
+      const detail = { dropped, outageSecs: secs, cause: o.why };
+      if (dropped > 0) this.opts.log.warn(detail, `self-log writes again after ${secs} s; ${dropped} records could not be held meanwhile and were dropped`);
+      else this.opts.log.info(detail, `self-log writes again after ${secs} s; every record was held and is written now`);
+    } catch {
+      // the process log failing must not reach the caller either
     }
   }
 

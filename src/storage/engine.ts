@@ -30,6 +30,7 @@ import { retentionDays, sweepExpired, type RetentionReport, type RetentionSweepe
 import { resolveNodeId } from './node-id.js';
 import type { StorageHandle } from './handle.js';
 import { ProblemReporter, type ProblemListener } from './problems.js';
+import { WalFaults } from './disk-faults.js';
 import type { BucketCounts, BucketCountSpec, EventStore, FieldSummary, PartitionSummary, QueryResult, RelationInfo, ScanSpec, StreamRows } from './types.js';
 import type { ObjectStore } from '../shared-store/object-store.js';
 import { SharedBlocks, type SharedBlocksOptions } from './shared/cluster.js';
@@ -72,7 +73,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   private sealWaiters: (() => void)[] = [];
   private lastSeq = 0;
   private closed = false;
-  private walFailing = false; // a WAL append failed and none succeeded since: wal_write_failed told, not yet resolved
+  private readonly walFaults: WalFaults; // disk_full, disk_read_only, wal_write_failed: told and resolved
   /** With SVC_STORE: publishing, the other nodes' blocks, the cluster's retention (shared/cluster.ts). */
   private shared: SharedBlocks | undefined;
   private readonly columns: LiveColumns;
@@ -85,7 +86,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     private readonly wal: Wal,
     readonly root: string,
     nodeId: string,
-    private readonly problems: ProblemReporter,
+    readonly problems: ProblemReporter,
   ) {
     this.nodeId = nodeId;
     const age = opts.config.testSegmentAgeMs;
@@ -93,6 +94,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     // a caller that will not wait (compat protocols) hears queue_full at once while commits wait for seals
     this.writer = new WriterQueue(opts.config.blockQueueCap, (b) => this.commit(b), { hold: opts.config.testHoldWriter, backedUp: () => this.sealWaiters.length > 0 });
     this.sealFailures = new SealFailures(problems, opts.log);
+    this.walFaults = new WalFaults(problems);
     this.unreadable = new UnreadableFiles(problems);
     this.columns = new LiveColumns(duck, join(opts.config.dataDir, 'tmp'), (err, seq) => opts.log.warn({ err, seq }, 'cannot make the columnar copy of a WAL segment; searches read its JSON'));
   }
@@ -141,12 +143,10 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
         // a segment that could not be cut back is closed now (its torn tail is skipped at seal)
         if (this.wal.damaged) await this.rotate();
         this.opts.log.error({ err }, 'write-ahead log append failed; the writes were refused');
-        this.problems.report('wal_write_failed', (err as Error).message);
-        this.walFailing = true;
+        this.walFaults.failed(err);
         throw err;
       }
-      if (this.walFailing) this.problems.resolve('wal_write_failed', 'the write-ahead log takes writes again');
-      this.walFailing = false;
+      this.walFaults.succeeded();
       const seg = this.openSegment();
       for (const e of encoded) seg.absorb(e.parts);
       if (this.wal.bytes >= this.tuning.segmentBytes) await this.rotate();
@@ -358,7 +358,8 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   async close(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
     await this.shared?.close();
-    // queued writes may be waiting for seals: let the queued seals run before closing
+    this.closed = true; // queued seals are skipped, writes waiting for one go to the WAL (the next start replays it)
+    for (const w of this.sealWaiters.splice(0)) w();
     await this.writer.close();
     await this.withWal(async () => {
       await this.wal.close();
@@ -366,7 +367,6 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
       const open = this.live.get(this.wal.currentSeq);
       if (open && open.count > 0) writeSummary(this.wal.dir, open);
     });
-    this.closed = true;
     await this.bg;
     await this.columns.stop();
     this.duck.close();

@@ -117,6 +117,27 @@ describe('selflog', () => {
     assert.equal(selflog.stats().dropped, 0);
   });
 
+  it('holds records while storage cannot write (disk full), writes them when it can, and logs how many it had to drop', async () => {
+    const lines: string[] = [];
+    const log = pino({ level: 'info' }, { write: (l: string) => void lines.push(l) });
+    const writer = new MemoryWriter();
+    const selflog = createSelfLog({ writer, clock: new ManualClock(T0), log, capacity: 3, storageRetryMs: 20 });
+    let full = true;
+    writer.refuse = () => (full ? new SvcError('storage_unavailable', 'cannot write the write-ahead log (ENOSPC: no space left on the disk)', { retryAfterSecs: 5 }) : undefined);
+    for (let i = 0; i < 3; i++) selflog.service('config_warning', { setting: `S${i}`, message: 'x' });
+    await new Promise((r) => setTimeout(r, 10)); // the first write fails: the outage begins
+    for (let i = 3; i < 5; i++) selflog.service('config_warning', { setting: `S${i}`, message: 'x' });
+    await new Promise((r) => setTimeout(r, 40));
+    assert.equal(writer.events.length, 0);
+    assert.deepEqual(selflog.stats(), { queued: 3, written: 0, dropped: 2 });
+    full = false;
+    await new Promise((r) => setTimeout(r, 60));
+    assert.deepEqual(writer.events.map((e) => e.fields.setting), ['S0', 'S1', 'S2']);
+    const told = lines.map((l) => JSON.parse(l) as { msg: string; dropped?: number }).find((l) => l.msg.startsWith('self-log writes again'));
+    assert.equal(told?.dropped, 2);
+    assert.match(told!.msg, /2 records could not be held meanwhile and were dropped/);
+  });
+
   it('never throws into the caller, even when the writer throws or the detail is odd', async () => {
     const { writer, selflog } = setup();
     writer.refuse = () => new Error('disk on fire');

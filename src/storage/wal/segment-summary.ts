@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { fieldsOf, partitionsOf } from '../blocks/seal-blocks.js';
 import { partKey } from '../partition.js';
@@ -42,11 +42,25 @@ export function parseSummary(text: string): LivePartition[] {
   return parts.map((p) => ({ ...p, fields: new Map(p.fields), minutes: Array.isArray(p.minutes) ? new Map(p.minutes) : undefined }));
 }
 
-/** Best effort: a missing or torn summary only means the restart asks DuckDB instead. */
-export function writeSummary(dir: string, seg: LiveSegment): void {
+/**
+ * Best effort, never throws: a missing summary only means the restart asks DuckDB instead. A
+ * failed write (disk full, read-only) removes its partial temp file and answers false; the seal
+ * of the segment must not wait on it.
+ */
+export function writeSummary(dir: string, seg: LiveSegment): boolean {
   const path = Wal.summaryPath(dir, seg.seq);
-  writeFileSync(path + '.tmp', summaryJson(seg));
-  renameSync(path + '.tmp', path);
+  try {
+    writeFileSync(path + '.tmp', summaryJson(seg));
+    renameSync(path + '.tmp', path);
+    return true;
+  } catch {
+    try {
+      rmSync(path + '.tmp', { force: true });
+    } catch {
+      // a read-only disk keeps nothing to remove; a stray temp file is removed at the next start (recovery.ts)
+    }
+    return false;
+  }
 }
 
 /** The accounting of segment `seq` from its summary file; undefined when missing or torn (replay.ts asks DuckDB). */

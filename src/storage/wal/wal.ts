@@ -3,6 +3,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SvcError } from '../../errors/svc-error.js';
 import { syncDir } from '../fsync.js';
+import { describeErrno } from '../disk-faults.js';
 
 /**
  * The write-ahead log: a directory of NDJSON segments `wal/<seq>.ndjson`, one LogEvent per line
@@ -95,8 +96,9 @@ export class Wal {
       await this.fh.datasync();
     } catch (err) {
       await this.cutBack();
-      const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-      throw new SvcError('storage_unavailable', `cannot write the write-ahead log (${code}); nothing of this request was stored`, { retryAfterSecs: 5, cause: err });
+      const code = (err as NodeJS.ErrnoException).code;
+      const why = code ? describeErrno(code) : (err as Error).message;
+      throw new SvcError('storage_unavailable', `cannot write the write-ahead log (${why}); nothing of this request was stored`, { retryAfterSecs: 5, cause: err });
     }
     this.currentBytes += data.length;
   }

@@ -10,6 +10,8 @@ const MAX_GROUPS_IN_FLIGHT = 2;
 
 interface Pending {
   batch: WriteBatch;
+  /** Date.now() when it was queued (health: how long the oldest write has waited). */
+  at: number;
   resolve: () => void;
   reject: (e: unknown) => void;
 }
@@ -24,8 +26,10 @@ interface Pending {
 export class WriterQueue implements Writer {
   private queue: Pending[] = [];
   private queued = 0;
-  private readonly roomWaiters: { n: number; go: () => void }[] = [];
+  private readonly roomWaiters: { n: number; go: () => void; at: number }[] = [];
   private inflight = 0;
+  /** The oldest `at` of each group being committed. */
+  private readonly inflightSince = new Set<{ at: number }>();
   private held: boolean;
   private readonly backedUp: () => boolean;
   private closed = false;
@@ -53,12 +57,20 @@ export class WriterQueue implements Writer {
       if (!opts.wait) {
         throw new SvcError('queue_full', `writer queue is full (${this.queued} of ${this.capacity} events)`, { retryAfterSecs: 1 });
       }
-      await new Promise<void>((go) => this.roomWaiters.push({ n, go }));
+      const at = Date.now();
+      await new Promise<void>((go) => this.roomWaiters.push({ n, go, at }));
       if (this.closed) throw new SvcError('shutting_down', 'cannot write: svc is shutting down');
-      return this.enqueue(batch); // room was reserved by admitWaiters
+      return this.enqueue(batch, at); // room was reserved by admitWaiters
     }
     this.queued += n;
-    return this.enqueue(batch);
+    return this.enqueue(batch, Date.now());
+  }
+
+  /** Date.now() when the write waiting longest for its acknowledgement arrived; undefined when none waits. */
+  oldestWaitingSince(): number | undefined {
+    let oldest = Math.min(this.roomWaiters[0]?.at ?? Infinity, this.queue[0]?.at ?? Infinity);
+    for (const g of this.inflightSince) oldest = Math.min(oldest, g.at);
+    return oldest === Infinity ? undefined : oldest;
   }
 
   queueDepth(): { queued: number; capacity: number } {
@@ -97,9 +109,9 @@ export class WriterQueue implements Writer {
     return this.queued === 0 || this.queued + n <= this.capacity;
   }
 
-  private enqueue(batch: WriteBatch): Promise<void> {
+  private enqueue(batch: WriteBatch, at: number): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ batch, resolve, reject });
+      this.queue.push({ batch, at, resolve, reject });
       this.kick();
     });
   }
@@ -119,13 +131,16 @@ export class WriterQueue implements Writer {
     let n = 0;
     for (const p of group) n += batchSize(p.batch);
     this.inflight++;
+    const since = { at: group[0].at }; // the queue is FIFO: its first batch waited longest
+    this.inflightSince.add(since);
     this.commit(group.map((p) => p.batch)).then(
-      () => this.finishGroup(group, n, undefined),
-      (e: unknown) => this.finishGroup(group, n, e ?? new Error('commit failed')),
+      () => this.finishGroup(group, n, undefined, since),
+      (e: unknown) => this.finishGroup(group, n, e ?? new Error('commit failed'), since),
     );
   }
 
-  private finishGroup(group: Pending[], n: number, err: unknown): void {
+  private finishGroup(group: Pending[], n: number, err: unknown, since: { at: number }): void {
+    this.inflightSince.delete(since);
     for (const p of group) {
       if (err === undefined) p.resolve();
       else p.reject(err);

@@ -40,7 +40,9 @@ function footer(ctx: CliContext, r: SearchResult): void {
 }
 
 async function searchJson(ctx: CliContext, query: Query, output: 'table' | 'json'): Promise<void> {
-  const r = await ctx.client().get<SearchResult>('/api/search', query);
+  // POST: a long query in a URL would pass Node's 16 KiB header limit (431)
+  const body = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== ''));
+  const r = await ctx.client().post<SearchResult>('/api/search', body);
   if (output === 'json') return write(JSON.stringify(r, null, 2) + '\n');
   await write(r.columns ? rowsTable(r.columns, r.rows ?? [], ctx.out) : eventsTable(r.events, ctx.out));
   footer(ctx, r);

@@ -72,6 +72,15 @@ describe('svc search', () => {
     assert.deepEqual(tb.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as unknown), a.rows!.map((row) => Object.fromEntries(a.columns!.map((c, i) => [c, row[i]]))));
   });
 
+  it('sends a query longer than a URL may be (20 KiB) and answers as the API does', async () => {
+    const q = `status>203 NOT (${Array.from({ length: 900 }, (_, i) => `nosuchlongerword${i}`).join(' OR ')})`;
+    assert.ok(q.length > 20_000);
+    const r = await cli([q, '--env', ENV, '-o', 'json']);
+    assert.equal(r.code, 0, r.stderr);
+    const got = JSON.parse(r.stdout) as SearchResult;
+    assert.equal(got.meta.matched, (await api('status>203', 100)).meta.matched);
+  });
+
   it('prints an aligned table, whole lines in a pipe, without colour', async () => {
     const r = await cli(['* | stats count by host | sort host', '--env', ENV]);
     assert.equal(r.code, 0, r.stderr);

@@ -11,13 +11,12 @@
  *        [--format text|ndjson] [--gzip] [--cpu-prof dir]
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { loadRealLines, realDataDir } from './lib/dataset.js';
-import { benchCredentials, peakRssMiB, post, startServer } from './lib/server.js';
+import { benchCredentials, ingestRun, peakRssMiB, startServer } from './lib/server.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -65,33 +64,16 @@ async function main(): Promise<void> {
   const srv = await startServer(dataDir, { cpuProfDir: args['cpu-prof'] });
   try {
     const { ingest: secret } = await benchCredentials(srv.url);
-    const agent = new http.Agent({ keepAlive: true, maxSockets: CONC });
     const url = new URL(srv.url);
     const headers: Record<string, string> = { 'content-type': NDJSON ? 'application/x-ndjson' : 'text/plain', ...(args.gzip ? { 'content-encoding': 'gzip' } : {}) };
     const requests = Math.ceil(TOTAL / BATCH);
-    const lat: number[] = [];
-    let next = 0;
-    let ingested = 0;
-    const t0 = performance.now();
-    await Promise.all(
-      Array.from({ length: CONC }, async () => {
-        while (next < requests) {
-          const i = next++;
-          const s = performance.now();
-          const n = await post(agent, url, '/api/ingest?index=bench', secret, bodies[i % bodies.length], headers);
-          ingested += n;
-          lat.push(performance.now() - s);
-        }
-      }),
-    );
-    const secs = (performance.now() - t0) / 1000;
+    const { events: ingested, secs, lat } = await ingestRun(url, '/api/ingest?index=bench', secret, bodies, requests, CONC, headers);
     lat.sort((a, b) => a - b);
     const pct = (p: number) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))].toFixed(1);
     console.log(`data: ${lines.length} real lines from ${DATA}, format ${NDJSON ? 'ndjson' : 'text'}${args.gzip ? ' gzip' : ''}, ${BATCH} events/request (${(bodyBytes / 1024).toFixed(0)} KiB), ${CONC} connections`);
     console.log(`ingested ${ingested} events in ${secs.toFixed(2)} s: ${Math.round(ingested / secs).toLocaleString('en-US')} events/s, ${((bodyBytes * requests) / secs / 1048576).toFixed(1)} MiB/s of request bodies`);
     console.log(`request latency (durable ack): p50 ${pct(50)} ms, p99 ${pct(99)} ms, max ${lat[lat.length - 1].toFixed(1)} ms`);
     console.log(`server peak RSS: ${peakRssMiB(srv.pid).toFixed(0)} MiB`);
-    agent.destroy();
   } finally {
     await srv.stop();
     rmSync(dataDir, { recursive: true, force: true });

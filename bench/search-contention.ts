@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadRealLines, realDataDir } from './lib/dataset.js';
-import { benchCredentials, json, peakRssMiB, post, startServer } from './lib/server.js';
+import { benchCredentials, ingestRun, json, peakRssMiB, startServer, type IngestRun } from './lib/server.js';
 
 const { values: a } = parseArgs({
   options: {
@@ -67,28 +67,10 @@ function cpuSecs(pid: number): number {
   return (Number(rest[11]) + Number(rest[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
 }
 
-interface Phase { events: number; secs: number; lat: number[] }
+type Phase = IngestRun;
 
-async function ingest(url: URL, token: string, all: Buffer[], events: number): Promise<Phase> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONC });
-  const requests = Math.ceil(events / BATCH);
-  const lat: number[] = [];
-  let next = 0;
-  let done = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: CONC }, async () => {
-      while (next < requests) {
-        const i = next++;
-        const s = performance.now();
-        const n = await post(agent, url, '/api/ingest?index=bench', token, all[i % all.length], { 'content-type': 'application/x-ndjson' });
-        done += n; // not `done += await …`: that reads `done` before the await and loses the others' counts
-        lat.push(performance.now() - s);
-      }
-    }),
-  );
-  agent.destroy();
-  return { events: done, secs: (performance.now() - t0) / 1000, lat };
+function ingest(url: URL, token: string, all: Buffer[], events: number): Promise<Phase> {
+  return ingestRun(url, '/api/ingest?index=bench', token, all, Math.ceil(events / BATCH), CONC, { 'content-type': 'application/x-ndjson' });
 }
 
 /** `n` clients searching in a loop until `stop`; counts answers by status. */

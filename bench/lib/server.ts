@@ -80,3 +80,38 @@ export function post(agent: http.Agent, url: URL, path: string, token: string, b
     req.end(body);
   });
 }
+
+/** What one ingest run over HTTP did: events acknowledged, seconds, and each request's ack latency (ms). */
+export interface IngestRun {
+  events: number;
+  secs: number;
+  lat: number[];
+}
+
+/**
+ * POSTs `requests` bodies (cycling over `bodies`) to `path` over `conc` keep-alive connections, each
+ * sending its next body once the last is acknowledged.
+ */
+export async function ingestRun(url: URL, path: string, token: string, bodies: Buffer[], requests: number, conc: number, headers: Record<string, string | number>): Promise<IngestRun> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: conc });
+  const lat: number[] = [];
+  let next = 0;
+  let events = 0;
+  const t0 = performance.now();
+  try {
+    await Promise.all(
+      Array.from({ length: conc }, async () => {
+        while (next < requests) {
+          const i = next++;
+          const s = performance.now();
+          const n = await post(agent, url, path, token, bodies[i % bodies.length], headers);
+          events += n; // not `events += await …`: that reads `events` before the await and loses the others' counts
+          lat.push(performance.now() - s);
+        }
+      }),
+    );
+  } finally {
+    agent.destroy();
+  }
+  return { events, secs: (performance.now() - t0) / 1000, lat };
+}

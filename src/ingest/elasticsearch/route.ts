@@ -55,12 +55,37 @@ function setupRoutes(app: FastifyInstance, p: string): void {
   get(`${p}/_xpack`, { build: {}, license: { status: 'active', type: 'basic', mode: 'basic' }, features: {} });
   get(`${p}/_cluster/health`, { cluster_name: 'svc', status: 'green', timed_out: false, number_of_nodes: 1, number_of_data_nodes: 1 });
   get(`${p}/_nodes`, { _nodes: { total: 1, successful: 1, failed: 0 }, cluster_name: 'svc', nodes: {} });
+  // rsyslog's omelasticsearch probes it on every resume; a _cat API answers text unless ?format=json
+  app.route({ method: ['GET', 'HEAD'], url: `${p}/_cat/health`, config, handler: async (req, reply) => catHealth(req.query, reply) });
   for (const kind of ['_index_template', '_template', '_component_template', '_ilm/policy', '_ingest/pipeline']) {
     app.route({ method: ['GET', 'HEAD'], url: `${p}/${kind}/:name`, config, handler: async () => ({}) });
     app.route({ method: ['PUT', 'POST'], url: `${p}/${kind}/:name`, config, handler: ack });
   }
   app.route({ method: ['PUT', 'POST'], url: `${p}/_data_stream/:name`, config, handler: ack });
   app.route({ method: ['GET', 'HEAD'], url: `${p}/:index/_mapping`, config, handler: async () => ({}) });
+}
+
+/** `GET /_cat/health` as Elasticsearch answers it for a one-node green cluster: a text row, or JSON with ?format=json. */
+function catHealth(query: unknown, reply: FastifyReply): FastifyReply {
+  const now = new Date();
+  const row = {
+    epoch: String(Math.floor(now.getTime() / 1000)),
+    timestamp: now.toISOString().slice(11, 19),
+    cluster: 'svc',
+    status: 'green',
+    'node.total': '1',
+    'node.data': '1',
+    shards: '0',
+    pri: '0',
+    relo: '0',
+    init: '0',
+    unassign: '0',
+    pending_tasks: '0',
+    max_task_wait_time: '-',
+    active_shards_percent: '100.0%',
+  };
+  if ((query as Record<string, unknown>)?.format === 'json') return reply.send([row]);
+  return reply.type('text/plain; charset=UTF-8').send(`${Object.values(row).join(' ')}\n`);
 }
 
 /**

@@ -153,4 +153,14 @@ describe('Elasticsearch endpoint with the official clients', () => {
     const head = await fetch(`${h.url}/`, { method: 'HEAD' });
     assert.equal(head.status, 200);
   });
+
+  it("answers _cat/health as Elasticsearch does: rsyslog's probe (text) and the official client (JSON)", async () => {
+    const text = await fetch(`${h.url}/_cat/health`);
+    assert.equal(text.status, 200);
+    assert.match(text.headers.get('content-type') ?? '', /^text\/plain/);
+    assert.match(await text.text(), /^\d+ \d\d:\d\d:\d\d svc green 1 1 /);
+    const c = new Client9({ node: h.url, auth: { apiKey: 'svi_default' } });
+    const rows = (await c.cat.health({ format: 'json' })) as unknown as { status: string; cluster: string }[];
+    assert.deepEqual([rows.length, rows[0].status, rows[0].cluster], [1, 'green', 'svc']);
+  });
 });

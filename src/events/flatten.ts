@@ -101,6 +101,8 @@ class Specials {
   sourcetype: unknown = undefined;
   env: unknown = undefined;
   index: unknown = undefined;
+  /** The first key naming message, host, source or sourcetype in another case (`MESSAGE`, `Host`), and its value. */
+  otherCase: { message?: [string, unknown]; host?: [string, unknown]; source?: [string, unknown]; sourcetype?: [string, unknown] } = {};
   any = false;
 
   reset(): this {
@@ -108,6 +110,7 @@ class Specials {
     this.time.fill(undefined);
     this.message = this.msg = this.log = this.raw = undefined;
     this.host = this.hostname = this.source = this.sourcetype = this.env = this.index = undefined;
+    this.otherCase = {};
     this.any = false;
     return this;
   }
@@ -131,8 +134,26 @@ class Specials {
       case 'sourcetype': this.sourcetype = v; break;
       case 'env': this.env = v; break;
       case 'index': this.index = v; break;
-      default: return false;
+      default: return this.takeOtherCase(k, v);
     }
+    this.any = true;
+    return true;
+  }
+
+  /**
+   * `MESSAGE`, `Message`, `HOST`, `Source`… as syslog-ng's elasticsearch-http() and Serilog send them:
+   * kept aside to stand for the core value when the lower-case key is absent. Fast path: only keys
+   * of a core name's length starting with its letter are lower-cased.
+   */
+  private takeOtherCase(k: string, v: unknown): boolean {
+    const n = k.length;
+    if (n !== 4 && n !== 6 && n !== 7 && n !== 10) return false;
+    const c = k.charCodeAt(0) | 0x20; // ASCII lower case
+    if (c !== 0x68 && c !== 0x73 && c !== 0x6d) return false; // h, s, m
+    const lower = k.toLowerCase();
+    if (lower !== 'message' && lower !== 'host' && lower !== 'source' && lower !== 'sourcetype') return false;
+    if (this.otherCase[lower] !== undefined) return false;
+    this.otherCase[lower] = [k, v];
     this.any = true;
     return true;
   }
@@ -169,14 +190,16 @@ export function eventFromObject(obj: Record<string, unknown>, raw: string | unde
     }
   }
   let message = promoted(fields, 'message', sp.message);
+  message = otherCase(fields, message, sp.otherCase.message);
   message = alias(fields, message, 'msg', sp.msg);
   message = alias(fields, message, 'log', sp.log);
   message = alias(fields, message, '_raw', sp.raw);
   let host = promoted(fields, 'host', sp.host);
+  host = otherCase(fields, host, sp.otherCase.host);
   host = alias(fields, host, 'hostname', sp.hostname);
   if (host === undefined) host = takeFlat(fields, 'host.name');
-  const source = promoted(fields, 'source', sp.source);
-  const sourcetype = promoted(fields, 'sourcetype', sp.sourcetype);
+  const source = otherCase(fields, promoted(fields, 'source', sp.source), sp.otherCase.source);
+  const sourcetype = otherCase(fields, promoted(fields, 'sourcetype', sp.sourcetype), sp.otherCase.sourcetype);
   if (sp.env !== undefined) addField(fields, 'env' + COLLISION_SUFFIX, sp.env);
   if (sp.index !== undefined) addField(fields, 'index' + COLLISION_SUFFIX, sp.index);
   return {
@@ -189,6 +212,11 @@ export function eventFromObject(obj: Record<string, unknown>, raw: string | unde
     message: message ?? raw ?? JSON.stringify(obj),
     fields,
   };
+}
+
+/** A core key in another case (`MESSAGE`): an alias under its own name (the door renames it if it stays a field, limits.ts). */
+function otherCase(fields: Record<string, FieldValue>, found: string | undefined, kv: [string, unknown] | undefined): string | undefined {
+  return kv === undefined ? found : alias(fields, found, kv[0], kv[1]);
 }
 
 /**

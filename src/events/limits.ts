@@ -1,5 +1,5 @@
 import { SvcError } from '../errors/svc-error.js';
-import type { FieldValue, LogEvent } from './event.js';
+import { CORE_FIELDS, type FieldValue, type LogEvent } from './event.js';
 import { inTimeWindow, type TimeContext } from './timestamp.js';
 
 /**
@@ -86,7 +86,7 @@ export function fitEvent(ev: LogEvent, limits: EventLimits): string | undefined 
     count++;
     const v = fields[k];
     units += k.length + (typeof v === 'string' ? v.length : 0);
-    if (k.length === 0 || k.includes('\u0000')) oddNames = true;
+    if (k.length === 0 || k.includes('\u0000') || isCoreName(k)) oddNames = true;
   }
   if (oddNames) renameOddNames(ev);
   if (count > limits.maxFields) return `cannot store an event with ${count} fields: the limit is ${limits.maxFields} (SVC_MAX_EVENT_FIELDS)`;
@@ -97,15 +97,37 @@ export function fitEvent(ev: LogEvent, limits: EventLimits): string | undefined 
 /** The name an empty field name is stored under. */
 export const EMPTY_NAME_FIELD = 'empty_name';
 
+const CORE_LOWER = new Set<string>(CORE_FIELDS);
+const CORE_TEXT_NAMES = new Set<string>(['message', 'host', 'source', 'sourcetype', 'env', 'index']);
+
+function repeatsCore(ev: LogEvent, core: string, v: FieldValue): boolean {
+  return CORE_TEXT_NAMES.has(core) && ev[core as 'message' | 'host' | 'source' | 'sourcetype' | 'env' | 'index'] === String(v);
+}
+
 /**
- * A field name no column can carry (empty: SQL has no empty identifier; a NUL ends DuckDB's SQL
- * text) is renamed: empty → `empty_name`, each NUL → U+FFFD. Its value is kept. Rare: only when
- * fitEvent saw such a name.
+ * True when `k` is a core column's name in any case (`HOST`, `Message`, `_TIME`): column names are
+ * case-insensitive to DuckDB, so such a field would be hidden behind the core column. Fast path:
+ * only names of a core name's length are lower-cased.
+ */
+function isCoreName(k: string): boolean {
+  const n = k.length;
+  return (n === 3 || n === 4 || n === 5 || n === 6 || n === 7 || n === 10) && CORE_LOWER.has(k.toLowerCase());
+}
+
+/**
+ * A field name no column can carry is renamed, its value kept: empty → `empty_name` (SQL has no
+ * empty identifier), each NUL → U+FFFD (a NUL ends DuckDB's SQL text), a core column's name in
+ * any case → `<name>_user` (as flatten.ts renames the lower-case ones). Rare: only when fitEvent saw
+ * such a name.
  */
 function renameOddNames(ev: LogEvent): void {
   const fields: Record<string, FieldValue> = {};
   for (const k in ev.fields) {
-    const name = k.length === 0 ? EMPTY_NAME_FIELD : k.replace(/\u0000/g, '\ufffd');
+    // a field that only repeats its core column (a Loki label `host` that became the host) adds nothing
+    if (isCoreName(k) && repeatsCore(ev, k.toLowerCase(), ev.fields[k])) continue;
+    let name = k.length === 0 ? EMPTY_NAME_FIELD : k.replace(/\u0000/g, '\ufffd');
+    // an own key equal to a name made here by renaming is renamed in turn: no value is overwritten
+    while (isCoreName(name) || Object.prototype.hasOwnProperty.call(fields, name)) name += '_user';
     Object.defineProperty(fields, name, { value: ev.fields[k], enumerable: true, writable: true, configurable: true });
   }
   ev.fields = fields;

@@ -20,6 +20,18 @@ describe('eventFromObject', () => {
     assert.deepEqual(e.fields, { _time_user: 'soon' });
   });
 
+  it("takes MESSAGE, Host, SOURCE, SourceType as the core values when the lower-case key is absent (syslog-ng's elasticsearch-http(), Serilog)", () => {
+    const e = ev({ PROGRAM: 'sshd', MESSAGE: 'check pass; user unknown', HOST: 'combo', Source: '/var/log/auth', SourceType: 'syslog' });
+    assert.deepEqual([e.message, e.host, e.source, e.sourcetype], ['check pass; user unknown', 'combo', '/var/log/auth', 'syslog']);
+    assert.deepEqual(e.fields, { PROGRAM: 'sshd' });
+  });
+
+  it('keeps a core key in another case as a field when the lower-case one is present (the door renames it)', () => {
+    const e = ev({ message: 'p', Message: 'm1', HOST: 'h1', MESSAGE: 'm2' });
+    assert.deepEqual([e.message, e.host], ['p', 'h1']);
+    assert.deepEqual(e.fields, { Message: 'm1', MESSAGE: 'm2' });
+  });
+
   it('falls back to the arrival time', () => {
     assert.equal(ev({ a: 1 }).timeUs, 42);
   });

@@ -27,6 +27,18 @@ describe('event limits', () => {
     assert.deepEqual(ev.fields, { empty_name: 'e', 'a\ufffdb': 'n', ok: 1 });
   });
 
+  it('renames a core column name in any case to <name>_user, never overwriting another field', () => {
+    const ev = event('x', { HOST: 'h', Message: 'm', _TIME: 't', ENV: 'e', HOST_user: 'own' });
+    assert.equal(fitEvent(ev, { ...limits, maxFields: 10 }), undefined);
+    assert.deepEqual(ev.fields, { HOST_user: 'h', Message_user: 'm', _TIME_user: 't', ENV_user: 'e', HOST_user_user: 'own' });
+  });
+
+  it('drops a core-named field that only repeats its core column (a Loki label host that became the host)', () => {
+    const ev = { ...event('x', { host: 'h1', Source: 'other', job: 'api' }), host: 'h1' };
+    assert.equal(fitEvent(ev, limits), undefined);
+    assert.deepEqual(ev.fields, { Source_user: 'other', job: 'api' });
+  });
+
   it('refuses more fields than the limit, naming both numbers', () => {
     const ev = event('x', { a: 1, b: 2, c: 3, d: 4, e: 5, f: 6 });
     assert.equal(fitEvent(ev, limits), 'cannot store an event with 6 fields: the limit is 5 (SVC_MAX_EVENT_FIELDS)');

@@ -1,6 +1,5 @@
 import { ident, jsonKeyPath, lit } from '../duck.js';
 import type { Block } from '../blocks/block-files.js';
-import type { ColumnType } from '../blocks/field-types.js';
 import { liveRowsSql } from '../wal/live-columns.js';
 import type { ScanSpec } from '../types.js';
 import { CORE, type ScanPlan } from './scan-plan.js';
@@ -19,27 +18,39 @@ function timeFilter(spec: TimeRange, col: string): string[] {
   return out;
 }
 
-function blockFieldExpr(name: string, type: ColumnType, blocks: Block[]): string {
-  let promoted = false;
-  let extra = false;
-  for (const b of blocks) {
-    const f = b.meta.fields.find((x) => x.name === name);
-    if (f?.promoted) promoted = true;
-    else if (f) extra = true;
+/**
+ * The columns of blocks read together: the core ones, then each field from its Parquet column
+ * where a block promoted it, else from the block's `_extra` JSON. Every `_extra` field comes from
+ * one parse of that JSON per row (`_xe`, a list, made by `extraSql` under these columns), as live
+ * rows do: one json_extract_string per field kept every parse until its chunk was done.
+ */
+function blockColumns(blocks: Block[], plan: ScanPlan): { cols: string[]; extraSql: string } {
+  const cols = CORE.map(ident);
+  const extraNames: string[] = [];
+  for (const [name, type] of plan.fields) {
+    let promoted = false;
+    let extra = false;
+    for (const b of blocks) {
+      const f = b.meta.fields.find((x) => x.name === name);
+      if (f?.promoted) promoted = true;
+      else if (f) extra = true;
+    }
+    const parts: string[] = [];
+    if (promoted) parts.push(`TRY_CAST(${ident(name)} AS ${type})`);
+    if (extra) parts.push(`TRY_CAST(_xe[${extraNames.push(name)}] AS ${type})`);
+    const e = parts.length === 0 ? `NULL::${type}` : parts.length === 1 ? parts[0] : `COALESCE(${parts.join(', ')})`;
+    cols.push(`${e} AS ${ident(name)}`);
   }
-  const parts: string[] = [];
-  if (promoted) parts.push(`TRY_CAST(${ident(name)} AS ${type})`);
-  if (extra) parts.push(`TRY_CAST(json_extract_string(_extra, ${jsonKeyPath(name)}) AS ${type})`);
-  const e = parts.length === 0 ? `NULL::${type}` : parts.length === 1 ? parts[0] : `COALESCE(${parts.join(', ')})`;
-  return `${e} AS ${ident(name)}`;
+  const extraSql = extraNames.length > 0 ? `, json_extract_string(_extra, [${extraNames.map(jsonKeyPath).join(', ')}]) AS _xe` : '';
+  return { cols, extraSql };
 }
 
 /** Blocks read whole: one read_parquet over all their files. */
 function wholeBlocksSql(blocks: Block[], plan: ScanPlan, spec: ScanSpec): string {
   const files = blocks.map((b) => lit(b.path)).join(', ');
-  const cols = [...CORE.map(ident), ...[...plan.fields].map(([n, t]) => blockFieldExpr(n, t, blocks))];
+  const { cols, extraSql } = blockColumns(blocks, plan);
   const where = timeFilter(spec, '_time');
-  return `SELECT ${cols.join(', ')} FROM read_parquet([${files}], union_by_name=true)${where.length ? ' WHERE ' + where.join(' AND ') : ''}`;
+  return `SELECT ${cols.join(', ')} FROM (SELECT *${extraSql} FROM read_parquet([${files}], union_by_name=true)${where.length ? ' WHERE ' + where.join(' AND ') : ''})`;
 }
 
 /**
@@ -47,10 +58,10 @@ function wholeBlocksSql(blocks: Block[], plan: ScanPlan, spec: ScanSpec): string
  * `file_row_number` ranges with each row group's and skips the row groups outside them.
  */
 function blockRowsSql(b: Block, ranges: [number, number][], plan: ScanPlan, spec: ScanSpec): string {
-  const cols = [...CORE.map(ident), ...[...plan.fields].map(([n, t]) => blockFieldExpr(n, t, [b]))];
+  const { cols, extraSql } = blockColumns([b], plan);
   const rows = ranges.map(([first, last]) => (first === last ? `file_row_number = ${first}` : `file_row_number BETWEEN ${first} AND ${last}`));
   const where = [`(${rows.join(' OR ')})`, ...timeFilter(spec, '_time')];
-  return `SELECT ${cols.join(', ')} FROM read_parquet(${lit(b.path)}, file_row_number = true) WHERE ${where.join(' AND ')}`;
+  return `SELECT ${cols.join(', ')} FROM (SELECT *${extraSql} FROM read_parquet(${lit(b.path)}, file_row_number = true) WHERE ${where.join(' AND ')})`;
 }
 
 function blocksSql(plan: ScanPlan, spec: ScanSpec): string[] {

@@ -102,6 +102,18 @@ describe('native ingest limits', () => {
     assert.equal(fut?.fields.time_original, '9999-12-31 23:59:59');
   });
 
+  it('keeps every value of core names in another case: HOST is the host, the others are <name>_user fields', async () => {
+    const r = await ingest('case', '{"message":"p","HOST":"h1","Message":"m1","Source":"s1","ENV":"e1","Index":"i1","other":"o1"}\n{"PROGRAM":"sshd","MESSAGE":"check pass; user unknown","HOST":"combo"}\n');
+    assert.deepEqual([r.body.ingested, r.body.errors], [2, 0]);
+    const found = await searchEvents(e.srv, e.searchKey, { index: 'case' });
+    const p = found.find((ev) => ev.message === 'p');
+    assert.deepEqual([p?.host, p?.source, p?.fields], ['h1', 's1', { Message_user: 'm1', ENV_user: 'e1', Index_user: 'i1', other: 'o1' }]);
+    const ng = found.find((ev) => ev.host === 'combo');
+    assert.deepEqual([ng?.message, ng?.fields.PROGRAM], ['check pass; user unknown', 'sshd']);
+    const byName = await searchEvents(e.srv, e.searchKey, { index: 'case', q: 'ENV_user=e1 Message_user=m1' });
+    assert.equal(byName.length, 1);
+  });
+
   it('keeps a __proto__ key as an ordinary field and pollutes nothing', async () => {
     const r = await ingest('proto', '{"message":"proto","__proto__":"yes","constructor":{"prototype":{"x":1}}}\n');
     assert.deepEqual([r.body.ingested, r.body.errors], [1, 0]);

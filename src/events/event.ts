@@ -23,3 +23,12 @@ export const CORE_FIELDS = ['_time', 'env', 'index', 'host', 'source', 'sourcety
 export type CoreField = (typeof CORE_FIELDS)[number];
 
 export const DEFAULT_INDEX = 'main';
+
+/**
+ * fields[name] = value, but a field named `__proto__` (JSON.parse makes it an own key) is kept
+ * as an ordinary field: assigning it would go to the prototype setter and lose the value.
+ */
+export function setField(fields: Record<string, FieldValue>, name: string, value: FieldValue): void {
+  if (name === '__proto__') Object.defineProperty(fields, name, { value, enumerable: true, writable: true, configurable: true });
+  else fields[name] = value;
+}

@@ -1,4 +1,4 @@
-import type { FieldValue, LogEvent } from './event.js';
+import { setField, type FieldValue, type LogEvent } from './event.js';
 import { depthError, eventTime, jsonText, MAX_DEPTH } from './limits.js';
 import { parseTimeValue, type TimeContext } from './timestamp.js';
 
@@ -67,15 +67,6 @@ export function addField(fields: Record<string, FieldValue>, name: string, value
     default:
       return;
   }
-}
-
-/**
- * fields[name] = value, but a field named `__proto__` (JSON.parse makes it an own key) is kept
- * as an ordinary field: assigning it would go to the prototype setter and lose the value.
- */
-export function setField(fields: Record<string, FieldValue>, name: string, value: FieldValue): void {
-  if (name === '__proto__') Object.defineProperty(fields, name, { value, enumerable: true, writable: true, configurable: true });
-  else fields[name] = value;
 }
 
 function scalarText(v: unknown): string | undefined {

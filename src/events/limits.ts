@@ -1,5 +1,5 @@
 import { SvcError } from '../errors/svc-error.js';
-import { CORE_FIELDS, type FieldValue, type LogEvent } from './event.js';
+import { CORE_FIELDS, setField, type FieldValue, type LogEvent } from './event.js';
 import { inTimeWindow, type TimeContext } from './timestamp.js';
 
 /**
@@ -128,7 +128,7 @@ function renameOddNames(ev: LogEvent): void {
     let name = k.length === 0 ? EMPTY_NAME_FIELD : k.replace(/\u0000/g, '\ufffd');
     // an own key equal to a name made here by renaming is renamed in turn: no value is overwritten
     while (isCoreName(name) || Object.prototype.hasOwnProperty.call(fields, name)) name += '_user';
-    Object.defineProperty(fields, name, { value: ev.fields[k], enumerable: true, writable: true, configurable: true });
+    setField(fields, name, ev.fields[k]);
   }
   ev.fields = fields;
 }
@@ -168,8 +168,7 @@ function cutToFit(ev: LogEvent, max: number): string | undefined {
   for (const c of values) {
     if (c.bytes <= level) break;
     if (c.core) ev[c.name as (typeof CORE_TEXT)[number]] = cutUtf8(ev[c.name as (typeof CORE_TEXT)[number]], level);
-    else if (c.name === '__proto__') Object.defineProperty(fields, c.name, { value: cutUtf8(fields[c.name] as string, level), enumerable: true, writable: true, configurable: true });
-    else fields[c.name] = cutUtf8(fields[c.name] as string, level);
+    else setField(fields, c.name, cutUtf8(fields[c.name] as string, level));
   }
   fields[TRUNCATED_FIELD] = total - TRUNCATED_FIELD.length;
   ev.fields = fields;
@@ -190,10 +189,16 @@ function cutLevel(sorted: Cuttable[], excess: number): number {
 
 /** The longest prefix of `s` of at most `maxBytes` UTF-8 bytes that ends on a character boundary. */
 export function cutUtf8(s: string, maxBytes: number): string {
+  // fast path: at most 3 UTF-8 bytes per UTF-16 unit, so a short string needs no encoding
+  if (s.length * 3 <= maxBytes) return s;
   const buf = Buffer.from(s, 'utf8');
-  if (buf.length <= maxBytes) return s;
-  let end = maxBytes;
+  return buf.length <= maxBytes ? s : cutUtf8Bytes(buf, 0, maxBytes);
+}
+
+/** The text of data[start, end) where `end` cuts a longer text: backed off to a UTF-8 character boundary. */
+export function cutUtf8Bytes(data: Buffer, start: number, end: number): string {
+  let e = end;
   // back off continuation bytes (10xxxxxx) so a multi-byte character is never split
-  while (end > 0 && (buf[end] & 0xc0) === 0x80) end--;
-  return buf.toString('utf8', 0, end);
+  while (e > start && (data[e] & 0xc0) === 0x80) e--;
+  return data.toString('utf8', start, e);
 }

@@ -37,9 +37,13 @@ export interface TimeContext {
   maxUs: number;
 }
 
-/** The first instant of year 1 and of year 10000 (UTC) in epoch µs: event times lie between them. */
+/** 0001-01-01T00:00:00Z in µs: the first instant DuckDB, JS Date and the block days all print. */
 export const MIN_EVENT_US = -62_135_596_800_000_000;
-export const END_EVENT_US = 253_402_300_800_000_000;
+/**
+ * 9999-12-31T23:59:59.999Z in µs, the last event time. Doubles near 2.5e17 are 32 apart, so the
+ * last microsecond of 9999 would round to year 10000: the bound stays a millisecond short of it.
+ */
+export const MAX_EVENT_US = Date.UTC(9999, 11, 31, 23, 59, 59, 999) * 1000;
 /** How far ahead of now an event time may be by default (2 days, SVC_MAX_FUTURE_DRIFT_SECS). */
 export const DEFAULT_MAX_FUTURE_SECS = 2 * 86_400;
 
@@ -49,7 +53,7 @@ export const DEFAULT_MAX_FUTURE_SECS = 2 * 86_400;
  */
 export function timeContext(zoneName: string, nowMs: number, maxFutureSecs = DEFAULT_MAX_FUTURE_SECS): TimeContext {
   const nowUs = nowMs * 1000;
-  const maxUs = Math.min(nowUs + maxFutureSecs * 1_000_000, END_EVENT_US - 1);
+  const maxUs = Math.min(nowUs + maxFutureSecs * 1_000_000, MAX_EVENT_US);
   return { nowUs, zone: zoneName === 'UTC' ? UTC_ZONE : zoneByName(zoneName), maxUs };
 }
 

@@ -7,7 +7,7 @@ import { Duck } from '../../src/storage/duck.js';
 import { writeBlocks } from '../../src/storage/blocks/seal-blocks.js';
 import { sidecarPath } from '../../src/storage/blocks/block-files.js';
 import { DAY_US } from '../../src/storage/partition.js';
-import { MAX_TIME_US } from '../../src/storage/wal/event-guard.js';
+import { MAX_EVENT_US } from '../../src/events/timestamp.js';
 import { countWhere, openStorage } from './helpers.js';
 
 /** 10000-01-01T00:00:00Z in µs: a time an older svc sealed (syslog's year rollover, a float time). */
@@ -37,7 +37,7 @@ describe('blocks an older svc sealed with times past year 9999', () => {
       assert.equal(await countWhere(s.engine, "message LIKE 'far future%'"), 5);
       const [p] = s.engine.partitions();
       assert.equal(p.events, 5);
-      assert.ok(p.maxTimeUs <= MAX_TIME_US);
+      assert.ok(p.maxTimeUs <= MAX_EVENT_US);
       assert.doesNotThrow(() => new Date(p.maxTimeUs / 1000).toISOString());
     } finally {
       await s.close();

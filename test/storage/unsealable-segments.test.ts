@@ -9,7 +9,7 @@ import { LiveSegment } from '../../src/storage/wal/live-segment.js';
 import { writeSummary } from '../../src/storage/wal/segment-summary.js';
 import { Wal } from '../../src/storage/wal/wal.js';
 import type { StorageProblem } from '../../src/storage/problems.js';
-import { MAX_TIME_US, MIN_TIME_US } from '../../src/storage/wal/event-guard.js';
+import { MAX_EVENT_US, MIN_EVENT_US } from '../../src/events/timestamp.js';
 import { countWhere, makeEvents, openStorage, T0 } from './helpers.js';
 import { writeFileSync } from 'node:fs';
 
@@ -114,7 +114,7 @@ describe('segments an older svc could not seal', () => {
     try {
       assert.equal(await countWhere(s2.engine), 4);
       assert.equal(await countWhere(s2.engine, "time_original IN ('+010000-01-01T00:00:00.000Z', '0000-01-01T00:00:00.000Z', '1e+308')"), 3);
-      for (const p of s2.engine.partitions()) assert.ok(p.minTimeUs >= MIN_TIME_US && p.maxTimeUs <= MAX_TIME_US);
+      for (const p of s2.engine.partitions()) assert.ok(p.minTimeUs >= MIN_EVENT_US && p.maxTimeUs <= MAX_EVENT_US);
     } finally {
       await s2.close();
     }

@@ -1,3 +1,5 @@
+import { cutUtf8Bytes } from '../../events/limits.js';
+
 /**
  * Splits a syslog TCP byte stream into messages (RFC 6587): octet-counted frames (`LEN SP MSG`,
  * chosen per frame when it starts with a digit) or LF-delimited lines. Frames longer than
@@ -92,13 +94,6 @@ export class SyslogFramer {
     this.buf = Buffer.alloc(0);
     return rest.length > 0 ? [rest] : [];
   }
-}
-
-/** The text of data[start, end) where `end` cuts a longer message: backed off to a UTF-8 character boundary. */
-export function cutUtf8Bytes(data: Buffer, start: number, end: number): string {
-  let e = end;
-  while (e > start && (data[e] & 0xc0) === 0x80) e--;
-  return data.toString('utf8', start, e);
 }
 
 /** Removes trailing LF, CR and NUL (rsyslog's octet count includes its trailing LF). */

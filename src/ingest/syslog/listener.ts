@@ -3,9 +3,9 @@ import { createServer, type Server as TcpServer, type Socket } from 'node:net';
 import type { ListenAddress } from '../../config/load.js';
 import { isSvcError, SvcError } from '../../errors/svc-error.js';
 import type { LogEvent } from '../../events/event.js';
-import { fitEvent } from '../../events/limits.js';
+import { cutUtf8Bytes, fitEvent } from '../../events/limits.js';
 import { authorize, timeCtx, type IngestContext } from '../common/context.js';
-import { cutUtf8Bytes, SyslogFramer, trimEnd } from './framing.js';
+import { SyslogFramer, trimEnd } from './framing.js';
 import { parseSyslog } from './parse.js';
 
 /**

@@ -2,7 +2,7 @@ import type { Block } from '../blocks/block-files.js';
 import { columnType, summaryType } from '../blocks/field-types.js';
 import type { LiveSegment } from '../wal/live-segment.js';
 import type { FieldSummary, PartitionSummary, ScanSpec } from '../types.js';
-import { MAX_TIME_US, MIN_TIME_US } from '../wal/event-guard.js';
+import { MAX_EVENT_US, MIN_EVENT_US } from '../../events/timestamp.js';
 import { collectFields, selectBlocks, selectLive } from './scan-plan.js';
 
 // EventStore.partitions() and EventStore.fields(): answered from the catalog (sidecars and live
@@ -38,5 +38,5 @@ export function summarizeFields(blocks: Iterable<Block>, segs: Iterable<LiveSegm
 }
 
 function clampTime(us: number): number {
-  return Number.isNaN(us) ? MIN_TIME_US : Math.min(MAX_TIME_US, Math.max(MIN_TIME_US, us));
+  return Number.isNaN(us) ? MIN_EVENT_US : Math.min(MAX_EVENT_US, Math.max(MIN_EVENT_US, us));
 }

@@ -1,17 +1,12 @@
-import type { FieldValue, LogEvent } from '../../events/event.js';
+import { setField, type FieldValue, type LogEvent } from '../../events/event.js';
+import { cutUtf8, DEFAULT_EVENT_LIMITS, TIME_ORIGINAL_FIELD, TRUNCATED_FIELD } from '../../events/limits.js';
+import { MAX_EVENT_US, MIN_EVENT_US } from '../../events/timestamp.js';
 
 // What the store can hold, enforced where an event becomes a WAL line (batch-encode.ts) and where
 // an old segment is rewritten (segment-repair.ts). The ingest routes have their own, stricter
 // limits at the door; this is the store's own guard for whatever reaches it another way (older
 // versions' WAL, internal writers), so no line can make a segment unreadable or unsealable.
 
-/** 0001-01-01T00:00:00Z in µs: the first instant DuckDB, JS Date and the block days all print. */
-export const MIN_TIME_US = -62135596800000000;
-/**
- * 9999-12-31T23:59:59.999Z in µs. Doubles near 2.5e17 are 32 apart, so the last microsecond of
- * 9999 would round to year 10000: the bound stays a millisecond short of it.
- */
-export const MAX_TIME_US = Date.UTC(9999, 11, 31, 23, 59, 59, 999) * 1000;
 /**
  * Longest WAL line DuckDB reads with its default `maximum_object_size` (16 MiB), with room to
  * spare. Raising that limit is no way out: DuckDB sizes its read buffers by it (2 × per thread),
@@ -19,7 +14,7 @@ export const MAX_TIME_US = Date.UTC(9999, 11, 31, 23, 59, 59, 999) * 1000;
  */
 export const WAL_LINE_MAX_BYTES = 8 * 1024 * 1024;
 /** SVC_MAX_EVENT_BYTES' default, for encoders that run without the config (decode workers). */
-export const DEFAULT_MAX_EVENT_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_EVENT_BYTES = DEFAULT_EVENT_LIMITS.maxEventBytes;
 
 export interface GuardOptions {
   /** A message (or string field) longer than this is cut when the line is too long (SVC_MAX_EVENT_BYTES). */
@@ -30,7 +25,7 @@ export interface GuardOptions {
 
 /** True when `us` is an event time the store holds as it is. */
 export function timeInRange(us: number): boolean {
-  return us >= MIN_TIME_US && us <= MAX_TIME_US; // false for NaN too
+  return us >= MIN_EVENT_US && us <= MAX_EVENT_US; // false for NaN too
 }
 
 /**
@@ -41,7 +36,7 @@ export function timeInRange(us: number): boolean {
  */
 export function guardedLine(ev: LogEvent, o: GuardOptions): string {
   if (!timeInRange(ev.timeUs)) {
-    ev.fields = { ...ev.fields, time_original: originalTime(ev.timeUs) };
+    ev.fields = { ...ev.fields, [TIME_ORIGINAL_FIELD]: originalTime(ev.timeUs) };
     ev.timeUs = o.fallbackUs;
   } else if (!Number.isSafeInteger(ev.timeUs)) ev.timeUs = Math.trunc(ev.timeUs); // the WAL column is BIGINT
   let line = JSON.stringify(ev);
@@ -71,7 +66,7 @@ function wellFormedEvent(ev: LogEvent): LogEvent {
   const fields: Record<string, FieldValue> = {};
   for (const k in ev.fields) {
     const v = ev.fields[k];
-    Object.defineProperty(fields, wellFormed(k), { value: typeof v === 'string' ? wellFormed(v) : v, enumerable: true, writable: true, configurable: true });
+    setField(fields, wellFormed(k), typeof v === 'string' ? wellFormed(v) : v);
   }
   ev.fields = fields;
   return ev;
@@ -88,24 +83,15 @@ function truncatedLine(ev: LogEvent, originalBytes: number, maxEventBytes: numbe
   for (let cut = Math.max(1024, maxEventBytes); cut >= 1024; cut = Math.floor(cut / 2)) {
     ev.message = cutUtf8(original.message, cut);
     const fields: Record<string, FieldValue> = {};
-    for (const [k, v] of Object.entries(original.fields)) fields[k] = typeof v === 'string' ? cutUtf8(v, cut) : v;
-    fields.svc_truncated = originalBytes;
+    for (const [k, v] of Object.entries(original.fields)) setField(fields, k, typeof v === 'string' ? cutUtf8(v, cut) : v);
+    fields[TRUNCATED_FIELD] = originalBytes;
     ev.fields = fields;
     const line = JSON.stringify(ev);
     if (Buffer.byteLength(line) <= WAL_LINE_MAX_BYTES) return line;
   }
   // too many fields to fit even cut short: the message (cut) is kept, the fields are not
-  ev.fields = { svc_truncated: originalBytes, ...(typeof original.fields.time_original === 'string' ? { time_original: original.fields.time_original } : {}) };
+  const kept = original.fields[TIME_ORIGINAL_FIELD];
+  ev.fields = { [TRUNCATED_FIELD]: originalBytes, ...(typeof kept === 'string' ? { [TIME_ORIGINAL_FIELD]: kept } : {}) };
   ev.message = cutUtf8(original.message, 1024);
   return JSON.stringify(ev);
-}
-
-/** `s` cut to at most `maxBytes` UTF-8 bytes, never inside a character. */
-export function cutUtf8(s: string, maxBytes: number): string {
-  if (s.length * 3 <= maxBytes) return s;
-  const buf = Buffer.from(s, 'utf8');
-  if (buf.length <= maxBytes) return s;
-  let n = maxBytes;
-  while (n > 0 && (buf[n] & 0xc0) === 0x80) n--; // back to the first byte of the character cut
-  return buf.toString('utf8', 0, n);
 }

@@ -12,15 +12,15 @@ export interface ActiveProblem<K extends string = string> {
   count: number;
 }
 
+/** Problems kept at most (one per kind and file). */
+const MAX_ACTIVE = 1000;
+
 /**
  * The problems reported and not resolved yet, one per kind and path (ProblemReporter keeps it;
  * `K` is its kinds).
  * Problems with no natural end stay until the process stops: an operator acts on them, and the
  * next start reports what is still wrong (docs/storage.md, "Health").
  */
-/** Problems kept at most (one per kind and file). */
-const MAX_ACTIVE = 1000;
-
 export class ActiveProblems<K extends string> {
   private readonly byKey = new Map<string, ActiveProblem<K>>();
 

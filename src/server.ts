@@ -99,18 +99,19 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
   const llm = new LlmProvider(config.llm, selflog, () => clock.now());
   const monitors = await openMonitors({ config, control, search, selflog, clock, log, store: objectStore, nodeId: storage.nodeId, baseUrl: () => baseUrl, llm });
   closers.push(['monitors', () => monitors.scheduler.stop()]);
+  /** Set once the listeners start (after HTTP); health reads it at each request. */
+  let syslog: SyslogListeners | undefined;
   const health = new StorageHealth({ dataDir: config.dataDir, problems: storage.problems, oldestWaitingSince: () => storage.writer.oldestWaitingSince(), stallMs: config.healthWriterStallSecs * 1000 });
-  const deps: AppDeps = { config, clock, log, control, auth, writer: storage.writer, store: storage, storage, health: () => health.problems(), cluster: storage.cluster, selflog, search, decoder, sso, monitors: monitors.service, llm, lookups: lookups.service };
+  const deps: AppDeps = { config, clock, log, control, auth, writer: storage.writer, store: storage, storage, health: () => [...health.problems(), ...(syslog?.problems() ?? [])], cluster: storage.cluster, selflog, search, decoder, sso, monitors: monitors.service, llm, lookups: lookups.service };
   const app = await buildApp(deps);
   await app.listen({ host: config.listen.host, port: config.listen.port });
   // half the stop's time for requests in flight: storage needs the rest to commit what they queued
   closers.push(['HTTP', () => closeHttp(app, (config.shutdownTimeoutSecs * 1000) / 2)]);
 
   // --- extra listeners (syslog) ---
-  let syslog: SyslogListeners | undefined;
   if (config.syslogUdp || config.syslogTcp) {
     // a refused SVC_SYSLOG_TOKEN is recorded as protocol "native", as it always was (pure refactor)
-    const listeners = await startSyslog(ingestContext(deps, 'native'), { udp: config.syslogUdp, tcp: config.syslogTcp, token: config.syslogToken });
+    const listeners = await startSyslog(ingestContext(deps, 'native'), { udp: config.syslogUdp, tcp: config.syslogTcp, token: config.syslogToken, udpRecvBuffer: config.syslogUdpRecvBuffer });
     syslog = listeners;
     closers.push(['syslog listeners', () => listeners.close()]);
   }

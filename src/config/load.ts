@@ -54,6 +54,8 @@ export interface Config {
   syslogTcp: ListenAddress | undefined;
   syslogUdp: ListenAddress | undefined;
   syslogToken: string | undefined;
+  /** SO_RCVBUF asked for the syslog UDP socket (bytes). */
+  syslogUdpRecvBuffer: number;
   llm: { url: string; model: string | undefined; apiKey: string | undefined; timeoutMs: number; maxRetries: number; dailyTokens: number | undefined; redactFields: string[] } | undefined;
   /** SVC_PUBLIC_URL without a trailing slash, when set. */
   publicUrl: string | undefined;
@@ -171,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     syslogTcp: e.SVC_SYSLOG_TCP ? parseListen(e.SVC_SYSLOG_TCP, 'SVC_SYSLOG_TCP') : undefined,
     syslogUdp: e.SVC_SYSLOG_UDP ? parseListen(e.SVC_SYSLOG_UDP, 'SVC_SYSLOG_UDP') : undefined,
     syslogToken: e.SVC_SYSLOG_TOKEN,
+    syslogUdpRecvBuffer: e.SVC_SYSLOG_UDP_RECV_BUFFER,
     llm: e.SVC_LLM_URL
       ? {
           url: e.SVC_LLM_URL,

@@ -79,6 +79,8 @@ export const envSchema = z.object({
   SVC_SYSLOG_TCP: optionalString,
   SVC_SYSLOG_UDP: optionalString,
   SVC_SYSLOG_TOKEN: optionalString,
+  /** Receive buffer asked for the syslog UDP socket (bytes); the kernel caps it at net.core.rmem_max. */
+  SVC_SYSLOG_UDP_RECV_BUFFER: z.coerce.number().int().min(4096).max(1024 * 1024 * 1024).default(8 * 1024 * 1024),
 
   SVC_LLM_URL: z.string().url().optional(),
   SVC_LLM_MODEL: optionalString,

@@ -30,7 +30,7 @@ export function flattenFields(value: unknown, prefix: string, out: Record<string
 
 export function defaultLevel(event: ServiceEventName): SelfLogLevel {
   if (event === 'llm_error' || event === 'storage_problem') return 'error';
-  if (event === 'config_warning' || event === 'credential_rejected' || event === 'search_stopped' || event === 'monitor_destination_failed') return 'warn';
+  if (event === 'config_warning' || event === 'credential_rejected' || event === 'search_stopped' || event === 'monitor_destination_failed' || event === 'syslog_dropped') return 'warn';
   if (event.startsWith('saml_')) return event === 'saml_login' || /_(ok|success|succeeded)$/.test(event) ? 'info' : 'warn';
   return 'info';
 }

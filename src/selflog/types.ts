@@ -81,6 +81,12 @@ export interface ServiceEventDetails {
   llm_error: { provider: string; message: string; status?: number; model?: string } & Detail;
   /** Syslog messages cut to the frame limit (64 KiB) or dropped since the last report (at most one a minute). */
   syslog_frames: { oversized: number; dropped: number; max_frame_bytes: number } & Detail;
+  /**
+   * The kernel dropped syslog UDP datagrams (its receive buffer was full): `dropped` since the last
+   * report, `total` since the listener started, the listener's address and its effective receive
+   * buffer (the kernel's figure; Linux counts twice the bytes granted).
+   */
+  syslog_dropped: { dropped: number; total: number; listen: string; recv_buffer_bytes: number } & Detail;
 }
 
 /** `saml_*` events (saml_login_failed, saml_audience_mismatch, ...) carry free detail. */

@@ -4,7 +4,7 @@ import type { ProblemReporter, StorageProblemKind } from './problems.js';
 
 /** One reason `GET /api/health` says `degraded` (docs/admin-api.md, "Health"). */
 export interface HealthProblem {
-  kind: StorageProblemKind | 'writer_stalled' | 'blocks_set_aside';
+  kind: StorageProblemKind | 'writer_stalled' | 'blocks_set_aside' | 'syslog_dropped';
   /** What is wrong, paths relative to the data dir. */
   message: string;
   /** ISO time the problem began. */

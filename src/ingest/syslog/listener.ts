@@ -7,6 +7,8 @@ import { cutUtf8Bytes, fitEvent } from '../../events/limits.js';
 import { authorize, timeCtx, type IngestContext } from '../common/context.js';
 import { SyslogFramer, trimEnd } from './framing.js';
 import { parseSyslog } from './parse.js';
+import { DROP_CHECK_MS, UdpDropWatch, type SyslogHealthProblem } from './udp-drop-watch.js';
+import { UdpDropCounter } from './udp-drops.js';
 
 /**
  * Syslog over UDP and TCP (SVC_SYSLOG_UDP / SVC_SYSLOG_TCP). Every event goes to the env/index
@@ -17,6 +19,9 @@ import { parseSyslog } from './parse.js';
  * buffered, so a full queue pushes back through TCP instead of dropping. A slow, silent or broken
  * sender only holds its own connection (idle timeout, frame size bound, connection cap).
  * UDP cannot push back: when MAX_PENDING events wait, further datagrams are dropped and counted.
+ * A burst faster than svc reads fills the socket's receive buffer (SVC_SYSLOG_UDP_RECV_BUFFER, capped
+ * by the kernel) and the kernel drops the rest: its drop counter is read every DROP_CHECK_MS and
+ * reported (udp-drop-watch.ts).
  */
 
 export const MAX_FRAME_BYTES = 64 * 1024;
@@ -30,7 +35,11 @@ export interface SyslogOptions {
   udp?: ListenAddress;
   tcp?: ListenAddress;
   token: string | undefined;
+  /** SO_RCVBUF asked for the UDP socket (bytes; default 8 MiB). */
+  udpRecvBuffer?: number;
 }
+
+export const DEFAULT_UDP_RECV_BUFFER = 8 * 1024 * 1024;
 
 export interface SyslogListeners {
   /** Bound ports (0 resolved), for tests. */
@@ -43,6 +52,15 @@ export interface SyslogListeners {
    * once a minute as a `syslog_frames` record in _svclogs.
    */
   stats: { received: number; dropped: number; oversized: number; failedBatches: number };
+  /**
+   * The UDP socket's receive buffer as the kernel reports it (Linux: twice the bytes granted), and
+   * the datagrams the kernel dropped since start (undefined where /proc/net/udp cannot be read).
+   */
+  udp?: { recvBufferBytes: number; kernelDropped: number | undefined };
+  /** Reads the kernel's drop counter now (the timer does it every DROP_CHECK_MS) and reports growth. */
+  checkDrops(): Promise<void>;
+  /** Problems for `GET /api/health`: recent kernel drops. */
+  problems(): SyslogHealthProblem[];
   close(): Promise<void>;
 }
 
@@ -143,11 +161,22 @@ export async function startSyslog(ctx: IngestContext, opts: SyslogOptions): Prom
   };
 
   const closers: (() => Promise<void>)[] = [];
-  const out: SyslogListeners = { stats, close: async () => {} };
+  const out: SyslogListeners = { stats, checkDrops: async () => {}, problems: () => [], close: async () => {} };
   if (opts.udp) {
     const { socket, port, batcher } = await startUdp(opts.udp, parse, writeBatch, stats, log);
     out.udpPort = port;
+    const { watch, recvBufferBytes } = watchUdp(socket, opts.udpRecvBuffer ?? DEFAULT_UDP_RECV_BUFFER, ctx);
+    out.udp = { recvBufferBytes, kernelDropped: watch ? 0 : undefined };
+    if (watch) {
+      out.checkDrops = () => watch.check().then(() => void (out.udp!.kernelDropped = watch.total));
+      out.problems = () => watch.problems();
+    }
+    const timer = setInterval(() => void out.checkDrops(), DROP_CHECK_MS);
+    timer.unref();
     closers.push(async () => {
+      clearInterval(timer);
+      // the socket's row leaves the proc table with it: the last count is read first
+      await out.checkDrops();
       await new Promise<void>((r) => socket.close(() => r()));
       await batcher.drain();
     });
@@ -165,6 +194,34 @@ export async function startSyslog(ctx: IngestContext, opts: SyslogOptions): Prom
     for (const c of closers) await c();
   };
   return out;
+}
+
+/**
+ * Asks for the receive buffer and reads back what the kernel granted: below the ask (capped at
+ * net.core.rmem_max on Linux, which reports twice the bytes granted) it warns once, naming the
+ * sysctl. Then opens the kernel's drop counter (none where /proc/net/udp is absent).
+ */
+function watchUdp(socket: UdpSocket, asked: number, ctx: IngestContext): { watch: UdpDropWatch | undefined; recvBufferBytes: number } {
+  try {
+    socket.setRecvBufferSize(asked);
+  } catch (err) {
+    ctx.log?.warn({ err, asked }, 'syslog UDP: cannot set the receive buffer size');
+  }
+  const recvBufferBytes = socket.getRecvBufferSize();
+  const linux = process.platform === 'linux';
+  const granted = linux ? Math.floor(recvBufferBytes / 2) : recvBufferBytes;
+  if (granted < asked) {
+    const raise = linux ? `sysctl -w net.core.rmem_max=${asked}` : 'the kernel\'s socket buffer limit (kern.ipc.maxsockbuf on macOS and BSD)';
+    const message = `the kernel granted ${granted} bytes of the ${asked} asked for the syslog UDP receive buffer; bursts beyond it are dropped: raise ${raise}`;
+    ctx.log?.warn({ setting: 'SVC_SYSLOG_UDP_RECV_BUFFER', asked, granted }, message);
+    ctx.selflog?.service('config_warning', { setting: 'SVC_SYSLOG_UDP_RECV_BUFFER', message });
+  }
+  const a = socket.address();
+  const counter = UdpDropCounter.open(a.address, a.port);
+  if (!counter) ctx.log?.info('syslog UDP: no /proc/net/udp here, the kernel\'s drops cannot be counted');
+  const listen = a.address.includes(':') ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`;
+  const watch = counter && new UdpDropWatch(counter, { listen, recvBufferBytes, selflog: ctx.selflog, log: ctx.log });
+  return { watch, recvBufferBytes };
 }
 
 async function startUdp(addr: ListenAddress, parse: (l: string[]) => LogEvent[], write: (e: LogEvent[]) => Promise<void>, stats: SyslogListeners['stats'], log: IngestContext['log']) {

@@ -6,7 +6,8 @@ import { parseTimeValue, type TimeContext } from '../../events/timestamp.js';
  * One syslog message → a canonical event (env/index filled by the listener). Pure.
  * RFC 5424: `<PRI>1 TIMESTAMP HOST APP PROCID MSGID [SD...] MSG`, structured data → fields
  * `<sd-id>.<name>`. RFC 3164: `<PRI>Mmm dd hh:mm:ss HOST TAG[PID]: MSG`, also with an RFC 3339
- * time (rsyslog's forward format) and without a host (local /dev/log style). A year or zone the
+ * time (rsyslog's forward format), without a host (local /dev/log style) and with a tag without its
+ * colon (docs/syslog.md, "Tags"). A year or zone the
  * message lacks comes from the current year and SVC_TIMEZONE (TimeContext). Anything without a
  * valid PRI is kept whole as the message, at arrival time.
  */
@@ -114,26 +115,77 @@ function rfc3164Time(c: Cursor, time: TimeContext, ev: LogEvent): number | undef
   return undefined;
 }
 
-const TAG_RE = /^([^\s[\]:]{1,64})(?:\[([^\]\s]{1,32})\])?:(?: |$)/;
+/** Longest program name taken from a tag; a longer first word is text, not a tag. */
+const MAX_PROGRAM = 128;
+/** Longest host name (syslog-ng's). */
+const MAX_HOST = 255;
+/** A host with colons is an IPv6 address; any other word with a colon is a tag (`app:`). */
+const IPV6_LIKE = /^[0-9a-f]{0,4}(?::[0-9a-f]{0,4}){1,7}$/i;
+
+function skipSpaces(c: Cursor): void {
+  while (c.s[c.p] === ' ') c.p++;
+}
+
+/**
+ * The host after the time, as syslog-ng reads it: the next word when a space ends it; a word
+ * ended by `[` or holding a `:` (but an IPv6 address) is the tag of a message without a host.
+ */
+function host(c: Cursor): string | undefined {
+  const end = c.p + strcspn(c.s, c.p, ' [');
+  const h = c.s.slice(c.p, end);
+  if (c.s[end] !== ' ' || h === '' || h.length > MAX_HOST) return undefined;
+  if (h.includes(':') && (!IPV6_LIKE.test(h) || h.endsWith(':'))) return undefined;
+  c.p = end;
+  return h;
+}
+
+/**
+ * The tag, leniently, as syslog-ng and rsyslog split it: the program runs to the first space, `[`
+ * or `:`, a pid follows in brackets. `app[pid]: ` (or `app: `) is a header and leaves the message;
+ * a tag without that colon (`syslogd 1.4.1: restart.`, `sandboxd[129] ([31211]): …`) names the app
+ * and pid all the same, but the message keeps the whole text, as the first word may be its own.
+ */
+function tag(c: Cursor, ev: LogEvent): void {
+  const s = c.s;
+  const start = c.p;
+  let p = start + strcspn(s, start, ' [:');
+  const program = s.slice(start, p);
+  let pid: string | undefined;
+  if (s[p] === '[') {
+    const q = p + 1 + strcspn(s, p + 1, ' ]:');
+    if (s[q] === ']') {
+      pid = s.slice(p + 1, q);
+      p = q + 1;
+    }
+  }
+  ev.message = s.slice(start);
+  if (program === '' || p - start > MAX_PROGRAM) return;
+  ev.fields.app = program;
+  ev.source = program;
+  if (pid) ev.fields.procid = pid;
+  if (s[p] === ':' && (p + 1 === s.length || s[p + 1] === ' ')) ev.message = s.slice(p + 2);
+}
 
 function rfc3164(c: Cursor, ev: LogEvent, time: TimeContext): void {
   const t = rfc3164Time(c, time, ev);
-  if (t !== undefined) ev.timeUs = t;
-  // a host is the next token unless it is already the tag (`app[12]:` / `app:`)
-  if (!TAG_RE.test(c.s.slice(c.p, c.p + 100))) {
-    const save = c.p;
-    const h = token(c);
-    if (/^[\w.:-]+$/.test(h)) ev.host = h;
-    else c.p = save;
+  // without a time there is no host either (syslog-ng, rsyslog): the tag comes first
+  if (t !== undefined) {
+    ev.timeUs = t;
+    skipSpaces(c);
+    if (repeated(c, ev)) return;
+    const h = host(c);
+    if (h !== undefined) ev.host = h;
+    skipSpaces(c);
+    if (repeated(c, ev)) return;
   }
-  const rest = c.s.slice(c.p);
-  const m = TAG_RE.exec(rest);
-  if (m) {
-    ev.fields.app = m[1];
-    ev.source = m[1];
-    if (m[2]) ev.fields.procid = m[2];
-    ev.message = rest.slice(m[0].length);
-  } else ev.message = rest;
+  tag(c, ev);
+}
+
+/** syslogd's own "last message repeated 3 times" (forwarded without a host, or in a file with one) has no tag. */
+function repeated(c: Cursor, ev: LogEvent): boolean {
+  if (!c.s.startsWith('last message repeated', c.p)) return false;
+  ev.message = c.s.slice(c.p);
+  return true;
 }
 
 /** Parses one message (no framing, trailing CR/LF/NUL already removed). */

@@ -167,12 +167,12 @@ export async function startSyslog(ctx: IngestContext, opts: SyslogOptions): Prom
     out.udpPort = port;
     const { watch, recvBufferBytes } = watchUdp(socket, opts.udpRecvBuffer ?? DEFAULT_UDP_RECV_BUFFER, ctx);
     out.udp = { recvBufferBytes, kernelDropped: watch ? 0 : undefined };
+    let timer: NodeJS.Timeout | undefined;
     if (watch) {
       out.checkDrops = () => watch.check().then(() => void (out.udp!.kernelDropped = watch.total));
       out.problems = () => watch.problems();
+      timer = setInterval(() => void out.checkDrops().catch((err: unknown) => log?.warn({ err }, 'syslog UDP: cannot read the drop counter')), DROP_CHECK_MS).unref();
     }
-    const timer = setInterval(() => void out.checkDrops(), DROP_CHECK_MS);
-    timer.unref();
     closers.push(async () => {
       clearInterval(timer);
       // the socket's row leaves the proc table with it: the last count is read first

@@ -28,7 +28,7 @@ export class UdpDropWatch {
   private running: Promise<void> | undefined;
 
   constructor(
-    private readonly counter: UdpDropCounter,
+    private readonly counter: Pick<UdpDropCounter, 'read'>,
     private readonly o: { listen: string; recvBufferBytes: number; selflog?: Pick<SelfLog, 'service'>; log?: Logger; now?: () => number },
   ) {}
 

@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSyslog } from '../../../src/ingest/syslog/listener.js';
+import { DROPS_RECENT_MS, UdpDropWatch } from '../../../src/ingest/syslog/udp-drop-watch.js';
 import { addressBytes, parseProcNetUdp, procLocalAddress } from '../../../src/ingest/syslog/udp-drops.js';
 import { createApiKey, createEnv, createIngestToken } from '../../helpers/auth.js';
 import { searchSelfLog } from '../../helpers/selflog.js';
@@ -34,6 +35,36 @@ describe('the /proc/net/udp row of a socket', () => {
       '   sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode ref pointer drops\n' +
       ' 3346: 0100007F:8185 00000000:0000 07 00000000:00000000 00:00000000 00000000  1000        0 221942 2 0000000008d25886 1991\n';
     assert.deepEqual(parseProcNetUdp(text), [{ local: '0100007F:8185', inode: 221942, drops: 1991 }]);
+  });
+});
+
+describe('reports of kernel drops', () => {
+  it('reports each growth once, and shows a problem until DROPS_RECENT_MS after the last one', async () => {
+    let drops = 0;
+    let now = Date.parse('2026-11-26T10:00:00Z');
+    const records: Record<string, unknown>[] = [];
+    const selflog = { service: (_e: string, d: Record<string, unknown>) => void records.push(d) };
+    const w = new UdpDropWatch({ read: async () => drops }, { listen: '0.0.0.0:5514', recvBufferBytes: 8192, selflog, now: () => now });
+    await w.check();
+    assert.deepEqual([records, w.problems()], [[], []], 'no drops, nothing told');
+    drops = 5;
+    await w.check();
+    await w.check();
+    now += 60_000;
+    drops = 7;
+    await w.check();
+    assert.deepEqual(records, [
+      { dropped: 5, total: 5, listen: '0.0.0.0:5514', recv_buffer_bytes: 8192 },
+      { dropped: 2, total: 7, listen: '0.0.0.0:5514', recv_buffer_bytes: 8192 },
+    ]);
+    const [p] = w.problems();
+    assert.deepEqual([p.kind, p.since, p.count], ['syslog_dropped', '2026-11-26T10:00:00.000Z', 2]);
+    assert.match(p.message, /^the kernel dropped 7 syslog UDP datagrams on 0\.0\.0\.0:5514 /);
+    now += DROPS_RECENT_MS + 1;
+    assert.deepEqual(w.problems(), [], 'over once drops are no longer recent');
+    drops = 8;
+    await w.check();
+    assert.match(w.problems()[0].message, /dropped 1 syslog UDP datagram on .*\(8 since start/);
   });
 });
 

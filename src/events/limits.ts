@@ -4,10 +4,10 @@ import { inTimeWindow, type TimeContext } from './timestamp.js';
 
 /**
  * Limits at the door, the same for every protocol (docs/ingest-limits.md): how big an event may be,
- * how many fields it may have, how deep its JSON may nest, which times it may carry. Every decoder
- * passes each event through `fitEvent` (and its time through `eventTime`) before handing it on, so
- * nothing the store cannot hold (a WAL line past DuckDB's read_json object size, a year-10000
- * time) is ever acknowledged.
+ * how many fields it may have, how deep its JSON may nest, which times it may carry, how its message
+ * ends. Every decoder passes each event through `fitEvent` (and its time through `eventTime`) before
+ * handing it on, so nothing the store cannot hold (a WAL line past DuckDB's read_json object size,
+ * a year-10000 time) is ever acknowledged.
  */
 
 /** The configurable limits, as plain data (decode jobs carry them to worker threads). */
@@ -71,13 +71,35 @@ export function eventTime(us: number, original: FieldValue, arrivalUs: number, c
   return arrivalUs;
 }
 
+const LF = 10;
+const CR = 13;
+
+/**
+ * The message without the CRs and LFs that end it. They are line framing, not text: a CRLF file
+ * sent as JSON or a `_bulk` document, Docker's `"log":"…\n"`, a syslog frame, a HEC event string
+ * would otherwise store the same line differently by protocol, and `message="…"` would miss it.
+ * CRs and LFs inside the text stay (docs/ingest-limits.md "Line ends").
+ */
+export function trimLineEnd(s: string): string {
+  let e = s.length;
+  while (e > 0) {
+    const c = s.charCodeAt(e - 1);
+    if (c !== LF && c !== CR) break;
+    e--;
+  }
+  return s.slice(0, e);
+}
+
 /**
  * Checks one event against the field count and size limits; an event too big has its longest
- * string values cut (see cutToFit) and is kept. Returns undefined when the event may be stored
+ * string values cut (see cutToFit) and is kept. First trims the CRs and LFs that end its message
+ * (trimLineEnd), the one line-end rule of every protocol. Returns undefined when the event may be stored
  * (maybe cut), else why not. Fast path: UTF-16 length × 3 bounds the UTF-8 size, so the exact
  * size is only measured for events within a factor of 3 of the limit.
  */
 export function fitEvent(ev: LogEvent, limits: EventLimits): string | undefined {
+  const last = ev.message.charCodeAt(ev.message.length - 1);
+  if (last === LF || last === CR) ev.message = trimLineEnd(ev.message);
   let count = 0;
   let units = ev.message.length + ev.host.length + ev.source.length + ev.sourcetype.length;
   let oddNames = false;

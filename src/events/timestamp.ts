@@ -9,7 +9,8 @@ import { UTC_ZONE, zoneByName, type Zone } from './zone.js';
  *   format below.
  * - leadingTimestamp: a timestamp at or near the start of a text line: tried at the start of each of
  *   the first MAX_TOKENS whitespace-separated tokens (within the first MAX_SCAN chars), so
- *   `nova-api.log 2017-05-16 00:00:00.008`, `- 1117838570 ...` (BGL) and HPC's 5th-column epoch match.
+ *   `nova-api.log 2017-05-16 00:00:00.008`, `- 1117838570 ...` (BGL) and HPC's 5th-column epoch match,
+ *   but not past a word that starts the line's text (a date inside a sentence is not a time).
  *
  * Formats (examples from ../shared/data/real): `2018-03-24T17:15:47.733658Z`,
  * `[17/May/2015:10:05:03 +0000]`, `Jun 14 15:16:01` (no year), `2015-07-29 17:41:44,747`,
@@ -568,13 +569,45 @@ export function leadingTimestampText(line: string): string {
   return line.slice(MATCH_START, MATCH_END > MATCH_START ? MATCH_END : line.length);
 }
 
+/** What a token that is not a timestamp says about the line (tokenKind). */
+const FIELD = 0;
+const CODE = 1;
+const WORD = 2;
+
+/**
+ * WORD: letters with at least one lower-case one (`connection`, `Maintenance`, `[error]`, `Info:`),
+ * maybe in `[]`/`()`, maybe ending in `:` `,` `;` `.`; CODE: the same with upper-case letters only
+ * (BGL's `KERNDTLB`, `INFO`, `RTC:`); FIELD: anything else (a number, an id, a host, `-`, a file).
+ */
+function tokenKind(s: string, p: number, n: number): number {
+  let q = p;
+  let c = s.charCodeAt(q);
+  if (c === 91 || c === 40) c = s.charCodeAt(++q); // [ (
+  let lower = false;
+  const start = q;
+  for (; q < n; c = s.charCodeAt(++q)) {
+    if (c >= 97 && c <= 122) lower = true;
+    else if (c < 65 || c > 90) break;
+  }
+  if (q === start) return FIELD;
+  if (c === 93 || c === 41 || c === 58 || c === 44 || c === 59 || c === 46) c = s.charCodeAt(++q); // ] ) : , ; .
+  if (q < n && c !== SPACE && c !== TAB) return FIELD;
+  return lower ? WORD : CODE;
+}
+
 /**
  * The event time of a text line: the first timestamp found at the start of one of its first
- * MAX_TOKENS tokens (within MAX_SCAN chars). undefined when there is none.
+ * MAX_TOKENS tokens (within MAX_SCAN chars), unless the line's text has begun before it. Header
+ * fields before a timestamp hold digits or signs (`-`, `134681 node-246`, `nova-api.log.1…`, an IP)
+ * or are upper-case codes (BGL's `KERNDTLB`); a word (tokenKind) before any such field is the
+ * start of the text, and a date after it is part of the text (`connection from … at Fri Jun 17
+ * 07:07:00 2005`, a syslog message without its header). After a field, words are header columns
+ * (HPC's `2286759 full partition status 1061219795`). undefined when there is none.
  */
 export function leadingTimestamp(line: string, ctx: TimeContext): number | undefined {
   const n = line.length < MAX_SCAN ? line.length : MAX_SCAN;
   let p = 0;
+  let afterField = false;
   for (let t = 0; t < MAX_TOKENS; t++) {
     while (p < n) {
       const c = line.charCodeAt(p);
@@ -584,6 +617,11 @@ export function leadingTimestamp(line: string, ctx: TimeContext): number | undef
     if (p >= n) return undefined;
     const r = tokenAt(line, p, ctx);
     if (r !== undefined) return r;
+    if (!afterField) {
+      const kind = tokenKind(line, p, n);
+      if (kind === WORD) return undefined;
+      afterField = kind === FIELD;
+    }
     while (p < n) {
       const c = line.charCodeAt(p);
       if (c === SPACE || c === TAB) break;

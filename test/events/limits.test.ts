@@ -21,6 +21,13 @@ describe('event limits', () => {
     assert.deepEqual(ev.fields, { a: 'b' });
   });
 
+  it('drops the CRs and LFs that end the message, keeping those inside it and other fields as they are', () => {
+    const ev = event('a\rb\nc \r\n\r', { f: 'v\r\n' });
+    assert.equal(fitEvent(ev, limits), undefined);
+    assert.equal(ev.message, 'a\rb\nc ');
+    assert.deepEqual(ev.fields, { f: 'v\r\n' });
+  });
+
   it('renames a field name no column can carry: empty becomes empty_name, a NUL becomes U+FFFD, values kept', () => {
     const ev = event('x', { '': 'e', 'a\u0000b': 'n', ok: 1 });
     assert.equal(fitEvent(ev, limits), undefined);

@@ -31,6 +31,9 @@ const LINES: [string, string][] = [
   ['2016-09-28 04:30:30, Info                  CBS    Loaded Servicing Stack', '2016-09-28T04:30:30.000000Z'],
   ['nova-api.log.1.2017-05-16_13:53:08 2017-05-16 00:00:00.008 25746 INFO nova.osapi', '2017-05-16T00:00:00.008000Z'],
   ['134681 node-246 unix.hw state_change.unavailable 1077804742 1 Component State Change', '2004-02-26T14:12:22.000000Z'],
+  ['2286759 full partition status 1061219795 -1 running', '2003-08-18T15:16:35.000000Z'],
+  ['APPREAD 1117869872 2005.06.04 R04-M1-N4-I:J18-U11 2005-06-04-00.24.32.432192', '2005-06-04T07:24:32.000000Z'],
+  ['GoogleSoftwareUpdateAgent[31702]: 2017-07-01 19:46:26.133 GoogleSoftwareUpdateAgent[31702/0x7000002a0000]', '2017-07-01T19:46:26.133000Z'],
   ['1521911747.733658 conn established', '2018-03-24T17:15:47.733658Z'],
   ['1521911747733 conn established', '2018-03-24T17:15:47.733000Z'],
   ['Sun, 04 Dec 2005 04:47:44 GMT: served', '2005-12-04T04:47:44.000000Z'],
@@ -56,6 +59,11 @@ const NO_TIME = [
   '13:45 is not a date',
   '99-99 10:00:00 impossible month',
   'user=1521911747 not a leading time',
+  // a date inside the text: a word before it starts the text (syslog messages without their header)
+  'connection from 24.54.76.216 (24-54-76-216.bflony.adelphia.net) at Fri Jun 17 07:07:00 2005',
+  'RTC: Maintenance 2017/7/1 19:52:56, sleep 2017/7/1 19:40:18',
+  'INFO job started at 2019-01-02 03:04:05',
+  '[error] retry at 2019-01-02 03:04:05',
 ];
 
 describe('leadingTimestamp', () => {

@@ -1,7 +1,8 @@
 import type { FieldValue, LogEvent } from '../../events/event.js';
 import { eventFromObject, type EventDefaults } from '../../events/flatten.js';
-import { DEFAULT_EVENT_LIMITS, EventLimitError, eventTime, fitEvent, type EventLimits } from '../../events/limits.js';
-import { inTimeWindow, leadingTimestamp, leadingTimestampText, type TimeContext } from '../../events/timestamp.js';
+import { DEFAULT_EVENT_LIMITS, EventLimitError, fitEvent, TIME_ORIGINAL_FIELD, type EventLimits } from '../../events/limits.js';
+import { TextLineTimes } from '../../events/text-time.js';
+import type { TimeContext } from '../../events/timestamp.js';
 
 /**
  * Native ingest bodies → LogEvents, in one pass over the (decompressed) bytes.
@@ -85,26 +86,18 @@ function objectEvent(r: DecodeResult, line: number, obj: Record<string, unknown>
 }
 
 /**
- * text/plain: one event per line, the line is the message. Time: a timestamp at or near the start
- * of the line; a line without one (a stack-trace or config-dump continuation) takes the time of the
- * last timestamped line before it in the same body, else the arrival time.
+ * text/plain: one event per line, the line is the message. Time (events/text-time.ts): the line's
+ * own leading timestamp; a continuation line (a stack frame, an indented line) takes the time of
+ * the line before it; any other line the arrival time.
  */
 export function decodeText(buf: Buffer, d: EventDefaults, ctx: TimeContext, limits: EventLimits = DEFAULT_EVENT_LIMITS): DecodeResult {
   const r: DecodeResult = { events: [], errors: 0, firstErrors: [] };
-  let lastTime = d.timeUs;
+  const times = new TextLineTimes(ctx, d.timeUs);
   forEachLine(buf, (start, end, lineNo) => {
     const message = buf.toString('utf8', start, end);
-    const t = leadingTimestamp(message, ctx);
-    let fields = NO_FIELDS;
-    if (t !== undefined) {
-      if (inTimeWindow(t, ctx)) lastTime = t;
-      else {
-        // a time outside the window: arrival time, the text kept (and its continuation lines follow it)
-        fields = {};
-        lastTime = eventTime(t, leadingTimestampText(message), d.timeUs, ctx, fields);
-      }
-    }
-    keep(r, lineNo, { timeUs: lastTime, env: d.env, index: d.index, host: d.host, source: d.source, sourcetype: d.sourcetype, message, fields }, limits);
+    const timeUs = times.timeOf(message);
+    const fields = times.original === undefined ? NO_FIELDS : { [TIME_ORIGINAL_FIELD]: times.original };
+    keep(r, lineNo, { timeUs, env: d.env, index: d.index, host: d.host, source: d.source, sourcetype: d.sourcetype, message, fields }, limits);
   });
   return r;
 }

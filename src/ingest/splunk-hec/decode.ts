@@ -1,7 +1,8 @@
 import type { FieldValue, LogEvent } from '../../events/event.js';
-import { epochToUs, inTimeWindow, leadingTimestamp, leadingTimestampText, type TimeContext } from '../../events/timestamp.js';
+import { epochToUs, type TimeContext } from '../../events/timestamp.js';
+import { TextLineTimes } from '../../events/text-time.js';
 import { addField, eventFromObject } from '../../events/flatten.js';
-import { DEFAULT_EVENT_LIMITS, EventLimitError, eventTime, fitEvent, jsonText, type EventLimits } from '../../events/limits.js';
+import { DEFAULT_EVENT_LIMITS, EventLimitError, eventTime, fitEvent, jsonText, TIME_ORIGINAL_FIELD, type EventLimits } from '../../events/limits.js';
 import { hecError } from './hec-error.js';
 import { splitConcatenatedJson } from './split-events.js';
 
@@ -109,16 +110,18 @@ export function decodeEventBody(text: string, meta: HecMeta, time: TimeContext, 
 
 /**
  * `/services/collector/raw`: one event per non-empty line, metadata from the query string; the
- * time is a timestamp leading the line, else arrival.
+ * time as for native text lines (events/text-time.ts): the line's own leading timestamp, the
+ * previous line's for a continuation line, else arrival.
  */
 export function decodeRawBody(text: string, meta: HecMeta, time: TimeContext, limits: EventLimits = DEFAULT_EVENT_LIMITS): HecDecoded[] {
   const out: HecDecoded[] = [];
+  const times = new TextLineTimes(time, time.nowUs);
   for (const rawLine of text.split('\n')) {
     const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
     if (line.trim().length === 0) continue;
     const fields: Record<string, FieldValue> = meta.channel ? { channel: meta.channel } : {};
-    const t = leadingTimestamp(line, time);
-    const timeUs = t === undefined ? time.nowUs : inTimeWindow(t, time) ? t : eventTime(t, leadingTimestampText(line), time.nowUs, time, fields);
+    const timeUs = times.timeOf(line);
+    if (times.original !== undefined) fields[TIME_ORIGINAL_FIELD] = times.original;
     const event: LogEvent = { timeUs, env: '', index: '', host: meta.host ?? '', source: meta.source ?? '', sourcetype: meta.sourcetype ?? 'httpevent', message: line, fields };
     out.push({ index: meta.index, event: fitted(event, out.length, limits) });
   }

@@ -27,6 +27,11 @@ describe('decodeText', () => {
     assert.deepEqual(r.events.map((e) => e.timeUs), [t1, t1, t1, Date.parse('2016-12-19T20:40:00Z') * 1000]);
   });
 
+  it('gives a line that starts a new record without a time the arrival time, not its neighbour\'s', () => {
+    const body = '[Sun Dec 04 04:47:44 2005] [notice] workerEnv.init() ok\nsession opened for user root by (uid=0)\n\tat after.Arrival(X.java:1)\n';
+    assert.deepEqual(decodeText(buf(body), D, ctx).events.map((e) => e.timeUs), [Date.parse('2005-12-04T04:47:44Z') * 1000, 7, 7]);
+  });
+
   it('uses the arrival time before the first timestamped line', () => {
     assert.equal(decodeText(buf('no time here\n'), D, ctx).events[0].timeUs, 7);
   });

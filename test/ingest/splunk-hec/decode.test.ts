@@ -81,4 +81,11 @@ describe('decodeRawBody', () => {
     assert.equal(out[1].index, 'raw');
     assert.equal(out[1].event.sourcetype, 'st');
   });
+
+  it('gives a continuation line its parent\'s time and a date inside the text none', () => {
+    const body = '2026-11-20T10:00:00Z failed\n\tat a.B(C.java:1)\nconnection from 1.2.3.4 (h) at Fri Jun 17 07:07:00 2005\n';
+    const out = decodeRawBody(body, {}, time);
+    const t = Date.parse('2026-11-20T10:00:00Z') * 1000;
+    assert.deepEqual(out.map((d) => d.event.timeUs), [t, t, NOW * 1000]);
+  });
 });

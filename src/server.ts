@@ -22,6 +22,7 @@ import { VERSION } from './version.js';
 import { SamlSso } from './auth/saml/sso.js';
 import { openMonitors } from './monitors/open.js';
 import { LlmProvider } from './llm/provider.js';
+import { OutboundClient } from './outbound/client.js';
 import { openLookups } from './lookups/open.js';
 
 export interface Server {
@@ -74,7 +75,10 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
   }]);
 
   // --- single sign-on (a wrong SVC_SAML_* setting stops start-up here, naming it) ---
-  const sso = await SamlSso.open({ config, control, auth, clock, log, record: (event, detail) => selflog.service(event as `saml_${string}`, detail) });
+  // --- outbound calls (webhooks, the LLM, SAML metadata): one guarded client (docs/outbound.md) ---
+  const outbound = new OutboundClient(config.outboundAllow);
+
+  const sso = await SamlSso.open({ config, control, auth, clock, log, outbound, record: (event, detail) => selflog.service(event as `saml_${string}`, detail) });
 
   // --- decode workers (closed after HTTP: requests in flight may still be decoding) ---
   const decoder = config.ingestWorkers > 0 ? new DecodePool(config.ingestWorkers, DECODE_WORKER, log) : undefined;
@@ -96,8 +100,8 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
   });
   // --- monitors (run after listening: their links need the address) ---
   let baseUrl = config.publicUrl ?? '';
-  const llm = new LlmProvider(config.llm, selflog, () => clock.now());
-  const monitors = await openMonitors({ config, control, search, selflog, clock, log, store: objectStore, nodeId: storage.nodeId, baseUrl: () => baseUrl, llm });
+  const llm = new LlmProvider(config.llm, selflog, () => clock.now(), outbound);
+  const monitors = await openMonitors({ config, control, search, selflog, clock, log, store: objectStore, nodeId: storage.nodeId, baseUrl: () => baseUrl, llm, outbound });
   closers.push(['monitors', () => monitors.scheduler.stop()]);
   /** Set once the listeners start (after HTTP); health reads it at each request. */
   let syslog: SyslogListeners | undefined;

@@ -4,6 +4,7 @@ import { dirname, resolve, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { envSchema } from './schema.js';
 import { carriedFolder } from '../packaged/carried.js';
+import { parseAllowList, type AllowList } from '../outbound/allow-list.js';
 
 export interface ListenAddress {
   host: string;
@@ -45,6 +46,10 @@ export interface Config {
   searchAdmission: { maxRunning: number; maxPerPrincipal: number; maxWaitSecs: number };
   /** Webhook delivery of monitors (SVC_MONITOR_WEBHOOK_*). */
   monitorWebhook: { attempts: number; backoffMs: number; timeoutMs: number };
+  /** SVC_MONITOR_RUNS_PER_MINUTE: manual runs per user or key. */
+  monitorRunsPerMinute: number;
+  /** SVC_OUTBOUND_ALLOW: destinations outbound calls may reach although their address is not public. */
+  outboundAllow: AllowList;
   retentionDefaultDays: number | undefined;
   retentionSweepSecs: number;
   timezone: string;
@@ -111,6 +116,14 @@ export function parseListen(value: string, name: string): ListenAddress {
   return { host: m[1] || '127.0.0.1', port };
 }
 
+function allowList(text: string | undefined): AllowList {
+  try {
+    return parseAllowList(text);
+  } catch (e) {
+    throw new ConfigError(`SVC_OUTBOUND_ALLOW: ${(e as Error).message}`);
+  }
+}
+
 /** The directory holding svc's package.json, from wherever this file runs (src/ with tsx, dist/ compiled). */
 function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -164,6 +177,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     searchTimeoutSecs: e.SVC_SEARCH_TIMEOUT_SECS,
     searchAdmission: { maxRunning: e.SVC_MAX_CONCURRENT_SEARCHES ?? Math.max(2, availableParallelism()), maxPerPrincipal: e.SVC_MAX_SEARCHES_PER_USER, maxWaitSecs: e.SVC_SEARCH_QUEUE_WAIT_SECS },
     monitorWebhook: { attempts: e.SVC_MONITOR_WEBHOOK_ATTEMPTS, backoffMs: e.SVC_MONITOR_WEBHOOK_BACKOFF_MS, timeoutMs: e.SVC_MONITOR_WEBHOOK_TIMEOUT_SECS * 1000 },
+    monitorRunsPerMinute: e.SVC_MONITOR_RUNS_PER_MINUTE,
+    outboundAllow: allowList(e.SVC_OUTBOUND_ALLOW),
     retentionDefaultDays: e.SVC_RETENTION_DEFAULT_DAYS,
     retentionSweepSecs: e.SVC_RETENTION_SWEEP_SECS,
     timezone: e.SVC_TIMEZONE,

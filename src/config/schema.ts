@@ -110,6 +110,10 @@ export const envSchema = z.object({
   SVC_MONITOR_WEBHOOK_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(4),
   SVC_MONITOR_WEBHOOK_BACKOFF_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
   SVC_MONITOR_WEBHOOK_TIMEOUT_SECS: z.coerce.number().int().min(1).max(300).default(10),
+  /** Manual runs (`POST /api/monitors/{id}/run`) one user or key may start per minute. */
+  SVC_MONITOR_RUNS_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
+  /** Destinations svc may call although their address is not public: host names, `*.suffix`, addresses, CIDR ranges (docs/outbound.md). */
+  SVC_OUTBOUND_ALLOW: optionalString,
 
   /** The address people and IdPs use to reach svc (https://logs.example.com), when a proxy sits in front. */
   SVC_PUBLIC_URL: z.string().url().optional(),

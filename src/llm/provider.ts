@@ -2,6 +2,7 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUse
 import type { ChatCompletionMessageParam, ChatCompletionTool, ChatCompletionToolChoiceOption } from 'openai/resources/chat/completions';
 import type { z } from 'zod';
 import type { Config } from '../config/load.js';
+import type { OutboundClient } from '../outbound/client.js';
 import { SvcError } from '../errors/svc-error.js';
 import type { SelfLog } from '../selflog/types.js';
 import { Breaker } from './breaker.js';
@@ -35,6 +36,8 @@ export interface ChatAnswer {
 /** Failures in a row that open the breaker, and how long it stays open. */
 const BREAKER_FAILURES = 5;
 const BREAKER_OPEN_MS = 60_000;
+/** The largest answer read from the provider (a streamed one in all); more is an error. */
+const LLM_ANSWER_MAX_BYTES = 16 * 1024 * 1024;
 /** The longest part of a provider's own error message kept in a record. */
 const MAX_REASON = 200;
 
@@ -50,13 +53,17 @@ export class LlmProvider {
     private readonly config: Readonly<Config>['llm'],
     private readonly selflog: SelfLog,
     now: () => number,
+    outbound: OutboundClient,
   ) {
     this.model = config?.model ?? 'default';
     this.name = config ? new URL(config.url).host : 'none';
     this.breaker = new Breaker(BREAKER_FAILURES, BREAKER_OPEN_MS, now);
     this.budget = new TokenBudget(config?.dailyTokens, now);
     // a provider without a key (Ollama, llama.cpp) still gets a placeholder: the client insists on one
-    this.client = config && new OpenAI({ baseURL: config.url, apiKey: config.apiKey ?? 'none', timeout: config.timeoutMs, maxRetries: config.maxRetries });
+    // through the guarded client (no redirects, an idle timeout, a size cap); the operator named this
+    // URL in SVC_LLM_URL, so its origin is trusted whatever its address (often a llama.cpp on 127.0.0.1)
+    const fetch = config && outbound.fetcher({ trusted: [new URL(config.url).origin], idleTimeoutMs: config.timeoutMs, maxBytes: LLM_ANSWER_MAX_BYTES });
+    this.client = config && new OpenAI({ baseURL: config.url, apiKey: config.apiKey ?? 'none', timeout: config.timeoutMs, maxRetries: config.maxRetries, fetch });
   }
 
   get configured(): boolean {

@@ -1,4 +1,6 @@
 import type { MonitorDestination, MonitorRecord } from '../control/records.js';
+import type { OutboundClient } from '../outbound/client.js';
+import { OutboundRefused } from '../outbound/errors.js';
 import type { AiJudgement } from './types.js';
 
 export type { AiJudgement } from './types.js';
@@ -84,29 +86,34 @@ export interface Delivery {
   error?: string;
 }
 
+/** What a webhook's answer may hold (read and dropped: only its status counts). */
+const WEBHOOK_ANSWER_MAX_BYTES = 64 * 1024;
+
 /**
- * POSTs `body` as JSON. Retried with exponential backoff on network errors, timeouts, 429 and 5xx;
- * another 4xx is final (the destination refuses this body: retrying cannot help).
+ * POSTs `body` as JSON through the guarded client (no redirects, public addresses unless allowed).
+ * Retried with exponential backoff on network errors, timeouts, 429 and 5xx; another 4xx, a 3xx
+ * (redirects are not followed) and a refused destination are final: retrying cannot help.
+ * `error` holds the details (socket error, status); only admins get to see them (service.ts).
  */
-export async function deliver(url: string, body: unknown, o: DeliveryOptions): Promise<Delivery> {
+export async function deliver(outbound: OutboundClient, url: string, body: unknown, o: DeliveryOptions): Promise<Delivery> {
   let last: Delivery = { ok: false, attempts: 0 };
   for (let attempt = 1; attempt <= o.attempts; attempt++) {
     if (attempt > 1) await new Promise((r) => setTimeout(r, o.backoffMs * 2 ** (attempt - 2)));
     try {
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': 'svc-monitors' },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(o.timeoutMs),
-        redirect: 'error',
-      });
-      await res.arrayBuffer().catch(() => undefined);
+      const res = await outbound.fetch(
+        url,
+        { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'svc-monitors' }, body: JSON.stringify(body), signal: AbortSignal.timeout(o.timeoutMs) },
+        { idleTimeoutMs: o.timeoutMs, maxBytes: WEBHOOK_ANSWER_MAX_BYTES },
+      );
+      await res.body?.cancel();
       if (res.ok) return { ok: true, attempts: attempt, status: res.status };
-      last = { ok: false, attempts: attempt, status: res.status, error: `answered ${res.status} ${res.statusText}`.trim() };
+      const redirect = res.status >= 300 && res.status < 400 ? ' (redirects are not followed)' : '';
+      last = { ok: false, attempts: attempt, status: res.status, error: `answered ${res.status} ${res.statusText}`.trim() + redirect };
       if (res.status !== 429 && res.status < 500) return last;
     } catch (e) {
-      const err = e as Error & { cause?: { code?: string } };
-      last = { ok: false, attempts: attempt, error: err.name === 'TimeoutError' ? `no answer in ${o.timeoutMs} ms` : (err.cause?.code ?? err.message) };
+      if (e instanceof OutboundRefused) return { ok: false, attempts: attempt, error: `refused: ${e.message}` };
+      const err = e as NodeJS.ErrnoException;
+      last = { ok: false, attempts: attempt, error: err.name === 'TimeoutError' ? `no answer in ${o.timeoutMs} ms` : (err.code ?? err.message) };
     }
   }
   return last;

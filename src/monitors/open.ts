@@ -7,6 +7,8 @@ import type { SelfLog } from '../selflog/types.js';
 import type { ObjectStore } from '../shared-store/object-store.js';
 import { Lease } from '../storage/shared/lease.js';
 import type { LlmProvider } from '../llm/provider.js';
+import type { OutboundClient } from '../outbound/client.js';
+import { RunLimiter } from './run-limit.js';
 import { MonitorScheduler } from './scheduler.js';
 import { MonitorService } from './service.js';
 import { MonitorStates, stateBlob } from './state.js';
@@ -23,6 +25,8 @@ export interface MonitorsOptions {
   nodeId: string;
   baseUrl: () => string;
   llm: LlmProvider;
+  /** The guarded client webhooks go through. */
+  outbound: OutboundClient;
 }
 
 /** How often due monitors are looked for; how long the monitors lease lasts, and how often it is renewed. */
@@ -34,8 +38,8 @@ const LEASE_EVERY_MS = 10_000;
 export async function openMonitors(o: MonitorsOptions): Promise<{ service: MonitorService; scheduler: MonitorScheduler }> {
   const states = new MonitorStates(stateBlob(o.config.dataDir, o.store));
   if ((await states.load()) === 'damaged') o.log.error('the monitors run state was damaged; monitors start over from their next scheduled time');
-  const deps = { search: o.search, control: o.control, states, selflog: o.selflog, clock: o.clock, log: o.log, baseUrl: o.baseUrl, delivery: o.config.monitorWebhook, llm: o.llm, redactFields: o.config.llm?.redactFields ?? [] };
+  const deps = { search: o.search, control: o.control, states, selflog: o.selflog, clock: o.clock, log: o.log, baseUrl: o.baseUrl, delivery: o.config.monitorWebhook, outbound: o.outbound, llm: o.llm, redactFields: o.config.llm?.redactFields ?? [] };
   const lease = o.store ? new Lease(o.store, 'leases/monitors.json', o.nodeId, LEASE_TTL_MS) : undefined;
   const scheduler = new MonitorScheduler(deps, () => o.control.doc.monitors, { tickMs: TICK_MS, lease, leaseEveryMs: LEASE_EVERY_MS });
-  return { service: new MonitorService(o.control, deps, scheduler), scheduler };
+  return { service: new MonitorService(o.control, deps, scheduler, new RunLimiter(o.clock, o.config.monitorRunsPerMinute)), scheduler };
 }

@@ -10,6 +10,7 @@ import { durationMs as msOf } from './duration.js';
 import { deliver, notification, payload, type AiJudgement, type Delivery, type DeliveryOptions, type Notification } from './notify.js';
 import { AI_ROWS_DEFAULT, askVerdict, judgePrompt, rowsOf } from './ai-condition.js';
 import type { LlmProvider } from '../llm/provider.js';
+import type { OutboundClient } from '../outbound/client.js';
 import type { Principal } from '../auth/principal.js';
 import type { MonitorRunState, MonitorStates } from './state.js';
 
@@ -25,6 +26,8 @@ export interface MonitorDeps {
   /** svc's address for links (SVC_PUBLIC_URL, else the listen address). */
   baseUrl: () => string;
   delivery: DeliveryOptions;
+  /** The guarded client every webhook goes through. */
+  outbound: OutboundClient;
   /** For AI conditions; `configured` is false when SVC_LLM_URL is unset. */
   llm: LlmProvider;
   /** Fields never sent to the provider (SVC_LLM_REDACT_FIELDS). */
@@ -44,7 +47,8 @@ export interface RunOutcome {
   ai?: AiJudgement;
   /** Groups firing after the run. */
   firing?: string[];
-  notifications?: { state: Notification['state']; group: string; repeat?: boolean; deliveries: (Delivery & { destination: string })[] }[];
+  /** Each delivery's attempts, status and error details are for admins; others see only whether it failed (service.ts). */
+  notifications?: { state: Notification['state']; group: string; repeat?: boolean; deliveries: (Omit<Delivery, 'attempts'> & { attempts?: number; destination: string })[] }[];
   error?: { code: string; message: string };
 }
 
@@ -169,7 +173,7 @@ export function transitions(m: MonitorRecord, s: MonitorRunState, verdicts: Grou
 
 async function send(d: MonitorDeps, m: MonitorRecord, dest: MonitorDestination, n: Notification): Promise<Delivery & { destination: string }> {
   const destination = redactWebhook(dest.webhook);
-  const r = await deliver(dest.webhook, payload(n, dest.format), d.delivery);
+  const r = await deliver(d.outbound, dest.webhook, payload(n, dest.format), d.delivery);
   if (!r.ok) {
     d.log.warn({ monitor: m.id, destination, attempts: r.attempts, status: r.status, error: r.error }, 'monitor notification not delivered');
     d.selflog.service('monitor_destination_failed', { monitor_id: m.id, monitor: m.name, destination, attempts: r.attempts, status: r.status, error: r.error ?? 'failed' });

@@ -13,6 +13,8 @@ import { SYSTEM_PRINCIPAL } from '../auth/principal.js';
 import { SYSTEM_ENV } from '../control/envs.js';
 import { SVCLOGS_INDEX } from '../selflog/types.js';
 import type { MonitorScheduler } from './scheduler.js';
+import { OutboundRefused } from '../outbound/errors.js';
+import type { RunLimiter } from './run-limit.js';
 import type { HistoryEntry, MonitorPreview, MonitorView } from './types.js';
 
 /** What a client sends to create a monitor (the HTTP schema checks shapes; this checks meaning). */
@@ -38,6 +40,7 @@ export class MonitorService {
     private readonly control: ControlStore,
     private readonly d: MonitorDeps,
     private readonly scheduler: MonitorScheduler,
+    private readonly runs: RunLimiter,
   ) {}
 
   list(p: Principal): MonitorView[] {
@@ -52,6 +55,7 @@ export class MonitorService {
     const owner = ownerOf(p);
     const now = new Date(this.d.clock.now()).toISOString();
     const fields = this.checked(p, input);
+    await this.checkDestinations(p, fields.destinations);
     const rec: MonitorRecord = { id: `mon_${randomBytes(9).toString('base64url')}`, ...fields, owner, createdAt: now, updatedAt: now };
     await this.control.mutate((doc) => {
       if (doc.monitors.length >= MAX_MONITORS) throw new SvcError('limit_reached', `at most ${MAX_MONITORS} monitors`);
@@ -66,6 +70,8 @@ export class MonitorService {
     const cur = this.find(p, id);
     const merged: MonitorInput = { ...cur, ...patch, condition: patch.condition ?? cur.condition };
     const fields = this.checked(p, merged);
+    // only destinations being set: switching off a monitor whose webhook the rules now refuse must work
+    if (patch.destinations) await this.checkDestinations(p, fields.destinations);
     const now = new Date(this.d.clock.now()).toISOString();
     const next = await this.control.mutate((doc) => {
       const i = doc.monitors.findIndex((m) => m.id === id);
@@ -89,7 +95,9 @@ export class MonitorService {
   /** Runs it now over the window ending now, as a scheduled run would (state, notifications, records). */
   async runNow(p: Principal, id: string): Promise<RunOutcome> {
     const m = this.find(p, id);
-    return this.scheduler.exclusive(id, () => runMonitor(this.d, m, this.d.clock.now(), 'manual'));
+    this.runs.take(`${p.kind}:${p.id}`);
+    const r = await this.scheduler.exclusive(id, () => runMonitor(this.d, m, this.d.clock.now(), 'manual'));
+    return isAdmin(p) ? r : { ...r, notifications: r.notifications?.map((n) => ({ ...n, deliveries: n.deliveries.map(coarseDelivery) })) };
   }
 
   /**
@@ -98,6 +106,7 @@ export class MonitorService {
    */
   async preview(p: Principal, input: MonitorInput): Promise<MonitorPreview> {
     const fields = this.checked(p, input);
+    await this.checkDestinations(p, fields.destinations);
     const now = this.d.clock.now();
     const m: MonitorRecord = { ...fields, id: 'preview', owner: ownerOf(p), createdAt: '', updatedAt: '' };
     const w = { from: new Date(now - (durationMs(m.window) ?? 0)).toISOString(), to: new Date(now).toISOString() };
@@ -109,8 +118,11 @@ export class MonitorService {
   async history(p: Principal, id: string, limit = 50): Promise<HistoryEntry[]> {
     this.find(p, id);
     const r = await this.d.search.search(SYSTEM_PRINCIPAL, { q: `monitor_id=${JSON.stringify(id)}`, env: SYSTEM_ENV, index: SVCLOGS_INDEX, limit });
+    const admin = isAdmin(p);
     return r.events.map((e) => {
       const f = e.fields as Record<string, unknown>;
+      // why a webhook failed (its status, a socket error) is for admins: to others it would map a network
+      if (!admin && f.event === 'monitor_destination_failed') f.error = DELIVERY_FAILED;
       return { time: e.time, event: f.event, outcome: f.outcome, trigger: f.trigger, durationMs: f.duration_ms, rows: f.rows, triggered: f.triggered, groupsFiring: f.groups_firing, group: f.group, value: f.value, error: f.error, destination: f.destination, missedRuns: f.missed_runs } as HistoryEntry;
     });
   }
@@ -158,6 +170,23 @@ export class MonitorService {
     };
   }
 
+  /**
+   * Refuses a webhook svc would not send to (a loopback, private or link-local address, also as its
+   * name resolves now). Admins are told which address and range; others only that it is not allowed.
+   */
+  private async checkDestinations(p: Principal, destinations: readonly MonitorDestination[]): Promise<void> {
+    for (const [i, dest] of destinations.entries()) {
+      try {
+        await this.d.outbound.check(dest.webhook);
+      } catch (e) {
+        if (!(e instanceof OutboundRefused)) throw e;
+        const field = `destinations.${i}.webhook`;
+        const why = isAdmin(p) ? e.message : 'svc does not send to this address (not a public one); an operator can allow it with SVC_OUTBOUND_ALLOW';
+        throw new SvcError('invalid_input', `${field}: ${why}`, { details: { field } });
+      }
+    }
+  }
+
   private checkedCondition(c: MonitorInput['condition']): MonitorRecord['condition'] {
     if (!('ai' in c)) return { threshold: printThreshold(parseThreshold(c.threshold)) };
     if (!this.d.llm.configured) {
@@ -172,6 +201,13 @@ export class MonitorService {
     const state = s.lastRun?.outcome === 'error' ? 'error' : firing.length > 0 ? 'firing' : s.lastRun ? 'ok' : 'pending';
     return { ...m, destinations: m.destinations.map((x) => ({ webhook: redactWebhook(x.webhook), format: x.format })), state, firing, lastRun: s.lastRun };
   }
+}
+
+/** What a run shows a caller who is not an admin of a delivery that failed. */
+const DELIVERY_FAILED = 'webhook delivery failed';
+
+function coarseDelivery(d: { ok: boolean; destination: string }): { ok: boolean; destination: string; error?: string } {
+  return d.ok ? { ok: true, destination: d.destination } : { ok: false, destination: d.destination, error: DELIVERY_FAILED };
 }
 
 function mayManage(p: Principal, m: MonitorRecord): boolean {

@@ -1,12 +1,15 @@
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { classify } from '../../src/auth/saml/failures.js';
 import { parseIdpMetadata } from '../../src/auth/saml/metadata.js';
 import { assertionLifetime, readResponse } from '../../src/auth/saml/response.js';
-import { effectiveSaml, resolveSaml, SamlSettingError } from '../../src/auth/saml/settings.js';
+import { effectiveSaml, resolveSaml as resolveWith, SamlSettingError, type EffectiveSaml } from '../../src/auth/saml/settings.js';
+import { OutboundClient } from '../../src/outbound/client.js';
+import { NO_ALLOW, parseAllowList } from '../../src/outbound/allow-list.js';
 import { safeNext } from '../../src/auth/saml/sso.js';
 import { runServerProcessToExit } from '../helpers/process.js';
 import { startTestServer } from '../helpers/server.js';
@@ -15,6 +18,8 @@ import { makeIdpCerts } from '../helpers/saml-idp.js';
 
 const certs = makeIdpCerts();
 after(() => rmSync(certs.dir, { recursive: true, force: true }));
+/** As svc resolves them with SVC_OUTBOUND_ALLOW unset. */
+const resolveSaml = (eff: EffectiveSaml, publicUrl: string | undefined) => resolveWith(eff, publicUrl, new OutboundClient(NO_ALLOW));
 const der = certs.cert.replace(/-----(BEGIN|END) CERTIFICATE-----|\s+/g, '');
 
 /** IdP metadata as Okta, Entra ID and Keycloak publish it: namespaced, a signing key, both bindings. */
@@ -112,6 +117,47 @@ describe('SAML settings', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('IdP metadata from a URL', () => {
+  // a local IdP: /metadata answers the metadata, /moved redirects there
+  const got: string[] = [];
+  const idp = createServer((req, res) => {
+    got.push(req.url ?? '');
+    if (req.url === '/moved') return void res.writeHead(302, { location: '/metadata' }).end();
+    res.writeHead(200, { 'content-type': 'application/samlmetadata+xml' }).end(metadata());
+  });
+  let url = '';
+  before(async () => {
+    await new Promise<void>((r) => idp.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(idp.address() as { port: number }).port}`;
+  });
+  after(() => idp.close());
+
+  it('fetches the URL the operator set in SVC_SAML_IDP_METADATA, whatever its address', async () => {
+    const r = await resolveSaml(effectiveSaml({ idpMetadata: `${url}/metadata`, spEntityId: 'urn:svc' }, undefined), 'https://l');
+    assert.equal(r.entryPoint, 'https://idp.example/sso/HTTP-Redirect');
+    assert.equal(r.metadataUrl, `${url}/metadata`);
+  });
+
+  it('follows no redirect, and says where it pointed', async () => {
+    got.length = 0;
+    await assert.rejects(
+      resolveSaml(effectiveSaml({ idpMetadata: `${url}/moved`, spEntityId: 'urn:svc' }, undefined), 'https://l'),
+      (e: unknown) => e instanceof SamlSettingError && e.setting === 'SVC_SAML_IDP_METADATA' && /answered 302: redirects are not followed.*\/metadata/.test(e.message) && !e.transient,
+    );
+    assert.deepEqual(got, ['/moved']);
+  });
+
+  it('refuses a URL saved in Admin → General at a loopback address unless SVC_OUTBOUND_ALLOW allows it', async () => {
+    got.length = 0;
+    const saved = effectiveSaml({}, { idpMetadata: `${url}/metadata`, spEntityId: 'urn:svc' });
+    await assert.rejects(resolveSaml(saved, 'https://l'), (e: unknown) => e instanceof SamlSettingError && e.setting === 'saml.idpMetadata' && /127\.0\.0\.1 is not a public address \(loopback\)/.test(e.message));
+    assert.deepEqual(got, [], 'nothing was asked of the IdP');
+    const r = await resolveWith(saved, 'https://l', new OutboundClient(parseAllowList('127.0.0.1')));
+    assert.equal(r.idpEntityId, 'https://idp.example/saml');
+    assert.deepEqual(got, ['/metadata']);
   });
 });
 

@@ -1,6 +1,9 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 
-/** A webhook receiver: every request body by path; `/flaky` fails its first two calls, `/dead` always. */
+/**
+ * A webhook receiver: every request body by path; `/flaky` fails its first two calls, `/dead`
+ * always; `/moved` redirects to `/alerts` (recorded as `/moved:redirected`).
+ */
 export class WebhookReceiver {
   readonly got = new Map<string, unknown[]>();
   private flaky = 0;
@@ -16,6 +19,11 @@ export class WebhookReceiver {
         if (path === '/dead' || (path === '/flaky' && ++this.flaky <= 2)) {
           this.push(path + ':refused', JSON.parse(body));
           res.writeHead(503).end('try later');
+          return;
+        }
+        if (path === '/moved') {
+          this.push('/moved:redirected', JSON.parse(body));
+          res.writeHead(302, { location: '/alerts' }).end();
           return;
         }
         this.push(path, JSON.parse(body));

@@ -5,6 +5,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { OutboundClient } from '../../src/outbound/client.js';
+import { NO_ALLOW } from '../../src/outbound/allow-list.js';
 import { LlmProvider } from '../../src/llm/provider.js';
 import { loadConfig } from '../../src/config/load.js';
 import { NULL_SELFLOG } from '../../src/selflog/types.js';
@@ -49,7 +51,7 @@ describe('LLM provider on llama.cpp', { skip }, () => {
     child?.kill();
   });
 
-  const provider = () => new LlmProvider(loadConfig({ SVC_LLM_URL: url, SVC_LLM_MODEL: 'tiny', SVC_LLM_TIMEOUT_SECS: '120', SVC_LLM_MAX_RETRIES: '0' }).llm, NULL_SELFLOG, Date.now);
+  const provider = () => new LlmProvider(loadConfig({ SVC_LLM_URL: url, SVC_LLM_MODEL: 'tiny', SVC_LLM_TIMEOUT_SECS: '120', SVC_LLM_MAX_RETRIES: '0' }).llm, NULL_SELFLOG, Date.now, new OutboundClient(NO_ALLOW));
 
   it('answers JSON of the monitor verdict schema', async () => {
     const verdict = z.object({ triggered: z.boolean(), severity: z.enum(SEVERITIES), summary: z.string().max(200), evidence: z.array(z.string().max(150)).max(3) }).strict();

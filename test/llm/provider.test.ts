@@ -1,9 +1,12 @@
 import { describe, it, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { z } from 'zod';
 import { LlmProvider, type ChatRequest } from '../../src/llm/provider.js';
 import { loadConfig } from '../../src/config/load.js';
+import { OutboundClient } from '../../src/outbound/client.js';
+import { NO_ALLOW } from '../../src/outbound/allow-list.js';
 import { NULL_SELFLOG, type SelfLog } from '../../src/selflog/types.js';
 import { ScriptedProvider } from '../fixtures/llm/scripted-provider.js';
 
@@ -17,6 +20,8 @@ const KEY = 'sk-test-secret-key-123';
 const PROMPT = 'the prompt holds log data: user=alice password-reset';
 const schema = { name: 'verdict', schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'], additionalProperties: false } };
 const check = z.object({ ok: z.boolean() }).strict();
+/** As svc builds it with SVC_OUTBOUND_ALLOW unset: the provider's own URL is trusted all the same. */
+const OUTBOUND = new OutboundClient(NO_ALLOW);
 
 function recorder(): SelfLog & { got: Record<string, unknown>[] } {
   const got: Record<string, unknown>[] = [];
@@ -28,7 +33,7 @@ describe('LLM provider', () => {
   let log: ReturnType<typeof recorder>;
   let llm: LlmProvider;
   let now = Date.UTC(2026, 10, 24);
-  const make = (env: Record<string, string> = {}) => new LlmProvider(loadConfig({ SVC_LLM_URL: server.url, SVC_LLM_MODEL: 'tiny', SVC_LLM_API_KEY: KEY, SVC_LLM_MAX_RETRIES: '2', ...env }).llm, log, () => now);
+  const make = (env: Record<string, string> = {}) => new LlmProvider(loadConfig({ SVC_LLM_URL: server.url, SVC_LLM_MODEL: 'tiny', SVC_LLM_API_KEY: KEY, SVC_LLM_MAX_RETRIES: '2', ...env }).llm, log, () => now, OUTBOUND);
   const req = (extra: Partial<ChatRequest> = {}): ChatRequest => ({ feature: 'monitor', messages: [{ role: 'user', content: PROMPT }], ...extra });
   const noSecrets = () => {
     const text = JSON.stringify(log.got);
@@ -96,7 +101,7 @@ describe('LLM provider', () => {
         s.close(() => r(p));
       });
     });
-    llm = new LlmProvider(loadConfig({ SVC_LLM_URL: `http://127.0.0.1:${port}/v1`, SVC_LLM_MAX_RETRIES: '0' }).llm, log, () => now);
+    llm = new LlmProvider(loadConfig({ SVC_LLM_URL: `http://127.0.0.1:${port}/v1`, SVC_LLM_MAX_RETRIES: '0' }).llm, log, () => now, OUTBOUND);
     await assert.rejects(llm.chat(req()), (e: Error & { code?: string }) => e.code === 'llm_unavailable');
     assert.deepEqual(log.got.map((g) => g.reason), ['unreachable']);
   });
@@ -134,8 +139,22 @@ describe('LLM provider', () => {
     assert.deepEqual(await llm.chatJson({ ...req(), jsonSchema: schema }, check), { ok: true });
   });
 
+  it('follows no redirect of the provider\'s (a 307 is a failed call, its target never asked)', async () => {
+    const moved = createHttpServer((_req, res) => res.writeHead(307, { location: `${server.url}/chat/completions` }).end());
+    await new Promise<void>((r) => moved.listen(0, '127.0.0.1', r));
+    try {
+      llm = new LlmProvider(loadConfig({ SVC_LLM_URL: `http://127.0.0.1:${(moved.address() as { port: number }).port}/v1`, SVC_LLM_MAX_RETRIES: '0' }).llm, log, () => now, OUTBOUND);
+      server.play({ json: { ok: true } });
+      await assert.rejects(llm.chat(req()), (e: Error & { code?: string }) => e.code === 'llm_unavailable' && /307/.test(e.message));
+      assert.equal(server.received.length, 0);
+      assert.deepEqual(log.got.map((g) => [g.reason, g.status]), [['refused', 307]]);
+    } finally {
+      moved.close();
+    }
+  });
+
   it('is off without SVC_LLM_URL, and says so', async () => {
-    const off = new LlmProvider(undefined, log, () => now);
+    const off = new LlmProvider(undefined, log, () => now, OUTBOUND);
     assert.deepEqual(off.status(), { configured: false });
     await assert.rejects(off.chat(req()), (e: Error & { code?: string }) => e.code === 'llm_not_configured');
   });

@@ -34,7 +34,7 @@ describe('AI monitors', () => {
     await llm.start();
     await hook.start();
     hookUrl = `${hook.url}/ai`;
-    srv = await startTestServer({ SVC_LLM_URL: llm.url, SVC_LLM_MODEL: 'judge', SVC_LLM_API_KEY: 'sk-ai-test', SVC_LLM_MAX_RETRIES: '0', SVC_LLM_REDACT_FIELDS: 'user, card', SVC_MONITOR_WEBHOOK_BACKOFF_MS: '10' });
+    srv = await startTestServer({ SVC_LLM_URL: llm.url, SVC_LLM_MODEL: 'judge', SVC_LLM_API_KEY: 'sk-ai-test', SVC_LLM_MAX_RETRIES: '0', SVC_LLM_REDACT_FIELDS: 'user, card', SVC_MONITOR_WEBHOOK_BACKOFF_MS: '10', SVC_OUTBOUND_ALLOW: '127.0.0.1' });
     admin = await adminToken(srv);
     const token = await createIngestToken(srv, { env: 'default' });
     const now = Date.now();

@@ -41,7 +41,8 @@ describe('monitors over HTTP', () => {
   let lines: string[];
   /** Per host: lines with "Failed password", counted from the raw file (the oracle). */
   const failed = new Map<string, number>();
-  const settings = { SVC_MONITOR_WEBHOOK_BACKOFF_MS: '20', SVC_MONITOR_WEBHOOK_ATTEMPTS: '3' };
+  // the receiver listens on loopback: allowed the way an operator allows an internal destination
+  const settings = { SVC_MONITOR_WEBHOOK_BACKOFF_MS: '20', SVC_MONITOR_WEBHOOK_ATTEMPTS: '3', SVC_OUTBOUND_ALLOW: '127.0.0.1' };
 
   before(async () => {
     await hook.start();

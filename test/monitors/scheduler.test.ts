@@ -12,6 +12,8 @@ import { MonitorScheduler, dueSlot } from '../../src/monitors/scheduler.js';
 import { MonitorStates, stateBlob } from '../../src/monitors/state.js';
 import { DirStore } from '../../src/shared-store/dir-store.js';
 import { LlmProvider } from '../../src/llm/provider.js';
+import { OutboundClient } from '../../src/outbound/client.js';
+import { NO_ALLOW } from '../../src/outbound/allow-list.js';
 import { Lease } from '../../src/storage/shared/lease.js';
 import type { MonitorDeps } from '../../src/monitors/run.js';
 import { NULL_SELFLOG, type SelfLog } from '../../src/selflog/types.js';
@@ -71,7 +73,7 @@ describe('monitor schedule', () => {
     const states = new MonitorStates(stateBlob(dir, shared?.store));
     assert.equal(await states.load(), 'ok');
     const search = new QueryService({ store: s.engine, control: s.control, clock });
-    const deps: MonitorDeps = { search, control: { doc }, states, selflog: log, clock, log: pino({ level: 'silent' }), baseUrl: () => 'http://svc', delivery: { attempts: 1, backoffMs: 0, timeoutMs: 1000 }, llm: new LlmProvider(undefined, NULL_SELFLOG, () => clock.now()), redactFields: [] };
+    const deps: MonitorDeps = { search, control: { doc }, states, selflog: log, clock, log: pino({ level: 'silent' }), baseUrl: () => 'http://svc', delivery: { attempts: 1, backoffMs: 0, timeoutMs: 1000 }, outbound: new OutboundClient(NO_ALLOW), llm: new LlmProvider(undefined, NULL_SELFLOG, () => clock.now(), new OutboundClient(NO_ALLOW)), redactFields: [] };
     const lease = shared && new Lease(shared.store, 'leases/monitors.json', shared.node, 30_000);
     return { sched: new MonitorScheduler(deps, () => doc.monitors, { tickMs: 3_600_000, lease }), states };
   }

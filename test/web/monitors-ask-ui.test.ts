@@ -47,7 +47,7 @@ describe('Monitors and Ask in Chromium', { skip }, () => {
     await hook.start();
     hookUrl = `${hook.url}/alerts`;
     dataDir = mkdtempSync(join(tmpdir(), 'svc-ui-monitors-'));
-    srv = await startServerProcess({ SVC_DATA_DIR: dataDir, SVC_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, SVC_LOG_LEVEL: 'info', SVC_LLM_URL: llm.url });
+    srv = await startServerProcess({ SVC_DATA_DIR: dataDir, SVC_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, SVC_LOG_LEVEL: 'info', SVC_LLM_URL: llm.url, SVC_OUTBOUND_ALLOW: '127.0.0.1' });
     await adminToken(srv);
     await ingestNdjson(srv, await createIngestToken(srv, { env: 'default' }), 'app', app);
     browser = await launchBrowser();

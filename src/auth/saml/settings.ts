@@ -2,6 +2,8 @@ import { X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { SamlEnvSettings } from '../../config/load.js';
 import type { StoredSamlSettings } from '../../control/types.js';
+import type { OutboundClient } from '../../outbound/client.js';
+import { OutboundRefused } from '../../outbound/errors.js';
 import { parseIdpMetadata } from './metadata.js';
 
 /**
@@ -85,11 +87,16 @@ export interface ResolvedSaml {
 
 const name = (f: SamlField, eff: EffectiveSaml) => (eff[f]?.from === 'env' ? ENV_NAME[f] : `saml.${f}`);
 
-export async function resolveSaml(eff: EffectiveSaml, publicUrl: string | undefined, fetchTimeoutMs = 10_000): Promise<ResolvedSaml> {
+/** The longest wait for the IdP's metadata URL, and the most of it read (one IdP's metadata is a few KB). */
+const METADATA_TIMEOUT_MS = 10_000;
+const METADATA_MAX_BYTES = 4 * 1024 * 1024;
+
+/** `outbound` fetches metadata given as a URL (docs/outbound.md). */
+export async function resolveSaml(eff: EffectiveSaml, publicUrl: string | undefined, outbound: OutboundClient): Promise<ResolvedSaml> {
   if (!publicUrl) throw new SamlSettingError('SVC_PUBLIC_URL', 'is required for single sign-on: the IdP posts its answer to <SVC_PUBLIC_URL>/api/auth/saml/acs');
   const spEntityId = eff.spEntityId?.value;
   if (!spEntityId) throw new SamlSettingError('SVC_SAML_SP_ENTITY_ID', 'is required: the entity id svc is registered with at the IdP');
-  const meta = eff.idpMetadata ? await loadMetadata(eff.idpMetadata, name('idpMetadata', eff), fetchTimeoutMs) : undefined;
+  const meta = eff.idpMetadata ? await loadMetadata(eff.idpMetadata, name('idpMetadata', eff), outbound) : undefined;
   const entryPoint = eff.idpSsoUrl?.value ?? meta?.ssoUrl;
   if (!entryPoint) throw new SamlSettingError('SVC_SAML_IDP_METADATA', 'or SVC_SAML_IDP_SSO_URL with SVC_SAML_IDP_CERT_PATH is required: where to send people to sign in');
   checkUrl(entryPoint, name(eff.idpSsoUrl ? 'idpSsoUrl' : 'idpMetadata', eff));
@@ -125,14 +132,10 @@ function checkUrl(v: string, setting: string): void {
 }
 
 /** Metadata from a URL (fetched), XML text (settings), or a file (a variable's path). */
-async function loadMetadata(src: Source<string>, setting: string, timeoutMs: number) {
+async function loadMetadata(src: Source<string>, setting: string, outbound: OutboundClient) {
   let xml: string;
   if (isUrl(src.value)) {
-    const res = await fetch(src.value, { signal: AbortSignal.timeout(timeoutMs) }).catch((e: unknown) => {
-      throw new SamlSettingError(setting, `cannot fetch ${src.value}: ${(e as Error).message}`, true);
-    });
-    if (!res.ok) throw new SamlSettingError(setting, `fetching ${src.value} answered ${res.status}`, res.status >= 500);
-    xml = await res.text();
+    xml = await fetchMetadata(src, setting, outbound);
   } else if (src.from === 'env') {
     xml = await readFile(src.value, 'utf8').catch((e: unknown) => {
       throw new SamlSettingError(setting, `cannot read ${src.value}: ${(e as Error).message}`);
@@ -143,6 +146,30 @@ async function loadMetadata(src: Source<string>, setting: string, timeoutMs: num
   } catch (e) {
     throw new SamlSettingError(setting, `not usable IdP metadata: ${(e as Error).message}`);
   }
+}
+
+/**
+ * Metadata from its URL: without following redirects (give the final URL), and, when the URL was
+ * saved in Admin → General, only from a public address or one SVC_OUTBOUND_ALLOW allows; a URL the
+ * operator set in SVC_SAML_IDP_METADATA is trusted as given.
+ */
+async function fetchMetadata(src: Source<string>, setting: string, outbound: OutboundClient): Promise<string> {
+  checkUrl(src.value, setting);
+  const limits = { idleTimeoutMs: METADATA_TIMEOUT_MS, maxBytes: METADATA_MAX_BYTES, trusted: src.from === 'env' ? [new URL(src.value).origin] : [] };
+  const failed = (e: unknown): never => {
+    if (e instanceof OutboundRefused) throw new SamlSettingError(setting, `cannot fetch ${src.value}: ${e.message}`);
+    throw new SamlSettingError(setting, `cannot fetch ${src.value}: ${(e as Error).message}`, true);
+  };
+  const res = await outbound.fetch(src.value, { headers: { accept: 'application/samlmetadata+xml, application/xml, text/xml' }, signal: AbortSignal.timeout(METADATA_TIMEOUT_MS) }, limits).catch(failed);
+  if (res.status >= 300 && res.status < 400) {
+    await res.body?.cancel();
+    throw new SamlSettingError(setting, `fetching ${src.value} answered ${res.status}: redirects are not followed, give the URL it points to (${res.headers.get('location') ?? 'no Location'})`);
+  }
+  if (!res.ok) {
+    await res.body?.cancel();
+    throw new SamlSettingError(setting, `fetching ${src.value} answered ${res.status}`, res.status >= 500);
+  }
+  return res.text().catch(failed);
 }
 
 async function loadCert(src: Source<string>, setting: string): Promise<string> {

@@ -5,6 +5,7 @@ import { ConfigError, type Config } from '../../config/load.js';
 import type { UserRecord } from '../../control/records.js';
 import type { ControlStore } from '../../control/store.js';
 import type { StoredSamlSettings } from '../../control/types.js';
+import type { OutboundClient } from '../../outbound/client.js';
 import type { AuthService, LoginResult } from '../service.js';
 import { sameEmail } from '../users.js';
 import { classify, SamlFailure, type SamlFailureDetail } from './failures.js';
@@ -18,6 +19,8 @@ export interface SsoDeps {
   auth: AuthService;
   clock: Clock;
   log: Logger;
+  /** Fetches IdP metadata given as a URL (the guarded client every outbound call uses). */
+  outbound: OutboundClient;
   /** Records a `saml_*` event in `_svclogs`. */
   record: (event: string, detail: Record<string, string | undefined>) => void;
 }
@@ -89,7 +92,7 @@ export class SamlSso {
 
   /** The resolved settings; re-resolved after a change, a failure, or when fetched metadata is old. */
   private current(): Promise<ResolvedSaml> {
-    const p = (this.resolved ??= resolveSaml(this.effective, this.deps.config.publicUrl));
+    const p = (this.resolved ??= resolveSaml(this.effective, this.deps.config.publicUrl, this.deps.outbound));
     return p.then(
       (r) => {
         if (r.metadataUrl && Date.now() - r.resolvedAt > METADATA_TTL_MS) this.resolved = undefined;
@@ -132,7 +135,7 @@ export class SamlSso {
   /** Checks settings an admin is about to save; throws SamlSettingError naming the field. */
   async check(stored: StoredSamlSettings): Promise<void> {
     const eff = effectiveSaml(this.deps.config.saml, stored);
-    if (samlConfigured(eff)) await resolveSaml(eff, this.deps.config.publicUrl);
+    if (samlConfigured(eff)) await resolveSaml(eff, this.deps.config.publicUrl, this.deps.outbound);
   }
 
   private async client(): Promise<{ saml: SAML; r: ResolvedSaml }> {

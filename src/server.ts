@@ -74,7 +74,7 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
   }]);
 
   // --- single sign-on (a wrong SVC_SAML_* setting stops start-up here, naming it) ---
-  const sso = await SamlSso.open({ config, control, auth, clock, log, record: (event, detail) => selflog.service(event as `saml_${string}`, detail) });
+  const sso = await SamlSso.open({ config, control, auth, clock, log, binding: access.samlBinding, record: (event, detail) => selflog.service(event as `saml_${string}`, detail) });
 
   // --- decode workers (closed after HTTP: requests in flight may still be decoding) ---
   const decoder = config.ingestWorkers > 0 ? new DecodePool(config.ingestWorkers, DECODE_WORKER, log) : undefined;

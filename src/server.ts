@@ -74,11 +74,11 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
     await selflog.close();
   }]);
 
-  // --- single sign-on (a wrong SVC_SAML_* setting stops start-up here, naming it) ---
   // --- outbound calls (webhooks, the LLM, SAML metadata): one guarded client (docs/outbound.md) ---
   const outbound = new OutboundClient(config.outboundAllow);
 
-  const sso = await SamlSso.open({ config, control, auth, clock, log, outbound, record: (event, detail) => selflog.service(event as `saml_${string}`, detail) });
+  // --- single sign-on (a wrong SVC_SAML_* setting stops start-up here, naming it) ---
+  const sso = await SamlSso.open({ config, control, auth, clock, log, outbound, binding: access.samlBinding, record: (event, detail) => selflog.service(event as `saml_${string}`, detail) });
 
   // --- decode workers (closed after HTTP: requests in flight may still be decoding) ---
   const decoder = config.ingestWorkers > 0 ? new DecodePool(config.ingestWorkers, DECODE_WORKER, log) : undefined;

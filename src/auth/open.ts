@@ -11,6 +11,7 @@ import type { ObjectStore } from '../shared-store/object-store.js';
 import { bootstrapAdmin } from './bootstrap.js';
 import { assertSameJwtSecret, jwtFingerprint, loadJwtSecret } from './jwt-secret.js';
 import { enableFips } from './fips.js';
+import { SamlBinding } from './saml/binding.js';
 import { AuthService } from './service.js';
 
 export interface Access {
@@ -18,6 +19,8 @@ export interface Access {
   auth: AuthService;
   /** SVC_ADMIN_RESET=1 reset the admin password at this start (for the self-log). */
   adminReset: boolean;
+  /** Binds SAML logins to their browser, with keys derived from the JWT secret (the same on every node). */
+  samlBinding: SamlBinding;
   close(): Promise<void>;
 }
 
@@ -72,6 +75,7 @@ export async function openAccess(config: Readonly<Config>, clock: Clock, log: Lo
     control,
     auth,
     adminReset,
+    samlBinding: new SamlBinding(jwtSecret),
     async close() {
       await auth.close();
       await control.close();

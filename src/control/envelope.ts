@@ -70,5 +70,6 @@ function checkDoc(v: unknown, location: string): ControlDoc {
   const ok = d && d.format === 'svc-control' && typeof d.version === 'number' && Array.isArray(d.users) && Array.isArray(d.apiKeys) && Array.isArray(d.ingestTokens) && Array.isArray(d.envs);
   if (!ok) throw new ControlError(`cannot read the control plane at ${location}: the document is incomplete (corrupt?); it was left untouched`);
   // fields added after a document was first written get their empty value
-  return { revokedSessions: [], settings: {}, monitors: [], saml: { requests: [], assertions: [] }, ...d } as ControlDoc;
+  // pending SAML requests (`saml.requests`) were stored here once; they no longer are (auth/saml/binding.ts)
+  return { revokedSessions: [], settings: {}, monitors: [], ...d, saml: { assertions: d.saml?.assertions ?? [] } } as ControlDoc;
 }

@@ -28,8 +28,6 @@ export interface ControlDoc {
 }
 
 export interface SamlState {
-  /** AuthnRequest ids svc issued and has not seen answered (InResponseTo), with when they were made. */
-  requests: { id: string; createdAt: string }[];
   /** Assertion ids already used to log in, kept until their NotOnOrAfter: a replay fails on every node. */
   assertions: { id: string; expiresAt: string }[];
 }
@@ -140,6 +138,6 @@ export function emptyDoc(now: string): ControlDoc {
     settings: {},
     monitors: [],
     revokedSessions: [],
-    saml: { requests: [], assertions: [] },
+    saml: { assertions: [] },
   };
 }

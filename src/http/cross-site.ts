@@ -10,7 +10,12 @@ import { SvcError } from '../errors/svc-error.js';
  */
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
-/** Authenticated by what they carry, not by the cookie: the IdP's signed answer is posted from the IdP's site. */
+/**
+ * Authenticated by what they carry, not by the cookie: the IdP's signed answer is posted from the
+ * IdP's site, so it never has svc's Origin. Login CSRF through it (an attacker's own valid answer
+ * posted into a victim's browser) is stopped elsewhere: the ACS only hands a ticket to /complete,
+ * which signs in only the browser whose relay cookie holds the answered request (auth/saml/binding.ts).
+ */
 const EXEMPT = new Set(['/api/auth/saml/acs']);
 export const CSRF_HEADER = 'x-svc-request';
 

@@ -268,10 +268,77 @@ describe('SAML single sign-on against SimpleSAMLphp, in Chromium', { skip }, () 
     await assertGenericPage(await postToAcs(again, a, samlResponse));
     const e = await assertRecorded(a, tokenA, 'saml_assertion_replayed', since, { name_id: 'alice@example.test' });
     assert.ok(e.fields.request_id, 'the request id');
+    // node B also sees node A's events once A publishes them to the shared store: count from here
+    const sinceB = now();
     await assertGenericPage(await postToAcs(again, b, samlResponse));
-    await assertRecorded(b, tokenB, 'saml_assertion_replayed', since, { name_id: 'alice@example.test' });
+    await assertRecorded(b, tokenB, 'saml_assertion_replayed', sinceB, { name_id: 'alice@example.test' });
     assert.equal((await again.request.get(`${a.url}/api/auth/me`)).status(), 401);
     await Promise.all([ctx.close(), again.close()]);
+  });
+
+  it('refuses an answer posted by a browser that did not start the login (login CSRF): saml_response_invalid (other_browser)', async () => {
+    const victim = await newContext(browser);
+    const attacker = await newContext(browser);
+    // the attacker signs in at the IdP as themselves and keeps the signed answer from svc
+    const { samlResponse } = await ssoAttempt(attacker, 'alice', 'alice-password', { acs: 'hold' });
+    const since = now();
+    // and posts it into the victim's browser, as a page of theirs could
+    await assertGenericPage(await postToAcs(victim, a, samlResponse));
+    await assertRecorded(a, tokenA, 'saml_response_invalid', since, { cause: 'other_browser', name_id: 'alice@example.test' });
+    assert.equal((await victim.request.get(`${a.url}/api/auth/me`)).status(), 401, 'the victim is not signed in as the attacker');
+    await Promise.all([victim.close(), attacker.close()]);
+  });
+
+  it('completes a login started on one node whose answer reaches another', async () => {
+    const ctx = await newContext(browser);
+    const { samlResponse } = await ssoAttempt(ctx, 'alice', 'alice-password', { acs: 'hold' });
+    // cookies ignore ports: the relay cookie node A set reaches node B, as behind one load balancer
+    const page = await postToAcs(ctx, b, samlResponse);
+    await page.waitForURL((u) => u.pathname === '/ui/search');
+    const me = (await (await ctx.request.get(`${b.url}/api/auth/me`)).json()) as { name: string };
+    assert.equal(me.name, 'alice.local');
+    await ctx.close();
+  });
+
+  it('signs in through an IdP on another site, whose post to the ACS carries none of svc\'s cookies', async () => {
+    // svc as http://localhost, the IdP as http://127.0.0.1: two sites, as in production (ports do not make a site)
+    const portC = await freePort();
+    const svcC = `http://localhost:${portC}`;
+    const idpC = await startIdp({ certs, spEntityId: SP, acsUrl: `${svcC}/api/auth/saml/acs` });
+    const c = await startServerProcess({
+      SVC_LISTEN: `127.0.0.1:${portC}`,
+      SVC_DATA_DIR: tmp('svc-sso-cross-site-'),
+      SVC_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+      SVC_PUBLIC_URL: svcC,
+      SVC_SAML_SP_ENTITY_ID: SP,
+      SVC_SAML_IDP_METADATA: idpC.metadataUrl,
+    });
+    const ctx = await newContext(browser);
+    try {
+      const id = await createUser(c, { username: 'alice.local', password: 'alice-local-password', role: 'user' });
+      await call(c, 'PATCH', `/api/admin/users/${id}`, { token: await adminToken(c), body: { email: 'alice@example.test' } });
+      const page = await ctx.newPage();
+      let acsCookies: string | undefined;
+      await page.route(`${svcC}/api/auth/saml/acs`, async (route) => {
+        acsCookies = (await route.request().allHeaders()).cookie ?? '';
+        await route.continue();
+      });
+      await page.goto(`${svcC}/ui/login`);
+      await page.click('text=Sign in with SSO');
+      await page.waitForURL((u) => u.href.startsWith(idpC.url));
+      assert.equal((await ctx.cookies(`${svcC}/api/auth/saml/complete`)).filter((k) => k.name === 'svc_saml').length, 1, 'the relay cookie was set');
+      await page.fill('input[name=username]', 'alice');
+      await page.fill('input[name=password]', 'alice-password');
+      await page.locator('button[type=submit], input[type=submit]').first().click();
+      await page.waitForURL((u) => u.href.startsWith(`${svcC}/ui/search`));
+      assert.doesNotMatch(acsCookies ?? 'not posted', /svc_saml=|not posted/, 'a cross-site post carries no SameSite=Lax cookie');
+      const me = (await (await ctx.request.get(`${svcC}/api/auth/me`)).json()) as { name: string };
+      assert.equal(me.name, 'alice.local');
+    } finally {
+      await ctx.close();
+      await c.stop();
+      await idpC.stop();
+    }
   });
 
   it('refuses an answer to a request svc does not know: saml_response_invalid (unknown_request)', async () => {

@@ -11,7 +11,8 @@ import { sameEmail } from '../users.js';
 import { classify, SamlFailure, type SamlFailureDetail } from './failures.js';
 import { assertionLifetime, readResponse, type ResponseIds } from './response.js';
 import { effectiveSaml, ENV_NAME, resolveSaml, SamlSettingError, samlConfigured, type EffectiveSaml, type ResolvedSaml, type SamlField } from './settings.js';
-import { REQUEST_TTL_MS, SamlStateStore } from './state-store.js';
+import { REQUEST_TTL_MS, type SamlBinding } from './binding.js';
+import { SamlStateStore } from './state-store.js';
 
 export interface SsoDeps {
   config: Readonly<Config>;
@@ -21,6 +22,8 @@ export interface SsoDeps {
   log: Logger;
   /** Fetches IdP metadata given as a URL (the guarded client every outbound call uses). */
   outbound: OutboundClient;
+  /** Binds each login to the browser that started it (keys from the JWT secret every node shares). */
+  binding: SamlBinding;
   /** Records a `saml_*` event in `_svclogs`. */
   record: (event: string, detail: Record<string, string | undefined>) => void;
 }
@@ -45,14 +48,25 @@ export interface SsoLogin {
   session: LoginResult;
   /** Where the browser goes next: the page it came from (same origin only). */
   next: string;
+  /** The AuthnRequest this login answered (none for an IdP-initiated one). */
+  requestId?: string;
+}
+
+/** What the ACS gives back: a sealed ticket for /complete (an answer to svc's request), or a session (IdP-initiated, when allowed). */
+export type AcsResult = { ticket: string } | { login: SsoLogin };
+
+/** A login started: the IdP's URL, and the request id the browser must keep (the relay cookie). */
+export interface SsoStart {
+  url: string;
+  requestId: string;
 }
 
 /**
  * SAML single sign-on, service-provider side, match-only (DESIGN 12): svc sends people to the IdP
  * and accepts the signed answer only for a user that already exists (by name or email, or a
  * configured attribute). Every failure is a SamlFailure naming its `saml_*` event; the route shows
- * the person one generic page. State the nodes share (pending requests, used assertions) lives in
- * the control plane. Safe to call concurrently.
+ * the person one generic page. A login is bound to the browser that started it (SamlBinding); used
+ * assertions live in the control plane, which every node shares. Safe to call concurrently.
  */
 export class SamlSso {
   private resolved: Promise<ResolvedSaml> | undefined;
@@ -60,7 +74,7 @@ export class SamlSso {
   readonly state: SamlStateStore;
 
   private constructor(private readonly deps: SsoDeps) {
-    this.state = new SamlStateStore(deps.control, deps.clock);
+    this.state = new SamlStateStore(deps.control, deps.clock, deps.binding);
     this.effective = effectiveSaml(deps.config.saml, deps.control.settings().saml);
     deps.control.onChange(() => this.settingsChanged());
   }
@@ -84,6 +98,11 @@ export class SamlSso {
       deps.log.warn({ err: (e as Error).message }, 'single sign-on is not usable until its settings are fixed');
     }
     return sso;
+  }
+
+  /** What binds a login to its browser (the routes keep the relay cookie with it). */
+  get binding(): SamlBinding {
+    return this.deps.binding;
   }
 
   configured(): boolean {
@@ -138,7 +157,8 @@ export class SamlSso {
     if (samlConfigured(eff)) await resolveSaml(eff, this.deps.config.publicUrl, this.deps.outbound);
   }
 
-  private async client(): Promise<{ saml: SAML; r: ResolvedSaml }> {
+  /** node-saml for one call; `requestId` is the id an AuthnRequest built by it gets. */
+  private async client(requestId?: string): Promise<{ saml: SAML; r: ResolvedSaml }> {
     let r: ResolvedSaml;
     try {
       r = await this.current();
@@ -159,16 +179,18 @@ export class SamlSso {
       validateInResponseTo: r.idpInitiated ? ValidateInResponseTo.ifPresent : ValidateInResponseTo.always,
       requestIdExpirationPeriodMs: REQUEST_TTL_MS,
       cacheProvider: this.state,
+      generateUniqueId: () => requestId ?? this.deps.binding.newRequestId(this.deps.clock.now()),
       // let the IdP name the user in the format it is configured for
       identifierFormat: null,
     });
     return { saml, r };
   }
 
-  /** The IdP's sign-in URL for a browser that should come back to `next`. */
-  async loginUrl(next: string): Promise<string> {
-    const { saml } = await this.client();
-    return saml.getAuthorizeUrlAsync(safeNext(next), undefined, {});
+  /** The IdP's sign-in URL for a browser that should come back to `next`, and the id the browser must keep. */
+  async start(next: string): Promise<SsoStart> {
+    const requestId = this.deps.binding.newRequestId(this.deps.clock.now());
+    const { saml } = await this.client(requestId);
+    return { url: await saml.getAuthorizeUrlAsync(safeNext(next), undefined, {}), requestId };
   }
 
   /** svc's own SP metadata, to give the IdP. */
@@ -177,8 +199,13 @@ export class SamlSso {
     return saml.generateServiceProviderMetadata(null, null);
   }
 
-  /** Validates a posted answer and issues a session for the user it names. */
-  async acs(samlResponse: string | undefined, relayState: string | undefined): Promise<SsoLogin> {
+  /**
+   * Validates a posted answer and matches its user. An answer to svc's request gives a ticket that
+   * only the browser which started the request can redeem at /complete (the post itself comes from
+   * the IdP's site and carries none of svc's SameSite cookies); an unsolicited one, allowed only with
+   * SVC_SAML_IDP_INITIATED, gives the session at once.
+   */
+  async acs(samlResponse: string | undefined, relayState: string | undefined): Promise<AcsResult> {
     if (!samlResponse) throw new SamlFailure('saml_response_invalid', 'the post has no SAMLResponse', { cause: 'malformed' });
     let ids: ResponseIds;
     try {
@@ -207,9 +234,35 @@ export class SamlSso {
     const used = assertionLifetime(assertionXml, this.deps.clock.now() + REQUEST_TTL_MS);
     const until = new Date(Date.parse(used.expiresAt) + r.clockSkewMs).toISOString();
     if (!(await this.state.useAssertion(used.id, until))) throw new SamlFailure('saml_assertion_replayed', `assertion ${used.id} was already used to log in`, detail);
+    const next = safeNext(relayState);
+    // node-saml checked InResponseTo against svc's ids: absent only for an allowed IdP-initiated login
+    if (ids.inResponseTo) return { ticket: this.deps.binding.seal({ userId: user.id, requestId: ids.inResponseTo, next, idp: detail.idp, nameId: detail.name_id }, this.deps.clock.now()) };
+    return { login: await this.signIn(user, detail, next) };
+  }
+
+  /**
+   * Redeems the ACS's ticket in the browser that started the login: `pending` are the request ids its
+   * relay cookie holds. Refused when the ticket answers a request this browser did not make (an
+   * attacker's own valid response posted into someone else's browser: login CSRF).
+   */
+  async complete(sealed: string | undefined, pending: string[]): Promise<SsoLogin> {
+    const t = sealed === undefined ? undefined : this.deps.binding.open(sealed, this.deps.clock.now());
+    if (!t) throw new SamlFailure('saml_response_invalid', 'the hand-over from the ACS is missing, changed or expired', { cause: 'bad_ticket' });
+    const detail: SamlFailureDetail = { idp: t.idp, name_id: t.nameId, request_id: t.requestId };
+    if (!pending.includes(t.requestId)) {
+      throw new SamlFailure('saml_response_invalid', 'the answer reached a browser that did not start this login (no matching relay cookie)', { ...detail, cause: 'other_browser' });
+    }
+    // the user may have been disabled or deleted in the moment between the ACS and here
+    const user = this.deps.control.doc.users.find((u) => u.id === t.userId);
+    if (!user) throw new SamlFailure('saml_user_unknown', `user ${t.userId} no longer exists`, detail);
+    if (user.disabled) throw new SamlFailure('saml_user_disabled', `user "${user.username}" is disabled`, detail);
+    return this.signIn(user, detail, t.next);
+  }
+
+  private async signIn(user: UserRecord, detail: SamlFailureDetail, next: string): Promise<SsoLogin> {
     const session = await this.deps.auth.issueSession(user);
     this.deps.record('saml_login', { user: user.username, idp: detail.idp, name_id: detail.name_id, request_id: detail.request_id });
-    return { session, next: safeNext(relayState) };
+    return { session, next, requestId: detail.request_id };
   }
 
   /** Match-only: an existing user whose name or email (any case) is the NameID or the configured attribute. */

@@ -42,7 +42,11 @@ function spawnSvc(env: Record<string, string>): { child: ChildProcess; out: () =
 export async function startServerProcess(env: Record<string, string>): Promise<ProcessServer> {
   const { child, out, exited } = spawnSvc(env);
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`svc did not start in 30 s:\n${out()}`)), 30_000);
+    const timer = setTimeout(() => {
+      // a start that timed out must not leave the process behind (it would hold the test file open)
+      child.kill('SIGKILL');
+      reject(new Error(`svc did not start in 30 s:\n${out()}`));
+    }, 30_000);
     const check = () => {
       for (const line of out().split('\n')) {
         if (!line.includes('svc listening')) continue;

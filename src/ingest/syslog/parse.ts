@@ -95,14 +95,23 @@ function rfc5424(c: Cursor, ev: LogEvent, time: TimeContext): void {
   ev.message = msg;
 }
 
-/** The 3164 timestamp: `Mmm dd hh:mm:ss` (15 chars) or an RFC 3339 token. */
+/**
+ * The 3164 timestamp: `Mmm dd hh:mm:ss` (15 chars), with a fraction as syslog-ng's frac-digits()
+ * sends it (`Mmm dd hh:mm:ss.249`), or an RFC 3339 token.
+ */
 function rfc3164Time(c: Cursor, time: TimeContext, ev: LogEvent): number | undefined {
   const s = c.s;
   const ch = s.charCodeAt(c.p);
   if (ch >= 65 && ch <= 90) {
-    const text = s.slice(c.p, c.p + 15);
+    let end = c.p + 15;
+    if (s[end] === '.') {
+      let d = end + 1;
+      while (d < s.length && d - end <= 9 && s.charCodeAt(d) >= 48 && s.charCodeAt(d) <= 57) d++;
+      if (d > end + 1) end = d;
+    }
+    const text = s.slice(c.p, end);
     const t = parseTimeValue(text, time);
-    if (t !== undefined) c.p = s[c.p + 15] === ' ' ? c.p + 16 : c.p + 15;
+    if (t !== undefined) c.p = s[end] === ' ' ? end + 1 : end;
     return t === undefined ? t : eventTime(t, text, time.nowUs, time, ev.fields);
   }
   if (ch >= 48 && ch <= 57) {

@@ -43,6 +43,14 @@ describe('parseSyslog', () => {
     assert.equal(berlin.timeUs, Date.parse('2026-11-22T03:36:34Z') * 1000);
   });
 
+  it("reads an RFC 3164 time with syslog-ng's frac-digits() fraction", () => {
+    const e = parseSyslog('<13>Nov 22 04:36:34.249 vm myapp[77]: hello frac', utc);
+    assert.equal(e.timeUs, Date.parse('2026-11-22T04:36:34.249Z') * 1000);
+    assert.deepEqual([e.host, e.source, e.message], ['vm', 'myapp', 'hello frac']);
+    const micro = parseSyslog('<13>Nov 22 04:36:34.249123 vm myapp: x', utc);
+    assert.equal(micro.timeUs, Date.parse('2026-11-22T04:36:34.249Z') * 1000 + 123);
+  });
+
   it('puts a December date seen in January into the previous year', () => {
     const e = parseSyslog('<13>Dec 31 23:59:59 vm app: late', timeContext('UTC', Date.parse('2027-01-01T00:00:10Z')));
     assert.equal(e.timeUs, Date.parse('2026-12-31T23:59:59Z') * 1000);

@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { ControlError } from './errors.js';
+import { migrateKeyOwners } from './migrate.js';
 import type { ControlDoc } from './records.js';
 
 /** The stored form of an encrypted control plane: nothing but the algorithm is readable. */
@@ -70,5 +71,7 @@ function checkDoc(v: unknown, location: string): ControlDoc {
   const ok = d && d.format === 'svc-control' && typeof d.version === 'number' && Array.isArray(d.users) && Array.isArray(d.apiKeys) && Array.isArray(d.ingestTokens) && Array.isArray(d.envs);
   if (!ok) throw new ControlError(`cannot read the control plane at ${location}: the document is incomplete (corrupt?); it was left untouched`);
   // fields added after a document was first written get their empty value
-  return { revokedSessions: [], settings: {}, monitors: [], saml: { requests: [], assertions: [] }, ...d } as ControlDoc;
+  const doc = { revokedSessions: [], settings: {}, monitors: [], saml: { requests: [], assertions: [] }, ...d } as ControlDoc;
+  migrateKeyOwners(doc);
+  return doc;
 }

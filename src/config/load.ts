@@ -4,6 +4,7 @@ import { dirname, resolve, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { envSchema } from './schema.js';
 import { carriedFolder } from '../packaged/carried.js';
+import { isSecretName } from '../errors/secret-names.js';
 
 export interface ListenAddress {
   host: string;
@@ -131,7 +132,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const key = String(issue.path[0]);
-    throw new ConfigError(`${key}: ${issue.message} (got "${svcVars[key] ?? ''}")`);
+    // a secret's value (SVC_ADMIN_PASSWORD, SVC_LLM_API_KEY) is never printed back
+    throw new ConfigError(isSecretName(key) ? `${key}: ${issue.message}` : `${key}: ${issue.message} (got "${svcVars[key] ?? ''}")`);
   }
   const e = parsed.data;
   const dataDir = resolve(e.SVC_DATA_DIR);

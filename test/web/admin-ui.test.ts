@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { call, createUser } from '../helpers/auth.js';
+import { call, createUser, login } from '../helpers/auth.js';
 import { browserSkipReason, newContext, shownCount, signIn, waitFor } from './browser.js';
 import { ingestNdjson } from './data.js';
 import { startUiSession, type UiServer, type UiSession } from './fixture.js';
@@ -104,6 +104,19 @@ describe('the admin pages and the UI\'s defences in Chromium', { skip }, () => {
     const res = await fetch(`${base()}/api/ingest`, { method: 'POST', headers: { authorization: `Bearer ${secret}` }, body: '{"message":"via the ui token"}\n' });
     assert.equal(res.status, 200);
     await page.click('button:has-text("I have copied it")');
+  });
+
+  it('marks a key whose owner was deleted "owner removed", and the API refuses it', async () => {
+    const ownerId = await createUser(ui.srv, { username: 'leaving-admin', password: 'leaving-admin-password', role: 'admin' });
+    const session = await login(ui.srv, 'leaving-admin', 'leaving-admin-password');
+    const key = (await call(ui.srv, 'POST', '/api/admin/api-keys', { token: session, body: { name: 'left-behind', scopes: ['admin'] }, expect: 201 })) as { id: string; secret: string };
+    await call(ui.srv, 'DELETE', `/api/admin/users/${ownerId}`, { token: ui.admin, expect: 204 });
+    await page.goto(`${base()}/ui/admin/api-keys`);
+    const badge = page.locator('tr[data-key="left-behind"] [data-testid=owner-state]');
+    assert.equal(await waitFor('the owner badge', () => badge.textContent()), 'owner removed');
+    assert.equal(await searchWithKey(base(), key.secret), 401);
+    // the README's screenshot (the last test) shows the keys an admin would make
+    await call(ui.srv, 'DELETE', `/api/admin/api-keys/${key.id}`, { token: ui.admin, expect: 204 });
   });
 
   it('creates an environment with its retention, and sweeps now showing what was deleted', async () => {

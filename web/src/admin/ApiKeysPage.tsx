@@ -80,6 +80,8 @@ export function ApiKeysPage() {
                   <div className="small">
                     <span className="mono">svk_…{k.lastFour}</span> · <AllowSummary allow={k.allow} />
                   </div>
+                  {/* here rather than beside the state: a wider state column pushed the actions out of view */}
+                  <OwnerBadge k={k} />
                 </td>
                 <td>
                   {k.scopes.map((s) => (
@@ -101,7 +103,6 @@ export function ApiKeysPage() {
                 </td>
                 <td>
                   <StateBadge state={k.state} />
-                  <OwnerBadge k={k} />
                 </td>
                 <CreatedCell at={k.createdAt} by={k.createdBy} />
                 <td className="actions-col">

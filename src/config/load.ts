@@ -4,7 +4,7 @@ import { dirname, resolve, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { envSchema } from './schema.js';
 import { carriedFolder } from '../packaged/carried.js';
-import { isSecretName } from '../errors/secret-names.js';
+import { isSecretKey } from '../errors/secret-names.js';
 
 export interface ListenAddress {
   host: string;
@@ -133,7 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     const issue = parsed.error.issues[0];
     const key = String(issue.path[0]);
     // a secret's value (SVC_ADMIN_PASSWORD, SVC_LLM_API_KEY) is never printed back
-    throw new ConfigError(isSecretName(key) ? `${key}: ${issue.message}` : `${key}: ${issue.message} (got "${svcVars[key] ?? ''}")`);
+    throw new ConfigError(isSecretKey(key) ? `${key}: ${issue.message}` : `${key}: ${issue.message} (got "${svcVars[key] ?? ''}")`);
   }
   const e = parsed.data;
   const dataDir = resolve(e.SVC_DATA_DIR);

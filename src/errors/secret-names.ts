@@ -1,16 +1,19 @@
 /**
- * Names of inputs whose values are secrets (a password, a token, an API key, a webhook URL, which
- * for Slack-style hooks is itself the credential). A validation message names such a field but
- * never quotes its value: an error answer, a client's log or svc's own log would otherwise hold it.
- * Errs towards hiding: a harmless field that matches only loses the echo of its value.
+ * Names of values that are secrets, by their last words (camelCase, kebab or snake): password,
+ * clientSecret, api-key, access_token, SVC_LLM_API_KEY. One rule for what svc records
+ * (selflog/redact.ts) and what it answers or prints (validation errors, settings at start).
  */
-const SECRET_NAME = /pass(word|phrase)?|secret|token|api_?key|credential|private|webhook|cookie|authori[sz]ation/i;
+const SECRET_KEY = /(^|_)(pass|password|passwd|passphrase|secret|token|api_?key|authorization|auth_header|bearer|cookie|private_key|credentials|jwt)$/;
 
-export function isSecretName(name: string): boolean {
-  return SECRET_NAME.test(name);
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEY.test(key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/-/g, '_').toLowerCase());
 }
 
-/** True when any part of a field's path (`destinations.0.webhook`) names a secret. */
+/**
+ * A field a validation message names without quoting its value: a secret by name, or a webhook
+ * URL (a Slack-style hook is its own credential). True when any part of its path is one
+ * (`destinations.0.webhook`).
+ */
 export function isSecretPath(path: readonly (string | number)[]): boolean {
-  return path.some((k) => typeof k === 'string' && isSecretName(k));
+  return path.some((k) => typeof k === 'string' && (isSecretKey(k) || /webhook/i.test(k)));
 }

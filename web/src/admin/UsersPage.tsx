@@ -208,7 +208,7 @@ function ResetDialog({ user, onClose, onDone }: { user: User; onClose: () => voi
       footer={
         <>
           <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" type="submit" form="reset-form" disabled={password.length < 8}>
+          <Button variant="primary" type="submit" form="reset-form" disabled={password.length < 12}>
             Set password
           </Button>
         </>

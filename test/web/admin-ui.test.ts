@@ -155,6 +155,19 @@ describe('the admin pages and the UI\'s defences in Chromium', { skip }, () => {
     await c.close();
   });
 
+  it('signs a user out everywhere from the account menu: their other sessions end too', async () => {
+    await createUser(ui.srv, { username: 'roamer', password: 'roamer-password', role: 'user' });
+    const elsewhere = await login(ui.srv, 'roamer', 'roamer-password');
+    const c = await newContext(browser);
+    const p = await c.newPage();
+    await signIn(p, base(), 'roamer', 'roamer-password');
+    await p.click('button[aria-label="Account menu"]');
+    await p.click('button:has-text("Sign out everywhere")');
+    await p.waitForURL((u) => u.pathname.startsWith('/ui/login'));
+    assert.equal((await fetch(`${base()}/api/auth/me`, { headers: { authorization: `Bearer ${elsewhere}` } })).status, 401);
+    await c.close();
+  });
+
   it('renders hostile log text as text: no script runs, no planted URL is fetched', async () => {
     const plant = (what: string) => `${other.url}/planted-${what}`;
     const hostile = [

@@ -1,6 +1,6 @@
 import type { ControlDoc } from '../control/records.js';
 import { SvcError } from '../errors/svc-error.js';
-import { keyState } from './api-keys.js';
+import { keyState, ownerRefusal } from './api-keys.js';
 import type { Principal, Scope } from './principal.js';
 import { userPrincipal } from './service.js';
 
@@ -32,6 +32,9 @@ export function actingAs(doc: Readonly<ControlDoc>, owner: Owner, nowMs: number)
   if (!k) throw new SvcError('access_denied', `the owner, API key "${owner.name}", no longer exists`);
   const state = keyState(k, nowMs);
   if (state !== 'enabled') throw new SvcError('access_denied', `the owner, API key "${owner.name}", is ${state}`);
+  // the key's own owner, as at authentication: a job keeps no power its key has lost
+  const refusal = ownerRefusal(k, doc.users.find((u) => u.id === k.ownerId));
+  if (refusal) throw new SvcError('access_denied', `the owner, API key "${owner.name}", ${refusal.message.replace(/^API key /, '')}`);
   if (!k.scopes.includes('standard') && !k.scopes.includes('admin')) throw new SvcError('access_denied', `the owner, API key "${owner.name}", lacks the Standard API scope`);
   return { kind: 'api_key', id: k.id, name: k.name, scopes: new Set<Scope>(k.scopes), allow: k.allow, createdBy: k.createdBy };
 }

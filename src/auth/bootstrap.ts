@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/load.js';
 import { SvcError, isSvcError } from '../errors/svc-error.js';
+import { MIN_PASSWORD_LENGTH } from './passwords.js';
 import { ALLOW_ALL } from './principal.js';
 import { randomBase62 } from './secrets.js';
 import type { AuthService } from './service.js';
@@ -13,6 +14,11 @@ import { ADMIN_USERNAME } from './users.js';
  */
 export async function bootstrapAdmin(auth: AuthService, config: Readonly<Config>, log: Logger, print: (line: string) => void): Promise<boolean> {
   const existing = auth.users.byUsername(ADMIN_USERNAME);
+  // checked only when it is used: a short one left in the environment of a running deployment is harmless
+  const using = !existing || config.adminReset;
+  if (using && config.adminPassword !== undefined && config.adminPassword.length < MIN_PASSWORD_LENGTH) {
+    throw new SvcError('invalid_input', `SVC_ADMIN_PASSWORD: must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  }
   if (!existing) {
     const password = config.adminPassword ?? randomBase62(18);
     try {

@@ -4,9 +4,9 @@ import type { ApiKeyRecord, IngestTokenRecord, UserRecord } from '../control/rec
 import type { ControlStore } from '../control/store.js';
 import { Envs } from '../control/envs.js';
 import { SvcError } from '../errors/svc-error.js';
-import { ApiKeys, keyState } from './api-keys.js';
+import { ApiKeys, keyState, ownerRefusal } from './api-keys.js';
 import { IngestTokens } from './ingest-tokens.js';
-import { unusableHash, verifyPassword } from './passwords.js';
+import { needsRehash, unusableHash, verifyPassword } from './passwords.js';
 import { ALLOW_ALL, type ApiKeyPrincipal, type IngestPrincipal, type Principal, type Scope, type UserPrincipal } from './principal.js';
 import { LoginRateLimiter } from './rate-limit.js';
 import { API_KEY_PREFIX, INGEST_TOKEN_PREFIX, SecretHasher } from './secrets.js';
@@ -92,7 +92,7 @@ export class AuthService {
     return this.authenticateSession(secret);
   }
 
-  /** Unknown and deleted keys: invalid_credentials; disabled and expired ones say so. All 401. */
+  /** Unknown and deleted keys: invalid_credentials; disabled and expired ones, and those their owner cannot back, say so. All 401. */
   authenticateApiKey(secret: string): ApiKeyPrincipal {
     const rec = this.lookup(this.keysByHmac, secret);
     if (!rec) throw new SvcError('invalid_credentials', 'API key is not valid');
@@ -100,6 +100,8 @@ export class AuthService {
     const state = keyState(rec, now);
     if (state === 'disabled') throw new SvcError('disabled_credentials', 'API key is disabled');
     if (state === 'expired') throw new SvcError('expired_credentials', 'API key has expired');
+    const refusal = ownerRefusal(rec, rec.ownerId ? this.usersById.get(rec.ownerId) : undefined);
+    if (refusal) throw refusal;
     this.usage.touch(rec.id, now);
     return { kind: 'api_key', id: rec.id, name: rec.name, scopes: new Set<Scope>(rec.scopes), allow: rec.allow, createdBy: rec.createdBy };
   }
@@ -159,7 +161,17 @@ export class AuthService {
       throw new SvcError('invalid_credentials', 'invalid username or password');
     }
     this.perUser.succeed(keys);
+    if (needsRehash(user.passwordHash, this.opts.fips)) await this.rehash(user, password);
     return this.issueSession(user);
+  }
+
+  /** A hash of an older cost or algorithm is replaced now that the password is known; a failure only waits for the next login. */
+  private async rehash(user: UserRecord, password: string): Promise<void> {
+    try {
+      await this.users.rehash(user.id, user.passwordHash, password);
+    } catch (e) {
+      this.opts.log.warn({ err: e, user: user.username }, 'cannot store the password at the current hashing cost; will try at the next login');
+    }
   }
 
   /** A session for a user who proved who they are (password, or a SAML assertion: auth/saml). */

@@ -2,7 +2,7 @@ import type { Clock } from '../clock/clock.js';
 import type { Role, UserRecord } from '../control/records.js';
 import type { ControlStore } from '../control/store.js';
 import { SvcError } from '../errors/svc-error.js';
-import { hashPassword } from './passwords.js';
+import { checkNewPassword, hashPassword } from './passwords.js';
 import type { Allowlists } from './principal.js';
 import { newId } from './secrets.js';
 
@@ -60,6 +60,7 @@ export class Users {
   }
 
   async create(input: { username: string; password: string; role?: Role; allow?: Allowlists; email?: string }): Promise<UserView> {
+    checkNewPassword(input.password);
     const now = new Date(this.clock.now()).toISOString();
     const rec: UserRecord = {
       id: newId(),
@@ -89,6 +90,7 @@ export class Users {
     if (existing.username === ADMIN_USERNAME && patch.role === 'user') {
       throw new SvcError('invalid_input', `role: the "${ADMIN_USERNAME}" user must stay an admin`, { details: { field: 'role' } });
     }
+    if (patch.password !== undefined) checkNewPassword(patch.password);
     const passwordHash = patch.password === undefined ? undefined : await hashPassword(patch.password, this.fips);
     const rec = await this.control.mutate((doc) => {
       const u = doc.users.find((x) => x.id === id);
@@ -123,6 +125,28 @@ export class Users {
       return u;
     });
     return view(rec);
+  }
+
+  /**
+   * Replaces a hash made at an older cost (passwords.ts needsRehash) after a login proved the
+   * password. Sessions stay: the password is the same. Skipped when the hash changed meanwhile
+   * (a password change raced the login).
+   */
+  async rehash(id: string, old: string, password: string): Promise<void> {
+    const passwordHash = await hashPassword(password, this.fips);
+    await this.control.mutate((doc) => {
+      const u = doc.users.find((x) => x.id === id);
+      if (u && u.passwordHash === old) u.passwordHash = passwordHash;
+    });
+  }
+
+  /** "Sign out everywhere": every session of the user ends (on every node), this one included. */
+  async endSessions(id: string): Promise<void> {
+    await this.control.mutate((doc) => {
+      const u = doc.users.find((x) => x.id === id);
+      if (!u) throw notFound(id);
+      u.sessionEpoch++;
+    });
   }
 
   async delete(id: string): Promise<void> {

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { envSchema } from './schema.js';
 import { carriedFolder } from '../packaged/carried.js';
 import { parseAllowList, type AllowList } from '../outbound/allow-list.js';
+import { isSecretKey } from '../errors/secret-names.js';
 
 export interface ListenAddress {
   host: string;
@@ -146,7 +147,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const key = String(issue.path[0]);
-    throw new ConfigError(`${key}: ${issue.message} (got "${svcVars[key] ?? ''}")`);
+    // a secret's value (SVC_ADMIN_PASSWORD, SVC_LLM_API_KEY) is never printed back
+    throw new ConfigError(isSecretKey(key) ? `${key}: ${issue.message}` : `${key}: ${issue.message} (got "${svcVars[key] ?? ''}")`);
   }
   const e = parsed.data;
   const dataDir = resolve(e.SVC_DATA_DIR);

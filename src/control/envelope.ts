@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { ControlError } from './errors.js';
+import { migrateKeyOwners } from './migrate.js';
 import type { ControlDoc } from './records.js';
 
 /** The stored form of an encrypted control plane: nothing but the algorithm is readable. */
@@ -71,5 +72,7 @@ function checkDoc(v: unknown, location: string): ControlDoc {
   if (!ok) throw new ControlError(`cannot read the control plane at ${location}: the document is incomplete (corrupt?); it was left untouched`);
   // fields added after a document was first written get their empty value
   // pending SAML requests (`saml.requests`) were stored here once; they no longer are (auth/saml/binding.ts)
-  return { revokedSessions: [], settings: {}, monitors: [], ...d, saml: { assertions: d.saml?.assertions ?? [] } } as ControlDoc;
+  const doc = { revokedSessions: [], settings: {}, monitors: [], ...d, saml: { assertions: d.saml?.assertions ?? [] } } as ControlDoc;
+  migrateKeyOwners(doc);
+  return doc;
 }

@@ -65,6 +65,14 @@ export interface CredentialRecord {
 }
 
 export interface ApiKeyRecord extends CredentialRecord {
+  /**
+   * The user the key belongs to: the admin who created it, or the owner of the key that created
+   * it. The key acts only while that user exists and is enabled, and an Admin API key only while
+   * they are an admin (auth/api-keys.ts ownerState). null: the creator recorded by name only
+   * (documents before owners were kept) no longer existed when the owner was looked up; such a
+   * key is refused (control/migrate.ts).
+   */
+  ownerId: string | null;
   purpose: string;
   scopes: Scope[];
   allow: Allowlists;

@@ -27,11 +27,17 @@ export function effectiveSettings(stored: Settings, envRetentionDays: number | u
   return { retentionDefaultDays: null, retentionDefaultSource: 'none' };
 }
 
+/** The settings that are a plain number of days: `null` removes one. */
+type DaysSetting = 'retentionDefaultDays' | 'apiKeyExpiryDefaultDays' | 'adminKeyMaxDays';
+const DAYS_SETTINGS: readonly DaysSetting[] = ['retentionDefaultDays', 'apiKeyExpiryDefaultDays', 'adminKeyMaxDays'];
+
 /** Admin → General. `null` removes a setting. */
-export async function updateSettings(control: ControlStore, patch: { retentionDefaultDays?: number | null; saml?: SamlPatch }): Promise<Settings> {
+export async function updateSettings(control: ControlStore, patch: { [K in DaysSetting]?: number | null } & { saml?: SamlPatch }): Promise<Settings> {
   return control.mutate((doc) => {
-    if (patch.retentionDefaultDays === null) delete doc.settings.retentionDefaultDays;
-    else if (patch.retentionDefaultDays !== undefined) doc.settings.retentionDefaultDays = patch.retentionDefaultDays;
+    for (const k of DAYS_SETTINGS) {
+      if (patch[k] === null) delete doc.settings[k];
+      else if (patch[k] !== undefined) doc.settings[k] = patch[k];
+    }
     if (patch.saml !== undefined) {
       const saml = mergeSaml(doc.settings.saml, patch.saml);
       if (Object.keys(saml).length > 0) doc.settings.saml = saml;

@@ -12,6 +12,10 @@ export interface EnvRecord {
 export interface Settings {
   /** Admin → General retention default in days; SVC_RETENTION_DEFAULT_DAYS wins when set. */
   retentionDefaultDays?: number;
+  /** Admin → General: days a new API key lasts when its create names no expiry; unset: it never expires. */
+  apiKeyExpiryDefaultDays?: number;
+  /** Admin → General: the longest an Admin API key may last, in days (a create asking longer, or never, is 400); unset: no maximum. */
+  adminKeyMaxDays?: number;
   /** Admin → General single sign-on; each SVC_SAML_* setting wins over its field here. */
   saml?: StoredSamlSettings;
 }

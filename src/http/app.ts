@@ -67,7 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.setErrorHandler((err, request, reply) => {
     const svcErr = toSvcError(err);
-    if (svcErr.kind === 'internal') request.log.error({ err, reqId: request.id, url: request.url }, 'request failed');
+    if (svcErr.kind === 'internal') request.log.error({ err, reqId: request.id, path: request.url.split('?')[0] }, 'request failed');
     return sendError(reply, svcErr, request);
   });
 

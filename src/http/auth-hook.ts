@@ -34,10 +34,23 @@ function sessionCookie(header: string | undefined): string | undefined {
     const eq = part.indexOf('=');
     if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) {
       const v = part.slice(eq + 1).trim();
-      return v.length > 0 ? decodeURIComponent(v) : undefined;
+      return v.length > 0 ? decodeCookieValue(v) : undefined;
     }
   }
   return undefined;
+}
+
+/**
+ * A cookie value as sent, percent-decoded when it decodes. A malformed escape (`%E0%A4%A`) is kept
+ * as it is: no session token contains `%`, so it then fails verification as any wrong token does
+ * (401), where decodeURIComponent's URIError would have been a 500.
+ */
+function decodeCookieValue(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
 }
 
 /** Throws 403 insufficient_scope unless `p` may use a route of class `access`. Pure. */

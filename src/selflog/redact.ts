@@ -4,16 +4,11 @@
  * bearer/basic credential or `password=...`. Long strings are cut so one call cannot bloat the log.
  */
 
+import { isSecretKey } from '../errors/secret-names.js';
+
 export const REDACTED = '[redacted]';
 const MAX_STRING = 2000;
 const MAX_DEPTH = 6;
-
-/** Key names (camelCase, kebab or snake) whose last words name a secret: password, clientSecret, api-key, access_token. */
-const SECRET_KEY = /(^|_)(pass|password|passwd|passphrase|secret|token|api_?key|authorization|auth_header|bearer|cookie|private_key|credentials|jwt)$/;
-
-function isSecretKey(key: string): boolean {
-  return SECRET_KEY.test(key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/-/g, '_').toLowerCase());
-}
 
 const SECRET_PATTERNS: [RegExp, string][] = [
   // svc API keys and ingest tokens

@@ -136,8 +136,8 @@ describe('users through /api/admin/users', () => {
 
   for (const [what, body, field] of [
     ['a short password', { username: 'dave', password: 'short' }, 'password'],
-    ['an unknown role', { username: 'dave', password: 'long-enough', role: 'root' }, 'role'],
-    ['a username with spaces', { username: 'da ve', password: 'long-enough' }, 'username'],
+    ['an unknown role', { username: 'dave', password: 'long-enough-pw', role: 'root' }, 'role'],
+    ['a username with spaces', { username: 'da ve', password: 'long-enough-pw' }, 'username'],
   ] as const) {
     it(`answers 400 naming "${field}" for ${what}, and stores nothing`, async () => {
       const res = await fetch(`${srv.url}/api/admin/users`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });

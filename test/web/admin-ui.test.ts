@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { call, createUser } from '../helpers/auth.js';
+import { call, createUser, login } from '../helpers/auth.js';
 import { browserSkipReason, newContext, shownCount, signIn, waitFor } from './browser.js';
 import { ingestNdjson } from './data.js';
 import { startUiSession, type UiServer, type UiSession } from './fixture.js';
@@ -106,6 +106,19 @@ describe('the admin pages and the UI\'s defences in Chromium', { skip }, () => {
     await page.click('button:has-text("I have copied it")');
   });
 
+  it('marks a key whose owner was deleted "owner removed", and the API refuses it', async () => {
+    const ownerId = await createUser(ui.srv, { username: 'leaving-admin', password: 'leaving-admin-password', role: 'admin' });
+    const session = await login(ui.srv, 'leaving-admin', 'leaving-admin-password');
+    const key = (await call(ui.srv, 'POST', '/api/admin/api-keys', { token: session, body: { name: 'left-behind', scopes: ['admin'] }, expect: 201 })) as { id: string; secret: string };
+    await call(ui.srv, 'DELETE', `/api/admin/users/${ownerId}`, { token: ui.admin, expect: 204 });
+    await page.goto(`${base()}/ui/admin/api-keys`);
+    const badge = page.locator('tr[data-key="left-behind"] [data-testid=owner-state]');
+    assert.equal(await waitFor('the owner badge', () => badge.textContent()), 'owner removed');
+    assert.equal(await searchWithKey(base(), key.secret), 401);
+    // the README's screenshot (the last test) shows the keys an admin would make
+    await call(ui.srv, 'DELETE', `/api/admin/api-keys/${key.id}`, { token: ui.admin, expect: 204 });
+  });
+
   it('creates an environment with its retention, and sweeps now showing what was deleted', async () => {
     await page.goto(`${base()}/ui/admin/envs`);
     await page.click('button:has-text("Create environment")');
@@ -139,6 +152,19 @@ describe('the admin pages and the UI\'s defences in Chromium', { skip }, () => {
     await p.goto(`${base()}/ui/admin/api-keys`);
     await waitFor('the refusal', () => p.locator('text=These pages are for administrators.').count());
     assert.equal(await p.locator('[data-testid=api-keys]').count(), 0);
+    await c.close();
+  });
+
+  it('signs a user out everywhere from the account menu: their other sessions end too', async () => {
+    await createUser(ui.srv, { username: 'roamer', password: 'roamer-password', role: 'user' });
+    const elsewhere = await login(ui.srv, 'roamer', 'roamer-password');
+    const c = await newContext(browser);
+    const p = await c.newPage();
+    await signIn(p, base(), 'roamer', 'roamer-password');
+    await p.click('button[aria-label="Account menu"]');
+    await p.click('button:has-text("Sign out everywhere")');
+    await p.waitForURL((u) => u.pathname.startsWith('/ui/login'));
+    assert.equal((await fetch(`${base()}/api/auth/me`, { headers: { authorization: `Bearer ${elsewhere}` } })).status, 401);
     await c.close();
   });
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { MAX_EXPIRY_DAYS } from '../../auth/api-keys.js';
 import { principalOf } from '../auth-hook.js';
 import { allowSchema, itemRoutes, nameSchema, parseInput, scopeSchema } from './admin-input.js';
 
@@ -12,7 +13,7 @@ const createKey = z
       .number({ invalid_type_error: 'must be a whole number of days' })
       .int('must be a whole number of days')
       .min(1, 'must be at least 1')
-      .max(3650, 'must be at most 3650')
+      .max(MAX_EXPIRY_DAYS, `must be at most ${MAX_EXPIRY_DAYS}`)
       .nullable()
       .optional(),
     allow: allowSchema.optional(),
@@ -28,7 +29,7 @@ export async function adminApiKeyRoutes(app: FastifyInstance): Promise<void> {
 
   app.post('/api/admin/api-keys', opts, async (request, reply) => {
     const input = parseInput(createKey, request.body);
-    const created = await keys().create({ ...input, expiresInDays: input.expiresInDays ?? undefined }, principalOf(request).name);
+    const created = await keys().create(input, principalOf(request));
     return reply.code(201).header('Cache-Control', 'no-store').send(created);
   });
 

@@ -1,20 +1,37 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { SCOPES, type Allowlists, type Scope } from '../../auth/principal.js';
+import { isSecretPath } from '../../errors/secret-names.js';
 import { SvcError } from '../../errors/svc-error.js';
 
 /**
  * Validates a request body (or params) with a zod schema. The first problem becomes a 400
  * invalid_input whose message names the field and quotes the bad value; details carry `field`.
+ * A secret's value is never quoted (errors/secret-names.ts), nor a whole body that is not an
+ * object (a password pasted as the body would be echoed whole): only what kind of value it was.
  */
 export function parseInput<T extends z.ZodTypeAny>(schema: T, value: unknown): z.infer<T> {
   const r = schema.safeParse(value ?? {});
   if (r.success) return r.data as z.infer<T>;
   const issue = r.error.issues[0];
   const field = issue.code === 'unrecognized_keys' ? issue.keys[0] : issue.path.join('.') || 'body';
-  const message = issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message;
   const bad = issue.code === 'unrecognized_keys' ? undefined : at(value, issue.path);
-  throw new SvcError('invalid_input', `${field}: ${message}${bad === undefined ? '' : ` (got ${quote(bad)})`}`, { details: { field } });
+  let message = issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message;
+  let got = bad === undefined ? '' : ` (got ${quote(bad)})`;
+  if (issue.code !== 'unrecognized_keys' && (isSecretPath(issue.path) || issue.path.length === 0)) {
+    // zod's own messages can quote the value too ("received 'x'")
+    if (typeof bad === 'string' && bad.length > 0 && message.includes(bad)) message = 'is not valid';
+    got = bad === undefined ? '' : ` (got ${kindOf(bad)})`;
+  }
+  throw new SvcError('invalid_input', `${field}: ${message}${got}`, { details: { field } });
+}
+
+function kindOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object') return 'an object';
+  if (typeof v === 'string') return `a ${v.length}-character string`;
+  return `a ${typeof v}`;
 }
 
 function at(value: unknown, path: (string | number)[]): unknown {

@@ -31,7 +31,7 @@ export async function adminLookupRoutes(app: FastifyInstance): Promise<void> {
   app.setErrorHandler((err, request, reply) => {
     const tooLarge = (err as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE';
     const e = tooLarge ? new SvcError('body_too_large', `the CSV is larger than ${sizeText(maxBytes)} (SVC_LOOKUP_MAX_BYTES)`) : toSvcError(err);
-    if (e.kind === 'internal') request.log.error({ err, reqId: request.id, url: request.url }, 'request failed');
+    if (e.kind === 'internal') request.log.error({ err, reqId: request.id, path: request.url.split('?')[0] }, 'request failed');
     return sendError(reply, e, request);
   });
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { MAX_EXPIRY_DAYS } from '../../auth/api-keys.js';
 import { SamlSettingError } from '../../auth/saml/settings.js';
 import { effectiveSettings, mergeSaml, updateSettings } from '../../control/settings.js';
 import { SvcError } from '../../errors/svc-error.js';
@@ -20,21 +21,26 @@ const samlPatch = z
   })
   .strict();
 
+const days = (max: number) =>
+  z
+    .number({ invalid_type_error: 'must be a whole number of days or null' })
+    .int('must be a whole number of days')
+    .min(1, 'must be at least 1')
+    .max(max, `must be at most ${max}`)
+    .nullable()
+    .optional();
+
 const patchSettings = z
   .object({
-    retentionDefaultDays: z
-      .number({ invalid_type_error: 'must be a whole number of days or null' })
-      .int('must be a whole number of days')
-      .min(1, 'must be at least 1')
-      .max(36500, 'must be at most 36500')
-      .nullable()
-      .optional(),
+    retentionDefaultDays: days(36500),
+    apiKeyExpiryDefaultDays: days(MAX_EXPIRY_DAYS),
+    adminKeyMaxDays: days(MAX_EXPIRY_DAYS),
     saml: samlPatch.nullable().optional(),
   })
   .strict();
 
 /**
- * /api/admin/settings: Admin → General (retention default, single sign-on). The answer also says
+ * /api/admin/settings: Admin → General (retention default, API key expiry, single sign-on). The answer also says
  * what is in force, and for single sign-on whether it works and which fields the environment sets.
  */
 export async function adminSettingsRoutes(app: FastifyInstance): Promise<void> {

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../auth/passwords.js';
 import { allowSchema, idParams, itemRoutes, nameSchema, parseInput } from './admin-input.js';
 
 const password = z
   .string({ invalid_type_error: 'must be a string', required_error: 'is required' })
-  .min(8, 'must be at least 8 characters')
-  .max(1024, 'must be at most 1024 characters');
+  .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
+  .max(MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`);
 const role = z.enum(['admin', 'user'], { errorMap: () => ({ message: 'want "admin" or "user"' }) });
 const username = nameSchema(100).refine((s) => /^[A-Za-z0-9][A-Za-z0-9_.@-]*$/.test(s), 'want letters, digits, "_", ".", "@" or "-"');
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { Principal } from '../../auth/principal.js';
+import { SvcError } from '../../errors/svc-error.js';
 import { SESSION_COOKIE, principalOf } from '../auth-hook.js';
 import { parseInput } from './admin-input.js';
 
@@ -24,7 +25,7 @@ export function describePrincipal(p: Principal): Record<string, unknown> {
   return p.kind === 'user' ? { ...base, role: p.role } : base;
 }
 
-/** /api/auth/login (public, rate-limited), /api/auth/logout, /api/auth/me, /api/auth/options (public). */
+/** /api/auth/login (public, rate-limited), /api/auth/logout, /api/auth/logout-everywhere, /api/auth/me, /api/auth/options (public). */
 export async function authRoutes(app: FastifyInstance): Promise<void> {
   app.post('/api/auth/login', { config: { access: 'public' } }, async (request, reply) => {
     const input = parseInput(login, request.body);
@@ -41,6 +42,15 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
 
   app.post('/api/auth/logout', { config: { access: 'authenticated' } }, async (request, reply) => {
     await app.deps.auth.logout(principalOf(request));
+    setSessionCookie(reply, '', 0);
+    return reply.code(204).send();
+  });
+
+  // "sign out everywhere": a stolen or forgotten session elsewhere ends too
+  app.post('/api/auth/logout-everywhere', { config: { access: 'authenticated' } }, async (request, reply) => {
+    const p = principalOf(request);
+    if (p.kind !== 'user') throw new SvcError('insufficient_scope', 'only a logged-in user has sessions to end; an API key is disabled or deleted under Admin → API keys');
+    await app.deps.auth.users.endSessions(p.id);
     setSessionCookie(reply, '', 0);
     return reply.code(204).send();
   });

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { isAdmin } from '../../auth/rbac.js';
 import { principalOf } from '../auth-hook.js';
 import { idParams, nameSchema, parseInput } from './admin-input.js';
 import { AI_ROWS_MAX } from '../../monitors/ai-condition.js';
@@ -50,8 +51,12 @@ export async function monitorRoutes(app: FastifyInstance): Promise<void> {
   const monitors = () => app.deps.monitors;
   const id = (request: FastifyRequest) => parseInput(idParams, request.params).id;
 
-  // whether AI features are on, plainly (the UI hides or explains them)
-  app.get('/api/llm', opts, async () => app.deps.llm.status());
+  // whether AI features are on, plainly (the UI hides or explains them); where the provider runs
+  // is the deployment's business: an internal host name is for admins only
+  app.get('/api/llm', opts, async (request) => {
+    const { provider, ...status } = app.deps.llm.status();
+    return isAdmin(principalOf(request)) ? { provider, ...status } : status;
+  });
   app.get('/api/monitors', opts, async (request) => ({ monitors: monitors().list(principalOf(request)) }));
   app.post('/api/monitors', opts, async (request, reply) => reply.code(201).send(await monitors().create(principalOf(request), parseInput(createMonitor, request.body))));
   app.get('/api/monitors/:id', opts, async (request) => monitors().get(principalOf(request), id(request)));

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { api } from '../api/client';
-import type { Allowlists, ApiKey, Scope } from '../api/types';
+import { api, get } from '../api/client';
+import type { Allowlists, ApiKey, Scope, Settings } from '../api/types';
 import { Button } from '../ui/Button';
 import { relativeTime, shortDate } from '../ui/format';
 import { Icon } from '../ui/icons';
@@ -8,6 +8,7 @@ import { Modal } from '../ui/Modal';
 import { toggled } from '../ui/sets';
 import { CreatedCell, DeleteCredential, useCredentials } from './credentials';
 import { AllowlistFields, AllowSummary, ErrorLine, PageHeader, SecretDialog, StateBadge } from './parts';
+import { useLoad } from './useLoad';
 
 const SCOPES: { id: Scope; label: string; text: string }[] = [
   { id: 'standard', label: 'Standard API', text: 'Search and the other non-admin /api/* calls, within the allowlists below.' },
@@ -21,6 +22,24 @@ const LABEL: Record<Scope, string> = { standard: 'Standard', admin: 'Admin', mcp
 function mcpActivityHref(k: ApiKey): string {
   const q = new URLSearchParams({ q: `key_id="${k.id}"`, env: '_system', index: '_svcmcp', from: '-30d' });
   return `/ui/search?${q}`;
+}
+
+const OWNER: Record<Exclude<ApiKey['ownerState'], 'active'>, string> = {
+  removed: 'owner removed',
+  disabled: 'owner disabled',
+  not_admin: 'owner not admin',
+};
+
+/** The owner's problem, when there is one: the key is refused (an Admin API key of an owner no longer admin too). */
+function OwnerBadge({ k }: { k: ApiKey }) {
+  if (k.ownerState === 'active') return null;
+  const refused = k.ownerState !== 'not_admin' || k.scopes.includes('admin');
+  const title = refused ? 'Refused: the user this key belongs to cannot back it' : 'The user this key belongs to is no longer an admin; the key keeps its non-admin scopes';
+  return (
+    <span className={`badge ${refused ? 'badge-expired' : 'badge-disabled'}`} title={title} data-testid="owner-state">
+      {OWNER[k.ownerState]}
+    </span>
+  );
 }
 
 export function ApiKeysPage() {
@@ -61,6 +80,8 @@ export function ApiKeysPage() {
                   <div className="small">
                     <span className="mono">svk_…{k.lastFour}</span> · <AllowSummary allow={k.allow} />
                   </div>
+                  {/* here rather than beside the state: a wider state column pushed the actions out of view */}
+                  <OwnerBadge k={k} />
                 </td>
                 <td>
                   {k.scopes.map((s) => (
@@ -127,10 +148,16 @@ export function ApiKeysPage() {
 }
 
 function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (k: ApiKey) => void }) {
+  const { data: settings } = useLoad(() => get<Settings>('/api/admin/settings'));
+  return settings ? <CreateKeyForm settings={settings.settings} onClose={onClose} onCreated={onCreated} /> : null;
+}
+
+function CreateKeyForm({ settings, onClose, onCreated }: { settings: Settings['settings']; onClose: () => void; onCreated: (k: ApiKey) => void }) {
   const [name, setName] = useState('');
   const [purpose, setPurpose] = useState('');
   const [scopes, setScopes] = useState<Set<Scope>>(new Set(['standard']));
-  const [expires, setExpires] = useState('90');
+  const [expires, setExpires] = useState(String(settings.apiKeyExpiryDefaultDays ?? 90));
+  const max = scopes.has('admin') ? settings.adminKeyMaxDays : null;
   const [allow, setAllow] = useState<Allowlists>({ envs: ['*'], indexes: ['*'], tools: ['*'] });
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -183,8 +210,8 @@ function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreate
           ))}
         </fieldset>
         <label className="field">
-          <span>Expires after (days; empty: never)</span>
-          <input type="number" min={1} max={3650} value={expires} onChange={(e) => setExpires(e.target.value)} aria-label="Expiry days" />
+          <span>{max ? `Expires after (days; Admin API keys at most ${max})` : 'Expires after (days; empty: never)'}</span>
+          <input type="number" min={1} max={max ?? 3650} value={expires} onChange={(e) => setExpires(e.target.value)} aria-label="Expiry days" />
         </label>
         <AllowlistFields value={allow} onChange={setAllow} tools={scopes.has('mcp')} />
       </form>

@@ -14,7 +14,7 @@ const SOURCE: Record<string, string> = {
   none: 'no default is set',
 };
 
-/** Admin → General: retention, the sweep, single sign-on. */
+/** Admin → General: retention, the sweep, API key expiry, single sign-on. */
 export function GeneralPage() {
   const { data, error, reload } = useLoad(() => get<Settings>('/api/admin/settings'));
   return (
@@ -24,6 +24,7 @@ export function GeneralPage() {
       {data && (
         <>
           <RetentionSettings settings={data} onSaved={reload} />
+          <ApiKeyExpirySettings settings={data} onSaved={reload} />
           <SweepNow />
           <SsoSettings saved={data.settings.saml} status={data.sso} onSaved={reload} />
         </>
@@ -62,6 +63,47 @@ function RetentionSettings({ settings, onSaved }: { settings: Settings; onSaved:
       </label>
       <div>
         <Button type="submit" variant="primary" disabled={fromEnv}>
+          Save
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+const daysText = (v: number | null | undefined) => (v ? String(v) : '');
+
+/** The expiry a new key gets when none is asked for, and the longest an Admin API key may last. */
+function ApiKeyExpirySettings({ settings, onSaved }: { settings: Settings; onSaved: () => void }) {
+  const [def, setDef] = useState(daysText(settings.settings.apiKeyExpiryDefaultDays));
+  const [max, setMax] = useState(daysText(settings.settings.adminKeyMaxDays));
+  const [error, setError] = useState<string | null>(null);
+  const toast = useToast();
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      await patch('/api/admin/settings', { apiKeyExpiryDefaultDays: def ? Number(def) : null, adminKeyMaxDays: max ? Number(max) : null });
+      toast('ok', 'Settings saved');
+      onSaved();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  return (
+    <form className="card card-pad form" onSubmit={save}>
+      <h2>API key expiry</h2>
+      <ErrorLine error={error} />
+      <p className="muted">Applies to keys created from now on. A key also stops working when the user it belongs to is deleted or disabled, and an Admin API key when its user is no longer an admin.</p>
+      <label className="field narrow">
+        <span>Default expiry in days (empty: never)</span>
+        <input type="number" min={1} max={3650} value={def} onChange={(e) => setDef(e.target.value)} aria-label="Default key expiry days" />
+      </label>
+      <label className="field narrow">
+        <span>Longest an Admin API key may last, in days (empty: no maximum)</span>
+        <input type="number" min={1} max={3650} value={max} onChange={(e) => setMax(e.target.value)} aria-label="Admin key maximum days" />
+      </label>
+      <div>
+        <Button type="submit" variant="primary">
           Save
         </Button>
       </div>

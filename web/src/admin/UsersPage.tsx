@@ -165,8 +165,8 @@ function UserDialog({ user, onClose, onSaved }: { user: User | null; onClose: ()
               <input value={username} onChange={(e) => setUsername(e.target.value)} required autoFocus aria-label="User name" autoComplete="off" />
             </label>
             <label className="field">
-              <span>Password (at least 8 characters)</span>
-              <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} required minLength={8} aria-label="Password" autoComplete="new-password" />
+              <span>Password (at least 12 characters)</span>
+              <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} required minLength={12} aria-label="Password" autoComplete="new-password" />
             </label>
           </>
         )}
@@ -208,7 +208,7 @@ function ResetDialog({ user, onClose, onDone }: { user: User; onClose: () => voi
       footer={
         <>
           <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" type="submit" form="reset-form" disabled={password.length < 8}>
+          <Button variant="primary" type="submit" form="reset-form" disabled={password.length < 12}>
             Set password
           </Button>
         </>
@@ -217,8 +217,8 @@ function ResetDialog({ user, onClose, onDone }: { user: User; onClose: () => voi
       <form id="reset-form" className="form" onSubmit={submit}>
         <ErrorLine error={error} />
         <label className="field">
-          <span>New password (at least 8 characters)</span>
-          <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoFocus minLength={8} aria-label="New password" autoComplete="new-password" />
+          <span>New password (at least 12 characters)</span>
+          <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoFocus minLength={12} aria-label="New password" autoComplete="new-password" />
         </label>
         <p className="muted small">Every session of {user.username} ends; they sign in again with the new password.</p>
       </form>

@@ -64,6 +64,9 @@ export interface ApiKey {
   createdAt: string;
   lastUsedAt: string | null;
   state: 'enabled' | 'disabled' | 'expired';
+  /** The user the key belongs to, as they are now (docs/access.md). */
+  ownerId: string | null;
+  ownerState: 'active' | 'removed' | 'disabled' | 'not_admin';
   lastFour: string;
   secret?: string;
 }
@@ -115,7 +118,7 @@ export interface SamlStatus {
 }
 
 export interface Settings {
-  settings: { retentionDefaultDays?: number | null; saml?: StoredSamlSettings };
+  settings: { retentionDefaultDays?: number | null; apiKeyExpiryDefaultDays?: number | null; adminKeyMaxDays?: number | null; saml?: StoredSamlSettings };
   effective: { retentionDefaultDays: number | null; retentionDefaultSource: 'env' | 'settings' | 'none' | string };
   sso: SamlStatus;
 }

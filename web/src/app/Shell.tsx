@@ -66,6 +66,18 @@ export function Shell({ children }: { children: ReactNode }) {
                 >
                   <Icon name="logout" /> Sign out
                 </button>
+                {me.kind === 'user' && (
+                  <button
+                    className="menu-item"
+                    title="End every session of yours, on every browser and device"
+                    onClick={() => {
+                      close();
+                      void logout(true);
+                    }}
+                  >
+                    <Icon name="logout" /> Sign out everywhere
+                  </button>
+                )}
               </div>
             )}
           </Popover>

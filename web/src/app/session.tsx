@@ -5,7 +5,8 @@ import type { Me } from '../api/types';
 interface Session {
   me: Me;
   isAdmin: boolean;
-  logout: () => Promise<void>;
+  /** `everywhere`: end every session of this user, on every browser and device. */
+  logout: (everywhere?: boolean) => Promise<void>;
 }
 
 const Ctx = createContext<Session | null>(null);
@@ -26,8 +27,8 @@ export function SessionGate({ children }: { children: ReactNode }) {
   useEffect(() => {
     api<Me>('GET', '/api/auth/me').then(setMe, (e: Error) => setError(e.message));
   }, []);
-  const logout = useCallback(async () => {
-    await post('/api/auth/logout').catch(() => undefined);
+  const logout = useCallback(async (everywhere = false) => {
+    await post(everywhere ? '/api/auth/logout-everywhere' : '/api/auth/logout').catch(() => undefined);
     location.assign('/ui/login');
   }, []);
   if (error) return <div className="page-center muted">Cannot reach svc: {error}</div>;

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/load.js';
@@ -13,6 +12,7 @@ import { openObjectStore } from './shared-store/open.js';
 import { StorageEngine } from './storage/engine.js';
 import { StorageHealth } from './storage/health.js';
 import { DataDirLock } from './storage/data-dir-lock.js';
+import { createDataDir, makeNewFilesPrivate, openDirWarning } from './storage/file-modes.js';
 import { DecodePool } from './ingest/common/decode-pool.js';
 import { DECODE_WORKER } from './workers/paths.js';
 import { searchAdmission } from './query/admission.js';
@@ -24,6 +24,8 @@ import { openMonitors } from './monitors/open.js';
 import { LlmProvider } from './llm/provider.js';
 import { OutboundClient } from './outbound/client.js';
 import { openLookups } from './lookups/open.js';
+import { readTlsFiles, watchTlsFiles } from './http/tls.js';
+import type { Server as TlsServer } from 'node:tls';
 
 export interface Server {
   app: FastifyInstance;
@@ -42,7 +44,11 @@ export interface Server {
  * Order: data dir and its lock → shared store → control plane → auth → storage (WAL replay) → self-log → HTTP → listeners.
  */
 export async function startServer(config: Readonly<Config>, log: Logger = pino({ level: config.logLevel })): Promise<Server> {
-  mkdirSync(config.dataDir, { recursive: true });
+  // a certificate that cannot be used stops start-up before anything is opened
+  if (config.tls) readTlsFiles(config.tls);
+  makeNewFilesPrivate();
+  const dataDirWarning = openDirWarning(config.dataDir, createDataDir(config.dataDir));
+  if (dataDirWarning) log.warn({ dataDir: config.dataDir }, dataDirWarning);
   // one svc per data dir, before anything reads or changes it (a second one would replay the WAL)
   const lock = DataDirLock.acquire(config.dataDir, (h) => log.warn({ holder: h }, 'data dir lock left by a process that is gone: taken over'));
   const clock = offsetClock(config.testClockOffsetSecs);
@@ -63,6 +69,7 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
   // --- self-log ---
   const startedAt = Date.now();
   const selflog = openSelfLog({ config, writer: storage.writer, clock, log, node: storage.nodeId });
+  if (dataDirWarning) selflog.service('config_warning', { setting: 'SVC_DATA_DIR', message: dataDirWarning });
   storage.onSweep((r, forced) =>
     selflog.service('retention_sweep', { forced, deleted_blocks: r.deletedBlocks, deleted_events: r.deletedEvents, took_ms: r.tookMs }),
   );
@@ -111,6 +118,10 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
   await app.listen({ host: config.listen.host, port: config.listen.port });
   // half the stop's time for requests in flight: storage needs the rest to commit what they queued
   closers.push(['HTTP', () => closeHttp(app, (config.shutdownTimeoutSecs * 1000) / 2)]);
+  if (config.tls) {
+    const stopWatching = watchTlsFiles(app.server as unknown as TlsServer, config.tls, log, (paths) => selflog.service('tls_reloaded', { cert: paths.certPath }));
+    closers.push(['TLS file watch', stopWatching]);
+  }
 
   // --- extra listeners (syslog) ---
   if (config.syslogUdp || config.syslogTcp) {
@@ -123,7 +134,7 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.listen.port;
   const host = config.listen.host.includes(':') ? `[${config.listen.host}]` : config.listen.host;
-  const url = `http://${host}:${port}`;
+  const url = `${config.tls ? 'https' : 'http'}://${host}:${port}`;
   baseUrl = config.publicUrl ?? url;
   await monitors.scheduler.start();
   log.info({ url, dataDir: config.dataDir }, 'svc listening');

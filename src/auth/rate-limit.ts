@@ -8,9 +8,9 @@ export interface RateLimitOptions {
 }
 
 /**
- * Counts failed logins per key (user and address) in a fixed window. While a key is over its limit
- * every attempt, even with the right password, is refused with rate_limited (429, Retry-After).
- * In memory and per node: a cluster multiplies the allowance by its node count.
+ * Counts failed logins per key (a user, an address, a user at an address) in a fixed window. While
+ * a key is over its limit every attempt, even with the right password, is refused with rate_limited
+ * (429, Retry-After). In memory and per node: a cluster multiplies the allowance by its node count.
  */
 export class LoginRateLimiter {
   private readonly failures = new Map<string, { count: number; resetAt: number }>();
@@ -21,16 +21,23 @@ export class LoginRateLimiter {
   check(keys: string[]): void {
     const now = this.clock.now();
     for (const k of keys) {
-      const f = this.failures.get(k);
-      if (!f) continue;
-      if (f.resetAt <= now) {
-        this.failures.delete(k);
-        continue;
-      }
-      if (f.count >= this.opts.maxFailures) {
+      const f = this.current(k, now);
+      if (f && f.count >= this.opts.maxFailures) {
         throw new SvcError('rate_limited', 'too many failed logins; try again later', { retryAfterSecs: (f.resetAt - now) / 1000 });
       }
     }
+  }
+
+  /** True while `key` is at or over the limiter's own limit. */
+  isOver(key: string): boolean {
+    const f = this.current(key, this.clock.now());
+    return f !== undefined && f.count >= this.opts.maxFailures;
+  }
+
+  private current(key: string, now: number): { count: number; resetAt: number } | undefined {
+    const f = this.failures.get(key);
+    if (f && f.resetAt <= now) this.failures.delete(key);
+    return f && f.resetAt > now ? f : undefined;
   }
 
   fail(keys: string[]): void {

@@ -10,6 +10,7 @@ import { needsRehash, unusableHash, verifyPassword } from './passwords.js';
 import { ALLOW_ALL, type ApiKeyPrincipal, type IngestPrincipal, type Principal, type Scope, type UserPrincipal } from './principal.js';
 import { LoginRateLimiter } from './rate-limit.js';
 import { API_KEY_PREFIX, INGEST_TOKEN_PREFIX, SecretHasher } from './secrets.js';
+import { SessionActivity } from './session-activity.js';
 import { SessionSigner } from './sessions.js';
 import { UsageTracker } from './usage.js';
 import { Users, view as userView, type UserView } from './users.js';
@@ -22,6 +23,8 @@ export interface AuthServiceOptions {
   controlKey: Buffer;
   jwtSecret: Uint8Array;
   sessionTtlHours: number;
+  /** SVC_SESSION_IDLE_SECS; 0: no idle timeout. */
+  sessionIdleSecs: number;
   fips: boolean;
   /** How often last-used times are written (ms). */
   usageFlushMs?: number;
@@ -47,8 +50,10 @@ export class AuthService {
   readonly usage: UsageTracker;
   private readonly hasher: SecretHasher;
   private readonly sessions: SessionSigner;
+  private readonly activity: SessionActivity;
   private readonly perUser: LoginRateLimiter;
   private readonly perAddress: LoginRateLimiter;
+  private readonly perUserAtAddress: LoginRateLimiter;
   private keysByHmac = new Map<string, ApiKeyRecord>();
   private tokensByHmac = new Map<string, IngestTokenRecord>();
   private usersById = new Map<string, UserRecord>();
@@ -59,6 +64,7 @@ export class AuthService {
     const { control, clock, log } = opts;
     this.hasher = new SecretHasher(opts.controlKey);
     this.sessions = new SessionSigner(opts.jwtSecret, clock, opts.sessionTtlHours);
+    this.activity = new SessionActivity(control, clock, log, opts.sessionIdleSecs * 1000);
     this.usage = new UsageTracker(control, log);
     this.apiKeys = new ApiKeys(control, this.hasher, clock, this.usage);
     this.ingestTokens = new IngestTokens(control, this.hasher, clock, this.usage);
@@ -66,9 +72,12 @@ export class AuthService {
     this.envs = new Envs(control, clock);
     this.perUser = new LoginRateLimiter(clock, { maxFailures: 10, windowMs: 15 * 60_000 });
     this.perAddress = new LoginRateLimiter(clock, { maxFailures: 100, windowMs: 15 * 60_000 });
+    // consulted only while the address is over its limit: then one failure locks the user there
+    this.perUserAtAddress = new LoginRateLimiter(clock, { maxFailures: 1, windowMs: 15 * 60_000 });
     this.reindex();
     control.onChange(() => this.reindex());
     this.usage.start(opts.usageFlushMs ?? 10_000);
+    this.activity.start(opts.usageFlushMs ?? 10_000);
   }
 
   private reindex(): void {
@@ -78,6 +87,7 @@ export class AuthService {
     this.usersById = new Map(doc.users.map((u) => [u.id, u]));
     this.revoked = new Set(doc.revokedSessions.map((s) => s.jti));
     this.mcpKeys = doc.apiKeys.some((k) => k.scopes.includes('mcp'));
+    this.activity.reindex(doc);
   }
 
   /** True once any MCP-scoped API key exists: from then on only MCP keys may use /mcp. */
@@ -143,24 +153,36 @@ export class AuthService {
     if (claims.sep !== user.sessionEpoch || this.revoked.has(claims.jti)) {
       throw new SvcError('session_expired', 'session was ended; log in again');
     }
+    this.activity.touch(claims);
     return userPrincipal(user, claims.jti);
   }
 
-  /** Password login, rate-limited per user and address. Wrong user and wrong password look the same. */
+  /**
+   * Password login, throttled (DESIGN: docs/access.md, "Login throttling"). Wrong user and wrong
+   * password look the same. `address` is the client's (behind SVC_TRUSTED_PROXIES, the forwarded one).
+   * - 10 failures of one user, from any address: that user is locked for the window (guessing one
+   *   account from many addresses);
+   * - 100 failures from one address: from then on a user who failed from that address is locked there
+   *   (spraying many accounts). Users without a failure from it still log in: the address is often a
+   *   NAT or an untrusted proxy shared by everyone, and locking it would lock them all out.
+   */
   async login(username: string, password: string, address: string): Promise<LoginResult> {
-    const keys = [`u:${username}|a:${address}`];
-    const addrKeys = [`a:${address}`];
-    this.perUser.check(keys);
-    this.perAddress.check(addrKeys);
+    const userKey = [`u:${username}`];
+    const pairKey = [`u:${username}|a:${address}`];
+    const addrKey = `a:${address}`;
+    this.perUser.check(userKey);
+    if (this.perAddress.isOver(addrKey)) this.perUserAtAddress.check(pairKey);
     const user = this.users.byUsername(username);
     const ok = await verifyPassword(password, user?.passwordHash ?? unusableHash(this.opts.fips));
     // a disabled user gets the answer a wrong password gets: the form must not tell who exists
     if (!user || !ok || user.disabled) {
-      this.perUser.fail(keys);
-      this.perAddress.fail(addrKeys);
+      this.perUser.fail(userKey);
+      this.perUserAtAddress.fail(pairKey);
+      this.perAddress.fail([addrKey]);
       throw new SvcError('invalid_credentials', 'invalid username or password');
     }
-    this.perUser.succeed(keys);
+    this.perUser.succeed(userKey);
+    this.perUserAtAddress.succeed(pairKey);
     if (needsRehash(user.passwordHash, this.opts.fips)) await this.rehash(user, password);
     return this.issueSession(user);
   }
@@ -201,6 +223,7 @@ export class AuthService {
 
   async close(): Promise<void> {
     await this.usage.close();
+    await this.activity.close();
   }
 }
 

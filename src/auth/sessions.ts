@@ -10,7 +10,8 @@ export interface SessionClaims {
   jti: string;
   /** The user's session epoch when the token was issued; a bumped epoch revokes it. */
   sep: number;
-  /** Expiry, seconds since the epoch. */
+  /** Issued at and expiry, seconds since the epoch. */
+  iat: number;
   exp: number;
 }
 
@@ -28,7 +29,7 @@ export class SessionSigner {
 
   async issue(userId: string, epoch: number): Promise<{ token: string; claims: SessionClaims }> {
     const iat = Math.floor(this.clock.now() / 1000);
-    const claims: SessionClaims = { sub: userId, jti: newId(), sep: epoch, exp: iat + this.ttlHours * 3600 };
+    const claims: SessionClaims = { sub: userId, jti: newId(), sep: epoch, iat, exp: iat + this.ttlHours * 3600 };
     const token = await new SignJWT({ sep: epoch })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(userId)
@@ -48,10 +49,10 @@ export class SessionSigner {
         issuer: 'svc',
         currentDate: new Date(this.clock.now()),
       });
-      if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || typeof payload.sep !== 'number' || typeof payload.exp !== 'number') {
+      if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || typeof payload.sep !== 'number' || typeof payload.iat !== 'number' || typeof payload.exp !== 'number') {
         throw new SvcError('invalid_credentials', 'session token is malformed');
       }
-      return { sub: payload.sub, jti: payload.jti, sep: payload.sep, exp: payload.exp };
+      return { sub: payload.sub, jti: payload.jti, sep: payload.sep, iat: payload.iat, exp: payload.exp };
     } catch (e) {
       if (e instanceof SvcError) throw e;
       if (e instanceof joseErrors.JWTExpired) throw new SvcError('session_expired', 'session has expired; log in again');

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +28,14 @@ export interface Config {
   controlEncryption: boolean;
   jwtSecretPath: string;
   sessionTtlHours: number;
+  /** SVC_SESSION_IDLE_SECS: a session unused this long ends; 0: never for idleness. */
+  sessionIdleSecs: number;
+  /** SVC_TRUSTED_PROXIES as Fastify's trustProxy takes it; empty: forwarded headers are ignored. */
+  trustedProxies: string[];
+  /** SVC_TLS_CERT and SVC_TLS_KEY (absolute paths) when svc serves HTTPS itself. */
+  tls: { certPath: string; keyPath: string } | undefined;
+  /** SVC_HSTS_MAX_AGE_SECS; 0: no Strict-Transport-Security header. */
+  hstsMaxAgeSecs: number;
   adminPassword: string | undefined;
   adminReset: boolean;
   fips: boolean;
@@ -90,6 +99,34 @@ export function parseStoreSetting(value: string): StoreSetting {
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) throw new ConfigError(`SVC_STORE: "${value}" is neither a directory nor s3://bucket/prefix`);
   return { kind: 'dir', path: resolve(value) };
+}
+
+/** proxy-addr's named ranges, which Fastify's trustProxy accepts beside addresses and CIDRs. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * `10.0.0.5, 10.1.0.0/16, loopback` → its entries, each checked here so a typo stops start-up with
+ * the setting's name (Fastify would throw later, or trust nothing).
+ */
+export function parseTrustedProxies(value: string): string[] {
+  const entries = value.split(',').map((v) => v.trim()).filter((v) => v.length > 0);
+  for (const entry of entries) {
+    if (PROXY_RANGE_NAMES.has(entry)) continue;
+    const [addr, bits, ...rest] = entry.split('/');
+    const family = isIP(addr);
+    const maxBits = family === 6 ? 128 : 32;
+    const bitsOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
+    if (family === 0 || !bitsOk || rest.length > 0) {
+      throw new ConfigError(`SVC_TRUSTED_PROXIES: cannot parse "${entry}" (want an IP address, a CIDR like 10.0.0.0/8, or loopback, linklocal, uniquelocal)`);
+    }
+  }
+  return entries;
+}
+
+function tlsPaths(cert: string | undefined, key: string | undefined): Config['tls'] {
+  if (!cert && !key) return undefined;
+  if (!cert || !key) throw new ConfigError(`${cert ? 'SVC_TLS_KEY' : 'SVC_TLS_CERT'}: HTTPS needs both SVC_TLS_CERT and SVC_TLS_KEY`);
+  return { certPath: resolve(cert), keyPath: resolve(key) };
 }
 
 export interface SamlEnvSettings {
@@ -165,6 +202,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     controlEncryption: e.SVC_CONTROL_ENCRYPTION === 'on',
     jwtSecretPath: resolve(e.SVC_JWT_SECRET_PATH ?? join(dataDir, 'jwt.secret')),
     sessionTtlHours: e.SVC_SESSION_TTL_HOURS,
+    sessionIdleSecs: e.SVC_SESSION_IDLE_SECS,
+    trustedProxies: e.SVC_TRUSTED_PROXIES ? parseTrustedProxies(e.SVC_TRUSTED_PROXIES) : [],
+    tls: tlsPaths(e.SVC_TLS_CERT, e.SVC_TLS_KEY),
+    hstsMaxAgeSecs: e.SVC_HSTS_MAX_AGE_SECS,
     adminPassword: e.SVC_ADMIN_PASSWORD,
     adminReset: e.SVC_ADMIN_RESET,
     fips: e.SVC_FIPS,

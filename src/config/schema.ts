@@ -35,7 +35,10 @@ export const envSchema = z.object({
   SVC_CONTROL_KEY_PATH: optionalString,
   SVC_CONTROL_ENCRYPTION: z.enum(['on', 'off']).default('on'),
   SVC_JWT_SECRET_PATH: optionalString,
-  SVC_SESSION_TTL_HOURS: posInt.default(168),
+  /** Longest a session lasts from its login; bounded at 30 days (a stolen cookie must not live for years). */
+  SVC_SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(720).default(168),
+  /** A session unused this long ends (checked by the server); 0: no idle timeout. At most 30 days. */
+  SVC_SESSION_IDLE_SECS: z.coerce.number().int().min(0).max(30 * 86_400).default(12 * 3600),
   SVC_ADMIN_PASSWORD: optionalString,
   SVC_ADMIN_RESET: bool.default('0'),
   SVC_FIPS: bool.default('0'),
@@ -114,6 +117,14 @@ export const envSchema = z.object({
   SVC_MONITOR_RUNS_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
   /** Destinations svc may call although their address is not public: host names, `*.suffix`, addresses, CIDR ranges (docs/outbound.md). */
   SVC_OUTBOUND_ALLOW: optionalString,
+
+  /** Reverse proxies whose X-Forwarded-For/-Proto/-Host are believed: comma-separated addresses, CIDRs or loopback/linklocal/uniquelocal. */
+  SVC_TRUSTED_PROXIES: optionalString,
+  /** PEM certificate (chain) and private key: svc serves HTTPS itself, reloading both when the files change. */
+  SVC_TLS_CERT: optionalString,
+  SVC_TLS_KEY: optionalString,
+  /** Strict-Transport-Security max-age sent on HTTPS answers; 0 (default): no HSTS header. */
+  SVC_HSTS_MAX_AGE_SECS: z.coerce.number().int().min(0).max(2 * 365 * 86_400).default(0),
 
   /** The address people and IdPs use to reach svc (https://logs.example.com), when a proxy sits in front. */
   SVC_PUBLIC_URL: z.string().url().optional(),

@@ -21,6 +21,8 @@ export interface ControlDoc {
   lookups?: LookupRecord[];
   /** Sessions ended by logout before their expiry (JWT ids); pruned once expired. */
   revokedSessions: { jti: string; expiresAt: string }[];
+  /** Last use of long-lived sessions, for the idle timeout (auth/session-activity.ts); absent in older documents. */
+  sessionsSeen?: { jti: string; seenAt: string; expiresAt: string }[];
   /** SAML state every node must share (src/auth/saml/state-store.ts); entries are pruned once expired. */
   saml: SamlState;
   /** What every node sharing this control plane must agree on, checked at start (auth/jwt-secret.ts). */

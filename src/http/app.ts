@@ -33,35 +33,44 @@ import { registerCrossSiteGuard } from './cross-site.js';
 import { redirectBrowsersToUi, uiRoutes } from './ui.js';
 import { answerClientError } from './client-error.js';
 import { useJsonBodies } from './json-body.js';
+import { readTlsFiles } from './tls.js';
 
 /**
  * Builds the HTTP edge: one Fastify instance with svc's error mapping, version header and routes.
  * Tests drive it with `app.inject`; main.ts listens on it.
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const app: FastifyInstance = Fastify({
+  const requestTimeout = deps.config.requestTimeoutSecs * 1000;
+  // Node enforces requestTimeout only when given to its constructor too (Fastify sets it afterwards),
+  // and checks every 30 s by default; a shorter setting is checked more often
+  const serverOptions = { requestTimeout, connectionsCheckingInterval: Math.min(30_000, requestTimeout / 2) };
+  const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     bodyLimit: deps.config.maxBodyBytes,
     // Fastify's default is no limit: a client trickling a body would hold its socket forever
-    requestTimeout: deps.config.requestTimeoutSecs * 1000,
-    // Node enforces it only when given to its constructor too (Fastify sets it afterwards), and
-    // checks every 30 s by default; a shorter setting is checked more often
-    http: { requestTimeout: deps.config.requestTimeoutSecs * 1000, connectionsCheckingInterval: Math.min(30_000, (deps.config.requestTimeoutSecs * 1000) / 2) },
+    requestTimeout,
+    // with SVC_TLS_*, Fastify builds an https server from `https` alone: it takes the http options too
+    ...(deps.config.tls ? { https: { ...serverOptions, ...readTlsFiles(deps.config.tls) } } : { http: serverOptions }),
     // per-request log lines would cost more than an ingest batch; failures are logged by the error handler
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: false,
+    // X-Forwarded-For/-Proto/-Host are believed only from these (request.ip, .protocol, .host):
+    // anyone else could claim any address and dodge login throttling or forge the audit trail
+    trustProxy: deps.config.trustedProxies.length > 0 ? deps.config.trustedProxies : false,
     requestIdHeader: false,
     genReqId: () => Math.random().toString(36).slice(2, 12),
     clientErrorHandler: answerClientError,
-  });
+  }) as unknown as FastifyInstance;
   app.decorate('deps', deps);
   useJsonBodies(app, deps.config.maxBodyBytes);
   redirectBrowsersToUi(app);
   registerCrossSiteGuard(app, deps.config.publicOrigin);
   registerAuthHook(app, deps.auth);
 
-  app.addHook('onSend', async (_req, reply, payload) => {
+  const hsts = deps.config.hstsMaxAgeSecs > 0 ? `max-age=${deps.config.hstsMaxAgeSecs}` : undefined;
+  app.addHook('onSend', async (request, reply, payload) => {
     reply.header('X-Svc-Version', VERSION);
+    // browsers ignore HSTS over plain HTTP (RFC 6797 8.1), so it goes on HTTPS answers only
+    if (hsts && request.protocol === 'https') reply.header('Strict-Transport-Security', hsts);
     return payload;
   });
 

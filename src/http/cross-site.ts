@@ -44,7 +44,8 @@ export function registerCrossSiteGuard(app: FastifyInstance, publicOrigin: strin
     // a login form posted from another site would sign the victim into the attacker's account
     if (!carriesCookie(request) && !(login && request.headers.origin)) return;
     if (request.headers[CSRF_HEADER] !== undefined) return;
-    if (sameOrigin(request.headers.origin, request.headers.host, publicOrigin)) return;
+    // request.host: the Host header, or X-Forwarded-Host when a trusted proxy sent it
+    if (sameOrigin(request.headers.origin, request.host, publicOrigin)) return;
     throw new SvcError('cross_site_request', 'refused a cross-site request: state-changing calls with the session cookie must come from svc\'s own pages');
   });
 }

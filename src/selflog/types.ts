@@ -79,6 +79,8 @@ export interface ServiceEventDetails {
   monitor_destination_failed: { monitor_id: string; monitor: string; destination: string; attempts: number; status?: number; error: string } & Detail;
   /** The agent or a monitor could not reach or use the LLM provider. */
   llm_error: { provider: string; message: string; status?: number; model?: string } & Detail;
+  /** SVC_TLS_CERT/SVC_TLS_KEY changed on disk and the new pair now serves new connections. */
+  tls_reloaded: { cert: string } & Detail;
   /** Syslog messages cut to the frame limit (64 KiB) or dropped since the last report (at most one a minute). */
   syslog_frames: { oversized: number; dropped: number; max_frame_bytes: number } & Detail;
   /**

@@ -75,7 +75,7 @@ describe('password login and sessions', () => {
     assert.equal(await status(srv, '/api/auth/me', { authorization: 'Bearer not-a-jwt' }), 401);
   });
 
-  it('rate-limits failed logins per user and address with 429 and Retry-After, even for the right password', async () => {
+  it('rate-limits failed logins per user with 429 and Retry-After, even for the right password', async () => {
     await createUser(srv, { username: 'victim', password: 'right-password' });
     const attempt = (password: string) =>
       fetch(`${srv.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'victim', password }) });

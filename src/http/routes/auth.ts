@@ -12,9 +12,13 @@ const login = z
   })
   .strict();
 
-/** HttpOnly, SameSite=Strict; Secure when the request came over TLS (svc terminating HTTPS itself). */
+/**
+ * HttpOnly, SameSite=Strict; Secure when the request came over HTTPS (svc's own TLS, or
+ * X-Forwarded-Proto from a trusted proxy) or people reach svc at an https SVC_PUBLIC_URL.
+ */
 export function setSessionCookie(reply: FastifyReply, token: string, maxAgeSecs: number): void {
-  const secure = reply.request.protocol === 'https' ? '; Secure' : '';
+  const httpsUrl = reply.server.deps.config.publicUrl?.startsWith('https:') ?? false;
+  const secure = reply.request.protocol === 'https' || httpsUrl ? '; Secure' : '';
   reply.header('Set-Cookie', `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.max(0, Math.floor(maxAgeSecs))}${secure}`);
 }
 

@@ -1,5 +1,6 @@
 import type { FieldValue, LogEvent } from '../../events/event.js';
 import { epochToUs, inTimeWindow, leadingTimestamp, leadingTimestampText, type TimeContext } from '../../events/timestamp.js';
+import { addUnique } from '../../events/event.js';
 import { addField, eventFromObject } from '../../events/flatten.js';
 import { DEFAULT_EVENT_LIMITS, EventLimitError, eventTime, fitEvent, jsonText, type EventLimits } from '../../events/limits.js';
 import { hecError } from './hec-error.js';
@@ -84,7 +85,7 @@ function decodeFields(obj: Record<string, unknown>, n: number, meta: HecMeta, ti
   if (obj.fields !== undefined && typeof obj.fields === 'object' && obj.fields !== null) {
     for (const [k, v] of Object.entries(obj.fields)) addField(event.fields, k, v);
   }
-  if (meta.channel) event.fields.channel = meta.channel;
+  if (meta.channel) addUnique(event.fields, 'channel', meta.channel);
   return { index: str(obj.index) ?? meta.index, event: fitted(event, n, limits) };
 }
 

@@ -175,8 +175,11 @@ export function eventFromObject(obj: Record<string, unknown>, raw: string | unde
     // fast path: the object's own keys are unique, so a name can meet another only once flattening
     // has made one; until the first nested object no key is checked (each check cost ~25 % of this
     // function on the real data set's JSON lines)
-    addField(fields, k, v, 1, !nested);
-    if (!nested && typeof v === 'object' && v !== null && !Array.isArray(v)) nested = true;
+    if (nested) addField(fields, k, v);
+    else {
+      addField(fields, k, v, 1, true);
+      nested = typeof v === 'object' && v !== null && !Array.isArray(v);
+    }
   }
   let timeUs: number | undefined;
   if (sp.any) {

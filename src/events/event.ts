@@ -32,3 +32,19 @@ export function setField(fields: Record<string, FieldValue>, name: string, value
   if (name === '__proto__') Object.defineProperty(fields, name, { value, enumerable: true, writable: true, configurable: true });
   else fields[name] = value;
 }
+
+/**
+ * setField, but a name the event already has keeps its value: the new one is added as `<name>_2`
+ * (or the first of `_3`, `_4`… that is free). Names meet only by flattening (`{"a":{"b":1},"a.b":2}`
+ * gives `a.b` twice) or where a decoder adds its own field (`env_user`, HEC `fields`, `time_original`):
+ * the first keeps the name, in the order the event gives them, and no value is lost.
+ */
+export function addUnique(fields: Record<string, FieldValue>, name: string, value: FieldValue): void {
+  if (!Object.prototype.hasOwnProperty.call(fields, name)) {
+    setField(fields, name, value);
+    return;
+  }
+  let n = 2;
+  while (Object.prototype.hasOwnProperty.call(fields, `${name}_${n}`)) n++;
+  setField(fields, `${name}_${n}`, value);
+}

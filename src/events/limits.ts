@@ -1,5 +1,5 @@
 import { SvcError } from '../errors/svc-error.js';
-import { CORE_FIELDS, setField, type FieldValue, type LogEvent } from './event.js';
+import { addUnique, CORE_FIELDS, setField, type FieldValue, type LogEvent } from './event.js';
 import { inTimeWindow, type TimeContext } from './timestamp.js';
 
 /**
@@ -67,7 +67,7 @@ export function jsonText(v: unknown, depth: number): string {
  */
 export function eventTime(us: number, original: FieldValue, arrivalUs: number, ctx: TimeContext, fields: Record<string, FieldValue>): number {
   if (inTimeWindow(us, ctx)) return us;
-  fields[TIME_ORIGINAL_FIELD] = original;
+  addUnique(fields, TIME_ORIGINAL_FIELD, original);
   return arrivalUs;
 }
 

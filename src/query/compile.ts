@@ -8,7 +8,7 @@ import { extractedFieldTokens, pushExtracted } from './extract/extract-stage.js'
 import { MATCH_ALL, compileSearch, conjuncts, requiredTokens, searchFields } from './search/filter-logic.js';
 import { timeFilterMs } from './search/filter-time.js';
 import { isRelativeTime } from './time-range.js';
-import { ident, timeLiteral, timeText } from './sql.js';
+import { ident, outputName, timeLiteral, timeText } from './sql.js';
 import { StageBuilder, type OrderKey, type ResultMode, type TimechartInfo } from './stages.js';
 
 /** What the store needs to know before the scan (ScanSpec parts) and what the query's own time bounds are. */
@@ -197,7 +197,10 @@ function withTiebreak(b: StageBuilder): OrderKey[] {
   return [...b.order, ...extra];
 }
 
-/** The SELECT list of a result: times as RFC 3339 text with microseconds (as answers print them), the rest as stored. */
+/**
+ * The SELECT list of a result: times as RFC 3339 text with microseconds (as answers print them), the
+ * rest as stored, each under its own name (a top-level SELECT keeps `Foo` and `foo` apart).
+ */
 export function selectList(columns: { name: string; type: ColType }[]): string {
-  return columns.map((c) => (c.type === 'time' ? `${timeText(ident(c.name))} AS ${ident(c.name)}` : ident(c.name))).join(', ');
+  return columns.map((c) => `${c.type === 'time' ? timeText(ident(c.name)) : ident(c.name)} AS ${outputName(c.name)}`).join(', ');
 }

@@ -1,3 +1,5 @@
+import { fieldColumn } from '../events/field-column.js';
+
 /**
  * SQL text helpers. Every user-provided string that reaches DuckDB goes through `str` (a string
  * literal) or `ident` (a quoted identifier); nothing is ever spliced in raw.
@@ -8,8 +10,25 @@ export function str(s: string): string {
   return `'${s.replace(/\u0000/g, '').replace(/'/g, "''")}'`;
 }
 
-/** A quoted identifier: double quotes doubled. */
+/**
+ * The quoted column of a field or result name: its fieldColumn (events/field-column.ts), so that
+ * `Foo` and `foo` stay two columns to DuckDB, double quotes doubled.
+ */
 export function ident(name: string): string {
+  return quoted(fieldColumn(name));
+}
+
+/** A result's own name for a column, as the answer shows it: only in a statement's top-level SELECT list (see ident). */
+export function outputName(name: string): string {
+  return quoted(name);
+}
+
+/** SQL for the field name of a column name held in `sql`: fieldOfColumn (events/field-column.ts) in SQL (an UNPIVOT's names). */
+export function fieldOfColumnSql(sql: string): string {
+  return `regexp_replace(${sql}, '\\x01[0-9,]*$', '')`;
+}
+
+function quoted(name: string): string {
   return `"${name.replace(/\u0000/g, '').replace(/"/g, '""')}"`;
 }
 

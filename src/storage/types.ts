@@ -44,7 +44,10 @@ export interface FieldTokens {
 export interface RelationInfo {
   /** A parenthesised SQL table expression, to be used as `FROM ${sql} AS e`. */
   sql: string;
-  /** User-field columns the relation exposes (beyond the core columns). */
+  /**
+   * User fields the relation exposes (beyond the core columns), by name; the column of field `f` is
+   * named `fieldColumn(f)` (events/field-column.ts), so that `Foo` and `foo` are two columns.
+   */
   fieldColumns: string[];
   /** The SQL type of each field column (VARCHAR for a field no event of the scan stores). */
   fieldTypes?: Readonly<Record<string, string>>;

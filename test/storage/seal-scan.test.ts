@@ -4,6 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DAY_US } from '../../src/storage/partition.js';
 import { MAX_PROMOTED_FIELDS } from '../../src/storage/blocks/block-writer.js';
+import { ident } from '../../src/storage/duck.js';
+import { fieldColumn } from '../../src/events/field-column.js';
 import { T0, countWhere, makeEvents, openStorage } from './helpers.js';
 
 describe('sealing and the scan relation', () => {
@@ -123,7 +125,7 @@ describe('sealing and the scan relation', () => {
       await s.engine.writer.write(makeEvents(5, { tag: 'live' }).map((e) => ({ ...e, fields: { code: 7, onlyLive: true } })), { wait: true });
       const r = await s.engine.scan({ envs: ['default'], indexes: null, requiredTokens: [], fields: '*' }, async (rel, exec) => {
         assert.deepEqual(rel.fieldColumns, ['code', 'only1', 'onlyLive']);
-        return exec(`SELECT typeof(code), count(*)::INT, count(only1)::INT, count(onlyLive)::INT, count(*) FILTER (code = 'E42')::INT FROM ${rel.sql} AS e GROUP BY ALL`);
+        return exec(`SELECT typeof(code), count(*)::INT, count(only1)::INT, count(${ident(fieldColumn('onlyLive'))})::INT, count(*) FILTER (code = 'E42')::INT FROM ${rel.sql} AS e GROUP BY ALL`);
       });
       assert.deepEqual(r.rows, [['VARCHAR', 25, 10, 5, 10]]);
       const fields = s.engine.fields({ envs: ['default'], indexes: null });

@@ -1,5 +1,5 @@
 import { SvcError } from '../../errors/svc-error.js';
-import type { FieldValue, LogEvent } from '../../events/event.js';
+import { addUnique, type FieldValue, type LogEvent } from '../../events/event.js';
 import { DEFAULT_EVENT_LIMITS, eventTime, fitEvent, jsonText, type EventLimits } from '../../events/limits.js';
 import type { TimeContext } from '../../events/timestamp.js';
 import type { LokiEntry, LokiStream } from './streams.js';
@@ -88,7 +88,9 @@ export function streamsToEvents(streams: LokiStream[], time: TimeContext, limits
     const sourcetype = labels.sourcetype ?? 'loki';
     for (let i = 0; i < s.entries.length; i++) {
       const e = s.entries[i];
-      const fields: Record<string, FieldValue> = { ...labels, ...e.metadata };
+      const fields: Record<string, FieldValue> = { ...labels };
+      // structured metadata named like a label keeps both values: the metadata's is <name>_2 (event.ts addUnique)
+      if (e.metadata) for (const k in e.metadata) addUnique(fields, k, e.metadata[k]);
       const timeUs = eventTime(e.timeUs, e.rawTime ?? `${e.timeUs}000`, time.nowUs, time, fields);
       const event: LogEvent = { timeUs, env: '', index: '', host, source, sourcetype, message: e.line, fields };
       const refused = fitEvent(event, limits);

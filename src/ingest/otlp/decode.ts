@@ -1,5 +1,5 @@
 import { SvcError } from '../../errors/svc-error.js';
-import type { FieldValue, LogEvent } from '../../events/event.js';
+import { addUnique, type FieldValue, type LogEvent } from '../../events/event.js';
 import { addField } from '../../events/flatten.js';
 import { DEFAULT_EVENT_LIMITS, depthError, EventLimitError, eventTime, fitEvent, jsonText, MAX_DEPTH, type EventLimits } from '../../events/limits.js';
 import type { TimeContext } from '../../events/timestamp.js';
@@ -187,8 +187,8 @@ function recordTime(r: LogRecord, time: TimeContext, fields: Record<string, Fiel
 
 function recordEvent(r: LogRecord, res: ResourceInfo, scope: { name?: string; version?: string } | undefined, time: TimeContext): OtlpDecoded {
   const fields: Record<string, FieldValue> = { ...res.fields };
-  if (scope?.name) fields['scope.name'] = scope.name;
-  if (scope?.version) fields['scope.version'] = scope.version;
+  if (scope?.name) addUnique(fields, 'scope.name', scope.name);
+  if (scope?.version) addUnique(fields, 'scope.version', scope.version);
   const index = addAttributes(fields, r.attributes) ?? res.index;
   const body = plainValue(r.body);
   let message: string;
@@ -198,14 +198,15 @@ function recordEvent(r: LogRecord, res: ResourceInfo, scope: { name?: string; ve
     for (const k in o) if (k !== 'message' || text === undefined) addField(fields, k, o[k]);
     message = text ?? jsonText(o, 1);
   } else message = body === undefined ? '' : typeof body === 'string' ? body : jsonText(body, 1);
-  if (typeof r.severityText === 'string' && r.severityText) fields.severity = r.severityText;
-  if (r.severityNumber !== undefined && Number(r.severityNumber) > 0) fields.severity_number = Number(r.severityNumber);
+  // the record's own fields after its attributes and body: one named alike keeps both values (event.ts addUnique)
+  if (typeof r.severityText === 'string' && r.severityText) addUnique(fields, 'severity', r.severityText);
+  if (r.severityNumber !== undefined && Number(r.severityNumber) > 0) addUnique(fields, 'severity_number', Number(r.severityNumber));
   const traceId = hexId(r.traceId);
   const spanId = hexId(r.spanId);
-  if (traceId) fields.trace_id = traceId;
-  if (spanId) fields.span_id = spanId;
-  if (typeof r.flags === 'number' && r.flags) fields.flags = r.flags;
-  if (typeof r.eventName === 'string' && r.eventName) fields['event.name'] = r.eventName;
+  if (traceId) addUnique(fields, 'trace_id', traceId);
+  if (spanId) addUnique(fields, 'span_id', spanId);
+  if (typeof r.flags === 'number' && r.flags) addUnique(fields, 'flags', r.flags);
+  if (typeof r.eventName === 'string' && r.eventName) addUnique(fields, 'event.name', r.eventName);
   const timeUs = recordTime(r, time, fields);
   return { index, event: { timeUs, env: '', index: '', host: res.host, source: res.source, sourcetype: 'otlp', message, fields } };
 }

@@ -1,4 +1,4 @@
-import type { FieldValue, LogEvent } from '../../events/event.js';
+import { addUnique, type FieldValue, type LogEvent } from '../../events/event.js';
 import { epochToUs, type TimeContext } from '../../events/timestamp.js';
 import { TextLineTimes } from '../../events/text-time.js';
 import { addField, eventFromObject } from '../../events/flatten.js';
@@ -85,7 +85,7 @@ function decodeFields(obj: Record<string, unknown>, n: number, meta: HecMeta, ti
   if (obj.fields !== undefined && typeof obj.fields === 'object' && obj.fields !== null) {
     for (const [k, v] of Object.entries(obj.fields)) addField(event.fields, k, v);
   }
-  if (meta.channel) event.fields.channel = meta.channel;
+  if (meta.channel) addUnique(event.fields, 'channel', meta.channel);
   return { index: str(obj.index) ?? meta.index, event: fitted(event, n, limits) };
 }
 

@@ -1,4 +1,4 @@
-import type { FieldValue, LogEvent } from '../../events/event.js';
+import { addUnique, type FieldValue, type LogEvent } from '../../events/event.js';
 import { eventTime } from '../../events/limits.js';
 import { parseTimeValue, type TimeContext } from '../../events/timestamp.js';
 
@@ -62,7 +62,8 @@ function structuredData(c: Cursor, fields: Record<string, FieldValue>): void {
         if (s[q] === '\\' && (s[q + 1] === '"' || s[q + 1] === '\\' || s[q + 1] === ']')) q++;
         v += s[q];
       }
-      fields[`${id}.${name}`] = v;
+      // a PARAM-NAME may repeat in its element (RFC 5424 allows it): every value is kept, the next as <name>_2
+      addUnique(fields, `${id}.${name}`, v);
       p = q + 1;
     }
     if (s[p] !== ']') break;

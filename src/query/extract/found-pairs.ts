@@ -1,5 +1,5 @@
 import { CORE_NAMES } from '../schema.js';
-import { ident, str } from '../sql.js';
+import { fieldOfColumnSql, ident, str } from '../sql.js';
 import { formatFieldCatalog, formatValueSql } from './auto-fields.js';
 import { embeddedJsonSql, KV_KEY_START, KV_VALUE } from './text-sql.js';
 
@@ -16,7 +16,7 @@ const PAIR = `${KV_KEY_START}([A-Za-z_][A-Za-z0-9_.-]*)=${KV_VALUE}`;
 
 export function foundPairsSql(from: string): string {
   const layoutCols = formatFieldCatalog().map((f) => `${formatValueSql(f.name)} AS ${ident(f.name)}`);
-  const layouts = `SELECT __r, name, value, 0 AS src, 0 AS pos FROM (UNPIVOT (SELECT __r, ${layoutCols.join(', ')} FROM ${from}) ON COLUMNS(* EXCLUDE (__r)) INTO NAME name VALUE value)`;
+  const layouts = `SELECT __r, ${fieldOfColumnSql('name')} AS name, value, 0 AS src, 0 AS pos FROM (UNPIVOT (SELECT __r, ${layoutCols.join(', ')} FROM ${from}) ON COLUMNS(* EXCLUDE (__r)) INTO NAME name VALUE value)`;
   const json =
     `SELECT __r, k AS name, try(json_extract_string(j, '/' || replace(replace(k, '~', '~0'), '/', '~1'))) AS value, 1 AS src, 0 AS pos ` +
     `FROM (SELECT __r, j, unnest(try(json_keys(j))) AS k FROM (SELECT __r, ${embeddedJsonSql('message')} AS j FROM ${from} WHERE contains(message, '{')))`;

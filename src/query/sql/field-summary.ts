@@ -1,5 +1,5 @@
 import type { CompiledQuery } from '../compile.js';
-import { ident } from '../sql.js';
+import { fieldOfColumnSql, ident } from '../sql.js';
 import { foundPairsSql } from '../extract/found-pairs.js';
 
 /**
@@ -13,7 +13,7 @@ export function fieldSummarySql(c: CompiledQuery, names: string[], sample: numbe
   const cast = names.map((n) => `CAST(${ident(n)} AS VARCHAR) AS ${ident(n)}`).join(', ');
   return (
     `${c.with}, smp AS (SELECT *, row_number() OVER () AS __r FROM (SELECT * FROM ${c.last} ORDER BY _time DESC LIMIT ${sample})), ` +
-    `st AS (UNPIVOT (SELECT __r, ${cast} FROM smp) ON COLUMNS(* EXCLUDE (__r)) INTO NAME name VALUE value), ` +
+    `st AS (SELECT __r, ${fieldOfColumnSql('name')} AS name, value FROM (UNPIVOT (SELECT __r, ${cast} FROM smp) ON COLUMNS(* EXCLUDE (__r)) INTO NAME name VALUE value)), ` +
     `fx AS (${foundPairsSql('smp')}), ` +
     `u AS (SELECT name, value FROM st UNION ALL SELECT name, value FROM fx ANTI JOIN st USING (__r, name)), ` +
     `g AS (SELECT name, value, count(*) AS c FROM u GROUP BY ALL) ` +

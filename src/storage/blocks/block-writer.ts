@@ -15,7 +15,7 @@ import { encodeMinuteCounts, minuteCountsOf } from './minute-counts.js';
 /** At most this many user fields become Parquet columns per block; the rest stay in `_extra`. */
 export const MAX_PROMOTED_FIELDS = 200;
 /** Column names a user field can never take (compared lowercased: DuckDB names are case-insensitive). */
-const RESERVED = new Set(['_time', 'env', 'index', 'host', 'source', 'sourcetype', 'message', '_extra', '_f', '_day']);
+const RESERVED = new Set(['_time', 'env', 'index', 'host', 'source', 'sourcetype', 'message', '_extra', '_f', '_day', '_xe', 'file_row_number']);
 
 /** Where and under which names blocks are written. */
 export interface BlockTarget {

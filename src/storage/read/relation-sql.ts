@@ -1,3 +1,4 @@
+import { fieldColumn } from '../../events/field-column.js';
 import { ident, jsonKeyPath, lit } from '../duck.js';
 import type { Block } from '../blocks/block-files.js';
 import { liveRowsSql } from '../wal/live-columns.js';
@@ -6,7 +7,13 @@ import { CORE, type ScanPlan } from './scan-plan.js';
 
 // The relation a scan hands the query layer (docs/storage.md, "Read path"): the kept blocks'
 // Parquet files UNION ALL the live segments' rows (WAL files or their columnar copies), every field column typed the same on both
-// sides and NULL where absent.
+// sides and NULL where absent. A field's column is named by fieldColumn (`Foo` → `Foo\u00010`), so
+// names equal but for case stay apart in DuckDB, whose identifiers ignore case.
+
+/** The quoted relation column of field `name`. */
+function fieldIdent(name: string): string {
+  return ident(fieldColumn(name));
+}
 
 type TimeRange = Pick<ScanSpec, 'fromUs' | 'toUs'>;
 
@@ -39,7 +46,7 @@ function blockColumns(blocks: Block[], plan: ScanPlan): { cols: string[]; extraS
     if (promoted) parts.push(`TRY_CAST(${ident(name)} AS ${type})`);
     if (extra) parts.push(`TRY_CAST(_xe[${extraNames.push(name)}] AS ${type})`);
     const e = parts.length === 0 ? `NULL::${type}` : parts.length === 1 ? parts[0] : `COALESCE(${parts.join(', ')})`;
-    cols.push(`${e} AS ${ident(name)}`);
+    cols.push(`${e} AS ${fieldIdent(name)}`);
   }
   const extraSql = extraNames.length > 0 ? `, json_extract_string(_extra, [${extraNames.map(jsonKeyPath).join(', ')}]) AS _xe` : '';
   return { cols, extraSql };
@@ -67,8 +74,45 @@ function blockRowsSql(b: Block, ranges: [number, number][], plan: ScanPlan, spec
 function blocksSql(plan: ScanPlan, spec: ScanSpec): string[] {
   const whole = plan.blocks.filter((b) => !plan.rows.has(b));
   const parts = [...plan.rows].map(([b, ranges]) => blockRowsSql(b, ranges, plan, spec));
-  if (whole.length > 0) parts.unshift(wholeBlocksSql(whole, plan, spec));
+  parts.unshift(...apartByCase(whole).map((g) => wholeBlocksSql(g, plan, spec)));
   return parts;
+}
+
+/**
+ * Blocks in groups that one read_parquet(union_by_name) may read together: no two blocks of a group
+ * promote names equal but for ASCII case (`Foo` in one, `foo` in another), which it would read as one
+ * column, giving one block's values the other's name. Nearly always one group.
+ */
+function apartByCase(blocks: Block[]): Block[][] {
+  // fast path: two such names need an ASCII capital in one of them; most scans' blocks promote none
+  const lowers = new Set<string>();
+  for (const b of blocks) for (const [lower] of caseInfo(b).capitals) lowers.add(lower);
+  if (lowers.size === 0) return blocks.length > 0 ? [blocks] : [];
+  const groups: { blocks: Block[]; names: Map<string, string> }[] = [];
+  for (const b of blocks) {
+    const info = caseInfo(b);
+    const own: [string, string][] = [...info.capitals];
+    for (const l of lowers) if (info.names.has(l)) own.push([l, l]);
+    let g = groups.find((x) => own.every(([l, n]) => (x.names.get(l) ?? n) === n));
+    if (!g) groups.push((g = { blocks: [], names: new Map() }));
+    g.blocks.push(b);
+    for (const [l, n] of own) g.names.set(l, n);
+  }
+  return groups.map((g) => g.blocks);
+}
+
+/** A block's promoted names, and those with an ASCII capital as [lower case, name]: once per block, scans come often. */
+const CASE_INFO = new WeakMap<Block, { names: Set<string>; capitals: [string, string][] }>();
+
+function caseInfo(b: Block): { names: Set<string>; capitals: [string, string][] } {
+  let info = CASE_INFO.get(b);
+  if (!info) {
+    const names = new Set(b.meta.fields.filter((f) => f.promoted).map((f) => f.name));
+    // lower case as DuckDB compares identifiers: ASCII letters only
+    const capitals = [...names].filter((n) => /[A-Z]/.test(n)).map((n): [string, string] => [n.replace(/[A-Z]+/g, (m) => m.toLowerCase()), n]);
+    CASE_INFO.set(b, (info = { names, capitals }));
+  }
+  return info;
 }
 
 function liveSql(plan: ScanPlan, spec: ScanSpec): string {
@@ -80,7 +124,7 @@ function liveSql(plan: ScanPlan, spec: ScanSpec): string {
     ...['host', 'source', 'sourcetype', 'message'].map((c) => `COALESCE(${c}, '') AS ${c}`),
     ...fields.map(([n, t], i) => {
       const s = `_x[${i + 1}]`;
-      return `${t === 'VARCHAR' ? s : `TRY_CAST(${s} AS ${t})`} AS ${ident(n)}`;
+      return `${t === 'VARCHAR' ? s : `TRY_CAST(${s} AS ${t})`} AS ${fieldIdent(n)}`;
     }),
   ];
   const where = [`env IN (${spec.envs.map(lit).join(', ')})`, ...timeFilter(spec, '_time')];
@@ -93,7 +137,7 @@ function liveSql(plan: ScanPlan, spec: ScanSpec): string {
 }
 
 function emptySql(plan: ScanPlan): string {
-  const cols = ['NULL::TIMESTAMP AS _time', ...CORE.slice(1).map((c) => `NULL::VARCHAR AS ${ident(c)}`), ...[...plan.fields].map(([n, t]) => `NULL::${t} AS ${ident(n)}`)];
+  const cols = ['NULL::TIMESTAMP AS _time', ...CORE.slice(1).map((c) => `NULL::VARCHAR AS ${ident(c)}`), ...[...plan.fields].map(([n, t]) => `NULL::${t} AS ${fieldIdent(n)}`)];
   return `SELECT ${cols.join(', ')} WHERE false`;
 }
 

@@ -10,7 +10,7 @@ import type { ScanSpec } from '../types.js';
 
 /** The relation's core columns, in order. */
 export const CORE = ['_time', 'env', 'index', 'host', 'source', 'sourcetype', 'message'];
-const CORE_LOWER = new Set([...CORE, '_extra']);
+const CORE_NAMES = new Set(CORE);
 
 /** What a scan reads: the chosen blocks and the live partitions (with their segment files). */
 export interface ScanPlan {
@@ -117,14 +117,12 @@ export function planScan(blocks: Iterable<Block>, segs: Iterable<LiveSegment>, s
   const seen = collectFields(kept, live);
   const names = spec.fields === '*' ? [...seen.keys()].sort() : spec.fields;
   const fields = new Map<string, ColumnType>();
-  const taken = new Set<string>();
   for (const n of names) {
-    const lower = n.toLowerCase();
-    // DuckDB names are case-insensitive: a field cannot shadow a core column or another field. An
-    // empty name cannot be a column, and a NUL ends DuckDB's SQL text: data an older svc stored with
-    // such names (ingest renames them now) is left out rather than failing every search
-    if (lower === '' || lower.includes('\u0000') || CORE_LOWER.has(lower) || taken.has(lower)) continue;
-    taken.add(lower);
+    // names equal but for case are columns apart (relation-sql.ts, fieldColumn), so every field is
+    // kept; a core name is the core column. An empty name cannot be a column, and a NUL ends
+    // DuckDB's SQL text: data an older svc stored with such names (ingest renames them now) is
+    // left out rather than failing every search
+    if (n === '' || n.includes('\u0000') || CORE_NAMES.has(n)) continue;
     fields.set(n, columnType(seen.get(n)?.bits ?? 1));
   }
   let candidateEvents = 0;

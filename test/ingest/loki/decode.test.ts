@@ -57,4 +57,10 @@ describe('Loki push decoding', () => {
     assert.throws(() => decodeJson('{"streams":[{"stream":{},"values":[["soon","a"]]}]}'), /cannot parse timestamp "soon"/);
     assert.equal(nsToUs('12'), 0);
   });
+
+  it('keeps a label and structured metadata of the same name, the metadata as <name>_2', () => {
+    const streams = decodeJson('{"streams":[{"stream":{"app":"x"},"values":[["1763812801000000000","b",{"app":"y","App":"z"}]]}]}');
+    const [e] = streamsToEvents(streams, NOW).decoded;
+    assert.deepEqual(e.event.fields, { app: 'x', app_2: 'y', App: 'z' });
+  });
 });

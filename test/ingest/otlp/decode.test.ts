@@ -90,4 +90,10 @@ describe('OTLP decoding', () => {
     assert.throws(() => decodeProtobufRequest(Buffer.from([0x0a, 0xff])), /cannot decode ExportLogsServiceRequest/);
     assert.throws(() => decodeJsonRequest('[1]'), /cannot parse ExportLogsServiceRequest JSON/);
   });
+
+  it("keeps an attribute named like a record's own field: the record's value as <name>_2", () => {
+    const req = { resourceLogs: [{ scopeLogs: [{ logRecords: [{ severityText: 'ERROR', traceId: '0102030405060708090a0b0c0d0e0f10', body: { stringValue: 'b' }, attributes: [{ key: 'severity', value: { stringValue: 'own' } }, { key: 'trace_id', value: { stringValue: 't' } }] }] }] }] };
+    const [d] = decoded(req as ExportRequest, NOW);
+    assert.deepEqual([d.event.fields.severity, d.event.fields.severity_2, d.event.fields.trace_id, d.event.fields.trace_id_2], ['own', 'ERROR', 't', '0102030405060708090a0b0c0d0e0f10']);
+  });
 });

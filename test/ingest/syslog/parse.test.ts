@@ -69,6 +69,11 @@ describe('parseSyslog', () => {
     assert.equal(e.message, 'not syslog at all');
     assert.deepEqual(e.fields, {});
   });
+
+  it('keeps every value of a PARAM-NAME that repeats in its element', () => {
+    const e = parseSyslog('<14>1 2026-11-22T04:36:34Z vm app - - [x@1 k="1" k="2" K="3"] m', utc);
+    assert.deepEqual([e.fields['x@1.k'], e.fields['x@1.k_2'], e.fields['x@1.K']], ['1', '2', '3']);
+  });
 });
 
 describe('SyslogFramer', () => {

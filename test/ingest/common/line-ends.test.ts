@@ -5,8 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApiKey, createEnv, createIngestToken } from '../../helpers/auth.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { createApiKey, createIngestToken } from '../../helpers/auth.js';
+import { type TestServer } from '../../helpers/server.js';
+import { startSyslogServer } from '../../helpers/syslog.js';
 import type { EventJson } from '../../../src/query/types.js';
 
 /**
@@ -27,12 +28,7 @@ describe('a trailing CR on every protocol', () => {
   let token: string;
   let key: string;
   before(async () => {
-    // the syslog token must exist before the listeners start: create it, then restart with it
-    const first = await startTestServer({}, { dataDir });
-    await createEnv(first, ENV);
-    const syslogToken = await createIngestToken(first, { env: ENV, index: INDEX });
-    await first.close();
-    srv = await startTestServer({ SVC_SYSLOG_UDP: '127.0.0.1:0', SVC_SYSLOG_TCP: '127.0.0.1:0', SVC_SYSLOG_TOKEN: syslogToken }, { dataDir });
+    srv = await startSyslogServer(dataDir, { env: ENV, index: INDEX }, { SVC_SYSLOG_UDP: '127.0.0.1:0', SVC_SYSLOG_TCP: '127.0.0.1:0' });
     token = await createIngestToken(srv, { env: ENV });
     key = await createApiKey(srv, { scopes: ['standard'] });
   });

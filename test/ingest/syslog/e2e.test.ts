@@ -5,8 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createApiKey, createEnv, createIngestToken } from '../../helpers/auth.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { createApiKey } from '../../helpers/auth.js';
+import { type TestServer } from '../../helpers/server.js';
+import { startSyslogServer } from '../../helpers/syslog.js';
 import { searchEvents } from '../helpers/e2e.js';
 
 const run = promisify(execFile);
@@ -16,12 +17,7 @@ describe('util-linux logger against a real svc', () => {
   let srv: TestServer;
   let key: string;
   before(async () => {
-    // the token must exist before the listeners start: create it, then restart with SVC_SYSLOG_TOKEN
-    const first = await startTestServer({}, { dataDir });
-    await createEnv(first, 'net');
-    const token = await createIngestToken(first, { env: 'net', index: 'syslog' });
-    await first.close();
-    srv = await startTestServer({ SVC_SYSLOG_UDP: '127.0.0.1:0', SVC_SYSLOG_TCP: '127.0.0.1:0', SVC_SYSLOG_TOKEN: token }, { dataDir });
+    srv = await startSyslogServer(dataDir, { env: 'net', index: 'syslog' }, { SVC_SYSLOG_UDP: '127.0.0.1:0', SVC_SYSLOG_TCP: '127.0.0.1:0' });
     key = await createApiKey(srv, { scopes: ['standard'] });
   });
   after(async () => {

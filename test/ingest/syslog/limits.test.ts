@@ -6,9 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { timeContext } from '../../../src/events/timestamp.js';
 import { parseSyslog } from '../../../src/ingest/syslog/parse.js';
-import { createApiKey, createEnv, createIngestToken } from '../../helpers/auth.js';
+import { createApiKey } from '../../helpers/auth.js';
 import { searchSelfLog } from '../../helpers/selflog.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { type TestServer } from '../../helpers/server.js';
+import { startSyslogServer } from '../../helpers/syslog.js';
 import { searchEvents } from '../helpers/e2e.js';
 
 describe('syslog event time window', () => {
@@ -32,11 +33,7 @@ describe('syslog frames over the limit on a real svc', () => {
   let srv: TestServer;
   let key: string;
   before(async () => {
-    const first = await startTestServer({}, { dataDir });
-    await createEnv(first, 'net');
-    const token = await createIngestToken(first, { env: 'net', index: 'big' });
-    await first.close();
-    srv = await startTestServer({ SVC_SYSLOG_TCP: '127.0.0.1:0', SVC_SYSLOG_TOKEN: token }, { dataDir });
+    srv = await startSyslogServer(dataDir, { env: 'net', index: 'big' }, { SVC_SYSLOG_TCP: '127.0.0.1:0' });
     key = await createApiKey(srv, { scopes: ['standard'] });
   });
   after(async () => {

@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApiKey, createEnv, createIngestToken } from '../../helpers/auth.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { createApiKey } from '../../helpers/auth.js';
+import { type TestServer } from '../../helpers/server.js';
+import { startSyslogServer } from '../../helpers/syslog.js';
 import { compareLines, exportAll, imfileConf, realLines, rsyslogSkipReason, startRsyslog, waitForEvents, writeLines, type StoredEvent } from '../../helpers/rsyslog.js';
 
 /**
@@ -36,12 +37,7 @@ describe('rsyslogd omfwd to the syslog listeners', { skip: reason }, () => {
   let srv: TestServer;
   let key: string;
   before(async () => {
-    // the listeners start with a token that must exist first: create it, then restart with it
-    const first = await startTestServer({}, { dataDir });
-    await createEnv(first, ENV);
-    const token = await createIngestToken(first, { env: ENV, index: INDEX });
-    await first.close();
-    srv = await startTestServer({ SVC_SYSLOG_UDP: '127.0.0.1:0', SVC_SYSLOG_TCP: '127.0.0.1:0', SVC_SYSLOG_TOKEN: token }, { dataDir });
+    srv = await startSyslogServer(dataDir, { env: ENV, index: INDEX }, { SVC_SYSLOG_UDP: '127.0.0.1:0', SVC_SYSLOG_TCP: '127.0.0.1:0' });
     key = await createApiKey(srv, { scopes: ['standard'] });
   });
   after(async () => {

@@ -5,8 +5,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createApiKey, createEnv, createIngestToken } from '../../helpers/auth.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { createApiKey } from '../../helpers/auth.js';
+import { type TestServer } from '../../helpers/server.js';
+import { startSyslogServer } from '../../helpers/syslog.js';
 import { compareLines, exportAll, realLines, waitForEvents, writeLines } from '../../helpers/rsyslog.js';
 
 /**
@@ -33,11 +34,7 @@ describe('syslog-ng forwarding to the syslog listeners', { skip: reason }, () =>
   let srv: TestServer;
   let key: string;
   before(async () => {
-    const first = await startTestServer({}, { dataDir });
-    await createEnv(first, ENV);
-    const token = await createIngestToken(first, { env: ENV, index: INDEX });
-    await first.close();
-    srv = await startTestServer({ SVC_SYSLOG_TCP: '127.0.0.1:0', SVC_SYSLOG_TOKEN: token }, { dataDir });
+    srv = await startSyslogServer(dataDir, { env: ENV, index: INDEX }, { SVC_SYSLOG_TCP: '127.0.0.1:0' });
     key = await createApiKey(srv, { scopes: ['standard'] });
   });
   after(async () => {

@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import { startSyslog } from '../../../src/ingest/syslog/listener.js';
 import { DROPS_RECENT_MS, UdpDropWatch } from '../../../src/ingest/syslog/udp-drop-watch.js';
 import { addressBytes, parseProcNetUdp, procLocalAddress } from '../../../src/ingest/syslog/udp-drops.js';
-import { createApiKey, createEnv, createIngestToken } from '../../helpers/auth.js';
+import { createApiKey } from '../../helpers/auth.js';
 import { searchSelfLog } from '../../helpers/selflog.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { type TestServer } from '../../helpers/server.js';
+import { startSyslogServer } from '../../helpers/syslog.js';
 import { searchEvents } from '../helpers/e2e.js';
 import { RecordingWriter, testContext } from '../helpers/harness.js';
 
@@ -98,11 +99,7 @@ describe('kernel drops of a syslog UDP burst on a real svc', { skip: !PROC && 'n
   let srv: TestServer;
   let key: string;
   before(async () => {
-    const first = await startTestServer({}, { dataDir });
-    await createEnv(first, 'net');
-    const token = await createIngestToken(first, { env: 'net', index: 'udp' });
-    await first.close();
-    srv = await startTestServer({ SVC_SYSLOG_UDP: '127.0.0.1:0', SVC_SYSLOG_TOKEN: token, SVC_SYSLOG_UDP_RECV_BUFFER: '4096' }, { dataDir });
+    srv = await startSyslogServer(dataDir, { env: 'net', index: 'udp' }, { SVC_SYSLOG_UDP: '127.0.0.1:0', SVC_SYSLOG_UDP_RECV_BUFFER: '4096' });
     key = await createApiKey(srv, { scopes: ['standard'] });
     writeFileSync(lines, Array.from({ length: SENT }, (_, i) => `burst line ${i}`).join('\n') + '\n');
   });

@@ -33,23 +33,29 @@ export function GeneralPage() {
   );
 }
 
-function RetentionSettings({ settings, onSaved }: { settings: Settings; onSaved: () => void }) {
-  const [days, setDays] = useState(settings.settings.retentionDefaultDays ? String(settings.settings.retentionDefaultDays) : '');
+/** A settings form's submit: one PATCH of what `body` gives, a toast and `onSaved`, or the error in the form. */
+function useSettingsSave(body: () => Record<string, unknown>, onSaved: () => void) {
   const [error, setError] = useState<string | null>(null);
   const toast = useToast();
-  const eff = settings.effective;
-  const fromEnv = eff.retentionDefaultSource === 'SVC_RETENTION_DEFAULT_DAYS';
   const save = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
     try {
-      await patch('/api/admin/settings', { retentionDefaultDays: days ? Number(days) : null });
+      await patch('/api/admin/settings', body());
       toast('ok', 'Settings saved');
       onSaved();
     } catch (err) {
       setError((err as Error).message);
     }
   };
+  return { error, save };
+}
+
+function RetentionSettings({ settings, onSaved }: { settings: Settings; onSaved: () => void }) {
+  const [days, setDays] = useState(settings.settings.retentionDefaultDays ? String(settings.settings.retentionDefaultDays) : '');
+  const eff = settings.effective;
+  const fromEnv = eff.retentionDefaultSource === 'SVC_RETENTION_DEFAULT_DAYS';
+  const { error, save } = useSettingsSave(() => ({ retentionDefaultDays: days ? Number(days) : null }), onSaved);
   return (
     <form className="card card-pad form" onSubmit={save}>
       <h2>Retention</h2>
@@ -76,19 +82,7 @@ const daysText = (v: number | null | undefined) => (v ? String(v) : '');
 function ApiKeyExpirySettings({ settings, onSaved }: { settings: Settings; onSaved: () => void }) {
   const [def, setDef] = useState(daysText(settings.settings.apiKeyExpiryDefaultDays));
   const [max, setMax] = useState(daysText(settings.settings.adminKeyMaxDays));
-  const [error, setError] = useState<string | null>(null);
-  const toast = useToast();
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    try {
-      await patch('/api/admin/settings', { apiKeyExpiryDefaultDays: def ? Number(def) : null, adminKeyMaxDays: max ? Number(max) : null });
-      toast('ok', 'Settings saved');
-      onSaved();
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  };
+  const { error, save } = useSettingsSave(() => ({ apiKeyExpiryDefaultDays: def ? Number(def) : null, adminKeyMaxDays: max ? Number(max) : null }), onSaved);
   return (
     <form className="card card-pad form" onSubmit={save}>
       <h2>API key expiry</h2>

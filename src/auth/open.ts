@@ -68,7 +68,7 @@ export async function openAccess(config: Readonly<Config>, clock: Clock, log: Lo
   });
   await checkJwtSecret(control, fingerprint, config.jwtSecretPath, store !== undefined);
   control.watch(store ? SHARED_CONTROL_POLL_MS : config.blockSyncSecs * 1000);
-  const auth = new AuthService({ control, clock, log, controlKey, jwtSecret, sessionTtlHours: config.sessionTtlHours, sessionIdleSecs: config.sessionIdleSecs, fips: config.fips });
+  const auth = new AuthService({ control, clock, log, controlKey, jwtSecret, sessionTtlHours: config.sessionTtlHours, sessionIdleSecs: config.sessionIdleSecs, hashPolicy: { fips: config.fips, weak: config.testWeakPasswordHashes } });
   await ensureBuiltinEnvs(control, clock);
   const adminReset = await bootstrapAdmin(auth, config, log, print);
   return {

@@ -13,6 +13,22 @@ const pbkdf2Async = promisify(pbkdf2);
 const SCRYPT = { N: 1 << 17, r: 8, p: 1 };
 /** PBKDF2-HMAC-SHA256 iterations in FIPS mode (OWASP 2023: 600,000). */
 const PBKDF2_ITERATIONS = 600_000;
+/**
+ * The cost under SVC_TEST_WEAK_PASSWORD_HASHES (tests only): the suite starts some 300 servers,
+ * each hashing and checking the admin's password, and ~1.2 s of CPU each at the real cost was
+ * a third of the CI time. Hashes carry their parameters, so such a hash moves to the real cost at
+ * its owner's next login once the setting is gone (needsRehash).
+ */
+const WEAK_SCRYPT = { N: 1 << 10, r: 8, p: 1 };
+const WEAK_PBKDF2_ITERATIONS = 1_000;
+
+/** How new hashes are made: PBKDF2-SHA256 in FIPS mode, else scrypt; `weak` only under SVC_TEST_WEAK_PASSWORD_HASHES. */
+export interface HashPolicy {
+  fips: boolean;
+  weak?: boolean;
+}
+const scryptParams = (policy: HashPolicy) => (policy.weak ? WEAK_SCRYPT : SCRYPT);
+const pbkdf2Iterations = (policy: HashPolicy) => (policy.weak ? WEAK_PBKDF2_ITERATIONS : PBKDF2_ITERATIONS);
 const KEY_LEN = 32;
 /** New passwords (create, change, reset); a shorter one stored before keeps working until changed. */
 export const MIN_PASSWORD_LENGTH = 12;
@@ -57,13 +73,14 @@ async function limited<T>(work: () => Promise<T>): Promise<T> {
  * Hashes a password for storage: scrypt, or PBKDF2-SHA256 in FIPS mode (scrypt is not an approved
  * primitive). Format: `scrypt$N$r$p$salt$hash` / `pbkdf2-sha256$iterations$salt$hash`, base64 parts.
  */
-export async function hashPassword(password: string, fips: boolean): Promise<string> {
+export async function hashPassword(password: string, policy: HashPolicy): Promise<string> {
   const salt = randomBytes(16);
-  if (fips) {
-    const hash = await limited(() => pbkdf2Async(password, salt, PBKDF2_ITERATIONS, KEY_LEN, 'sha256'));
-    return `pbkdf2-sha256$${PBKDF2_ITERATIONS}$${salt.toString('base64')}$${hash.toString('base64')}`;
+  if (policy.fips) {
+    const iterations = pbkdf2Iterations(policy);
+    const hash = await limited(() => pbkdf2Async(password, salt, iterations, KEY_LEN, 'sha256'));
+    return `pbkdf2-sha256$${iterations}$${salt.toString('base64')}$${hash.toString('base64')}`;
   }
-  const { N, r, p } = SCRYPT;
+  const { N, r, p } = scryptParams(policy);
   const hash = await limited(() => scryptAsync(password, salt, KEY_LEN, { N, r, p, maxmem: scryptMem(N, r, p) }));
   return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${hash.toString('base64')}`;
 }
@@ -100,10 +117,11 @@ export async function verifyPassword(password: string, stored: string): Promise<
  * (FIPS mode: PBKDF2-SHA256, else scrypt) or other parameters. Checked after a successful login,
  * when the password is at hand to hash again, so every hash moves to the current cost.
  */
-export function needsRehash(stored: string, fips: boolean): boolean {
+export function needsRehash(stored: string, policy: HashPolicy): boolean {
   const parts = stored.split('$');
-  if (fips) return !(parts[0] === 'pbkdf2-sha256' && Number(parts[1]) === PBKDF2_ITERATIONS);
-  return !(parts[0] === 'scrypt' && parts[1] === String(SCRYPT.N) && parts[2] === String(SCRYPT.r) && parts[3] === String(SCRYPT.p));
+  if (policy.fips) return !(parts[0] === 'pbkdf2-sha256' && Number(parts[1]) === pbkdf2Iterations(policy));
+  const { N, r, p } = scryptParams(policy);
+  return !(parts[0] === 'scrypt' && parts[1] === String(N) && parts[2] === String(r) && parts[3] === String(p));
 }
 
 /** The rule for a new password (create, change, reset): MIN_PASSWORD_LENGTH to MAX_PASSWORD_LENGTH characters. */
@@ -113,8 +131,9 @@ export function checkNewPassword(password: string): void {
 }
 
 /** A hash that matches no password, verified against when the user does not exist (even timing). */
-export function unusableHash(fips: boolean): string {
+export function unusableHash(policy: HashPolicy): string {
   const zeros = Buffer.alloc(KEY_LEN).toString('base64');
   const salt = Buffer.alloc(16).toString('base64');
-  return fips ? `pbkdf2-sha256$${PBKDF2_ITERATIONS}$${salt}$${zeros}` : `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt}$${zeros}`;
+  const { N, r, p } = scryptParams(policy);
+  return policy.fips ? `pbkdf2-sha256$${pbkdf2Iterations(policy)}$${salt}$${zeros}` : `scrypt$${N}$${r}$${p}$${salt}$${zeros}`;
 }

@@ -6,7 +6,7 @@ import { Envs } from '../control/envs.js';
 import { SvcError } from '../errors/svc-error.js';
 import { ApiKeys, keyState, ownerRefusal } from './api-keys.js';
 import { IngestTokens } from './ingest-tokens.js';
-import { needsRehash, unusableHash, verifyPassword } from './passwords.js';
+import { needsRehash, unusableHash, verifyPassword, type HashPolicy } from './passwords.js';
 import { ALLOW_ALL, type ApiKeyPrincipal, type IngestPrincipal, type Principal, type Scope, type UserPrincipal } from './principal.js';
 import { LoginRateLimiter } from './rate-limit.js';
 import { API_KEY_PREFIX, INGEST_TOKEN_PREFIX, SecretHasher } from './secrets.js';
@@ -25,7 +25,8 @@ export interface AuthServiceOptions {
   sessionTtlHours: number;
   /** SVC_SESSION_IDLE_SECS; 0: no idle timeout. */
   sessionIdleSecs: number;
-  fips: boolean;
+  /** How password hashes are made (FIPS mode: PBKDF2; `weak`: SVC_TEST_WEAK_PASSWORD_HASHES). */
+  hashPolicy: HashPolicy;
   /** How often last-used times are written (ms). */
   usageFlushMs?: number;
 }
@@ -68,7 +69,7 @@ export class AuthService {
     this.usage = new UsageTracker(control, log);
     this.apiKeys = new ApiKeys(control, this.hasher, clock, this.usage);
     this.ingestTokens = new IngestTokens(control, this.hasher, clock, this.usage);
-    this.users = new Users(control, clock, opts.fips);
+    this.users = new Users(control, clock, opts.hashPolicy);
     this.envs = new Envs(control, clock);
     this.perUser = new LoginRateLimiter(clock, { maxFailures: 10, windowMs: 15 * 60_000 });
     this.perAddress = new LoginRateLimiter(clock, { maxFailures: 100, windowMs: 15 * 60_000 });
@@ -173,7 +174,7 @@ export class AuthService {
     this.perUser.check(userKey);
     if (this.perAddress.isOver(addrKey)) this.perUserAtAddress.check(pairKey);
     const user = this.users.byUsername(username);
-    const ok = await verifyPassword(password, user?.passwordHash ?? unusableHash(this.opts.fips));
+    const ok = await verifyPassword(password, user?.passwordHash ?? unusableHash(this.opts.hashPolicy));
     // a disabled user gets the answer a wrong password gets: the form must not tell who exists
     if (!user || !ok || user.disabled) {
       this.perUser.fail(userKey);
@@ -183,7 +184,7 @@ export class AuthService {
     }
     this.perUser.succeed(userKey);
     this.perUserAtAddress.succeed(pairKey);
-    if (needsRehash(user.passwordHash, this.opts.fips)) await this.rehash(user, password);
+    if (needsRehash(user.passwordHash, this.opts.hashPolicy)) await this.rehash(user, password);
     return this.issueSession(user);
   }
 

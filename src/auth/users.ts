@@ -2,7 +2,7 @@ import type { Clock } from '../clock/clock.js';
 import type { Role, UserRecord } from '../control/records.js';
 import type { ControlStore } from '../control/store.js';
 import { SvcError } from '../errors/svc-error.js';
-import { checkNewPassword, hashPassword } from './passwords.js';
+import { checkNewPassword, hashPassword, type HashPolicy } from './passwords.js';
 import type { Allowlists } from './principal.js';
 import { newId } from './secrets.js';
 
@@ -40,7 +40,7 @@ export class Users {
   constructor(
     private readonly control: ControlStore,
     private readonly clock: Clock,
-    private readonly fips: boolean,
+    private readonly hashPolicy: HashPolicy,
   ) {}
 
   list(): UserView[] {
@@ -65,7 +65,7 @@ export class Users {
     const rec: UserRecord = {
       id: newId(),
       username: input.username,
-      passwordHash: await hashPassword(input.password, this.fips),
+      passwordHash: await hashPassword(input.password, this.hashPolicy),
       role: input.role ?? 'user',
       allow: input.allow ?? { envs: ['*'], indexes: ['*'], tools: ['*'] },
       ...(input.email ? { email: input.email } : {}),
@@ -91,7 +91,7 @@ export class Users {
       throw new SvcError('invalid_input', `role: the "${ADMIN_USERNAME}" user must stay an admin`, { details: { field: 'role' } });
     }
     if (patch.password !== undefined) checkNewPassword(patch.password);
-    const passwordHash = patch.password === undefined ? undefined : await hashPassword(patch.password, this.fips);
+    const passwordHash = patch.password === undefined ? undefined : await hashPassword(patch.password, this.hashPolicy);
     const rec = await this.control.mutate((doc) => {
       const u = doc.users.find((x) => x.id === id);
       if (!u) throw notFound(id);
@@ -133,7 +133,7 @@ export class Users {
    * (a password change raced the login).
    */
   async rehash(id: string, old: string, password: string): Promise<void> {
-    const passwordHash = await hashPassword(password, this.fips);
+    const passwordHash = await hashPassword(password, this.hashPolicy);
     await this.control.mutate((doc) => {
       const u = doc.users.find((x) => x.id === id);
       if (u && u.passwordHash === old) u.passwordHash = passwordHash;

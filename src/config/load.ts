@@ -83,6 +83,8 @@ export interface Config {
   logLevel: string;
   testClockOffsetSecs: number;
   testHoldWriter: boolean;
+  /** SVC_TEST_WEAK_PASSWORD_HASHES: cheap password hashes (tests only; a warning at start says so). */
+  testWeakPasswordHashes: boolean;
   /** SVC_TEST_SEGMENT_AGE_MS: a WAL segment's age at which it is sealed (tests only); undefined: the engine's 5 s. */
   testSegmentAgeMs: number | undefined;
 }
@@ -259,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     logLevel: e.SVC_LOG_LEVEL,
     testClockOffsetSecs: e.SVC_TEST_CLOCK_OFFSET_SECS,
     testHoldWriter: e.SVC_TEST_HOLD_WRITER,
+    testWeakPasswordHashes: e.SVC_TEST_WEAK_PASSWORD_HASHES,
     testSegmentAgeMs: e.SVC_TEST_SEGMENT_AGE_MS,
   };
   return Object.freeze(cfg);

@@ -136,6 +136,8 @@ export const envSchema = z.object({
   SVC_TEST_CLOCK_OFFSET_SECS: z.coerce.number().int().default(0),
   /** Tests only: hold the block writer so the queue fills (backpressure tests). */
   SVC_TEST_HOLD_WRITER: bool.default('0'),
+  /** Tests only: cheap password hashes (the real cost is ~0.6 s of CPU per hash; see auth/passwords.ts). */
+  SVC_TEST_WEAK_PASSWORD_HASHES: bool.default('0'),
   /** Tests only: close (and seal) a WAL segment once it is this many ms old instead of 5 s, so tests of several nodes see blocks sooner. */
   SVC_TEST_SEGMENT_AGE_MS: posInt.optional(),
 });

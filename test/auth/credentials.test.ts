@@ -12,8 +12,8 @@ import { ALLOW_ALL, type Principal, type Scope } from '../../src/auth/principal.
 
 describe('passwords', () => {
   it('hashes with scrypt and a random salt, and verifies only the right password', async () => {
-    const a = await hashPassword('correct horse', false);
-    const b = await hashPassword('correct horse', false);
+    const a = await hashPassword('correct horse', { fips: false });
+    const b = await hashPassword('correct horse', { fips: false });
     assert.match(a, /^scrypt\$131072\$8\$1\$/);
     assert.notEqual(a, b);
     assert.equal(await verifyPassword('correct horse', a), true);
@@ -21,14 +21,14 @@ describe('passwords', () => {
   });
 
   it('hashes with PBKDF2-SHA256 in FIPS mode, and verifies it', async () => {
-    const h = await hashPassword('correct horse', true);
+    const h = await hashPassword('correct horse', { fips: true });
     assert.match(h, /^pbkdf2-sha256\$600000\$/);
     assert.equal(await verifyPassword('correct horse', h), true);
     assert.equal(await verifyPassword('wrong', h), false);
   });
 
   it('never matches the unusable hash or a malformed one', async () => {
-    assert.equal(await verifyPassword('', unusableHash(false)), false);
+    assert.equal(await verifyPassword('', unusableHash({ fips: false })), false);
     assert.equal(await verifyPassword('x', 'md5$abc'), false);
   });
 });

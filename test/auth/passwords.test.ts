@@ -17,24 +17,32 @@ async function oldHash(password: string): Promise<string> {
 }
 
 describe('password hashes', () => {
+  it('makes cheap hashes only under SVC_TEST_WEAK_PASSWORD_HASHES, and moves them to the real cost at the next login', async () => {
+    const weak = await hashPassword('correct horse battery', { fips: false, weak: true });
+    assert.match(weak, /^scrypt\$1024\$8\$1\$/);
+    assert.equal(await verifyPassword('correct horse battery', weak), true);
+    assert.equal(needsRehash(weak, { fips: false }), true);
+    assert.equal(needsRehash(weak, { fips: false, weak: true }), false);
+  });
+
   it('hashes with scrypt at N=2^17, r=8, p=1 (128 MiB, over Node\'s default maxmem) and verifies it', async () => {
-    const h = await hashPassword('correct horse battery', false);
+    const h = await hashPassword('correct horse battery', { fips: false });
     assert.match(h, /^scrypt\$131072\$8\$1\$/);
     assert.equal(await verifyPassword('correct horse battery', h), true);
     assert.equal(await verifyPassword('correct horse batterY', h), false);
-    assert.equal(needsRehash(h, false), false);
+    assert.equal(needsRehash(h, { fips: false }), false);
   });
 
   it('asks to rehash any other algorithm or cost, by the rules of the mode (FIPS: PBKDF2-SHA256 at 600,000 iterations)', async () => {
     const old = await oldHash('pw');
     assert.equal(await verifyPassword('pw', old), true);
-    assert.equal(needsRehash(old, false), true);
-    const pbkdf2 = await hashPassword('pw', true);
+    assert.equal(needsRehash(old, { fips: false }), true);
+    const pbkdf2 = await hashPassword('pw', { fips: true });
     assert.match(pbkdf2, /^pbkdf2-sha256\$600000\$/);
-    assert.equal(needsRehash(pbkdf2, true), false);
-    assert.equal(needsRehash(pbkdf2.replace('$600000$', '$310000$'), true), true);
-    assert.equal(needsRehash(old, true), true);
-    assert.equal(needsRehash(pbkdf2, false), true);
+    assert.equal(needsRehash(pbkdf2, { fips: true }), false);
+    assert.equal(needsRehash(pbkdf2.replace('$600000$', '$310000$'), { fips: true }), true);
+    assert.equal(needsRehash(old, { fips: true }), true);
+    assert.equal(needsRehash(pbkdf2, { fips: false }), true);
   });
 
   it('refuses a stored scrypt hash that would take more than 1 GiB, as malformed', async () => {
@@ -45,7 +53,8 @@ describe('password hashes', () => {
 describe('passwords at login and on change', () => {
   let srv: TestServer;
   let admin: string;
-  suiteServer((s, a) => ([srv, admin] = [s, a]));
+  // the real cost, as production runs it (the other suites make cheap hashes)
+  suiteServer((s, a) => ([srv, admin] = [s, a]), { SVC_TEST_WEAK_PASSWORD_HASHES: '0' });
 
   it('refuses a new password under 12 characters with 400 naming the field, on create and on change', async () => {
     const res = (await call(srv, 'POST', '/api/admin/users', { token: admin, body: { username: 'shorty', password: 'eleven-char' }, expect: 400 })) as { error: { field: string; message: string } };

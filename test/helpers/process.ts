@@ -24,7 +24,8 @@ function spawnSvc(env: Record<string, string>): { child: ChildProcess; out: () =
   const prof = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF_DIR] : [];
   const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...clean, SVC_LISTEN: '127.0.0.1:0', SVC_LOG_LEVEL: 'info', ...env },
+    // cheap password hashes: the real cost is tested in test/auth/passwords.test.ts only
+    env: { ...clean, SVC_LISTEN: '127.0.0.1:0', SVC_LOG_LEVEL: 'info', SVC_TEST_WEAK_PASSWORD_HASHES: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let buf = '';

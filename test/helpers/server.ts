@@ -22,6 +22,8 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
     SVC_DATA_DIR: dataDir,
     SVC_ADMIN_PASSWORD: 'test-admin-password',
     SVC_LOG_LEVEL: 'silent',
+    // the real hash cost (~0.6 s of CPU a hash) is tested in test/auth/passwords.test.ts only
+    SVC_TEST_WEAK_PASSWORD_HASHES: '1',
     ...env,
   });
   const server = await startServer(config, pino({ level: 'silent' }));

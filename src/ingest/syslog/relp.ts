@@ -215,7 +215,14 @@ export class RelpSession {
   /** Starts the write loop unless it runs; `writing` is cleared only after it was set. */
   private kick(): void {
     if (this.writing || this.queue.length === 0) return;
-    this.writing = this.loop().finally(() => {
+    const failed = (err: unknown) => {
+      // never expected (write resolves false on failure); a bug must not take svc down: drop the
+      // connection unanswered, the sender resends
+      this.deps.log?.error({ err }, 'syslog RELP: BUG: session failed');
+      this.ended = true;
+      this.socket.destroy();
+    };
+    this.writing = this.loop().catch(failed).finally(() => {
       this.writing = undefined;
       this.kick();
     });
@@ -223,8 +230,14 @@ export class RelpSession {
 
   private async loop(): Promise<void> {
     while (this.queue.length > 0) {
-      const items = this.queue;
+      let items = this.queue;
       this.queue = [];
+      // what needs no write (open, errors) ahead of the first syslog frame is answered at once
+      const lead = items.findIndex((i) => i.events !== undefined);
+      if (lead !== 0) {
+        this.answer(lead < 0 ? items : items.slice(0, lead));
+        items = lead < 0 ? [] : items.slice(lead);
+      }
       const events = items.flatMap((i) => i.events ?? []);
       if (events.length && !(await this.deps.write(events))) {
         this.deps.log?.warn({ remote: this.socket.remoteAddress, events: events.length }, 'syslog RELP: batch not stored, dropping the connection unanswered so the sender resends it');
@@ -240,7 +253,7 @@ export class RelpSession {
   }
 
   private answer(items: Pending[]): void {
-    if (this.socket.destroyed) return;
+    if (this.socket.destroyed || items.length === 0) return;
     const out = items.map((i) => relpFrame(i.txnr, 'rsp', i.reply ?? '200 OK'));
     this.socket.write(Buffer.concat(out));
     if (items.some((i) => i.last)) this.socket.end();

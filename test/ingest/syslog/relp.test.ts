@@ -170,3 +170,18 @@ describe('RELP listener against a real svc', () => {
     b.socket.destroy();
   });
 });
+
+describe('RELP listener when svc stops', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-relp-stop-'));
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('answers what it stored, then sends serverclose and closes the connection', async () => {
+    const srv = await startSyslogServer(dataDir, { env: 'relp', index: 'syslog' }, { SVC_SYSLOG_RELP: '127.0.0.1:0' });
+    const c = await Client.open(srv.syslog!.relpPort!);
+    c.socket.write(Buffer.concat([relpFrame(1, 'open', 'commands=syslog'), relpFrame(2, 'syslog', `<13>1 ${new Date().toISOString()} h app - - - before stop`)]));
+    await c.frames(2);
+    await srv.close();
+    await c.untilClosed();
+    assert.deepEqual(c.got.map((f) => `${f.txnr} ${f.command} ${f.data}`), [`1 rsp ${OPEN_OK}`, '2 rsp 200 OK', '0 serverclose ']);
+  });
+});

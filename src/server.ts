@@ -32,7 +32,7 @@ export interface Server {
   deps: AppDeps;
   /** The address the HTTP server listens on (port resolved when 0 was asked). */
   url: string;
-  /** The syslog listeners when SVC_SYSLOG_UDP / SVC_SYSLOG_TCP are set (bound ports resolved). */
+  /** The syslog listeners when SVC_SYSLOG_UDP / SVC_SYSLOG_TCP / SVC_SYSLOG_RELP are set (bound ports resolved). */
   syslog?: SyslogListeners;
   close(): Promise<void>;
   /** The part close() is waiting for now (a stop that takes too long names it); undefined when not closing. */
@@ -124,9 +124,9 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
   }
 
   // --- extra listeners (syslog) ---
-  if (config.syslogUdp || config.syslogTcp) {
+  if (config.syslogUdp || config.syslogTcp || config.syslogRelp) {
     // a refused SVC_SYSLOG_TOKEN is recorded as protocol "native", as it always was (pure refactor)
-    const listeners = await startSyslog(ingestContext(deps, 'native'), { udp: config.syslogUdp, tcp: config.syslogTcp, token: config.syslogToken, udpRecvBuffer: config.syslogUdpRecvBuffer });
+    const listeners = await startSyslog(ingestContext(deps, 'native'), { udp: config.syslogUdp, tcp: config.syslogTcp, relp: config.syslogRelp, token: config.syslogToken, udpRecvBuffer: config.syslogUdpRecvBuffer });
     syslog = listeners;
     closers.push(['syslog listeners', () => listeners.close()]);
   }

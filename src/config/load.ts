@@ -68,6 +68,7 @@ export interface Config {
   ingestWorkers: number;
   syslogTcp: ListenAddress | undefined;
   syslogUdp: ListenAddress | undefined;
+  syslogRelp: ListenAddress | undefined;
   syslogToken: string | undefined;
   /** SO_RCVBUF asked for the syslog UDP socket (bytes). */
   syslogUdpRecvBuffer: number;
@@ -232,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     ingestWorkers: e.SVC_INGEST_WORKERS ?? Math.min(4, availableParallelism()),
     syslogTcp: e.SVC_SYSLOG_TCP ? parseListen(e.SVC_SYSLOG_TCP, 'SVC_SYSLOG_TCP') : undefined,
     syslogUdp: e.SVC_SYSLOG_UDP ? parseListen(e.SVC_SYSLOG_UDP, 'SVC_SYSLOG_UDP') : undefined,
+    syslogRelp: e.SVC_SYSLOG_RELP ? parseListen(e.SVC_SYSLOG_RELP, 'SVC_SYSLOG_RELP') : undefined,
     syslogToken: e.SVC_SYSLOG_TOKEN,
     syslogUdpRecvBuffer: e.SVC_SYSLOG_UDP_RECV_BUFFER,
     llm: e.SVC_LLM_URL

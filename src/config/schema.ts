@@ -81,6 +81,8 @@ export const envSchema = z.object({
 
   SVC_SYSLOG_TCP: optionalString,
   SVC_SYSLOG_UDP: optionalString,
+  /** RELP listener (rsyslog omrelp): each message acknowledged once durable. */
+  SVC_SYSLOG_RELP: optionalString,
   SVC_SYSLOG_TOKEN: optionalString,
   /** Receive buffer asked for the syslog UDP socket (bytes); the kernel caps it at net.core.rmem_max. */
   SVC_SYSLOG_UDP_RECV_BUFFER: z.coerce.number().int().min(4096).max(1024 * 1024 * 1024).default(8 * 1024 * 1024),

@@ -17,7 +17,7 @@ const DATA = resolve(ROOT, process.env.SVC_REAL_DATA ?? '../shared/data/real');
 
 /** Why the rsyslog tests cannot run here (no rsyslogd, a missing module), or undefined. */
 export function rsyslogSkipReason(modules: string[] = []): string | undefined {
-  if (!existsSync(RSYSLOGD)) return `${RSYSLOGD} is not installed (Debian packages rsyslog, rsyslog-elasticsearch; .ci/run installs them)`;
+  if (!existsSync(RSYSLOGD)) return `${RSYSLOGD} is not installed (Debian packages rsyslog, rsyslog-elasticsearch, rsyslog-relp; .ci/run installs them)`;
   const dir = mkdtempSync(join(tmpdir(), 'svc-rsyslog-check-'));
   // -N1 refuses a configuration without an action: one that writes nothing anywhere
   const conf = modules.map((m) => `module(load="${m}")\n`).join('') + `action(type="omfile" file="${dir}/unused")\n`;
@@ -180,4 +180,13 @@ ruleset(name="svc_es") {
          action.resumeRetryCount="-1"${o.queue ? ` ${o.queue}` : ''})
 }
 `;
+}
+
+/**
+ * The omrelp action docs/shippers.md shows: RFC 5424 to svc's RELP listener, retried forever
+ * (`action.resumeRetryCount="-1"`), reconnecting each second; `extra` adds queue parameters.
+ * omrelp keeps every message svc has not answered and sends it again after a reconnect.
+ */
+export function omrelpAction(o: { port: number; extra?: string }): string {
+  return `action(type="omrelp" target="127.0.0.1" port="${o.port}" template="RSYSLOG_SyslogProtocol23Format" action.resumeRetryCount="-1" action.resumeInterval="1"${o.extra ? ` ${o.extra}` : ''})`;
 }

@@ -7,11 +7,12 @@ import { cutUtf8Bytes, fitEvent } from '../../events/limits.js';
 import { authorize, timeCtx, type IngestContext } from '../common/context.js';
 import { SyslogFramer, trimEnd } from './framing.js';
 import { parseSyslog } from './parse.js';
+import { startRelp } from './relp.js';
 import { DROP_CHECK_MS, UdpDropWatch, type SyslogHealthProblem } from './udp-drop-watch.js';
 import { UdpDropCounter } from './udp-drops.js';
 
 /**
- * Syslog over UDP and TCP (SVC_SYSLOG_UDP / SVC_SYSLOG_TCP). Every event goes to the env/index
+ * Syslog over UDP, TCP and RELP (SVC_SYSLOG_UDP / SVC_SYSLOG_TCP / SVC_SYSLOG_RELP, relp.ts). Every event goes to the env/index
  * pinned by SVC_SYSLOG_TOKEN, authenticated at each flush (a revoked token stops ingest at once).
  *
  * TCP: each connection has its own framer and batch; while its batch waits for the writer (which
@@ -34,6 +35,8 @@ export const IDLE_TIMEOUT_MS = 10 * 60_000;
 export interface SyslogOptions {
   udp?: ListenAddress;
   tcp?: ListenAddress;
+  /** RELP: each message answered once durable (relp.ts). */
+  relp?: ListenAddress;
   token: string | undefined;
   /** SO_RCVBUF asked for the UDP socket (bytes; default 8 MiB). */
   udpRecvBuffer?: number;
@@ -45,6 +48,7 @@ export interface SyslogListeners {
   /** Bound ports (0 resolved), for tests. */
   udpPort?: number;
   tcpPort?: number;
+  relpPort?: number;
   /**
    * Counters since start: messages received; dropped (UDP while the writer is behind, batches
    * storage could not take, messages refused by an event limit); oversized (TCP frames and UDP
@@ -70,7 +74,7 @@ class Batcher {
   private writing: Promise<void> | undefined;
 
   constructor(
-    private readonly write: (events: LogEvent[]) => Promise<void>,
+    private readonly write: (events: LogEvent[]) => Promise<unknown>,
     private readonly onDrained: () => void = () => {},
   ) {}
 
@@ -103,7 +107,7 @@ class Batcher {
  * or is not a live ingest token: it can never become valid later, tokens are generated secrets.
  */
 export async function startSyslog(ctx: IngestContext, opts: SyslogOptions): Promise<SyslogListeners> {
-  if (!opts.token) throw new SvcError('invalid_input', 'SVC_SYSLOG_TOKEN is required when SVC_SYSLOG_UDP or SVC_SYSLOG_TCP is set');
+  if (!opts.token) throw new SvcError('invalid_input', 'SVC_SYSLOG_TOKEN is required when SVC_SYSLOG_UDP, SVC_SYSLOG_TCP or SVC_SYSLOG_RELP is set');
   try {
     (await authorize(ctx, opts.token)).resolve(undefined);
   } catch (e) {
@@ -111,7 +115,8 @@ export async function startSyslog(ctx: IngestContext, opts: SyslogOptions): Prom
   }
   const stats = { received: 0, dropped: 0, oversized: 0, failedBatches: 0 };
   const log = ctx.log;
-  const writeBatch = async (events: LogEvent[]): Promise<void> => {
+  /** Resolves true once the batch is durable; false (logged, counted) when it could not be stored. */
+  const writeBatch = async (events: LogEvent[]): Promise<boolean> => {
     try {
       const target = (await authorize(ctx, opts.token)).resolve(undefined);
       for (const e of events) {
@@ -123,7 +128,7 @@ export async function startSyslog(ctx: IngestContext, opts: SyslogOptions): Prom
       for (let attempt = 1; ; attempt++) {
         try {
           await ctx.writer.write(events, { wait: true });
-          break;
+          return true;
         } catch (err) {
           if (!isSvcError(err) || err.code !== 'storage_unavailable' || attempt >= STORAGE_RETRIES) throw err;
           await new Promise((r) => setTimeout(r, (err.retryAfterSecs ?? 5) * 1000));
@@ -133,6 +138,7 @@ export async function startSyslog(ctx: IngestContext, opts: SyslogOptions): Prom
       stats.failedBatches++;
       stats.dropped += events.length;
       log?.error({ err, events: events.length }, 'cannot store syslog events');
+      return false;
     }
   };
   const reported = { oversized: 0, dropped: 0 };
@@ -190,6 +196,11 @@ export async function startSyslog(ctx: IngestContext, opts: SyslogOptions): Prom
       await closed;
     });
   }
+  if (opts.relp) {
+    const relp = await startRelp(opts.relp, { parse, write: writeBatch, stats, log, maxFrame: MAX_FRAME_BYTES, maxPending: MAX_PENDING, maxConnections: MAX_CONNECTIONS, idleMs: IDLE_TIMEOUT_MS });
+    out.relpPort = relp.port;
+    closers.push(() => relp.closeAll());
+  }
   out.close = async () => {
     for (const c of closers) await c();
   };
@@ -224,7 +235,7 @@ function watchUdp(socket: UdpSocket, asked: number, ctx: IngestContext): { watch
   return { watch, recvBufferBytes };
 }
 
-async function startUdp(addr: ListenAddress, parse: (l: string[]) => LogEvent[], write: (e: LogEvent[]) => Promise<void>, stats: SyslogListeners['stats'], log: IngestContext['log']) {
+async function startUdp(addr: ListenAddress, parse: (l: string[]) => LogEvent[], write: (e: LogEvent[]) => Promise<unknown>, stats: SyslogListeners['stats'], log: IngestContext['log']) {
   const socket: UdpSocket = createSocket(addr.host.includes(':') ? 'udp6' : 'udp4');
   const batcher = new Batcher(write);
   let lastWarnMs = 0;
@@ -254,7 +265,7 @@ async function startUdp(addr: ListenAddress, parse: (l: string[]) => LogEvent[],
   return { socket, port: socket.address().port, batcher };
 }
 
-async function startTcp(addr: ListenAddress, parse: (l: string[]) => LogEvent[], write: (e: LogEvent[]) => Promise<void>, stats: SyslogListeners['stats']) {
+async function startTcp(addr: ListenAddress, parse: (l: string[]) => LogEvent[], write: (e: LogEvent[]) => Promise<unknown>, stats: SyslogListeners['stats']) {
   const open = new Set<{ socket: Socket; batcher: Batcher }>();
   const server: TcpServer = createServer((socket) => {
     const framer = new SyslogFramer(MAX_FRAME_BYTES);

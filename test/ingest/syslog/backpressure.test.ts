@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import type { LogEvent } from '../../../src/events/event.js';
 import type { Writer } from '../../../src/events/writer.js';
 import { MAX_PENDING, startSyslog } from '../../../src/ingest/syslog/listener.js';
+import { RelpFramer, relpFrame } from '../../../src/ingest/syslog/relp.js';
 import { testContext } from '../helpers/harness.js';
 
 /** A writer that holds every write until released, like a full queue with wait: true. */
@@ -69,6 +70,49 @@ describe('syslog TCP backpressure', () => {
       while (writer.events.length < total && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
       assert.equal(writer.events.length, total);
       assert.equal(new Set(writer.events.map((e) => e.message.split(' ')[1])).size, total);
+    }
+  });
+
+  it('stops reading a RELP sender while the writer waits, answers nothing before the write, then every frame 200 OK in order', async () => {
+    const writer = new GateWriter();
+    const sys = await startSyslog(testContext(writer), { relp: { host: '127.0.0.1', port: 0 }, token: 'svi_default' });
+    const total = MAX_PENDING * 5;
+    const sock = connect(sys.relpPort!, '127.0.0.1');
+    const framer = new RelpFramer(1 << 20);
+    const answers: string[] = [];
+    sock.on('data', (d: Buffer) => answers.push(...framer.push(d).map((f) => `${f.txnr} ${f.data}`)));
+    try {
+      await new Promise((r) => sock.once('connect', r));
+      sock.write(relpFrame(1, 'open', 'commands=syslog'));
+      const frame = (i: number) => relpFrame(i + 2, 'syslog', `<13>Nov 22 04:36:34 host app: line ${i} ${'x'.repeat(1000)}`);
+      let i = 0;
+      await new Promise<void>((resolve) => {
+        const pump = () => {
+          while (i < total) {
+            if (!sock.write(frame(i++))) {
+              sock.once('drain', pump);
+              setTimeout(resolve, 300);
+              return;
+            }
+          }
+          resolve();
+        };
+        pump();
+      });
+      assert.ok(i < total, `the sender was held back (wrote ${i} of ${total})`);
+      assert.equal(writer.events.length, 0);
+      // only the open is answered: no syslog frame before its batch is written
+      assert.equal(answers.length, 1);
+      writer.release();
+      while (i < total) await new Promise((r) => setTimeout(r, 20));
+      const end = Date.now() + 20_000;
+      while (answers.length < total + 1 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(writer.events.length, total);
+      assert.deepEqual(answers.slice(1), Array.from({ length: total }, (_, k) => `${k + 2} 200 OK`));
+    } finally {
+      writer.release();
+      sock.destroy();
+      await sys.close();
     }
   });
 });

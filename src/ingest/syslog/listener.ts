@@ -10,6 +10,7 @@ import { parseSyslog } from './parse.js';
 import { startRelp } from './relp.js';
 import { DROP_CHECK_MS, UdpDropWatch, type SyslogHealthProblem } from './udp-drop-watch.js';
 import { UdpDropCounter } from './udp-drops.js';
+import { listenTcp } from './listen-tcp.js';
 
 /**
  * Syslog over UDP, TCP and RELP (SVC_SYSLOG_UDP / SVC_SYSLOG_TCP / SVC_SYSLOG_RELP, relp.ts). Every event goes to the env/index
@@ -291,15 +292,7 @@ async function startTcp(addr: ListenAddress, parse: (l: string[]) => LogEvent[],
     });
   });
   server.maxConnections = MAX_CONNECTIONS;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(addr.port, addr.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const a = server.address();
-  const port = typeof a === 'object' && a ? a.port : addr.port;
+  const port = await listenTcp(server, addr);
   const drainAll = async () => {
     for (const c of open) c.socket.destroy();
     for (const c of open) await c.batcher.drain();

@@ -5,6 +5,7 @@ import type { LogEvent } from '../../events/event.js';
 import { cutUtf8Bytes } from '../../events/limits.js';
 import type { IngestContext } from '../common/context.js';
 import { trimEnd } from './framing.js';
+import { listenTcp } from './listen-tcp.js';
 
 /**
  * RELP (librelp's Reliable Event Logging Protocol, rsyslog's omrelp) server side. Each frame is
@@ -297,15 +298,7 @@ export async function startRelp(addr: ListenAddress, deps: RelpDeps): Promise<{ 
     socket.on('close', () => void session.drain().finally(() => open.delete(session)));
   });
   server.maxConnections = deps.maxConnections;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(addr.port, addr.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const a = server.address();
-  const port = typeof a === 'object' && a ? a.port : addr.port;
+  const port = await listenTcp(server, addr);
   const closeAll = async () => {
     const closed = new Promise<void>((r) => server.close(() => r()));
     await Promise.all([...open].map((s) => s.shutdown()));

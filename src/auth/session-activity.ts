@@ -3,6 +3,7 @@ import type { Clock } from '../clock/clock.js';
 import type { ControlDoc } from '../control/records.js';
 import type { ControlStore } from '../control/store.js';
 import { SvcError } from '../errors/svc-error.js';
+import { BatchedWrites } from './batched-writes.js';
 
 /** Most last-seen records kept in the control plane; past it the longest idle are dropped (they fall back to their login time). */
 const MAX_STORED = 10_000;
@@ -27,11 +28,13 @@ export interface SessionUse {
  */
 export class SessionActivity {
   private readonly seen = new Map<string, number>();
-  private readonly pending = new Map<string, { seenAt: number; expiresAt: number }>();
   private stored = new Map<string, number>();
-  private timer: NodeJS.Timeout | undefined;
+  /** Last uses to write to the control plane: only those lagging STORED_LAG_SHARE of the timeout. */
+  private readonly writes: BatchedWrites<string, { seenAt: number; expiresAt: number }>;
 
-  constructor(private readonly control: ControlStore, private readonly clock: Clock, private readonly log: Logger, private readonly idleMs: number) {}
+  constructor(control: ControlStore, private readonly clock: Clock, log: Logger, private readonly idleMs: number) {
+    this.writes = new BatchedWrites(control, log, 'session activity', (doc, batch) => this.store(doc, batch));
+  }
 
   /** Called on every control-plane change: the last uses other nodes recorded. */
   reindex(doc: ControlDoc): void {
@@ -42,14 +45,14 @@ export class SessionActivity {
   touch(use: SessionUse): void {
     if (this.idleMs === 0) return;
     const now = this.clock.now();
-    const shared = Math.max(this.stored.get(use.jti) ?? 0, this.pending.get(use.jti)?.seenAt ?? 0, use.iat * 1000);
+    const shared = Math.max(this.stored.get(use.jti) ?? 0, this.writes.pending.get(use.jti)?.seenAt ?? 0, use.iat * 1000);
     const last = Math.max(this.seen.get(use.jti) ?? 0, shared);
     if (now - last > this.idleMs) {
       this.seen.delete(use.jti);
       throw new SvcError('session_expired', 'session ended after being idle; log in again');
     }
     this.seen.set(use.jti, now);
-    if (now - shared > this.idleMs * STORED_LAG_SHARE) this.pending.set(use.jti, { seenAt: now, expiresAt: use.exp * 1000 });
+    if (now - shared > this.idleMs * STORED_LAG_SHARE) this.writes.pending.set(use.jti, { seenAt: now, expiresAt: use.exp * 1000 });
     if (this.seen.size > MAX_STORED) this.pruneSeen(now);
   }
 
@@ -57,31 +60,27 @@ export class SessionActivity {
     for (const [jti, t] of this.seen) if (now - t > this.idleMs) this.seen.delete(jti);
   }
 
-  /** Writes the pending last uses in one control-plane change, dropping expired sessions' records. */
-  async flush(): Promise<void> {
-    if (this.pending.size === 0) return;
-    const batch = new Map(this.pending);
+  /** Folds a batch of last uses into the document, dropping expired sessions' records. */
+  private store(doc: ControlDoc, batch: ReadonlyMap<string, { seenAt: number; expiresAt: number }>): void {
     const now = this.clock.now();
-    await this.control.mutate((doc) => {
-      const byJti = new Map((doc.sessionsSeen ?? []).filter((s) => Date.parse(s.expiresAt) > now).map((s) => [s.jti, s]));
-      for (const [jti, p] of batch) {
-        const old = byJti.get(jti);
-        if (!old || Date.parse(old.seenAt) < p.seenAt) byJti.set(jti, { jti, seenAt: new Date(p.seenAt).toISOString(), expiresAt: new Date(p.expiresAt).toISOString() });
-      }
-      doc.sessionsSeen = [...byJti.values()].sort((a, b) => b.seenAt.localeCompare(a.seenAt)).slice(0, MAX_STORED);
-    });
-    for (const [jti, p] of batch) if (this.pending.get(jti) === p) this.pending.delete(jti);
+    const byJti = new Map((doc.sessionsSeen ?? []).filter((s) => Date.parse(s.expiresAt) > now).map((s) => [s.jti, s]));
+    for (const [jti, p] of batch) {
+      const old = byJti.get(jti);
+      if (!old || Date.parse(old.seenAt) < p.seenAt) byJti.set(jti, { jti, seenAt: new Date(p.seenAt).toISOString(), expiresAt: new Date(p.expiresAt).toISOString() });
+    }
+    doc.sessionsSeen = [...byJti.values()].sort((a, b) => b.seenAt.localeCompare(a.seenAt)).slice(0, MAX_STORED);
+  }
+
+  /** Writes the pending last uses in one control-plane change (the timer does it every interval). */
+  flush(): Promise<void> {
+    return this.writes.flush();
   }
 
   start(intervalMs: number): void {
-    this.timer = setInterval(() => {
-      this.flush().catch((e: unknown) => this.log.error({ err: e }, 'cannot record session activity'));
-    }, intervalMs);
-    this.timer.unref();
+    this.writes.start(intervalMs);
   }
 
-  async close(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.flush().catch((e: unknown) => this.log.error({ err: e }, 'cannot record session activity'));
+  close(): Promise<void> {
+    return this.writes.close();
   }
 }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { ControlStore } from '../control/store.js';
+import { BatchedWrites } from './batched-writes.js';
 
 /**
  * Last-used times of API keys and ingest tokens, kept in memory and written to the control plane in
@@ -7,45 +8,40 @@ import type { ControlStore } from '../control/store.js';
  * they are current on this node before the flush.
  */
 export class UsageTracker {
-  private readonly pending = new Map<string, string>();
-  private timer: NodeJS.Timeout | undefined;
+  private readonly writes: BatchedWrites<string, string>;
 
-  constructor(private readonly control: ControlStore, private readonly log: Logger) {}
-
-  touch(id: string, nowMs: number): void {
-    this.pending.set(id, new Date(nowMs).toISOString());
-  }
-
-  lastUsed(id: string): string | undefined {
-    return this.pending.get(id);
-  }
-
-  forget(id: string): void {
-    this.pending.delete(id);
-  }
-
-  /** Writes the pending times; records deleted meanwhile are skipped. */
-  async flush(): Promise<void> {
-    if (this.pending.size === 0) return;
-    const batch = new Map(this.pending);
-    await this.control.mutate((doc) => {
+  constructor(control: ControlStore, log: Logger) {
+    this.writes = new BatchedWrites(control, log, 'last-used times', (doc, batch) => {
+      // records deleted meanwhile are skipped
       for (const rec of [...doc.apiKeys, ...doc.ingestTokens]) {
         const t = batch.get(rec.id);
         if (t && (!rec.lastUsedAt || rec.lastUsedAt < t)) rec.lastUsedAt = t;
       }
     });
-    for (const [id, t] of batch) if (this.pending.get(id) === t) this.pending.delete(id);
+  }
+
+  touch(id: string, nowMs: number): void {
+    this.writes.pending.set(id, new Date(nowMs).toISOString());
+  }
+
+  lastUsed(id: string): string | undefined {
+    return this.writes.pending.get(id);
+  }
+
+  forget(id: string): void {
+    this.writes.pending.delete(id);
+  }
+
+  /** Writes the pending times now (the timer does it every interval). */
+  flush(): Promise<void> {
+    return this.writes.flush();
   }
 
   start(intervalMs: number): void {
-    this.timer = setInterval(() => {
-      this.flush().catch((e: unknown) => this.log.error({ err: e }, 'cannot record last-used times'));
-    }, intervalMs);
-    this.timer.unref();
+    this.writes.start(intervalMs);
   }
 
-  async close(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.flush().catch((e: unknown) => this.log.error({ err: e }, 'cannot record last-used times'));
+  close(): Promise<void> {
+    return this.writes.close();
   }
 }

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import type { LogEvent } from '../../../src/events/event.js';
 import type { Writer } from '../../../src/events/writer.js';
 import { MAX_PENDING, startSyslog } from '../../../src/ingest/syslog/listener.js';
@@ -27,6 +27,29 @@ class GateWriter implements Writer {
   }
 }
 
+/**
+ * Writes frame(0) … frame(total - 1) as fast as the socket takes them; resolves once a write has
+ * waited 300 ms for 'drain' (svc stopped reading and the kernel buffers are full) or all are
+ * written. Writing goes on at each 'drain'; the answer counts the frames written so far.
+ */
+async function writeUntilHeldBack(sock: Socket, total: number, frame: (i: number) => string | Buffer): Promise<() => number> {
+  let i = 0;
+  await new Promise<void>((resolve) => {
+    const pump = () => {
+      while (i < total) {
+        if (!sock.write(frame(i++))) {
+          sock.once('drain', pump);
+          setTimeout(resolve, 300);
+          return;
+        }
+      }
+      resolve();
+    };
+    pump();
+  });
+  return () => i;
+}
+
 describe('syslog TCP backpressure', () => {
   it('stops reading a sender while the writer waits, then stores every line once', async () => {
     const writer = new GateWriter();
@@ -44,26 +67,13 @@ describe('syslog TCP backpressure', () => {
     async function pushAll(): Promise<void> {
       await new Promise((r) => sock.once('connect', r));
       const line = (i: number) => `<13>Nov 22 04:36:34 host app: line ${i} ${'x'.repeat(1000)}\n`;
-      let i = 0;
       // write until the kernel buffers fill because svc stopped reading
-      await new Promise<void>((resolve) => {
-        const pump = () => {
-          while (i < total) {
-            if (!sock.write(line(i++))) {
-              sock.once('drain', pump);
-              setTimeout(resolve, 300);
-              return;
-            }
-          }
-          resolve();
-        };
-        pump();
-      });
-      assert.ok(i < total, `the sender was held back (wrote ${i} of ${total})`);
+      const written = await writeUntilHeldBack(sock, total, line);
+      assert.ok(written() < total, `the sender was held back (wrote ${written()} of ${total})`);
       assert.equal(writer.events.length, 0);
       writer.release();
       await new Promise<void>((resolve) => {
-        const finish = () => (i < total ? setTimeout(finish, 20) : sock.end(resolve));
+        const finish = () => (written() < total ? setTimeout(finish, 20) : sock.end(resolve));
         finish();
       });
       const end = Date.now() + 10_000;
@@ -85,26 +95,13 @@ describe('syslog TCP backpressure', () => {
       await new Promise((r) => sock.once('connect', r));
       sock.write(relpFrame(1, 'open', 'commands=syslog'));
       const frame = (i: number) => relpFrame(i + 2, 'syslog', `<13>Nov 22 04:36:34 host app: line ${i} ${'x'.repeat(1000)}`);
-      let i = 0;
-      await new Promise<void>((resolve) => {
-        const pump = () => {
-          while (i < total) {
-            if (!sock.write(frame(i++))) {
-              sock.once('drain', pump);
-              setTimeout(resolve, 300);
-              return;
-            }
-          }
-          resolve();
-        };
-        pump();
-      });
-      assert.ok(i < total, `the sender was held back (wrote ${i} of ${total})`);
+      const written = await writeUntilHeldBack(sock, total, frame);
+      assert.ok(written() < total, `the sender was held back (wrote ${written()} of ${total})`);
       assert.equal(writer.events.length, 0);
       // only the open is answered: no syslog frame before its batch is written
       assert.equal(answers.length, 1);
       writer.release();
-      while (i < total) await new Promise((r) => setTimeout(r, 20));
+      while (written() < total) await new Promise((r) => setTimeout(r, 20));
       const end = Date.now() + 20_000;
       while (answers.length < total + 1 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
       assert.equal(writer.events.length, total);

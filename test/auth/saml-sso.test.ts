@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { adminToken, call, createUser, TEST_ADMIN_PASSWORD } from '../helpers/auth.js';
 import { startServerProcess, type ProcessServer } from '../helpers/process.js';
-import { freePort, idpSkipReason, makeIdpCerts, startIdp, type Idp, type IdpCerts } from '../helpers/saml-idp.js';
+import { freePort } from '../helpers/ports.js';
+import { idpSkipReason, makeIdpCerts, startIdp, type Idp, type IdpCerts } from '../helpers/saml-idp.js';
 import { browserSkipReason, launchBrowser, newContext, waitFor } from '../web/browser.js';
 
 /**

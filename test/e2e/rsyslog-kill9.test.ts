@@ -1,12 +1,12 @@
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServerProcess, type ProcessServer } from '../helpers/process.js';
 import { TEST_ADMIN_PASSWORD, createApiKey, createEnv, createIngestToken } from '../helpers/auth.js';
 import { compareLines, exportAll, imfileConf, omelasticsearchConf, realLines, rsyslogSkipReason, startRsyslog, waitForEvents, writeLines, type RsyslogDaemon, type StoredEvent } from '../helpers/rsyslog.js';
+import { freePort } from '../helpers/ports.js';
 
 /**
  * Outage: two rsyslogd, one forwarding over TCP (omfwd, RFC 5424) and one to `/_bulk`
@@ -57,14 +57,6 @@ function duplicated(sent: string[], stored: StoredEvent[]): number[] {
     seen.add(e.message);
   }
   return out;
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
 }
 
 describe('SIGKILL of svc while rsyslog streams to it with a disk-assisted queue', { skip: reason }, () => {

@@ -1,12 +1,12 @@
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServerProcess, type ProcessServer } from '../helpers/process.js';
 import { TEST_ADMIN_PASSWORD, createApiKey, createEnv, createIngestToken } from '../helpers/auth.js';
 import { compareLines, exportAll, imfileConf, omrelpAction, realLines, rsyslogSkipReason, startRsyslog, waitForEvents, writeLines, type RsyslogDaemon, type StoredEvent } from '../helpers/rsyslog.js';
+import { freePort } from '../helpers/ports.js';
 
 /**
  * Outage over RELP: rsyslogd streams real lines with omrelp to a svc process that is killed with
@@ -22,14 +22,6 @@ const LINUX = realLines('loghub/Linux/Linux_2k.log');
 const OPENSSH = realLines('loghub/OpenSSH/OpenSSH_2k.log');
 const reason = skip ?? (!LINUX || !OPENSSH ? 'SVC_REAL_DATA has no loghub Linux/OpenSSH logs' : undefined);
 if (reason) console.log(`rsyslog omrelp kill -9 test skipped: ${reason}`);
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 describe('SIGKILL of svc while rsyslog streams to it over RELP', { skip: reason }, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-relp-kill9-'));

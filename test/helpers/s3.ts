@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { S3Store } from '../../src/shared-store/s3-store.js';
 import type { RetryPolicy } from '../../src/shared-store/s3-retry.js';
 import type { StoreBackend } from './cluster.js';
-import { freePort } from './saml-idp.js';
+import { freePort } from './ports.js';
 
 /**
  * The real S3 server of a test run: scripts/run-tests.mjs starts one (a one-node Ceph with its

@@ -1,6 +1,6 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from './ports.js';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,18 +34,6 @@ export function makeIdpCerts(): IdpCerts {
   req('idp', 'svc-test-idp');
   req('wrong', 'not-the-idp');
   return { dir, cert: readFileSync(join(dir, 'idp.crt'), 'utf8'), wrongCert: readFileSync(join(dir, 'wrong.crt'), 'utf8') };
-}
-
-/** A free TCP port on loopback (for servers that must know their own URL before they start). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 export interface IdpOptions {

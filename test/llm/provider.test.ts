@@ -1,7 +1,6 @@
 import { describe, it, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
 import { z } from 'zod';
 import { LlmProvider, type ChatRequest } from '../../src/llm/provider.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -9,6 +8,7 @@ import { OutboundClient } from '../../src/outbound/client.js';
 import { NO_ALLOW } from '../../src/outbound/allow-list.js';
 import { NULL_SELFLOG, type SelfLog } from '../../src/selflog/types.js';
 import { ScriptedProvider } from '../fixtures/llm/scripted-provider.js';
+import { freePort } from '../helpers/ports.js';
 
 /**
  * The provider against a scripted OpenAI-compatible server: what it sends, what it makes of each
@@ -95,12 +95,7 @@ describe('LLM provider', () => {
   });
 
   it('records a provider it cannot reach', async () => {
-    const port = await new Promise<number>((r) => {
-      const s = createServer().listen(0, '127.0.0.1', () => {
-        const p = (s.address() as { port: number }).port;
-        s.close(() => r(p));
-      });
-    });
+    const port = await freePort();
     llm = new LlmProvider(loadConfig({ SVC_LLM_URL: `http://127.0.0.1:${port}/v1`, SVC_LLM_MAX_RETRIES: '0' }).llm, log, () => now, OUTBOUND);
     await assert.rejects(llm.chat(req()), (e: Error & { code?: string }) => e.code === 'llm_unavailable');
     assert.deepEqual(log.got.map((g) => g.reason), ['unreachable']);

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { StoreUnavailable } from '../../src/shared-store/object-store.js';
 import { S3Store, type S3StoreOptions } from '../../src/shared-store/s3-store.js';
 import { StoreUnsupported } from '../../src/shared-store/s3-probe.js';
-import { freePort } from '../helpers/saml-idp.js';
+import { freePort } from '../helpers/ports.js';
 
 /**
  * The probe against servers no real S3 is: these run everywhere, without Ceph. A fake is right

@@ -1,3 +1,4 @@
+import { statfsSync } from 'node:fs';
 import type { ProblemReporter } from './problems.js';
 
 // How a failed write to the data dir is named: the errno of the cause says whether the disk is
@@ -39,25 +40,49 @@ export function walFaultKind(err: unknown): WalFaultKind {
   return 'wal_write_failed';
 }
 
+/** Free space below which a full disk is still full, whatever fitted: the slack of a file's last page takes a tiny write. */
+const FULL_UNTIL_FREE_BYTES = 1 << 20;
+
 /**
  * The WAL's write problems: a failed append reports the problem its cause names, the next append
  * that succeeds resolves whichever was going on. Called by the one commit at a time.
+ * A full disk is over only when space returned (`freeBytes`, the file system's free bytes): svc's
+ * own small self-log batch can fit in the open segment's last page on a disk that refuses
+ * every real request, and must not tell the operator the disk has room again.
  */
 export class WalFaults {
-  private failing = false;
+  private failing: WalFaultKind | undefined;
 
-  constructor(private readonly problems: ProblemReporter) {}
+  constructor(
+    private readonly problems: ProblemReporter,
+    private readonly freeBytes: () => number | undefined = () => undefined,
+  ) {}
 
   failed(err: unknown): void {
-    this.problems.report(walFaultKind(err), (err as Error).message);
-    this.failing = true;
+    const kind = walFaultKind(err);
+    this.problems.report(kind, (err as Error).message);
+    this.failing = kind;
   }
 
   succeeded(): void {
     if (!this.failing) return;
-    this.failing = false;
+    if (this.failing === 'disk_full') {
+      const free = this.freeBytes();
+      if (free !== undefined && free < FULL_UNTIL_FREE_BYTES) return;
+    }
+    this.failing = undefined;
     this.problems.resolve('disk_full', 'the write-ahead log takes writes again: space returned');
     this.problems.resolve('disk_read_only', 'the write-ahead log takes writes again: the disk is writable');
     this.problems.resolve('wal_write_failed', 'the write-ahead log takes writes again');
+  }
+}
+
+/** Free bytes for an unprivileged writer on the file system holding `dir`; undefined when it cannot be asked. */
+export function freeBytesAt(dir: string): number | undefined {
+  try {
+    const s = statfsSync(dir);
+    return s.bavail * s.bsize;
+  } catch {
+    return undefined;
   }
 }

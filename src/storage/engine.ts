@@ -30,7 +30,7 @@ import { retentionDays, sweepExpired, type RetentionReport, type RetentionSweepe
 import { resolveNodeId } from './node-id.js';
 import type { StorageHandle } from './handle.js';
 import { ProblemReporter, type ProblemListener } from './problems.js';
-import { WalFaults } from './disk-faults.js';
+import { WalFaults, freeBytesAt } from './disk-faults.js';
 import type { BucketCounts, BucketCountSpec, EventStore, FieldSummary, PartitionSummary, QueryResult, RelationInfo, ScanSpec, StreamRows } from './types.js';
 import type { ObjectStore } from '../shared-store/object-store.js';
 import { SharedBlocks, type SharedBlocksOptions } from './shared/cluster.js';
@@ -94,7 +94,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     // a caller that will not wait (compat protocols) hears queue_full at once while commits wait for seals
     this.writer = new WriterQueue(opts.config.blockQueueCap, (b) => this.commit(b), { hold: opts.config.testHoldWriter, backedUp: () => this.sealWaiters.length > 0 });
     this.sealFailures = new SealFailures(problems, opts.log);
-    this.walFaults = new WalFaults(problems);
+    this.walFaults = new WalFaults(problems, () => freeBytesAt(wal.dir));
     this.unreadable = new UnreadableFiles(problems);
     this.columns = new LiveColumns(duck, join(opts.config.dataDir, 'tmp'), (err, seq) => opts.log.warn({ err, seq }, 'cannot make the columnar copy of a WAL segment; searches read its JSON'));
   }

@@ -63,7 +63,9 @@ async function openStore(kind: string): Promise<BenchStore> {
   let stopFixture = () => undefined as void;
   if (!endpoint) {
     // @ts-expect-error: a plain ESM script of the test runner, without types
-    const { startS3Fixture } = (await import('../scripts/s3-fixture.mjs')) as { startS3Fixture(): Promise<{ env: Record<string, string>; seconds: number; stop(): void }> };
+    const { startS3Fixture } = (await import('../scripts/s3-fixture.mjs')) as {
+      startS3Fixture(): Promise<{ env: Record<string, string>; seconds: number; stop(): void }>;
+    };
     const f = await startS3Fixture();
     console.log(`S3: a one-node Ceph with its RADOS Gateway, up in ${f.seconds.toFixed(1)} s`);
     for (const [k, v] of Object.entries(f.env)) if (k.startsWith('AWS_')) process.env[k] = v;
@@ -72,17 +74,45 @@ async function openStore(kind: string): Promise<BenchStore> {
     stopFixture = () => f.stop();
   }
   const prefix = `bench-${Date.now().toString(36)}`;
-  const store = await S3Store.open({ bucket, prefix, endpoint, region: process.env.AWS_REGION ?? 'us-east-1', pathStyle: true });
+  const store = await S3Store.open({
+    bucket,
+    prefix,
+    endpoint,
+    region: process.env.AWS_REGION ?? 'us-east-1',
+    pathStyle: true,
+  });
   const env = { SVC_STORE: `s3://${bucket}/${prefix}`, SVC_S3_ENDPOINT: endpoint!, SVC_S3_PATH_STYLE: 'true' };
   return { store, env, stop: () => (store.close(), stopFixture()) };
 }
 
-async function openNode(id: string, dataDir: string, store: BenchStore, env: Record<string, string>): Promise<StorageEngine> {
-  const config = loadConfig({ ...process.env, ...store.env, SVC_DATA_DIR: dataDir, SVC_NODE_ID: id, SVC_LOG_LEVEL: 'silent', ...env });
-  return StorageEngine.open({ config, control, clock: systemClock, log: pino({ level: 'silent' }), store: store.store });
+async function openNode(
+  id: string,
+  dataDir: string,
+  store: BenchStore,
+  env: Record<string, string>,
+): Promise<StorageEngine> {
+  const config = loadConfig({
+    ...process.env,
+    ...store.env,
+    SVC_DATA_DIR: dataDir,
+    SVC_NODE_ID: id,
+    SVC_LOG_LEVEL: 'silent',
+    ...env,
+  });
+  return StorageEngine.open({
+    config,
+    control,
+    clock: systemClock,
+    log: pino({ level: 'silent' }),
+    store: store.store,
+  });
 }
 
-async function timeSearch(svc: QueryService, q: string, runs: number): Promise<{ first: number; median: number; count: number }> {
+async function timeSearch(
+  svc: QueryService,
+  q: string,
+  runs: number,
+): Promise<{ first: number; median: number; count: number }> {
   const once = async () => {
     const t0 = performance.now();
     const r = await svc.search(SYSTEM_PRINCIPAL, { q });
@@ -120,14 +150,20 @@ async function main(): Promise<void> {
     await a.cluster!.publish();
     const publishMs = performance.now() - t0;
     const st = a.stats();
-    console.log(`\nstore: ${kind} (${store.store.location}); ${events.toLocaleString()} events in ${st.blocks} blocks, ${mib(st.blockBytes)} MiB`);
-    console.log(`publish: ${(publishMs / 1000).toFixed(1)} s, ${mib(st.blockBytes / (publishMs / 1000))} MiB/s (upload, sidecars, manifest)`);
+    console.log(
+      `\nstore: ${kind} (${store.store.location}); ${events.toLocaleString()} events in ${st.blocks} blocks, ${mib(st.blockBytes)} MiB`,
+    );
+    console.log(
+      `publish: ${(publishMs / 1000).toFixed(1)} s, ${mib(st.blockBytes / (publishMs / 1000))} MiB/s (upload, sidecars, manifest)`,
+    );
 
     // --- 2. searches on b over a's blocks, beside the local data dir
     t0 = performance.now();
     const b = await openNode('b', bDir, store, { SVC_BLOCK_SYNC_SECS: syncSecs });
     const syncMs = performance.now() - t0;
-    console.log(`node b opened and synced a's manifest in ${syncMs.toFixed(0)} ms (${b.cluster!.counts().remote} remote blocks)`);
+    console.log(
+      `node b opened and synced a's manifest in ${syncMs.toFixed(0)} ms (${b.cluster!.counts().remote} remote blocks)`,
+    );
     const local = await openEngine(localDir);
     const onB = new QueryService({ store: b, control, clock: systemClock });
     const onLocal = new QueryService({ store: local, control, clock: systemClock });
@@ -135,17 +171,23 @@ async function main(): Promise<void> {
       { name: 'rare term', q: ds.rareTerm },
       { name: 'stats count by host', q: '* | stats count by host' },
     ];
-    console.log(`\n| search (${runs} runs after the first) | local blocks, median | ${kind}-cached on b: first (cold) | ${kind}-cached on b: median (warm) | events or rows |`);
+    console.log(
+      `\n| search (${runs} runs after the first) | local blocks, median | ${kind}-cached on b: first (cold) | ${kind}-cached on b: median (warm) | events or rows |`,
+    );
     console.log('|---|---:|---:|---:|---:|');
     for (const c of cases) {
       const l = await timeSearch(onLocal, c.q, runs);
       const r = await timeSearch(onB, c.q, runs);
       const same = l.count === r.count ? '' : ` (local ${l.count}: MISMATCH)`;
-      console.log(`| ${c.name} \`${c.q}\` | ${l.median.toFixed(1)} ms | ${r.first.toFixed(0)} ms | ${r.median.toFixed(1)} ms | ${r.count}${same} |`);
+      console.log(
+        `| ${c.name} \`${c.q}\` | ${l.median.toFixed(1)} ms | ${r.first.toFixed(0)} ms | ${r.median.toFixed(1)} ms | ${r.count}${same} |`,
+      );
     }
     const cs = b.cluster!.cacheStats();
     const hitRate = cs.hits / Math.max(1, cs.hits + cs.misses);
-    console.log(`\ncache on b: ${cs.files} files, ${mib(cs.bytes)} of ${mib(cs.maxBytes)} MiB; ${cs.hits} hits, ${cs.misses} misses (hit rate ${(hitRate * 100).toFixed(1)}%), ${mib(cs.downloadedBytes)} MiB downloaded`);
+    console.log(
+      `\ncache on b: ${cs.files} files, ${mib(cs.bytes)} of ${mib(cs.maxBytes)} MiB; ${cs.hits} hits, ${cs.misses} misses (hit rate ${(hitRate * 100).toFixed(1)}%), ${mib(cs.downloadedBytes)} MiB downloaded`,
+    );
     await local.close();
 
     // --- 3. sync lag: small batches on a, seen on b
@@ -157,7 +199,16 @@ async function main(): Promise<void> {
       while (Date.now() < until) {
         const n = seq++;
         await a.writer.write(
-          Array.from({ length: 20 }, (_, i) => ({ timeUs: Date.now() * 1000, env: 'default', index: 'lag', host: 'bench', source: 'bench', sourcetype: 'lag', message: `lag ${n} ${i}`, fields: { seq: n } })),
+          Array.from({ length: 20 }, (_, i) => ({
+            timeUs: Date.now() * 1000,
+            env: 'default',
+            index: 'lag',
+            host: 'bench',
+            source: 'bench',
+            sourcetype: 'lag',
+            message: `lag ${n} ${i}`,
+            fields: { seq: n },
+          })),
           { wait: true },
         );
         acked.set(n, Date.now());

@@ -108,7 +108,10 @@ async function rows<T>(c: DuckDBConnection, sql: string): Promise<T[]> {
 }
 
 async function blockInfo(c: DuckDBConnection, path: string): Promise<BlockInfo> {
-  const [[n, lo, hi]] = await rows<[bigint, bigint, bigint]>(c, `SELECT count(*), epoch_us(min(_time)), epoch_us(max(_time)) FROM read_parquet('${path}')`);
+  const [[n, lo, hi]] = await rows<[bigint, bigint, bigint]>(
+    c,
+    `SELECT count(*), epoch_us(min(_time)), epoch_us(max(_time)) FROM read_parquet('${path}')`,
+  );
   return { path, rows: Number(n), minUs: Number(lo), maxUs: Number(hi) };
 }
 
@@ -138,7 +141,11 @@ async function timed(c: DuckDBConnection, sql: string, runs = 5): Promise<number
 }
 
 /** The short-range search: 15 minutes in the middle of `b`, over its rewritten file `f`. */
-async function shortRange(c: DuckDBConnection, b: BlockInfo, f: string): Promise<Pick<Sample, 'countMs' | 'termMs' | 'newestMs' | 'rowGroups'>> {
+async function shortRange(
+  c: DuckDBConnection,
+  b: BlockInfo,
+  f: string,
+): Promise<Pick<Sample, 'countMs' | 'termMs' | 'newestMs' | 'rowGroups'>> {
   const mid = Math.floor((b.minUs + b.maxUs) / 2);
   const where = `_time >= make_timestamp(${mid}) AND _time < make_timestamp(${mid + 15 * 60_000_000})`;
   const src = `read_parquet('${f}')`;
@@ -179,10 +186,14 @@ async function main(): Promise<void> {
   const rounds = Number(arg('rounds', '2'));
   const pick = arg('variants', 'all');
   const ds = await ensureDataset(events, undefined, shape);
-  console.log(`data set: ${ds.path}, ${events} events, ${shape.days} days, ${shape.hosts} hosts, ${mb(ds.bytes)} MB; ${cpus().length} cores (${cpus()[0]?.model})`);
+  console.log(
+    `data set: ${ds.path}, ${events} events, ${shape.days} days, ${shape.hosts} hosts, ${mb(ds.bytes)} MB; ${cpus().length} cores (${cpus()[0]?.model})`,
+  );
 
   const z = zstd3(ds.path);
-  console.log(`zstd -3: ${mb(z.bytes)} MB (${(ds.bytes / z.bytes).toFixed(2)}x smaller than raw) in ${z.secs.toFixed(1)} s`);
+  console.log(
+    `zstd -3: ${mb(z.bytes)} MB (${(ds.bytes / z.bytes).toFixed(2)}x smaller than raw) in ${z.secs.toFixed(1)} s`,
+  );
 
   const dataDir = `/tmp/svc-bench/compression-${events}-${shape.days}d-${shape.hosts}h`;
   const cpu0 = cpuNow();
@@ -207,7 +218,9 @@ async function main(): Promise<void> {
     for (const v of variants) samples.get(v.name)!.push(await runVariant(c, v, blocks, `${dataDir}-rewrite`));
   }
   rmSync(`${dataDir}-rewrite`, { recursive: true, force: true });
-  console.log(`\n| variant | MB | vs raw | vs zstd -3 ratio | rewrite CPU s | wall s | 15 min: count ms | term ms | newest 100 ms | row groups kept |`);
+  console.log(
+    `\n| variant | MB | vs raw | vs zstd -3 ratio | rewrite CPU s | wall s | 15 min: count ms | term ms | newest 100 ms | row groups kept |`,
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const v of variants) {
     const s = samples.get(v.name)!;

@@ -29,7 +29,12 @@ export interface LoadResult {
 export const envInt = (name: string, dflt: number): number => (process.env[name] ? Number(process.env[name]) : dflt);
 
 /** Runs `total` events as bodies[i % n] with `concurrency` clients; `send` returns events accepted. */
-export async function runLoad(total: number, perBody: number, concurrency: number, send: (i: number) => Promise<{ ok: boolean; bytes: number }>): Promise<LoadResult> {
+export async function runLoad(
+  total: number,
+  perBody: number,
+  concurrency: number,
+  send: (i: number) => Promise<{ ok: boolean; bytes: number }>,
+): Promise<LoadResult> {
   const requests = Math.ceil(total / perBody);
   let next = 0;
   let bytes = 0;
@@ -53,7 +58,6 @@ function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-
 /** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
 export function cpuSecs(pid: number): number {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -67,17 +71,34 @@ export function cpuSecs(pid: number): number {
 export function report(name: string, r: LoadResult, server: ProcessServer, cpuBefore = 0): void {
   const sorted = [...r.latenciesMs].sort((a, b) => a - b);
   console.log(`${name}: ${r.events.toLocaleString('en')} events in ${r.secs.toFixed(2)} s`);
-  console.log(`  throughput   ${Math.round(r.events / r.secs).toLocaleString('en')} events/s, ${(r.bytes / r.secs / 1048576).toFixed(1)} MiB/s on the wire`);
-  console.log(`  latency/req  p50 ${pct(sorted, 50).toFixed(1)} ms, p99 ${pct(sorted, 99).toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms`);
+  console.log(
+    `  throughput   ${Math.round(r.events / r.secs).toLocaleString('en')} events/s, ${(r.bytes / r.secs / 1048576).toFixed(1)} MiB/s on the wire`,
+  );
+  console.log(
+    `  latency/req  p50 ${pct(sorted, 50).toFixed(1)} ms, p99 ${pct(sorted, 99).toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms`,
+  );
   const cpu = cpuSecs(server.child.pid!) - cpuBefore;
-  console.log(`  server CPU   ${cpu.toFixed(1)} s = ${((cpu * 1e6) / r.events).toFixed(1)} µs/event (≈ ${Math.round(r.events / cpu).toLocaleString('en')} events/s per busy core)`);
-  console.log(`  server RSS   peak ${peakRssMiB(server.child.pid!).toFixed(0)} MiB; failed requests ${r.failures}; load average ${loadavg()[0].toFixed(1)}`);
+  console.log(
+    `  server CPU   ${cpu.toFixed(1)} s = ${((cpu * 1e6) / r.events).toFixed(1)} µs/event (≈ ${Math.round(r.events / cpu).toLocaleString('en')} events/s per busy core)`,
+  );
+  console.log(
+    `  server RSS   peak ${peakRssMiB(server.child.pid!).toFixed(0)} MiB; failed requests ${r.failures}; load average ${loadavg()[0].toFixed(1)}`,
+  );
 }
 
 /** A real svc process on a fresh data dir, with an env `bench` and an ingest token for it. */
-export async function benchServer(): Promise<{ server: ProcessServer; token: string; searchKey: string; cleanup: () => Promise<void> }> {
+export async function benchServer(): Promise<{
+  server: ProcessServer;
+  token: string;
+  searchKey: string;
+  cleanup: () => Promise<void>;
+}> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
-  const server = await startServerProcess({ SVC_DATA_DIR: dataDir, SVC_ADMIN_PASSWORD: 'test-admin-password', SVC_LOG_LEVEL: 'info' });
+  const server = await startServerProcess({
+    SVC_DATA_DIR: dataDir,
+    SVC_ADMIN_PASSWORD: 'test-admin-password',
+    SVC_LOG_LEVEL: 'info',
+  });
   await createEnv(server, 'bench');
   const token = await createIngestToken(server, { env: 'bench' });
   const searchKey = await createApiKey(server, { scopes: ['standard'] });
@@ -94,7 +115,9 @@ export async function benchServer(): Promise<{ server: ProcessServer; token: str
 
 /** Events stored in env `bench`, counted by the search API (checks nothing was lost). */
 export async function storedCount(server: ProcessServer, key: string): Promise<number> {
-  const res = await fetch(`${server.url}/api/search?env=bench&q=${encodeURIComponent('* | stats count')}`, { headers: { authorization: `Bearer ${key}` } });
+  const res = await fetch(`${server.url}/api/search?env=bench&q=${encodeURIComponent('* | stats count')}`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
   const body = (await res.json()) as { rows?: unknown[][] };
   return Number(body.rows?.[0]?.[0] ?? NaN);
 }
@@ -107,7 +130,10 @@ function doc(i: number): string {
     '@timestamp': ts,
     message: `GET /api/items/${i % 5000} HTTP/1.1 200 ${(i * 7) % 90000} "Mozilla/5.0 (X11; Linux x86_64)" rt=${(i % 977) / 1000}`,
     host: { name: `web-${i % 50}` },
-    http: { request: { method: i % 10 === 0 ? 'POST' : 'GET' }, response: { status_code: i % 97 === 0 ? 500 : 200, bytes: (i * 7) % 90000 } },
+    http: {
+      request: { method: i % 10 === 0 ? 'POST' : 'GET' },
+      response: { status_code: i % 97 === 0 ? 500 : 200, bytes: (i * 7) % 90000 },
+    },
     url: { path: `/api/items/${i % 5000}` },
     user: { id: `u${i % 10000}` },
   });
@@ -126,14 +152,21 @@ async function main(): Promise<void> {
   const gzip = process.env.BENCH_GZIP === '1';
   const { server, token, searchKey, cleanup } = await benchServer();
   try {
-    const bodies = Array.from({ length: 16 }, (_, k) => bulkBody(k * batch, batch)).map((b) => (gzip ? gzipSync(b) : b));
-    const headers: Record<string, string> = { authorization: `ApiKey ${token}`, 'content-type': 'application/x-ndjson' };
+    const bodies = Array.from({ length: 16 }, (_, k) => bulkBody(k * batch, batch)).map((b) =>
+      gzip ? gzipSync(b) : b,
+    );
+    const headers: Record<string, string> = {
+      authorization: `ApiKey ${token}`,
+      'content-type': 'application/x-ndjson',
+    };
     if (gzip) headers['content-encoding'] = 'gzip';
-    console.log(`es-bulk: ${total} events, ${batch}/request, ${concurrency} clients, gzip ${gzip}, body ${(bodies[0].length / 1024).toFixed(0)} KiB, node ${process.version}`);
+    console.log(
+      `es-bulk: ${total} events, ${batch}/request, ${concurrency} clients, gzip ${gzip}, body ${(bodies[0].length / 1024).toFixed(0)} KiB, node ${process.version}`,
+    );
     const cpu0 = cpuSecs(server.child.pid!);
     const r = await runLoad(total, batch, concurrency, async (i) => {
       const body = bodies[i % bodies.length];
-      const res = await fetch(`${server.url}/_bulk`, { method: "POST", headers, body: new Uint8Array(body) });
+      const res = await fetch(`${server.url}/_bulk`, { method: 'POST', headers, body: new Uint8Array(body) });
       const out = (await res.json()) as { errors?: boolean };
       return { ok: res.status === 200 && out.errors === false, bytes: body.length };
     });

@@ -33,21 +33,30 @@ async function main(): Promise<void> {
     { name: 'Java layouts, every event', q: '* | stats count by level' },
     { name: 'key=value, filter', q: 'rhost=220.117.241.87', grep: ['-c', '-F', 'rhost=220.117.241.87'] },
     { name: 'key=value, every event', q: '* | stats count by uid' },
-    { name: 'extract pipe', q: 'sourcetype=apache_access | extract "\\"<method> <uri> <_>\\" <status> " | stats count by method' },
+    {
+      name: 'extract pipe',
+      q: 'sourcetype=apache_access | extract "\\"<method> <uri> <_>\\" <status> " | stats count by method',
+    },
   ];
   const rows: string[] = [];
   for (const c of cases) {
     const first = await svc.search(SYSTEM_PRINCIPAL, { q: c.q });
     const t = await timeRuns(runs, () => svc.search(SYSTEM_PRINCIPAL, { q: c.q }));
     const answer = first.rows ? `${first.rows.length} rows` : `${first.events.length} events`;
-    rows.push(`| ${c.name} | \`${c.q.replace(/\|/g, '\\|')}\` | ${t.min.toFixed(0)} | ${t.median.toFixed(0)} | ${t.max.toFixed(0)} | ${first.meta.matched} (${answer}), scanned ${first.meta.scanned} | ${c.grep ? grepText(c.grep, ds.path) : ''} |`);
+    rows.push(
+      `| ${c.name} | \`${c.q.replace(/\|/g, '\\|')}\` | ${t.min.toFixed(0)} | ${t.median.toFixed(0)} | ${t.max.toFixed(0)} | ${first.meta.matched} (${answer}), scanned ${first.meta.scanned} | ${c.grep ? grepText(c.grep, ds.path) : ''} |`,
+    );
   }
   for (const q of ['*', 'sourcetype=apache_access']) {
     const n = (await svc.fields(SYSTEM_PRINCIPAL, { q })).fields.length;
     const t = await timeRuns(runs, () => svc.fields(SYSTEM_PRINCIPAL, { q }));
-    rows.push(`| fields summary (10k newest) | \`${q}\` | ${t.min.toFixed(0)} | ${t.median.toFixed(0)} | ${t.max.toFixed(0)} | ${n} fields | |`);
+    rows.push(
+      `| fields summary (10k newest) | \`${q}\` | ${t.min.toFixed(0)} | ${t.median.toFixed(0)} | ${t.max.toFixed(0)} | ${n} fields | |`,
+    );
   }
-  console.log(`extraction benchmark: ${ds.events.toLocaleString('en')} events, ${engine.stats().blocks} blocks, ${cpus().length} cores, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
+  console.log(
+    `extraction benchmark: ${ds.events.toLocaleString('en')} events, ${engine.stats().blocks} blocks, ${cpus().length} cores, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`,
+  );
   console.log('');
   console.log('| case | query | min ms | median ms | max ms | matched | grep -c |');
   console.log('|---|---|---|---|---|---|---|');

@@ -65,14 +65,27 @@ async function main(): Promise<void> {
   try {
     const { ingest: secret } = await benchCredentials(srv.url);
     const url = new URL(srv.url);
-    const headers: Record<string, string> = { 'content-type': NDJSON ? 'application/x-ndjson' : 'text/plain', ...(args.gzip ? { 'content-encoding': 'gzip' } : {}) };
+    const headers: Record<string, string> = {
+      'content-type': NDJSON ? 'application/x-ndjson' : 'text/plain',
+      ...(args.gzip ? { 'content-encoding': 'gzip' } : {}),
+    };
     const requests = Math.ceil(TOTAL / BATCH);
-    const { events: ingested, secs, lat } = await ingestRun(url, '/api/ingest?index=bench', secret, bodies, requests, CONC, headers);
+    const {
+      events: ingested,
+      secs,
+      lat,
+    } = await ingestRun(url, '/api/ingest?index=bench', secret, bodies, requests, CONC, headers);
     lat.sort((a, b) => a - b);
     const pct = (p: number) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))].toFixed(1);
-    console.log(`data: ${lines.length} real lines from ${DATA}, format ${NDJSON ? 'ndjson' : 'text'}${args.gzip ? ' gzip' : ''}, ${BATCH} events/request (${(bodyBytes / 1024).toFixed(0)} KiB), ${CONC} connections`);
-    console.log(`ingested ${ingested} events in ${secs.toFixed(2)} s: ${Math.round(ingested / secs).toLocaleString('en-US')} events/s, ${((bodyBytes * requests) / secs / 1048576).toFixed(1)} MiB/s of request bodies`);
-    console.log(`request latency (durable ack): p50 ${pct(50)} ms, p99 ${pct(99)} ms, max ${lat[lat.length - 1].toFixed(1)} ms`);
+    console.log(
+      `data: ${lines.length} real lines from ${DATA}, format ${NDJSON ? 'ndjson' : 'text'}${args.gzip ? ' gzip' : ''}, ${BATCH} events/request (${(bodyBytes / 1024).toFixed(0)} KiB), ${CONC} connections`,
+    );
+    console.log(
+      `ingested ${ingested} events in ${secs.toFixed(2)} s: ${Math.round(ingested / secs).toLocaleString('en-US')} events/s, ${((bodyBytes * requests) / secs / 1048576).toFixed(1)} MiB/s of request bodies`,
+    );
+    console.log(
+      `request latency (durable ack): p50 ${pct(50)} ms, p99 ${pct(99)} ms, max ${lat[lat.length - 1].toFixed(1)} ms`,
+    );
     console.log(`server peak RSS: ${peakRssMiB(srv.pid).toFixed(0)} MiB`);
   } finally {
     await srv.stop();

@@ -63,8 +63,18 @@ function peakRssOf(pid: number): number {
   return m ? Number(m[1]) * 1024 : 0;
 }
 
-async function post(url: string, path: string, token: string | undefined, body: string, type = 'application/json'): Promise<{ status: number; json: unknown }> {
-  const res = await fetch(url + path, { method: 'POST', headers: { 'content-type': type, ...(token ? { authorization: `Bearer ${token}` } : {}) }, body });
+async function post(
+  url: string,
+  path: string,
+  token: string | undefined,
+  body: string,
+  type = 'application/json',
+): Promise<{ status: number; json: unknown }> {
+  const res = await fetch(url + path, {
+    method: 'POST',
+    headers: { 'content-type': type, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body,
+  });
   const text = await res.text();
   return { status: res.status, json: text ? JSON.parse(text) : undefined };
 }
@@ -81,10 +91,20 @@ async function mainHttp(): Promise<void> {
   const dataDir = `/tmp/svc-bench/http-data-${process.pid}`;
   rmSync(dataDir, { recursive: true, force: true });
   const port = 17300 + (process.pid % 1000);
-  const env = { ...process.env, SVC_DATA_DIR: dataDir, SVC_LISTEN: `127.0.0.1:${port}`, SVC_ADMIN_PASSWORD: 'bench-password', SVC_LOG_LEVEL: 'warn' };
+  const env = {
+    ...process.env,
+    SVC_DATA_DIR: dataDir,
+    SVC_LISTEN: `127.0.0.1:${port}`,
+    SVC_ADMIN_PASSWORD: 'bench-password',
+    SVC_LOG_LEVEL: 'warn',
+  };
   const startChild = async () => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      [...(process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'src/main.ts'],
+      { env, stdio: ['ignore', 'inherit', 'inherit'] },
+    );
     const url = `http://127.0.0.1:${port}`;
     for (;;) {
       try {
@@ -96,9 +116,19 @@ async function mainHttp(): Promise<void> {
     return { child, url, startMs: performance.now() - t0 };
   };
   const { child, url } = await startChild();
-  const login = await post(url, '/api/auth/login', undefined, JSON.stringify({ username: 'admin', password: 'bench-password' }));
+  const login = await post(
+    url,
+    '/api/auth/login',
+    undefined,
+    JSON.stringify({ username: 'admin', password: 'bench-password' }),
+  );
   const admin = (login.json as { token: string }).token;
-  const tok = await post(url, '/api/admin/ingest-tokens', admin, JSON.stringify({ name: `bench-${Date.now()}`, env: 'default' }));
+  const tok = await post(
+    url,
+    '/api/admin/ingest-tokens',
+    admin,
+    JSON.stringify({ name: `bench-${Date.now()}`, env: 'default' }),
+  );
   const secret = (tok.json as { secret: string }).secret;
   const lat: number[] = [];
   const running = new Set<Promise<void>>();
@@ -174,9 +204,20 @@ async function main(): Promise<void> {
   const memTimer = process.argv.includes('--mem')
     ? setInterval(() => {
         const m = process.memoryUsage();
-        void engine.debugMemory().then((duck) =>
-          console.error(JSON.stringify({ rssMiB: m.rss >> 20, heapMiB: m.heapUsed >> 20, heapTotalMiB: m.heapTotal >> 20, externalMiB: m.external >> 20, arrayBuffersMiB: m.arrayBuffers >> 20, duck })),
-        );
+        void engine
+          .debugMemory()
+          .then((duck) =>
+            console.error(
+              JSON.stringify({
+                rssMiB: m.rss >> 20,
+                heapMiB: m.heapUsed >> 20,
+                heapTotalMiB: m.heapTotal >> 20,
+                externalMiB: m.external >> 20,
+                arrayBuffersMiB: m.arrayBuffers >> 20,
+                duck,
+              }),
+            ),
+          );
       }, 5000)
     : undefined;
   const lat: number[] = [];
@@ -207,7 +248,9 @@ async function main(): Promise<void> {
   const tOpen = performance.now();
   const again = await open(dataDir);
   const openMs = performance.now() - tOpen;
-  const count = await again.scan({ envs: ['default'], indexes: null, requiredTokens: [], fields: [] }, (rel, exec) => exec(`SELECT count(*) FROM ${rel.sql} AS e`));
+  const count = await again.scan({ envs: ['default'], indexes: null, requiredTokens: [], fields: [] }, (rel, exec) =>
+    exec(`SELECT count(*) FROM ${rel.sql} AS e`),
+  );
   const firstQueryMs = performance.now() - tOpen - openMs;
   await again.close();
   clearInterval(sampler);

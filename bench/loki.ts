@@ -19,7 +19,11 @@ const BASE_S = Date.UTC(2026, 10, 20) / 1000;
 function requestBody(start: number, n: number, streamCount: number): Buffer {
   const streams = Array.from({ length: streamCount }, (_, s) => ({
     labels: `{job="api", host="node-${s}", level="${s % 5 === 0 ? 'error' : 'info'}"}`,
-    entries: [] as { timestamp: { seconds: number; nanos: number }; line: string; structuredMetadata: { name: string; value: string }[] }[],
+    entries: [] as {
+      timestamp: { seconds: number; nanos: number };
+      line: string;
+      structuredMetadata: { name: string; value: string }[];
+    }[],
   }));
   for (let i = start; i < start + n; i++) {
     streams[i % streamCount].entries.push({
@@ -39,7 +43,9 @@ const { server, token, searchKey, cleanup } = await benchServer();
 try {
   const bodies = Array.from({ length: 8 }, (_, k) => requestBody(k * batch, batch, streamCount));
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/x-protobuf' };
-  console.log(`loki: ${total} entries, ${batch}/request in ${streamCount} streams, ${concurrency} clients, body ${(bodies[0].length / 1024).toFixed(0)} KiB (snappy), node ${process.version}`);
+  console.log(
+    `loki: ${total} entries, ${batch}/request in ${streamCount} streams, ${concurrency} clients, body ${(bodies[0].length / 1024).toFixed(0)} KiB (snappy), node ${process.version}`,
+  );
   const cpu0 = cpuSecs(server.child.pid!);
   const r = await runLoad(total, batch, concurrency, async (i) => {
     const body = bodies[i % bodies.length];

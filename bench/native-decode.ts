@@ -19,9 +19,18 @@ if (!existsSync(dir)) {
 const lines = loadRealLines(dir).map((l) => l.text);
 const text = Buffer.from(lines.join('\n'));
 // JSON lines as they are; text lines wrapped as {"message", "host", "n"}
-const ndjson = Buffer.from(lines.map((l, k) => (l.startsWith('{') ? l : JSON.stringify({ message: l, host: `h${k % 50}`, n: k }))).join('\n'));
+const ndjson = Buffer.from(
+  lines.map((l, k) => (l.startsWith('{') ? l : JSON.stringify({ message: l, host: `h${k % 50}`, n: k }))).join('\n'),
+);
 const ctx = timeContext('UTC', Date.now());
-const d: EventDefaults = { env: 'default', index: 'main', host: '', source: '', sourcetype: '', timeUs: Date.now() * 1000 };
+const d: EventDefaults = {
+  env: 'default',
+  index: 'main',
+  host: '',
+  source: '',
+  sourcetype: '',
+  timeUs: Date.now() * 1000,
+};
 
 for (const [name, decode, body] of [
   ['text/plain', decodeText, text],
@@ -34,5 +43,7 @@ for (const [name, decode, body] of [
     n = decode(body, d, ctx).events.length;
     if (r >= 2) best = Math.min(best, performance.now() - t);
   }
-  console.log(`${name.padEnd(11)} ${n} events: ${Math.round((n / best) * 1000).toLocaleString('en-US')} events/s, ${((body.length / 1048576 / best) * 1000).toFixed(0)} MiB/s`);
+  console.log(
+    `${name.padEnd(11)} ${n} events: ${Math.round((n / best) * 1000).toLocaleString('en-US')} events/s, ${((body.length / 1048576 / best) * 1000).toFixed(0)} MiB/s`,
+  );
 }

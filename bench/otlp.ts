@@ -21,7 +21,9 @@ function requestBody(start: number, n: number): Buffer {
       timeUnixNano: String(BASE_NS + BigInt(i % 86_400) * 1_000_000_000n + BigInt(i % 1000)),
       severityNumber: i % 10 === 0 ? 17 : 9,
       severityText: i % 10 === 0 ? 'ERROR' : 'INFO',
-      body: { stringValue: `order ${i % 100000} processed in ${(i % 977) / 10} ms by worker ${i % 16} status=${i % 10 === 0 ? 'failed' : 'ok'}` },
+      body: {
+        stringValue: `order ${i % 100000} processed in ${(i % 977) / 10} ms by worker ${i % 16} status=${i % 10 === 0 ? 'failed' : 'ok'}`,
+      },
       attributes: [
         { key: 'order.id', value: { intValue: String(i % 100000) } },
         { key: 'http.route', value: { stringValue: `/api/orders/${i % 50}` } },
@@ -35,7 +37,12 @@ function requestBody(start: number, n: number): Buffer {
   const msg = ExportLogsServiceRequest.fromObject({
     resourceLogs: [
       {
-        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'orders' } }, { key: 'host.name', value: { stringValue: 'node-1' } }] },
+        resource: {
+          attributes: [
+            { key: 'service.name', value: { stringValue: 'orders' } },
+            { key: 'host.name', value: { stringValue: 'node-1' } },
+          ],
+        },
         scopeLogs: [{ scope: { name: 'bench', version: '1.0.0' }, logRecords }],
       },
     ],
@@ -49,10 +56,17 @@ const concurrency = envInt('BENCH_CONCURRENCY', 4);
 const gzip = process.env.BENCH_GZIP !== '0';
 const { server, token, searchKey, cleanup } = await benchServer();
 try {
-  const bodies = Array.from({ length: 8 }, (_, k) => requestBody(k * batch, batch)).map((b) => (gzip ? gzipSync(b) : b));
-  const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'content-type': 'application/x-protobuf' };
+  const bodies = Array.from({ length: 8 }, (_, k) => requestBody(k * batch, batch)).map((b) =>
+    gzip ? gzipSync(b) : b,
+  );
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${token}`,
+    'content-type': 'application/x-protobuf',
+  };
   if (gzip) headers['content-encoding'] = 'gzip';
-  console.log(`otlp: ${total} records, ${batch}/request, ${concurrency} clients, gzip ${gzip}, body ${(bodies[0].length / 1024).toFixed(0)} KiB, node ${process.version}`);
+  console.log(
+    `otlp: ${total} records, ${batch}/request, ${concurrency} clients, gzip ${gzip}, body ${(bodies[0].length / 1024).toFixed(0)} KiB, node ${process.version}`,
+  );
   const cpu0 = cpuSecs(server.child.pid!);
   const r = await runLoad(total, batch, concurrency, async (i) => {
     const body = bodies[i % bodies.length];

@@ -31,7 +31,14 @@ function templateOf(lines: string[]): { of: number[]; templates: number } {
       if (l > s.hi) s.hi = l;
     }
   });
-  const merged = mergeShapes([...shapes.values()].map((s) => ({ group: '', words: shapeWords(s.lo, s.hi), count: s.lines.length, data: s.lines })));
+  const merged = mergeShapes(
+    [...shapes.values()].map((s) => ({
+      group: '',
+      words: shapeWords(s.lo, s.hi),
+      count: s.lines.length,
+      data: s.lines,
+    })),
+  );
   const of = new Array<number>(lines.length);
   merged.forEach((t, ti) => t.shapes.forEach((s) => s.data.forEach((i) => (of[i] = ti))));
   return { of, templates: merged.length };
@@ -56,10 +63,17 @@ function main(): void {
   const rows: string[] = [];
   let sumWhole = 0;
   let sumContent = 0;
-  const sets = readdirSync(root).filter((d) => existsSync(join(root, d, `${d}_2k.log_structured.csv`))).sort();
+  const sets = readdirSync(root)
+    .filter((d) => existsSync(join(root, d, `${d}_2k.log_structured.csv`)))
+    .sort();
   for (const d of sets) {
-    const structured = parseCsv(readFileSync(join(root, d, `${d}_2k.log_structured.csv`)), { columns: true }) as { Content: string; EventId: string }[];
-    const raw = readFileSync(join(root, d, `${d}_2k.log`), 'utf8').split(/\r?\n/).filter((l) => l.length > 0);
+    const structured = parseCsv(readFileSync(join(root, d, `${d}_2k.log_structured.csv`)), { columns: true }) as {
+      Content: string;
+      EventId: string;
+    }[];
+    const raw = readFileSync(join(root, d, `${d}_2k.log`), 'utf8')
+      .split(/\r?\n/)
+      .filter((l) => l.length > 0);
     const n = Math.min(raw.length, structured.length);
     const truth = structured.slice(0, n).map((r) => r.EventId);
     const whole = templateOf(raw.slice(0, n));
@@ -68,7 +82,9 @@ function main(): void {
     const c = groupingAccuracy(content.of, truth);
     sumWhole += w;
     sumContent += c;
-    rows.push(`| ${d} | ${w.toFixed(3)} (${whole.templates}) | ${c.toFixed(3)} (${content.templates}) | ${new Set(truth).size} |`);
+    rows.push(
+      `| ${d} | ${w.toFixed(3)} (${whole.templates}) | ${c.toFixed(3)} (${content.templates}) | ${new Set(truth).size} |`,
+    );
   }
   console.log('| data set | whole lines (templates) | content (templates) | human templates |');
   console.log('|---|---|---|---|');

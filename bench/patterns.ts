@@ -34,7 +34,11 @@ async function split(engine: StorageEngine, q: string): Promise<string> {
     const t0 = performance.now();
     const r = await exec(c.sql);
     const t1 = performance.now();
-    const table = patternsTable(n, r.rows.map((row) => row.map(jsonValue)), 10_000);
+    const table = patternsTable(
+      n,
+      r.rows.map((row) => row.map(jsonValue)),
+      10_000,
+    );
     const t2 = performance.now();
     return `statement ${(t1 - t0).toFixed(0)} ms (${r.rows.length} shapes), merge ${(t2 - t1).toFixed(0)} ms (${table.rows.length} templates)`;
   });
@@ -44,22 +48,33 @@ async function main(): Promise<void> {
   const events = numArg('events', 1_000_000);
   const runs = numArg('runs', 5);
   const { ds, engine, svc } = await openQueryBench(events);
-  const cases = ['* | patterns', '* | patterns by sourcetype', 'sourcetype=openssh | patterns', 'error | patterns limit=10'];
+  const cases = [
+    '* | patterns',
+    '* | patterns by sourcetype',
+    'sourcetype=openssh | patterns',
+    'error | patterns limit=10',
+  ];
   const rows: string[] = [];
   let top: unknown[][] = [];
   for (const q of cases) {
     const first = await svc.search(SYSTEM_PRINCIPAL, { q });
     if (q === cases[0]) top = first.rows!.slice(0, 15);
     const t = await timeRuns(runs, () => svc.search(SYSTEM_PRINCIPAL, { q }));
-    rows.push(`| \`${q}\` | ${t.min.toFixed(0)} | ${t.median.toFixed(0)} | ${t.max.toFixed(0)} | ${first.meta.matched} | ${first.rows!.length} | ${mib(process.memoryUsage().rss)} |`);
+    rows.push(
+      `| \`${q}\` | ${t.min.toFixed(0)} | ${t.median.toFixed(0)} | ${t.max.toFixed(0)} | ${first.meta.matched} | ${first.rows!.length} | ${mib(process.memoryUsage().rss)} |`,
+    );
   }
-  console.log(`patterns benchmark: ${ds.events.toLocaleString('en')} events (${mib(ds.bytes)} NDJSON), ${engine.stats().blocks} blocks, ${cpus().length} cores (${cpus()[0]?.model ?? '?'})`);
+  console.log(
+    `patterns benchmark: ${ds.events.toLocaleString('en')} events (${mib(ds.bytes)} NDJSON), ${engine.stats().blocks} blocks, ${cpus().length} cores (${cpus()[0]?.model ?? '?'})`,
+  );
   console.log('');
   console.log('| query | min ms | median ms | max ms | matched | templates | RSS after |');
   console.log('|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
   console.log('');
-  console.log(`\`* | patterns\`: ${await split(engine, '* | patterns')}; peak RSS ${mib(process.resourceUsage().maxRSS * 1024)}`);
+  console.log(
+    `\`* | patterns\`: ${await split(engine, '* | patterns')}; peak RSS ${mib(process.resourceUsage().maxRSS * 1024)}`,
+  );
   console.log('');
   console.log('most common templates of `* | patterns`:');
   for (const r of top) console.log(`  ${String(r[1]).padStart(8)}  ${String(r[0]).slice(0, 150)}`);

@@ -19,7 +19,8 @@ import { lineBatches, lineToEvent } from './lib/events.js';
 import { benchControl as control, openEngine } from './lib/load.js';
 import { numArg } from './lib/args.js';
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
 async function main(): Promise<void> {
   const events = numArg('events', 1_000_000);
@@ -38,13 +39,20 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   const running = new Set<Promise<void>>();
   for (const lines of lineBatches(ds.path, 20_000)) {
-    const p: Promise<void> = engine.writer.write(lines.map((l) => lineToEvent(l)), { wait: true }).then(() => void running.delete(p));
+    const p: Promise<void> = engine.writer
+      .write(
+        lines.map((l) => lineToEvent(l)),
+        { wait: true },
+      )
+      .then(() => void running.delete(p));
     running.add(p);
     if (running.size >= 4) await Promise.race(running);
   }
   await Promise.all(running);
   const loadSecs = (performance.now() - t0) / 1000;
-  console.log(`loaded ${events.toLocaleString('en')} events in ${loadSecs.toFixed(1)} s (${Math.round(events / loadSecs).toLocaleString('en')} events/s, durable acks); searching at once`);
+  console.log(
+    `loaded ${events.toLocaleString('en')} events in ${loadSecs.toFixed(1)} s (${Math.round(events / loadSecs).toLocaleString('en')} events/s, durable acks); searching at once`,
+  );
 
   const window = async (label: string) => {
     const out: string[] = [];
@@ -59,7 +67,9 @@ async function main(): Promise<void> {
         times.push(performance.now() - s);
         matched = r.rows ? r.rows.length : r.meta.matched;
       }
-      out.push(`| ${label} | ${c.name} | ${times.length} | ${pct(times, 50).toFixed(0)} | ${pct(times, 90).toFixed(0)} | ${Math.max(...times).toFixed(0)} | ${matched} | ${before.liveSegments} live segments, ${before.blocks} blocks |`);
+      out.push(
+        `| ${label} | ${c.name} | ${times.length} | ${pct(times, 50).toFixed(0)} | ${pct(times, 90).toFixed(0)} | ${Math.max(...times).toFixed(0)} | ${matched} | ${before.liveSegments} live segments, ${before.blocks} blocks |`,
+      );
     }
     return out;
   };

@@ -44,8 +44,16 @@ async function main(): Promise<void> {
     { name: 'stats count by host', q: '* | stats count by host', grep: ['-c', ''] },
     { name: 'timechart span=1h count', q: '* | timechart span=1h count', grep: ['-c', ''] },
     { name: 'field filter', q: 'id.resp_p=22', grep: ['-c', '"id.resp_p":22[,}]'] },
-    { name: 'field filter + stats', q: 'sourcetype=hdfs | stats count by host | sort -count | head 5', grep: ['-c', '-F', '"sourcetype":"hdfs"'] },
-    { name: 'phrase', q: '"Failed password for invalid user"', grep: ['-c', '-i', '-F', 'Failed password for invalid user'] },
+    {
+      name: 'field filter + stats',
+      q: 'sourcetype=hdfs | stats count by host | sort -count | head 5',
+      grep: ['-c', '-F', '"sourcetype":"hdfs"'],
+    },
+    {
+      name: 'phrase',
+      q: '"Failed password for invalid user"',
+      grep: ['-c', '-i', '-F', 'Failed password for invalid user'],
+    },
   ];
   const rows: string[] = [];
   for (const c of cases) {
@@ -57,9 +65,13 @@ async function main(): Promise<void> {
     const t = await timeRuns(runs, () => svc.search(SYSTEM_PRINCIPAL, { q: c.q }));
     const g = c.grep ? grepMs(c.grep, ds.path) : undefined;
     const answer = first.rows ? `${first.rows.length} rows` : `${first.events.length} events`;
-    rows.push(`| ${c.name} | \`${c.q}\` | ${t.min.toFixed(1)} | ${t.median.toFixed(1)} | ${t.max.toFixed(1)} | ${first.meta.matched} (${answer}) | ${g ? `${g.ms.toFixed(0)} ms (${g.count})` : ''} |`);
+    rows.push(
+      `| ${c.name} | \`${c.q}\` | ${t.min.toFixed(1)} | ${t.median.toFixed(1)} | ${t.max.toFixed(1)} | ${first.meta.matched} (${answer}) | ${g ? `${g.ms.toFixed(0)} ms (${g.count})` : ''} |`,
+    );
   }
-  console.log(`query benchmark: ${ds.events.toLocaleString('en')} events (${(ds.bytes / 2 ** 20).toFixed(0)} MiB NDJSON), ${s.blocks} blocks, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), reopen ${openMs.toFixed(0)} ms`);
+  console.log(
+    `query benchmark: ${ds.events.toLocaleString('en')} events (${(ds.bytes / 2 ** 20).toFixed(0)} MiB NDJSON), ${s.blocks} blocks, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), reopen ${openMs.toFixed(0)} ms`,
+  );
   console.log('');
   console.log('| case | query | min ms | median ms | max ms | matched | grep -c (count) |');
   console.log('|---|---|---|---|---|---|---|');

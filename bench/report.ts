@@ -34,7 +34,8 @@ const { values: a } = parseArgs({
 const EVENTS = Number(a.events);
 const SECS = Number(a.secs);
 
-const pct = (xs: number[], p: number) => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 
 function grep(args: string[], file: string): { ms: number; count: number } {
@@ -57,7 +58,9 @@ async function main(): Promise<void> {
   const bodies: Buffer[] = [];
   for (const lines of lineBatches(ds.path, Number(a.batch))) bodies.push(Buffer.from(lines.join('\n') + '\n'));
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-report-'));
-  const srv = await startServer(dataDir, { env: Object.fromEntries(a.env.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])) });
+  const srv = await startServer(dataDir, {
+    env: Object.fromEntries(a.env.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])),
+  });
   const out: string[] = [];
   const row = (figure: string, value: string, beside = '') => out.push(`| ${figure} | ${value} | ${beside} |`);
   try {
@@ -74,7 +77,9 @@ async function main(): Promise<void> {
         while (next < bodies.length) {
           const body = bodies[next++];
           const s = performance.now();
-          const n = await post(agent, url, '/api/ingest?index=main', ingest, body, { 'content-type': 'application/x-ndjson' });
+          const n = await post(agent, url, '/api/ingest?index=main', ingest, body, {
+            'content-type': 'application/x-ndjson',
+          });
           acked += n;
           lat.push(performance.now() - s);
         }
@@ -82,10 +87,18 @@ async function main(): Promise<void> {
     );
     const secs = (performance.now() - t0) / 1000;
     agent.destroy();
-    row('native ingest, durable acks', `${Math.round(acked / secs).toLocaleString('en')} ev/s, p99 batch ${ms(pct(lat, 99))} (p50 ${ms(pct(lat, 50))})`, `${acked.toLocaleString('en')} events, ${a.clients} clients × ${a.batch}-line NDJSON`);
+    row(
+      'native ingest, durable acks',
+      `${Math.round(acked / secs).toLocaleString('en')} ev/s, p99 batch ${ms(pct(lat, 99))} (p50 ${ms(pct(lat, 50))})`,
+      `${acked.toLocaleString('en')} events, ${a.clients} clients × ${a.batch}-line NDJSON`,
+    );
 
     const search = async (q: string) => {
-      const qs = new URLSearchParams({ q, from: new Date(ds.startUs / 1000 - 86_400_000).toISOString(), to: new Date(ds.endUs / 1000 + 86_400_000).toISOString() });
+      const qs = new URLSearchParams({
+        q,
+        from: new Date(ds.startUs / 1000 - 86_400_000).toISOString(),
+        to: new Date(ds.endUs / 1000 + 86_400_000).toISOString(),
+      });
       const s = performance.now();
       const res = await fetch(`${srv.url}/api/search?${qs}`, { headers: { authorization: `Bearer ${admin}` } });
       const body = (await res.json()) as { meta?: { matched: number }; rows?: unknown[] };
@@ -108,8 +121,16 @@ async function main(): Promise<void> {
     const rareQ = ds.rareTerm;
     const rare1 = await repeat(rareQ, SECS);
     const stats1 = await repeat('* | stats count by host', SECS);
-    row('rare term right after the load', `${ms(rare1.median)} median, p90 ${ms(rare1.p90)} (${rare1.runs} runs)`, `matched ${rare1.matched}`);
-    row('`stats count by host` right after the load', `${ms(stats1.median)} median, p90 ${ms(stats1.p90)} (${stats1.runs} runs)`, '');
+    row(
+      'rare term right after the load',
+      `${ms(rare1.median)} median, p90 ${ms(rare1.p90)} (${rare1.runs} runs)`,
+      `matched ${rare1.matched}`,
+    );
+    row(
+      '`stats count by host` right after the load',
+      `${ms(stats1.median)} median, p90 ${ms(stats1.p90)} (${stats1.runs} runs)`,
+      '',
+    );
 
     // --- settled: no WAL left to seal (only the open segment) for 5 s
     const walDir = join(dataDir, 'wal');
@@ -124,7 +145,11 @@ async function main(): Promise<void> {
       last = state;
       await new Promise((r) => setTimeout(r, 500));
     }
-    row('settling (seals and merges after the last ack)', `${((performance.now() - settleStart - 5000) / 1000).toFixed(1)} s`, '');
+    row(
+      'settling (seals and merges after the last ack)',
+      `${((performance.now() - settleStart - 5000) / 1000).toFixed(1)} s`,
+      '',
+    );
 
     const cases = [
       { name: 'rare term, settled', q: rareQ, grep: ['-c', '-F', '-w', rareQ] },
@@ -136,24 +161,36 @@ async function main(): Promise<void> {
     for (const c of cases) {
       const r = await repeat(c.q, 0, 7);
       const g = grep(c.grep, ds.path);
-      row(c.name, `${ms(r.median)} (matched ${r.matched.toLocaleString('en')})`, `grep -c ${ms(g.ms)} (${g.count.toLocaleString('en')})`);
+      row(
+        c.name,
+        `${ms(r.median)} (matched ${r.matched.toLocaleString('en')})`,
+        `grep -c ${ms(g.ms)} (${g.count.toLocaleString('en')})`,
+      );
     }
 
     // --- bytes
     const parquet = du(join(dataDir, 'blocks'), (n) => n.endsWith('.parquet'));
     const sidecars = du(join(dataDir, 'blocks'), (n) => n.endsWith('.json'));
     const t = performance.now();
-    const zstd = Number(execFileSync('sh', ['-c', `zstd -3 -q -c ${JSON.stringify(ds.path)} | wc -c`], { encoding: 'utf8' }).trim());
+    const zstd = Number(
+      execFileSync('sh', ['-c', `zstd -3 -q -c ${JSON.stringify(ds.path)} | wc -c`], { encoding: 'utf8' }).trim(),
+    );
     const zstdSecs = (performance.now() - t) / 1000;
     const ours = ds.bytes / (parquet + sidecars);
     const theirs = ds.bytes / zstd;
-    row('bytes on disk (blocks + sidecars)', `${(ours).toFixed(2)}× smaller than raw (${((parquet + sidecars) / 2 ** 20).toFixed(0)} MiB; sidecars ${(sidecars / 2 ** 20).toFixed(1)} MiB)`, `zstd -3: ${theirs.toFixed(2)}× (${(zstd / 2 ** 20).toFixed(0)} MiB, ${zstdSecs.toFixed(1)} s); ours / zstd = ${(ours / theirs).toFixed(2)}`);
+    row(
+      'bytes on disk (blocks + sidecars)',
+      `${ours.toFixed(2)}× smaller than raw (${((parquet + sidecars) / 2 ** 20).toFixed(0)} MiB; sidecars ${(sidecars / 2 ** 20).toFixed(1)} MiB)`,
+      `zstd -3: ${theirs.toFixed(2)}× (${(zstd / 2 ** 20).toFixed(0)} MiB, ${zstdSecs.toFixed(1)} s); ours / zstd = ${(ours / theirs).toFixed(2)}`,
+    );
     row('peak RSS (server)', `${peakRssMiB(srv.pid).toFixed(0)} MiB`, '');
   } finally {
     await srv.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
-  console.log(`\n${EVENTS.toLocaleString('en')} events, ${a.days} days, ${a.hosts} hosts, ${(ds.bytes / 2 ** 20).toFixed(0)} MiB NDJSON (${ds.path})\n`);
+  console.log(
+    `\n${EVENTS.toLocaleString('en')} events, ${a.days} days, ${a.hosts} hosts, ${(ds.bytes / 2 ** 20).toFixed(0)} MiB NDJSON (${ds.path})\n`,
+  );
   console.log('| figure | svc | beside |');
   console.log('|---|---|---|');
   for (const r of out) console.log(r);

@@ -41,7 +41,8 @@ const BATCH = Number(a.batch);
 const CONC = Number(a.concurrency);
 const HEAVY = '* | rex "user=(?<u>\\w+)" | stats count by u';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pct = (xs: number[], p: number) => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 
 function bodies(): Buffer[] {
   const dir = realDataDir();
@@ -70,7 +71,9 @@ function cpuSecs(pid: number): number {
 type Phase = IngestRun;
 
 function ingest(url: URL, token: string, all: Buffer[], events: number): Promise<Phase> {
-  return ingestRun(url, '/api/ingest?index=bench', token, all, Math.ceil(events / BATCH), CONC, { 'content-type': 'application/x-ndjson' });
+  return ingestRun(url, '/api/ingest?index=bench', token, all, Math.ceil(events / BATCH), CONC, {
+    'content-type': 'application/x-ndjson',
+  });
 }
 
 /** `n` clients searching in a loop until `stop`; counts answers by status. */
@@ -80,10 +83,17 @@ function searchLoops(base: string, keys: string[], n: number, stop: () => boolea
   return Promise.all(
     Array.from({ length: n }, async (_, i) => {
       while (!stop()) {
-        const res = await fetch(`${base}/api/search?${q}`, { headers: { authorization: `Bearer ${keys[i % keys.length]}` } });
+        const res = await fetch(`${base}/api/search?${q}`, {
+          headers: { authorization: `Bearer ${keys[i % keys.length]}` },
+        });
         await res.arrayBuffer();
         counts[res.status] = (counts[res.status] ?? 0) + 1;
-        if (res.status !== 200) await sleep(a['retry-ms'] === 'retry-after' ? Number(res.headers.get('retry-after') ?? 1) * 1000 : Number(a['retry-ms']));
+        if (res.status !== 200)
+          await sleep(
+            a['retry-ms'] === 'retry-after'
+              ? Number(res.headers.get('retry-after') ?? 1) * 1000
+              : Number(a['retry-ms']),
+          );
       }
     }),
   ).then(() => counts);
@@ -117,7 +127,11 @@ async function settled(pid: number): Promise<number> {
 }
 
 /** One heavy search whose client leaves after `afterMs`: CPU-seconds used after it left and time to idle. */
-async function disconnect(srv: { url: string; pid: number }, key: string, afterMs: number): Promise<{ cpu: number; idleSecs: number; busyBefore: number }> {
+async function disconnect(
+  srv: { url: string; pid: number },
+  key: string,
+  afterMs: number,
+): Promise<{ cpu: number; idleSecs: number; busyBefore: number }> {
   const before = cpuSecs(srv.pid);
   const q = new URLSearchParams({ q: HEAVY, env: 'default' });
   const req = http.get(`${srv.url}/api/search?${q}`, { headers: { authorization: `Bearer ${key}` } });
@@ -131,13 +145,25 @@ async function disconnect(srv: { url: string; pid: number }, key: string, afterM
 
 async function main(): Promise<void> {
   const all = bodies();
-  const env = Object.fromEntries((a.env as string[]).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+  const env = Object.fromEntries(
+    (a.env as string[]).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const srv = await startServer(dataDir, { env });
   try {
     const { admin, ingest: token } = await benchCredentials(srv.url);
     const keys: string[] = [];
-    for (let i = 0; i < Number(a.keys); i++) keys.push(((await json(`${srv.url}/api/admin/api-keys`, 'POST', { name: `bench-${i}`, scopes: ['standard'] }, admin)) as { secret: string }).secret);
+    for (let i = 0; i < Number(a.keys); i++)
+      keys.push(
+        (
+          (await json(
+            `${srv.url}/api/admin/api-keys`,
+            'POST',
+            { name: `bench-${i}`, scopes: ['standard'] },
+            admin,
+          )) as { secret: string }
+        ).secret,
+      );
     const url = new URL(srv.url);
     const half = Math.floor(EVENTS / 2);
 
@@ -162,23 +188,39 @@ async function main(): Promise<void> {
     const wholeMs = performance.now() - s0;
     await settled(srv.pid);
     const cut = await disconnect(srv, keys[0], wholeMs / 2);
-    const next = await fetch(`${srv.url}/api/search?${new URLSearchParams({ q: 'user=u7 | head 1', env: 'default' })}`, { headers: { authorization: `Bearer ${keys[0]}` } });
+    const next = await fetch(
+      `${srv.url}/api/search?${new URLSearchParams({ q: 'user=u7 | head 1', env: 'default' })}`,
+      { headers: { authorization: `Bearer ${keys[0]}` } },
+    );
 
     const rate = (p: Phase) => Math.round(p.events / p.secs);
-    const line = (name: string, p: Phase) => `| ${name} | ${p.events.toLocaleString('en-US')} | ${p.secs.toFixed(1)} | ${rate(p).toLocaleString('en-US')} | ${pct(p.lat, 50).toFixed(0)} | ${pct(p.lat, 99).toFixed(0)} | ${Math.max(...p.lat).toFixed(0)} |`;
-    console.log(`data: real lines of ${realDataDir()}, ${BATCH} events/request, ${CONC} ingest connections; ${a.searchers} searchers over ${a.keys} API keys running ${HEAVY}, retry after a 429: ${a['retry-ms']}; settings ${JSON.stringify(env)}`);
+    const line = (name: string, p: Phase) =>
+      `| ${name} | ${p.events.toLocaleString('en-US')} | ${p.secs.toFixed(1)} | ${rate(p).toLocaleString('en-US')} | ${pct(p.lat, 50).toFixed(0)} | ${pct(p.lat, 99).toFixed(0)} | ${Math.max(...p.lat).toFixed(0)} |`;
+    console.log(
+      `data: real lines of ${realDataDir()}, ${BATCH} events/request, ${CONC} ingest connections; ${a.searchers} searchers over ${a.keys} API keys running ${HEAVY}, retry after a 429: ${a['retry-ms']}; settings ${JSON.stringify(env)}`,
+    );
     console.log('');
     console.log('| ingest | events | secs | events/s | ack p50 ms | ack p99 ms | ack max ms |');
     console.log('|---|---|---|---|---|---|---|');
     console.log(line('alone', alone));
     console.log(line('under search load', loaded));
     console.log('');
-    console.log(`ingest under load kept ${((100 * rate(loaded)) / rate(alone)).toFixed(0)} % of its alone rate (target >= 50 %), ack p99 ${pct(loaded.lat, 99).toFixed(0)} ms (target <= 2000)`);
-    console.log(`searches: ${counts['200'] ?? 0} completed, ${counts['429'] ?? 0} refused with 429, other ${JSON.stringify(Object.fromEntries(Object.entries(counts).filter(([k]) => k !== '200' && k !== '429')))}`);
+    console.log(
+      `ingest under load kept ${((100 * rate(loaded)) / rate(alone)).toFixed(0)} % of its alone rate (target >= 50 %), ack p99 ${pct(loaded.lat, 99).toFixed(0)} ms (target <= 2000)`,
+    );
+    console.log(
+      `searches: ${counts['200'] ?? 0} completed, ${counts['429'] ?? 0} refused with 429, other ${JSON.stringify(Object.fromEntries(Object.entries(counts).filter(([k]) => k !== '200' && k !== '429')))}`,
+    );
     console.log(`engine settled (seals, merges) ${settle.toFixed(0)} s after the load`);
-    console.log(`the heavy search alone over ${EVENTS.toLocaleString('en-US')} events: ${whole.status} in ${wholeMs.toFixed(0)} ms`);
-    console.log(`disconnect after ${(wholeMs / 2000).toFixed(1)} s of it (${cut.busyBefore.toFixed(2)} CPU-s used by then): ${cut.cpu.toFixed(2)} CPU-s after the client left, idle again within ${cut.idleSecs.toFixed(2)} s (target <= 0.5 s); the next search answered ${next.status}`);
-    console.log(`server peak RSS ${peakRssMiB(srv.pid).toFixed(0)} MiB; load average at the end ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+    console.log(
+      `the heavy search alone over ${EVENTS.toLocaleString('en-US')} events: ${whole.status} in ${wholeMs.toFixed(0)} ms`,
+    );
+    console.log(
+      `disconnect after ${(wholeMs / 2000).toFixed(1)} s of it (${cut.busyBefore.toFixed(2)} CPU-s used by then): ${cut.cpu.toFixed(2)} CPU-s after the client left, idle again within ${cut.idleSecs.toFixed(2)} s (target <= 0.5 s); the next search answered ${next.status}`,
+    );
+    console.log(
+      `server peak RSS ${peakRssMiB(srv.pid).toFixed(0)} MiB; load average at the end ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+    );
   } finally {
     await srv.stop();
     rmSync(dataDir, { recursive: true, force: true });

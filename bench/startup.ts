@@ -18,7 +18,11 @@ import { parseArgs } from 'node:util';
 import { median } from './lib/args.js';
 
 const { values: args } = parseArgs({
-  options: { runs: { type: 'string', default: '5' }, cmd: { type: 'string', multiple: true }, 'unpack-dir': { type: 'string' } },
+  options: {
+    runs: { type: 'string', default: '5' },
+    cmd: { type: 'string', multiple: true },
+    'unpack-dir': { type: 'string' },
+  },
 });
 const RUNS = Number(args.runs);
 const COMMANDS = args.cmd ?? ['npm start', 'node dist/src/main.js'];
@@ -48,7 +52,13 @@ async function once(cmd: string): Promise<{ serving: number; stop: number }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_')));
-  const env: Record<string, string | undefined> = { ...clean, SVC_DATA_DIR: dataDir, SVC_LISTEN: `127.0.0.1:${port}`, SVC_ADMIN_PASSWORD: 'bench-admin-password', SVC_LOG_LEVEL: 'warn' };
+  const env: Record<string, string | undefined> = {
+    ...clean,
+    SVC_DATA_DIR: dataDir,
+    SVC_LISTEN: `127.0.0.1:${port}`,
+    SVC_ADMIN_PASSWORD: 'bench-admin-password',
+    SVC_LOG_LEVEL: 'warn',
+  };
   if (args['unpack-dir']) env.SVC_UNPACK_DIR = args['unpack-dir'];
   const t0 = performance.now();
   // detached: `npm start` runs node under a shell; SIGTERM goes to the whole group

@@ -14,7 +14,9 @@ if (!existsSync(dir)) {
   process.exit(0);
 }
 // text lines only: JSON lines carry their time in a field, not at the start
-const lines = loadRealLines(dir).filter((l) => !l.json).map((l) => l.text);
+const lines = loadRealLines(dir)
+  .filter((l) => !l.json)
+  .map((l) => l.text);
 const ctx = timeContext('UTC', Date.now());
 const zctx = timeContext('Europe/Berlin', Date.now());
 
@@ -34,7 +36,13 @@ run(`leadingTimestamp, ${lines.length} real lines`, lines.length * reps, () => {
 run(`leadingTimestamp Europe/Berlin`, lines.length * reps, () => {
   for (let r = 0; r < reps; r++) for (const l of lines) sink += leadingTimestamp(l, zctx) ?? 0;
 });
-const values: unknown[] = ['2018-03-24T17:15:47.733658Z', 1521911747.733658, '1521911747733658000', 1521911747733, '2016-12-19 18:01:53,612'];
+const values: unknown[] = [
+  '2018-03-24T17:15:47.733658Z',
+  1521911747.733658,
+  '1521911747733658000',
+  1521911747733,
+  '2016-12-19 18:01:53,612',
+];
 const N = 2_000_000;
 run('parseTimeValue (mixed values)', N, () => {
   for (let i = 0; i < N; i++) sink += parseTimeValue(values[i % values.length], ctx) ?? 0;

@@ -20,7 +20,13 @@ import { launchBrowser, newContext, signIn } from '../test/web/browser.js';
 import { ensureDataset } from './lib/dataset.js';
 import { loadDataDir } from './lib/load.js';
 
-const { values: args } = parseArgs({ options: { events: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '5' }, reload: { type: 'boolean', default: false } } });
+const { values: args } = parseArgs({
+  options: {
+    events: { type: 'string', default: '1000000' },
+    runs: { type: 'string', default: '5' },
+    reload: { type: 'boolean', default: false },
+  },
+});
 const EVENTS = Number(args.events);
 const RUNS = Number(args.runs);
 const UI_DIR = fileURLToPath(new URL('../dist/web', import.meta.url));
@@ -103,12 +109,19 @@ async function scrollFrames(page: Page): Promise<{ frames: number[]; maxRows: nu
 async function main(): Promise<void> {
   if (!existsSync(join(UI_DIR, 'index.html'))) spawnSync('npm', ['run', 'build:web'], { stdio: 'inherit' });
   const bundle = initialBundle();
-  console.log(`initial JavaScript + CSS of the search page: ${(bundle.raw / 1024).toFixed(0)} KB, ${(bundle.gzip / 1024).toFixed(1)} KB gzip (budget 300 KB); lazy admin chunk ${(bundle.lazy / 1024).toFixed(1)} KB gzip`);
+  console.log(
+    `initial JavaScript + CSS of the search page: ${(bundle.raw / 1024).toFixed(0)} KB, ${(bundle.gzip / 1024).toFixed(1)} KB gzip (budget 300 KB); lazy admin chunk ${(bundle.lazy / 1024).toFixed(1)} KB gzip`,
+  );
 
   const ds = await ensureDataset(EVENTS);
   const dataDir = `/tmp/svc-bench/ui-data-${EVENTS}`;
   await loadDataDir(ds.path, dataDir, args.reload);
-  const srv = await startServerProcess({ SVC_DATA_DIR: dataDir, SVC_ADMIN_PASSWORD: PASSWORD, SVC_ADMIN_RESET: '1', SVC_LOG_LEVEL: 'info' });
+  const srv = await startServerProcess({
+    SVC_DATA_DIR: dataDir,
+    SVC_ADMIN_PASSWORD: PASSWORD,
+    SVC_ADMIN_RESET: '1',
+    SVC_LOG_LEVEL: 'info',
+  });
   const browser = await launchBrowser();
   try {
     const ctx = await newContext(browser);
@@ -117,8 +130,17 @@ async function main(): Promise<void> {
     await page.goto(`${srv.url}/ui/search?env=default&from=`);
     await page.waitForSelector('.event-row', { timeout: 60_000 });
 
-    const queries = [ds.commonTerm, ds.rareTerm, '"Failed password"', 'host=host-007', '* | stats count by sourcetype', '* | timechart span=1d count'];
-    console.log(`\ntime from Enter to first results painted, ${EVENTS.toLocaleString()} events, all time, median of ${RUNS} (min..max):`);
+    const queries = [
+      ds.commonTerm,
+      ds.rareTerm,
+      '"Failed password"',
+      'host=host-007',
+      '* | stats count by sourcetype',
+      '* | timechart span=1d count',
+    ];
+    console.log(
+      `\ntime from Enter to first results painted, ${EVENTS.toLocaleString()} events, all time, median of ${RUNS} (min..max):`,
+    );
     for (const q of queries) {
       const ms: number[] = [];
       await timeSearch(page, q); // warm-up
@@ -127,7 +149,9 @@ async function main(): Promise<void> {
         ms.push(await timeSearch(page, q));
       }
       const count = await page.locator('[data-testid=result-count] strong').textContent();
-      console.log(`  ${q.padEnd(34)} ${median(ms).toFixed(0).padStart(5)} ms  (${Math.min(...ms).toFixed(0)}..${Math.max(...ms).toFixed(0)})  ${count} matched`);
+      console.log(
+        `  ${q.padEnd(34)} ${median(ms).toFixed(0).padStart(5)} ms  (${Math.min(...ms).toFixed(0)}..${Math.max(...ms).toFixed(0)})  ${count} matched`,
+      );
     }
 
     const typed: string[] = [];

@@ -19,7 +19,9 @@ function walk(dir) {
 }
 
 const filters = process.argv.slice(2);
-const files = walk('test').sort().filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)));
+const files = walk('test')
+  .sort()
+  .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)));
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
@@ -48,7 +50,9 @@ else {
     console.error(`${e.message}\n(SVC_TEST_S3=off runs the tests without S3)`);
     process.exit(1);
   }
-  console.log(`s3: Ceph RADOS Gateway at ${s3.env.SVC_TEST_S3_ENDPOINT}, bucket ${s3.env.SVC_TEST_S3_BUCKET}, up in ${s3.seconds.toFixed(1)} s`);
+  console.log(
+    `s3: Ceph RADOS Gateway at ${s3.env.SVC_TEST_S3_ENDPOINT}, bucket ${s3.env.SVC_TEST_S3_BUCKET}, up in ${s3.seconds.toFixed(1)} s`,
+  );
 }
 
 child = spawn(

@@ -15,7 +15,8 @@ const DIR_PREFIX = 'svc-test-s3-';
 export function s3FixtureSkipReason(files) {
   if (process.env.SVC_TEST_S3 === 'off') return 'SVC_TEST_S3=off';
   if (process.env.SVC_TEST_S3_ENDPOINT) return `using the S3 server at ${process.env.SVC_TEST_S3_ENDPOINT}`;
-  if (!onPath('radosgw')) return 'radosgw is not installed (apt-get install --no-install-recommends radosgw ceph-mon ceph-osd): the S3 tests will skip';
+  if (!onPath('radosgw'))
+    return 'radosgw is not installed (apt-get install --no-install-recommends radosgw ceph-mon ceph-osd): the S3 tests will skip';
   // only runs with a test file that uses the helper need the server (a run of the query tests does not)
   if (!files.some((f) => readFileSync(f, 'utf8').includes('helpers/s3.js'))) return 'no selected test file uses S3';
   return undefined;
@@ -33,11 +34,20 @@ export async function startS3Fixture() {
   const port = await freePort();
   const monPort = await freePort();
   // start.sh wants an empty dir: the cluster lives in a subdirectory, owner.pid beside it
-  const out = await run('bash', [join(FIXTURE, 'start.sh')], { S3_DIR: join(dir, 'ceph'), S3_PORT: String(port), S3_MON_PORT: String(monPort) }).catch((e) => {
+  const out = await run('bash', [join(FIXTURE, 'start.sh')], {
+    S3_DIR: join(dir, 'ceph'),
+    S3_PORT: String(port),
+    S3_MON_PORT: String(monPort),
+  }).catch((e) => {
     stopFixture(dir, '--keep');
     throw new Error(`the S3 fixture did not start (logs in ${join(dir, 'ceph', 'log')}):\n${e.message}`);
   });
-  const v = Object.fromEntries(out.split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  const v = Object.fromEntries(
+    out
+      .split('\n')
+      .filter((l) => l.includes('='))
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
   const env = {
     SVC_TEST_S3_ENDPOINT: v.S3_ENDPOINT,
     SVC_TEST_S3_BUCKET: v.S3_BUCKET,
@@ -51,7 +61,11 @@ export async function startS3Fixture() {
 
 function stopFixture(dir, ...args) {
   try {
-    if (existsSync(join(dir, 'ceph'))) execFileSync('bash', [join(FIXTURE, 'stop.sh'), ...args], { env: { ...process.env, S3_DIR: join(dir, 'ceph') }, stdio: ['ignore', 'ignore', 'inherit'] });
+    if (existsSync(join(dir, 'ceph')))
+      execFileSync('bash', [join(FIXTURE, 'stop.sh'), ...args], {
+        env: { ...process.env, S3_DIR: join(dir, 'ceph') },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
     if (args.length === 0) rmSync(dir, { recursive: true, force: true });
   } catch (e) {
     console.error(`s3: cannot stop the fixture in ${dir}: ${e.message}`);
@@ -104,6 +118,8 @@ function run(cmd, args, env) {
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${err}${out}`.trim() || `exit ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${err}${out}`.trim() || `exit ${code}`)),
+    );
   });
 }

@@ -43,14 +43,19 @@ export interface Server {
  * Opens every subsystem in dependency order and starts listening; close() undoes it in reverse.
  * Order: data dir and its lock → shared store → control plane → auth → storage (WAL replay) → self-log → HTTP → listeners.
  */
-export async function startServer(config: Readonly<Config>, log: Logger = pino({ level: config.logLevel })): Promise<Server> {
+export async function startServer(
+  config: Readonly<Config>,
+  log: Logger = pino({ level: config.logLevel }),
+): Promise<Server> {
   // a certificate that cannot be used stops start-up before anything is opened
   if (config.tls) readTlsFiles(config.tls);
   makeNewFilesPrivate();
   const dataDirWarning = openDirWarning(config.dataDir, createDataDir(config.dataDir));
   if (dataDirWarning) log.warn({ dataDir: config.dataDir }, dataDirWarning);
   // one svc per data dir, before anything reads or changes it (a second one would replay the WAL)
-  const lock = DataDirLock.acquire(config.dataDir, (h) => log.warn({ holder: h }, 'data dir lock left by a process that is gone: taken over'));
+  const lock = DataDirLock.acquire(config.dataDir, (h) =>
+    log.warn({ holder: h }, 'data dir lock left by a process that is gone: taken over'),
+  );
   const clock = offsetClock(config.testClockOffsetSecs);
   /** Closed in reverse order of opening. */
   const closers: [string, () => Promise<void> | void][] = [['data-dir lock', () => lock.release()]];
@@ -71,21 +76,44 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
   const selflog = openSelfLog({ config, writer: storage.writer, clock, log, node: storage.nodeId });
   if (dataDirWarning) selflog.service('config_warning', { setting: 'SVC_DATA_DIR', message: dataDirWarning });
   storage.onSweep((r, forced) =>
-    selflog.service('retention_sweep', { forced, deleted_blocks: r.deletedBlocks, deleted_events: r.deletedEvents, took_ms: r.tookMs }),
+    selflog.service('retention_sweep', {
+      forced,
+      deleted_blocks: r.deletedBlocks,
+      deleted_events: r.deletedEvents,
+      took_ms: r.tookMs,
+    }),
   );
   storage.onProblem((p) =>
-    selflog.service('storage_problem', { kind: p.kind, message: p.message, path: p.path, repeated: p.repeated || undefined, resolved: p.resolved }),
+    selflog.service('storage_problem', {
+      kind: p.kind,
+      message: p.message,
+      path: p.path,
+      repeated: p.repeated || undefined,
+      resolved: p.resolved,
+    }),
   );
-  closers.push(['self-log', async () => {
-    selflog.service('stop', { uptime_secs: Math.round((Date.now() - startedAt) / 1000) });
-    await selflog.close();
-  }]);
+  closers.push([
+    'self-log',
+    async () => {
+      selflog.service('stop', { uptime_secs: Math.round((Date.now() - startedAt) / 1000) });
+      await selflog.close();
+    },
+  ]);
 
   // --- outbound calls (webhooks, the LLM, SAML metadata): one guarded client (docs/outbound.md) ---
   const outbound = new OutboundClient(config.outboundAllow);
 
   // --- single sign-on (a wrong SVC_SAML_* setting stops start-up here, naming it) ---
-  const sso = await SamlSso.open({ config, control, auth, clock, log, outbound, binding: access.samlBinding, record: (event, detail) => selflog.service(event as `saml_${string}`, detail) });
+  const sso = await SamlSso.open({
+    config,
+    control,
+    auth,
+    clock,
+    log,
+    outbound,
+    binding: access.samlBinding,
+    record: (event, detail) => selflog.service(event as `saml_${string}`, detail),
+  });
 
   // --- decode workers (closed after HTTP: requests in flight may still be decoding) ---
   const decoder = config.ingestWorkers > 0 ? new DecodePool(config.ingestWorkers, DECODE_WORKER, log) : undefined;
@@ -103,30 +131,79 @@ export async function startServer(config: Readonly<Config>, log: Logger = pino({
     timeoutMs: config.searchTimeoutSecs * 1000,
     // ingest is behind when closed WAL segments wait for their seal: searches then run one at a time
     admission: searchAdmission(config.searchAdmission, () => storage.stats().liveSegments > 2),
-    onStopped: (s) => selflog.service('search_stopped', { reason: s.reason, query: s.query, principal: s.principal, took_ms: s.tookMs }),
+    onStopped: (s) =>
+      selflog.service('search_stopped', {
+        reason: s.reason,
+        query: s.query,
+        principal: s.principal,
+        took_ms: s.tookMs,
+      }),
   });
   // --- monitors (run after listening: their links need the address) ---
   let baseUrl = config.publicUrl ?? '';
   const llm = new LlmProvider(config.llm, selflog, () => clock.now(), outbound);
-  const monitors = await openMonitors({ config, control, search, selflog, clock, log, store: objectStore, nodeId: storage.nodeId, baseUrl: () => baseUrl, llm, outbound });
+  const monitors = await openMonitors({
+    config,
+    control,
+    search,
+    selflog,
+    clock,
+    log,
+    store: objectStore,
+    nodeId: storage.nodeId,
+    baseUrl: () => baseUrl,
+    llm,
+    outbound,
+  });
   closers.push(['monitors', () => monitors.scheduler.stop()]);
   /** Set once the listeners start (after HTTP); health reads it at each request. */
   let syslog: SyslogListeners | undefined;
-  const health = new StorageHealth({ dataDir: config.dataDir, problems: storage.problems, oldestWaitingSince: () => storage.writer.oldestWaitingSince(), stallMs: config.healthWriterStallSecs * 1000 });
-  const deps: AppDeps = { config, clock, log, control, auth, writer: storage.writer, store: storage, storage, health: () => [...health.problems(), ...(syslog?.problems() ?? [])], cluster: storage.cluster, selflog, search, decoder, sso, monitors: monitors.service, llm, lookups: lookups.service };
+  const health = new StorageHealth({
+    dataDir: config.dataDir,
+    problems: storage.problems,
+    oldestWaitingSince: () => storage.writer.oldestWaitingSince(),
+    stallMs: config.healthWriterStallSecs * 1000,
+  });
+  const deps: AppDeps = {
+    config,
+    clock,
+    log,
+    control,
+    auth,
+    writer: storage.writer,
+    store: storage,
+    storage,
+    health: () => [...health.problems(), ...(syslog?.problems() ?? [])],
+    cluster: storage.cluster,
+    selflog,
+    search,
+    decoder,
+    sso,
+    monitors: monitors.service,
+    llm,
+    lookups: lookups.service,
+  };
   const app = await buildApp(deps);
   await app.listen({ host: config.listen.host, port: config.listen.port });
   // half the stop's time for requests in flight: storage needs the rest to commit what they queued
   closers.push(['HTTP', () => closeHttp(app, (config.shutdownTimeoutSecs * 1000) / 2)]);
   if (config.tls) {
-    const stopWatching = watchTlsFiles(app.server as unknown as TlsServer, config.tls, log, (paths) => selflog.service('tls_reloaded', { cert: paths.certPath }));
+    const stopWatching = watchTlsFiles(app.server as unknown as TlsServer, config.tls, log, (paths) =>
+      selflog.service('tls_reloaded', { cert: paths.certPath }),
+    );
     closers.push(['TLS file watch', stopWatching]);
   }
 
   // --- extra listeners (syslog) ---
   if (config.syslogUdp || config.syslogTcp || config.syslogRelp) {
     // a refused SVC_SYSLOG_TOKEN is recorded as protocol "native", as it always was (pure refactor)
-    const listeners = await startSyslog(ingestContext(deps, 'native'), { udp: config.syslogUdp, tcp: config.syslogTcp, relp: config.syslogRelp, token: config.syslogToken, udpRecvBuffer: config.syslogUdpRecvBuffer });
+    const listeners = await startSyslog(ingestContext(deps, 'native'), {
+      udp: config.syslogUdp,
+      tcp: config.syslogTcp,
+      relp: config.syslogRelp,
+      token: config.syslogToken,
+      udpRecvBuffer: config.syslogUdpRecvBuffer,
+    });
     syslog = listeners;
     closers.push(['syslog listeners', () => listeners.close()]);
   }

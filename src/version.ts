@@ -5,7 +5,10 @@ import { carriedVersion } from './packaged/carried.js';
 function readVersion(): string {
   for (const rel of ['../package.json', '../../package.json']) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       if (pkg.name === 'svc' && pkg.version) return pkg.version;
     } catch {
       // try the next candidate

@@ -73,7 +73,11 @@ function code(t: string): string {
 function runtimeImports(file: string): { local: string[]; packages: string[] } {
   const local: string[] = [];
   const packages: string[] = [];
-  for (const m of text.get(file)!.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?from\s+'([^']+)'|^import\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/gm)) {
+  for (const m of text
+    .get(file)!
+    .matchAll(
+      /^(?:import|export)\s+(?!type\b)[^;]*?from\s+'([^']+)'|^import\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/gm,
+    )) {
     const spec = m[1] ?? m[2] ?? m[3];
     if (!spec.startsWith('.')) packages.push(spec);
     else {
@@ -91,18 +95,24 @@ describe('the source layout', () => {
   });
 
   it('keeps ingest and events free of storage', () => {
-    const bad = [...graph].filter(([f]) => /^(ingest|events)\//.test(f)).flatMap(([f, deps]) => deps.filter((d) => d.startsWith('storage/')).map((d) => `${f} → ${d}`));
+    const bad = [...graph]
+      .filter(([f]) => /^(ingest|events)\//.test(f))
+      .flatMap(([f, deps]) => deps.filter((d) => d.startsWith('storage/')).map((d) => `${f} → ${d}`));
     assert.deepEqual(bad, []);
   });
 
-  it('lets only a protocol\'s route and responder see HTTP', () => {
-    const bad = [...graph].filter(([f]) => /^(ingest|events)\//.test(f) && !isProtocolEdge(f)).flatMap(([f, deps]) => deps.filter((d) => d.startsWith('http/')).map((d) => `${f} → ${d}`));
+  it("lets only a protocol's route and responder see HTTP", () => {
+    const bad = [...graph]
+      .filter(([f]) => /^(ingest|events)\//.test(f) && !isProtocolEdge(f))
+      .flatMap(([f, deps]) => deps.filter((d) => d.startsWith('http/')).map((d) => `${f} → ${d}`));
     assert.deepEqual(bad, []);
   });
 
-  it('sets HTTP statuses only in http/ and the protocols\' responders', () => {
+  it("sets HTTP statuses only in http/ and the protocols' responders", () => {
     const status = /\b(?:code|status|statusCode)\s*[:(=]\s*[1-5]\d\d\b|\.code\(\s*[1-5]\d\d\b/;
-    const bad = [...text].filter(([f, t]) => !f.startsWith('http/') && !/\/respond\.ts$/.test(f) && status.test(code(t))).map(([f]) => f);
+    const bad = [...text]
+      .filter(([f, t]) => !f.startsWith('http/') && !/\/respond\.ts$/.test(f) && status.test(code(t)))
+      .map(([f]) => f);
     assert.deepEqual(bad, []);
   });
 
@@ -125,7 +135,9 @@ describe('the source layout', () => {
 
   it('keeps every file under 400 lines, but the parser and the timestamp reader', () => {
     const allowed = new Set(['query/parser.ts', 'events/timestamp.ts']);
-    const big = [...text].filter(([f, t]) => !allowed.has(f) && t.split('\n').length > 400).map(([f, t]) => `${f}: ${t.split('\n').length}`);
+    const big = [...text]
+      .filter(([f, t]) => !allowed.has(f) && t.split('\n').length > 400)
+      .map(([f, t]) => `${f}: ${t.split('\n').length}`);
     assert.deepEqual(big, []);
   });
 });

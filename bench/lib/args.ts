@@ -20,7 +20,10 @@ export function median(xs: number[]): number {
 }
 
 /** Wall times of `runs` calls of `fn` (after the caller's warm-up): min, median and max, ms. */
-export async function timeRuns(runs: number, fn: () => Promise<unknown>): Promise<{ min: number; median: number; max: number }> {
+export async function timeRuns(
+  runs: number,
+  fn: () => Promise<unknown>,
+): Promise<{ min: number; median: number; max: number }> {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();

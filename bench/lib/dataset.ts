@@ -44,7 +44,9 @@ interface RealLine {
 }
 
 export function realDataDir(): string {
-  return resolve(process.env.SVC_REAL_DATA ?? join(fileURLToPath(new URL('../..', import.meta.url)), '..', 'shared', 'data', 'real'));
+  return resolve(
+    process.env.SVC_REAL_DATA ?? join(fileURLToPath(new URL('../..', import.meta.url)), '..', 'shared', 'data', 'real'),
+  );
 }
 
 function listFiles(dir: string): string[] {
@@ -113,7 +115,11 @@ function eventLine(l: RealLine, copy: number, i: number, n: number, startMs: num
 }
 
 /** The data set of `events` events; another shape than 30 days × 300 hosts gets its own file name. */
-export async function ensureDataset(events = 5_000_000, outDir = '/tmp/svc-bench', shape: DatasetShape = { days: DATASET_DAYS, hosts: HOSTS }): Promise<DatasetInfo> {
+export async function ensureDataset(
+  events = 5_000_000,
+  outDir = '/tmp/svc-bench',
+  shape: DatasetShape = { days: DATASET_DAYS, hosts: HOSTS },
+): Promise<DatasetInfo> {
   mkdirSync(outDir, { recursive: true });
   const std = shape.days === DATASET_DAYS && shape.hosts === HOSTS;
   const path = join(outDir, `dataset-${events}${std ? '' : `-${shape.days}d-${shape.hosts}h`}.ndjson`);
@@ -160,6 +166,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     return i > 0 ? Number(process.argv[i + 1]) : def;
   };
   const t0 = Date.now();
-  const info = await ensureDataset(arg('events', 5_000_000), undefined, { days: arg('days', DATASET_DAYS), hosts: arg('hosts', HOSTS) });
+  const info = await ensureDataset(arg('events', 5_000_000), undefined, {
+    days: arg('days', DATASET_DAYS),
+    hosts: arg('hosts', HOSTS),
+  });
   console.log(JSON.stringify({ ...info, sources: info.sources.length, tookMs: Date.now() - t0 }, null, 2));
 }

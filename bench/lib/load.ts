@@ -33,7 +33,12 @@ export async function loadDataDir(path: string, dataDir: string, reload = false)
   const t0 = performance.now();
   const running = new Set<Promise<void>>();
   for (const lines of lineBatches(path, 2000)) {
-    const p: Promise<void> = engine.writer.write(lines.map((l) => lineToEvent(l)), { wait: true }).then(() => void running.delete(p));
+    const p: Promise<void> = engine.writer
+      .write(
+        lines.map((l) => lineToEvent(l)),
+        { wait: true },
+      )
+      .then(() => void running.delete(p));
     running.add(p);
     if (running.size >= 8) await Promise.race(running);
   }
@@ -49,7 +54,9 @@ export async function loadDataDir(path: string, dataDir: string, reload = false)
  * The query benchmarks' engine: the shared data set of `events` (bench/lib/dataset.ts) loaded once
  * into /tmp/svc-bench/query-data-<N> (`--reload` rebuilds it), opened, with a QueryService over it.
  */
-export async function openQueryBench(events: number): Promise<{ ds: DatasetInfo; engine: StorageEngine; svc: QueryService; openMs: number }> {
+export async function openQueryBench(
+  events: number,
+): Promise<{ ds: DatasetInfo; engine: StorageEngine; svc: QueryService; openMs: number }> {
   const ds = await ensureDataset(events);
   const dataDir = `/tmp/svc-bench/query-data-${events}`;
   await loadDataDir(ds.path, dataDir, process.argv.includes('--reload'));

@@ -15,11 +15,21 @@ export interface BenchServer {
 }
 
 /** `node --import tsx src/main.ts` on `dataDir`; `cpuProfDir` writes a V8 CPU profile there at exit. */
-export async function startServer(dataDir: string, opts: { cpuProfDir?: string; env?: Record<string, string> } = {}): Promise<BenchServer> {
+export async function startServer(
+  dataDir: string,
+  opts: { cpuProfDir?: string; env?: Record<string, string> } = {},
+): Promise<BenchServer> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_')));
   const prof = opts.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', resolve(opts.cpuProfDir)] : [];
   const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'src/main.ts'], {
-    env: { ...clean, SVC_LISTEN: '127.0.0.1:0', SVC_DATA_DIR: dataDir, SVC_ADMIN_PASSWORD: BENCH_PASSWORD, SVC_LOG_LEVEL: 'info', ...opts.env },
+    env: {
+      ...clean,
+      SVC_LISTEN: '127.0.0.1:0',
+      SVC_DATA_DIR: dataDir,
+      SVC_ADMIN_PASSWORD: BENCH_PASSWORD,
+      SVC_LOG_LEVEL: 'info',
+      ...opts.env,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((ok, fail) => {
@@ -43,16 +53,33 @@ export async function startServer(dataDir: string, opts: { cpuProfDir?: string; 
   };
 }
 
-export async function json(url: string, method: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
-  const res = await fetch(url, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+export async function json(
+  url: string,
+  method: string,
+  body: unknown,
+  token?: string,
+): Promise<Record<string, unknown>> {
+  const res = await fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
   return (await res.json()) as Record<string, unknown>;
 }
 
 /** An admin session and an ingest token for env `default`. */
 export async function benchCredentials(url: string): Promise<{ admin: string; ingest: string }> {
-  const { token: admin } = (await json(`${url}/api/auth/login`, 'POST', { username: 'admin', password: BENCH_PASSWORD })) as { token: string };
-  const { secret } = (await json(`${url}/api/admin/ingest-tokens`, 'POST', { name: 'bench', env: 'default' }, admin)) as { secret: string };
+  const { token: admin } = (await json(`${url}/api/auth/login`, 'POST', {
+    username: 'admin',
+    password: BENCH_PASSWORD,
+  })) as { token: string };
+  const { secret } = (await json(
+    `${url}/api/admin/ingest-tokens`,
+    'POST',
+    { name: 'bench', env: 'default' },
+    admin,
+  )) as { secret: string };
   return { admin, ingest: secret };
 }
 
@@ -63,10 +90,24 @@ export function peakRssMiB(pid: number): number {
 }
 
 /** POSTs one body on a keep-alive agent; resolves with the events acknowledged (rejects unless 200). */
-export function post(agent: http.Agent, url: URL, path: string, token: string, body: Buffer, headers: Record<string, string | number>): Promise<number> {
+export function post(
+  agent: http.Agent,
+  url: URL,
+  path: string,
+  token: string,
+  body: Buffer,
+  headers: Record<string, string | number>,
+): Promise<number> {
   return new Promise((ok, fail) => {
     const req = http.request(
-      { agent, host: url.hostname, port: url.port, path, method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-length': body.length, ...headers } },
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-length': body.length, ...headers },
+      },
       (res) => {
         let text = '';
         res.on('data', (d: Buffer) => (text += d.toString()));
@@ -92,7 +133,15 @@ export interface IngestRun {
  * POSTs `requests` bodies (cycling over `bodies`) to `path` over `conc` keep-alive connections, each
  * sending its next body once the last is acknowledged.
  */
-export async function ingestRun(url: URL, path: string, token: string, bodies: Buffer[], requests: number, conc: number, headers: Record<string, string | number>): Promise<IngestRun> {
+export async function ingestRun(
+  url: URL,
+  path: string,
+  token: string,
+  bodies: Buffer[],
+  requests: number,
+  conc: number,
+  headers: Record<string, string | number>,
+): Promise<IngestRun> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: conc });
   const lat: number[] = [];
   let next = 0;

@@ -45,8 +45,15 @@ function builtinImports(): Plugin {
   return {
     name: 'builtin-imports',
     setup(b) {
-      b.onResolve({ filter: /.*/ }, (args) => (args.kind === 'dynamic-import' && isBuiltin(args.path) ? { path: args.path, namespace: 'builtin-import' } : undefined));
-      b.onLoad({ filter: /.*/, namespace: 'builtin-import' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+      b.onResolve({ filter: /.*/ }, (args) =>
+        args.kind === 'dynamic-import' && isBuiltin(args.path)
+          ? { path: args.path, namespace: 'builtin-import' }
+          : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: 'builtin-import' }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(args.path)});`,
+        loader: 'js',
+      }));
     },
   };
 }
@@ -76,7 +83,8 @@ function checkExternals(meta: Metafile): void {
   for (const [file, out] of Object.entries(meta.outputs)) {
     for (const i of out.imports) {
       if (!i.external) continue;
-      if (i.kind === 'dynamic-import') throw new Error(`cannot package: ${file} keeps import("${i.path}"), which a SEA cannot run`);
+      if (i.kind === 'dynamic-import')
+        throw new Error(`cannot package: ${file} keeps import("${i.path}"), which a SEA cannot run`);
       if (!isBuiltin(i.path)) throw new Error(`cannot package: ${file} needs "${i.path}" at run time`);
     }
   }
@@ -103,12 +111,18 @@ export async function bundle(root: string, outDir: string): Promise<Bundles> {
     metafile: true,
     logLevel: 'silent',
   };
-  const entries = { main: ['src/cli/main.ts', 'svc.cjs'], worker: ['src/workers/decode-worker.ts', 'decode-worker.cjs'] } as const;
+  const entries = {
+    main: ['src/cli/main.ts', 'svc.cjs'],
+    worker: ['src/workers/decode-worker.ts', 'decode-worker.cjs'],
+  } as const;
   const out = {} as Bundles;
   for (const [key, [entry, file]] of Object.entries(entries) as [keyof Bundles, readonly [string, string]][]) {
     const r = await build({ ...common, entryPoints: [join(root, entry)], outfile: join(outDir, file) });
-    if (r.warnings.length > 0) throw new Error(`cannot package: esbuild warned about ${entry}:\n${r.warnings.map((w) => `  ${w.location?.file}:${w.location?.line}: ${w.text}`).join('\n')}`);
-    checkExternals(r.metafile ?? {inputs: {}, outputs: {}});
+    if (r.warnings.length > 0)
+      throw new Error(
+        `cannot package: esbuild warned about ${entry}:\n${r.warnings.map((w) => `  ${w.location?.file}:${w.location?.line}: ${w.text}`).join('\n')}`,
+      );
+    checkExternals(r.metafile ?? { inputs: {}, outputs: {} });
     out[key] = join(outDir, file);
   }
   return out;

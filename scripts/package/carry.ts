@@ -38,7 +38,11 @@ export interface Carried {
  * Lists the groups (`duckdb`: the addon; `ui`: the built web UI in opts.web) and the worker's
  * source; large files are gzipped into workDir, and the manifest is written there too.
  */
-export function carry(root: string, workDir: string, opts: { version: string; web: string; workerSource: string }): Carried {
+export function carry(
+  root: string,
+  workDir: string,
+  opts: { version: string; web: string; workerSource: string },
+): Carried {
   const assets: Record<string, string> = {};
   const add = (group: string, path: string, file: string): CarriedFile => {
     const bytes = readFileSync(file);

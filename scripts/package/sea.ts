@@ -28,7 +28,14 @@ export interface SeaOptions {
 /** Writes sea-config.json in workDir and prepares the blob from it; answers the blob's path. */
 export function prepareBlob(workDir: string, opts: SeaOptions): string {
   const blob = join(workDir, 'sea.blob');
-  const config = { main: opts.main, output: blob, disableExperimentalSEAWarning: true, useCodeCache: opts.useCodeCache, useSnapshot: false, assets: opts.assets };
+  const config = {
+    main: opts.main,
+    output: blob,
+    disableExperimentalSEAWarning: true,
+    useCodeCache: opts.useCodeCache,
+    useSnapshot: false,
+    assets: opts.assets,
+  };
   const configPath = join(workDir, 'sea-config.json');
   writeFileSync(configPath, JSON.stringify(config, null, 2));
   run('prepare the SEA blob', process.execPath, ['--experimental-sea-config', configPath], workDir);
@@ -45,7 +52,12 @@ export function injectBlob(root: string, blob: string, out: string, opts: { stri
   chmodSync(out, 0o755);
   if (opts.strip) run('strip the node binary', 'strip', [out], root);
   const postject = createRequire(join(root, 'package.json')).resolve('postject/dist/cli.js');
-  run('inject the SEA blob', process.execPath, [postject, out, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE], root);
+  run(
+    'inject the SEA blob',
+    process.execPath,
+    [postject, out, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE],
+    root,
+  );
 }
 
 /** True when `strip` (binutils) runs here. */

@@ -41,13 +41,33 @@ const SYSTEM = [
 ].join(' ');
 
 /** Runs one question to its answer; `emit` receives every event as it happens. Never throws. */
-export async function runAgent(d: { llm: LlmProvider; mcp: McpDeps }, principal: Principal, req: AgentRequest, emit: (e: AgentEvent) => void, signal?: AbortSignal): Promise<void> {
+export async function runAgent(
+  d: { llm: LlmProvider; mcp: McpDeps },
+  principal: Principal,
+  req: AgentRequest,
+  emit: (e: AgentEvent) => void,
+  signal?: AbortSignal,
+): Promise<void> {
   try {
     const tools: ChatCompletionTool[] = visibleTools(principal).map((t) => {
       const def = toolDefinition(t);
-      return { type: 'function', function: { name: def.name, description: def.description, parameters: def.inputSchema as Record<string, unknown> } };
+      return {
+        type: 'function',
+        function: {
+          name: def.name,
+          description: def.description,
+          parameters: def.inputSchema as Record<string, unknown>,
+        },
+      };
     });
-    const scope = [req.env && `env ${req.env}`, req.index && `index ${req.index}`, req.from && `from ${req.from}`, req.to && `to ${req.to}`].filter(Boolean).join(', ');
+    const scope = [
+      req.env && `env ${req.env}`,
+      req.index && `index ${req.index}`,
+      req.from && `from ${req.from}`,
+      req.to && `to ${req.to}`,
+    ]
+      .filter(Boolean)
+      .join(', ');
     const messages: ChatCompletionMessageParam[] = [
       { role: 'system', content: SYSTEM + (scope ? ` Unless the user says otherwise, search ${scope}.` : '') },
       ...(req.conversation ?? []).map((m) => ({ role: m.role, content: m.content })),
@@ -58,21 +78,46 @@ export async function runAgent(d: { llm: LlmProvider; mcp: McpDeps }, principal:
     for (let step = 1; step <= MAX_STEPS; step++) {
       const last = step === MAX_STEPS || tokens >= MAX_QUESTION_TOKENS;
       // the last turn may not call tools: it must answer with what it has
-      const a = await d.llm.chatStream({ feature: 'agent', messages, tools, toolChoice: last ? 'none' : 'auto', maxTokens: 1500, signal }, (delta) => emit({ type: 'text', step, delta }));
+      const a = await d.llm.chatStream(
+        { feature: 'agent', messages, tools, toolChoice: last ? 'none' : 'auto', maxTokens: 1500, signal },
+        (delta) => emit({ type: 'text', step, delta }),
+      );
       tokens += a.totalTokens;
       if (a.toolCalls.length === 0 || last) {
         const text = a.content ?? '';
         emit({ type: 'answer', text, citations: citations(text, seen), turns: step, tokens });
         return;
       }
-      messages.push({ role: 'assistant', content: a.content, tool_calls: a.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) });
+      messages.push({
+        role: 'assistant',
+        content: a.content,
+        tool_calls: a.toolCalls.map((c) => ({
+          id: c.id,
+          type: 'function',
+          function: { name: c.name, arguments: c.arguments },
+        })),
+      });
       for (const c of a.toolCalls) {
         const args = parseArgs(c.arguments);
         emit({ type: 'tool_call', step, tool: c.name, arguments: args });
         const r = await runTool(d.mcp, principal, c.name, args);
         for (const id of r.ids) seen.add(id);
-        emit({ type: 'tool_result', step, tool: c.name, ok: r.ok, resultCount: r.resultCount, summary: r.text.split('\n')[0].slice(0, 300) });
-        messages.push({ role: 'tool', tool_call_id: c.id, content: r.text.length > MAX_RESULT_CHARS ? `${r.text.slice(0, MAX_RESULT_CHARS)}\n[cut: the result is longer; narrow the query]` : r.text });
+        emit({
+          type: 'tool_result',
+          step,
+          tool: c.name,
+          ok: r.ok,
+          resultCount: r.resultCount,
+          summary: r.text.split('\n')[0].slice(0, 300),
+        });
+        messages.push({
+          role: 'tool',
+          tool_call_id: c.id,
+          content:
+            r.text.length > MAX_RESULT_CHARS
+              ? `${r.text.slice(0, MAX_RESULT_CHARS)}\n[cut: the result is longer; narrow the query]`
+              : r.text,
+        });
       }
     }
   } catch (e) {
@@ -90,11 +135,22 @@ function parseArgs(text: string): unknown {
 }
 
 /** One tool call as the caller; a refused or malformed call is an error result the model can correct. */
-async function runTool(mcp: McpDeps, principal: Principal, name: string, args: unknown): Promise<{ ok: boolean; text: string; resultCount: number; ids: string[] }> {
+async function runTool(
+  mcp: McpDeps,
+  principal: Principal,
+  name: string,
+  args: unknown,
+): Promise<{ ok: boolean; text: string; resultCount: number; ids: string[] }> {
   try {
     const r = await callTool(mcp, principal, name, args);
     const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
-    const s = (r.structuredContent ?? {}) as { events?: { id?: string }[]; event?: { id?: string }; rows?: unknown[]; buckets?: unknown[]; fields?: unknown[] };
+    const s = (r.structuredContent ?? {}) as {
+      events?: { id?: string }[];
+      event?: { id?: string };
+      rows?: unknown[];
+      buckets?: unknown[];
+      fields?: unknown[];
+    };
     const ids = [...(s.events ?? []), ...(s.event ? [s.event] : [])].flatMap((e) => (e.id ? [e.id] : []));
     const count = s.events?.length ?? s.rows?.length ?? s.buckets?.length ?? s.fields?.length ?? (s.event ? 1 : 0);
     return { ok: !r.isError, text, resultCount: r.isError ? 0 : count, ids };
@@ -107,6 +163,7 @@ async function runTool(mcp: McpDeps, principal: Principal, name: string, args: u
 /** The event ids the answer cites that a tool really returned (an invented id is not a citation). */
 function citations(text: string, seen: Set<string>): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(/\[([^\]\s]+\/[^\]\s]+\/[^\]\s]+\/[0-9a-f]{16})\]/g)) if (seen.has(m[1]) && !out.includes(m[1])) out.push(m[1]);
+  for (const m of text.matchAll(/\[([^\]\s]+\/[^\]\s]+\/[^\]\s]+\/[0-9a-f]{16})\]/g))
+    if (seen.has(m[1]) && !out.includes(m[1])) out.push(m[1]);
   return out;
 }

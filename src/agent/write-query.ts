@@ -24,19 +24,30 @@ export interface WrittenQuery {
   checked: true;
 }
 
-export async function writeQuery(llm: LlmProvider, question: string, hint: { env?: string; index?: string }): Promise<WrittenQuery> {
+export async function writeQuery(
+  llm: LlmProvider,
+  question: string,
+  hint: { env?: string; index?: string },
+): Promise<WrittenQuery> {
   const scope = [hint.env && `env ${hint.env}`, hint.index && `index ${hint.index}`].filter(Boolean).join(', ');
   const messages = [
-    { role: 'system' as const, content: `Write one svc search query that answers the user's question, and explain it in one sentence. Answer JSON only.\n${QUERY_SYNTAX}` },
+    {
+      role: 'system' as const,
+      content: `Write one svc search query that answers the user's question, and explain it in one sentence. Answer JSON only.\n${QUERY_SYNTAX}`,
+    },
     { role: 'user' as const, content: scope ? `${question}\n(The search runs in ${scope}.)` : question },
   ];
   for (let attempt = 1; ; attempt++) {
-    const a = await llm.chatJson({ feature: 'agent', messages, jsonSchema: { name: 'svc_query', schema: SCHEMA }, maxTokens: 600 }, answer);
+    const a = await llm.chatJson(
+      { feature: 'agent', messages, jsonSchema: { name: 'svc_query', schema: SCHEMA }, maxTokens: 600 },
+      answer,
+    );
     try {
       parse(a.query);
       return { query: a.query, explanation: a.explanation, checked: true };
     } catch (e) {
-      if (!(e instanceof SvcError) || attempt >= 2) throw new SvcError('llm_invalid_output', `the model's query did not parse: ${(e as Error).message}`);
+      if (!(e instanceof SvcError) || attempt >= 2)
+        throw new SvcError('llm_invalid_output', `the model's query did not parse: ${(e as Error).message}`);
       messages.push({ role: 'user', content: `That query does not parse: ${e.message}. Write a corrected one.` });
     }
   }

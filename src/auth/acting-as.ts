@@ -33,8 +33,23 @@ export function actingAs(doc: Readonly<ControlDoc>, owner: Owner, nowMs: number)
   const state = keyState(k, nowMs);
   if (state !== 'enabled') throw new SvcError('access_denied', `the owner, API key "${owner.name}", is ${state}`);
   // the key's own owner, as at authentication: a job keeps no power its key has lost
-  const refusal = ownerRefusal(k, doc.users.find((u) => u.id === k.ownerId));
-  if (refusal) throw new SvcError('access_denied', `the owner, API key "${owner.name}", ${refusal.message.replace(/^API key /, '')}`);
-  if (!k.scopes.includes('standard') && !k.scopes.includes('admin')) throw new SvcError('access_denied', `the owner, API key "${owner.name}", lacks the Standard API scope`);
-  return { kind: 'api_key', id: k.id, name: k.name, scopes: new Set<Scope>(k.scopes), allow: k.allow, createdBy: k.createdBy };
+  const refusal = ownerRefusal(
+    k,
+    doc.users.find((u) => u.id === k.ownerId),
+  );
+  if (refusal)
+    throw new SvcError(
+      'access_denied',
+      `the owner, API key "${owner.name}", ${refusal.message.replace(/^API key /, '')}`,
+    );
+  if (!k.scopes.includes('standard') && !k.scopes.includes('admin'))
+    throw new SvcError('access_denied', `the owner, API key "${owner.name}", lacks the Standard API scope`);
+  return {
+    kind: 'api_key',
+    id: k.id,
+    name: k.name,
+    scopes: new Set<Scope>(k.scopes),
+    allow: k.allow,
+    createdBy: k.createdBy,
+  };
 }

@@ -53,12 +53,20 @@ export function ownerState(k: Pick<ApiKeyRecord, 'ownerId'>, owner: UserRecord |
  * can. Checked at every authentication against the current user record, so a user's change
  * applies to their keys at once and nothing needs to be kept in step. 401 as any disabled key.
  */
-export function ownerRefusal(k: Pick<ApiKeyRecord, 'ownerId' | 'scopes'>, owner: UserRecord | undefined): SvcError | undefined {
+export function ownerRefusal(
+  k: Pick<ApiKeyRecord, 'ownerId' | 'scopes'>,
+  owner: UserRecord | undefined,
+): SvcError | undefined {
   const state = ownerState(k, owner);
-  if (state === 'removed') return new SvcError('disabled_credentials', 'API key is disabled: the user it belongs to no longer exists');
-  if (state === 'disabled') return new SvcError('disabled_credentials', 'API key is disabled: the user it belongs to is disabled');
+  if (state === 'removed')
+    return new SvcError('disabled_credentials', 'API key is disabled: the user it belongs to no longer exists');
+  if (state === 'disabled')
+    return new SvcError('disabled_credentials', 'API key is disabled: the user it belongs to is disabled');
   if (state === 'not_admin' && k.scopes.includes('admin')) {
-    return new SvcError('disabled_credentials', 'API key is disabled: it has the Admin API scope and the user it belongs to is no longer an admin');
+    return new SvcError(
+      'disabled_credentials',
+      'API key is disabled: it has the Admin API scope and the user it belongs to is no longer an admin',
+    );
   }
   return undefined;
 }
@@ -85,7 +93,11 @@ export function expiryDays(requested: number | null | undefined, scopes: readonl
   }
   if (max !== undefined && (requested === null || requested > max)) {
     const got = requested === null ? 'never' : `${requested} days`;
-    throw new SvcError('invalid_input', `expiresInDays: an Admin API key must expire within ${max} days, the maximum set under Admin → General (got ${got})`, { details: { field: 'expiresInDays' } });
+    throw new SvcError(
+      'invalid_input',
+      `expiresInDays: an Admin API key must expire within ${max} days, the maximum set under Admin → General (got ${got})`,
+      { details: { field: 'expiresInDays' } },
+    );
   }
   return requested;
 }
@@ -100,7 +112,12 @@ export function normaliseScopes(scopes: readonly Scope[]): Scope[] {
 /** Management of API keys in the control plane: create (secret answered once), list, disable, enable, delete. */
 export class ApiKeys extends Credentials<ApiKeyRecord, ApiKeyView> {
   constructor(control: ControlStore, hasher: SecretHasher, clock: Clock, usage: UsageTracker) {
-    super(control, hasher, clock, usage, { list: 'apiKeys', noun: 'API key', prefix: API_KEY_PREFIX, max: MAX_API_KEYS });
+    super(control, hasher, clock, usage, {
+      list: 'apiKeys',
+      noun: 'API key',
+      prefix: API_KEY_PREFIX,
+      max: MAX_API_KEYS,
+    });
   }
 
   /** `creator`: who asks (the request's principal); the key belongs to them (ownerIdFor). */
@@ -133,7 +150,10 @@ export class ApiKeys extends Credentials<ApiKeyRecord, ApiKeyView> {
       createdAt: k.createdAt,
       lastUsedAt: this.usage.lastUsed(k.id) ?? k.lastUsedAt,
       state: keyState(k, this.clock.now()),
-      ownerState: ownerState(k, this.control.doc.users.find((u) => u.id === k.ownerId)),
+      ownerState: ownerState(
+        k,
+        this.control.doc.users.find((u) => u.id === k.ownerId),
+      ),
       lastFour: k.lastFour,
     };
   }

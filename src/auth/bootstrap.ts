@@ -12,7 +12,12 @@ import { ADMIN_USERNAME } from './users.js';
  * once through `print` (stdout, never the log). With SVC_ADMIN_RESET=1 and SVC_ADMIN_PASSWORD:
  * resets the admin password and ends every session. Answers whether it reset.
  */
-export async function bootstrapAdmin(auth: AuthService, config: Readonly<Config>, log: Logger, print: (line: string) => void): Promise<boolean> {
+export async function bootstrapAdmin(
+  auth: AuthService,
+  config: Readonly<Config>,
+  log: Logger,
+  print: (line: string) => void,
+): Promise<boolean> {
   const existing = auth.users.byUsername(ADMIN_USERNAME);
   // checked only when it is used: a short one left in the environment of a running deployment is harmless
   const using = !existing || config.adminReset;
@@ -30,7 +35,10 @@ export async function bootstrapAdmin(auth: AuthService, config: Readonly<Config>
       return false;
     }
     if (config.adminPassword) log.info({ user: ADMIN_USERNAME }, 'created the admin user with SVC_ADMIN_PASSWORD');
-    else print(`svc: created user "${ADMIN_USERNAME}" with password ${password} (shown once; change it under Admin → Users)`);
+    else
+      print(
+        `svc: created user "${ADMIN_USERNAME}" with password ${password} (shown once; change it under Admin → Users)`,
+      );
     return false;
   }
   if (!config.adminReset) return false;
@@ -39,6 +47,9 @@ export async function bootstrapAdmin(auth: AuthService, config: Readonly<Config>
   }
   await auth.users.update(existing.id, { password: config.adminPassword, role: 'admin' });
   await auth.revokeAllSessions();
-  log.warn({ user: ADMIN_USERNAME }, 'admin password reset and every session revoked; unset SVC_ADMIN_RESET now, or each restart resets it again');
+  log.warn(
+    { user: ADMIN_USERNAME },
+    'admin password reset and every session revoked; unset SVC_ADMIN_RESET now, or each restart resets it again',
+  );
   return true;
 }

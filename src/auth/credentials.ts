@@ -50,13 +50,20 @@ export abstract class Credentials<R extends CredentialRecord, V> {
   }
 
   /** Stores a new record after `check` (run on the latest document) and the count and name bounds. */
-  protected async add(record: R, secret: string, check: (doc: ControlDoc) => void = () => {}): Promise<V & { secret: string }> {
+  protected async add(
+    record: R,
+    secret: string,
+    check: (doc: ControlDoc) => void = () => {},
+  ): Promise<V & { secret: string }> {
     await this.control.mutate((doc) => {
       check(doc);
       const all = this.records(doc);
-      if (all.length >= this.kind.max) throw new SvcError('limit_reached', `cannot create more than ${this.kind.max} ${this.kind.noun}s`);
+      if (all.length >= this.kind.max)
+        throw new SvcError('limit_reached', `cannot create more than ${this.kind.max} ${this.kind.noun}s`);
       if (all.some((k) => k.name === record.name)) {
-        throw new SvcError('already_exists', `an ${this.kind.noun} named "${record.name}" already exists`, { details: { field: 'name' } });
+        throw new SvcError('already_exists', `an ${this.kind.noun} named "${record.name}" already exists`, {
+          details: { field: 'name' },
+        });
       }
       all.push(record);
     });

@@ -25,14 +25,26 @@ export interface IngestTokenView {
 /** Management of ingest tokens (`svi_…`), each pinned to an existing env and optionally an index. */
 export class IngestTokens extends Credentials<IngestTokenRecord, IngestTokenView> {
   constructor(control: ControlStore, hasher: SecretHasher, clock: Clock, usage: UsageTracker) {
-    super(control, hasher, clock, usage, { list: 'ingestTokens', noun: 'ingest token', prefix: INGEST_TOKEN_PREFIX, max: MAX_INGEST_TOKENS });
+    super(control, hasher, clock, usage, {
+      list: 'ingestTokens',
+      noun: 'ingest token',
+      prefix: INGEST_TOKEN_PREFIX,
+      max: MAX_INGEST_TOKENS,
+    });
   }
 
-  async create(input: { name: string; env: string; index?: string }, createdBy: string): Promise<IngestTokenView & { secret: string }> {
+  async create(
+    input: { name: string; env: string; index?: string },
+    createdBy: string,
+  ): Promise<IngestTokenView & { secret: string }> {
     checkName('env', input.env);
     if (input.index !== undefined) checkName('index', input.index);
     const { secret, base } = this.fresh(input.name, createdBy);
-    const record: IngestTokenRecord = { ...base, env: input.env, ...(input.index !== undefined ? { index: input.index } : {}) };
+    const record: IngestTokenRecord = {
+      ...base,
+      env: input.env,
+      ...(input.index !== undefined ? { index: input.index } : {}),
+    };
     return this.add(record, secret, (doc) => {
       if (!doc.envs.some((e) => e.name === input.env)) {
         throw new SvcError('unknown_environment', `unknown environment: "${input.env}"`, { details: { field: 'env' } });

@@ -14,7 +14,8 @@ export function loadJwtSecret(path: string, log: Logger, opts: { create: boolean
     const raw = readFileSync(path);
     const text = raw.toString('utf8').trim();
     const secret = Buffer.from(text.length > 0 ? text : raw);
-    if (secret.length < 32) throw new ControlError(`JWT secret at ${path} (SVC_JWT_SECRET_PATH) is shorter than 32 bytes`);
+    if (secret.length < 32)
+      throw new ControlError(`JWT secret at ${path} (SVC_JWT_SECRET_PATH) is shorter than 32 bytes`);
     return secret;
   }
   if (!opts.create) {

@@ -48,13 +48,22 @@ export function controlBlob(config: Readonly<Config>, store: ObjectStore | undef
  * (a wrong key, a corrupt document, another encryption setting or another JWT secret than the
  * cluster's throws ControlError before anything is written), built-in envs, admin.
  */
-export async function openAccess(config: Readonly<Config>, clock: Clock, log: Logger, opts: AccessOptions = {}): Promise<Access> {
+export async function openAccess(
+  config: Readonly<Config>,
+  clock: Clock,
+  log: Logger,
+  opts: AccessOptions = {},
+): Promise<Access> {
   const { store, print = (l) => process.stdout.write(l + '\n') } = opts;
   if (config.fips) enableFips();
   const blob = controlBlob(config, store);
   const blobExists = (await blob.version()) !== undefined;
   // a missing key next to an existing control plane is an error: a fresh key could never read it
-  const { key: controlKey, created } = loadOrCreateKeyFile(config.controlKeyPath, 'control key (SVC_CONTROL_KEY_PATH)', { create: !blobExists });
+  const { key: controlKey, created } = loadOrCreateKeyFile(
+    config.controlKeyPath,
+    'control key (SVC_CONTROL_KEY_PATH)',
+    { create: !blobExists },
+  );
   if (created) log.info({ path: config.controlKeyPath }, 'generated a new control key');
   // a node joining a shared store uses the cluster's JWT secret, never a new one of its own
   const jwtSecret = loadJwtSecret(config.jwtSecretPath, log, { create: !(store && blobExists) });
@@ -68,7 +77,16 @@ export async function openAccess(config: Readonly<Config>, clock: Clock, log: Lo
   });
   await checkJwtSecret(control, fingerprint, config.jwtSecretPath, store !== undefined);
   control.watch(store ? SHARED_CONTROL_POLL_MS : config.blockSyncSecs * 1000);
-  const auth = new AuthService({ control, clock, log, controlKey, jwtSecret, sessionTtlHours: config.sessionTtlHours, sessionIdleSecs: config.sessionIdleSecs, hashPolicy: { fips: config.fips, weak: config.testWeakPasswordHashes } });
+  const auth = new AuthService({
+    control,
+    clock,
+    log,
+    controlKey,
+    jwtSecret,
+    sessionTtlHours: config.sessionTtlHours,
+    sessionIdleSecs: config.sessionIdleSecs,
+    hashPolicy: { fips: config.fips, weak: config.testWeakPasswordHashes },
+  });
   await ensureBuiltinEnvs(control, clock);
   const adminReset = await bootstrapAdmin(auth, config, log, print);
   return {
@@ -88,7 +106,12 @@ export async function openAccess(config: Readonly<Config>, clock: Clock, log: Lo
  * control plane without one (made before fingerprints, or by a lone node) gets this node's; a lone
  * node whose secret was replaced (deleting the file rotates it) records the new one.
  */
-async function checkJwtSecret(control: ControlStore, fingerprint: string, path: string, shared: boolean): Promise<void> {
+async function checkJwtSecret(
+  control: ControlStore,
+  fingerprint: string,
+  path: string,
+  shared: boolean,
+): Promise<void> {
   const stored = control.doc.cluster?.jwtFingerprint;
   if (stored === fingerprint) return;
   if (stored !== undefined && shared) assertSameJwtSecret(stored, fingerprint, path);

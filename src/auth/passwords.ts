@@ -56,7 +56,8 @@ const waiting: (() => void)[] = [];
 
 async function limited<T>(work: () => Promise<T>): Promise<T> {
   if (running >= MAX_CONCURRENT) {
-    if (waiting.length >= MAX_WAITING) throw new SvcError('rate_limited', 'too many logins at once; try again shortly', { retryAfterSecs: 5 });
+    if (waiting.length >= MAX_WAITING)
+      throw new SvcError('rate_limited', 'too many logins at once; try again shortly', { retryAfterSecs: 5 });
     await new Promise<void>((resolve) => waiting.push(resolve));
   } else running++;
   try {
@@ -98,10 +99,19 @@ export async function verifyPassword(password: string, stored: string): Promise<
       const [N, r, p] = parts.slice(1, 4).map(Number);
       if (scryptMem(N, r, p) > MAX_SCRYPT_MEM) return false;
       expected = Buffer.from(parts[5], 'base64');
-      actual = await limited(() => scryptAsync(password, Buffer.from(parts[4], 'base64'), expected.length, { N, r, p, maxmem: scryptMem(N, r, p) }));
+      actual = await limited(() =>
+        scryptAsync(password, Buffer.from(parts[4], 'base64'), expected.length, {
+          N,
+          r,
+          p,
+          maxmem: scryptMem(N, r, p),
+        }),
+      );
     } else if (parts[0] === 'pbkdf2-sha256' && parts.length === 4) {
       expected = Buffer.from(parts[3], 'base64');
-      actual = await limited(() => pbkdf2Async(password, Buffer.from(parts[2], 'base64'), Number(parts[1]), expected.length, 'sha256'));
+      actual = await limited(() =>
+        pbkdf2Async(password, Buffer.from(parts[2], 'base64'), Number(parts[1]), expected.length, 'sha256'),
+      );
     } else {
       return false;
     }
@@ -126,8 +136,14 @@ export function needsRehash(stored: string, policy: HashPolicy): boolean {
 
 /** The rule for a new password (create, change, reset): MIN_PASSWORD_LENGTH to MAX_PASSWORD_LENGTH characters. */
 export function checkNewPassword(password: string): void {
-  if (password.length < MIN_PASSWORD_LENGTH) throw new SvcError('invalid_input', `password: must be at least ${MIN_PASSWORD_LENGTH} characters`, { details: { field: 'password' } });
-  if (password.length > MAX_PASSWORD_LENGTH) throw new SvcError('invalid_input', `password: must be at most ${MAX_PASSWORD_LENGTH} characters`, { details: { field: 'password' } });
+  if (password.length < MIN_PASSWORD_LENGTH)
+    throw new SvcError('invalid_input', `password: must be at least ${MIN_PASSWORD_LENGTH} characters`, {
+      details: { field: 'password' },
+    });
+  if (password.length > MAX_PASSWORD_LENGTH)
+    throw new SvcError('invalid_input', `password: must be at most ${MAX_PASSWORD_LENGTH} characters`, {
+      details: { field: 'password' },
+    });
 }
 
 /** A hash that matches no password, verified against when the user does not exist (even timing). */
@@ -135,5 +151,7 @@ export function unusableHash(policy: HashPolicy): string {
   const zeros = Buffer.alloc(KEY_LEN).toString('base64');
   const salt = Buffer.alloc(16).toString('base64');
   const { N, r, p } = scryptParams(policy);
-  return policy.fips ? `pbkdf2-sha256$${pbkdf2Iterations(policy)}$${salt}$${zeros}` : `scrypt$${N}$${r}$${p}$${salt}$${zeros}`;
+  return policy.fips
+    ? `pbkdf2-sha256$${pbkdf2Iterations(policy)}$${salt}$${zeros}`
+    : `scrypt$${N}$${r}$${p}$${salt}$${zeros}`;
 }

@@ -15,7 +15,10 @@ export interface RateLimitOptions {
 export class LoginRateLimiter {
   private readonly failures = new Map<string, { count: number; resetAt: number }>();
 
-  constructor(private readonly clock: Clock, private readonly opts: RateLimitOptions = { maxFailures: 10, windowMs: 15 * 60_000 }) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly opts: RateLimitOptions = { maxFailures: 10, windowMs: 15 * 60_000 },
+  ) {}
 
   /** Throws rate_limited if any of `keys` is over its limit. */
   check(keys: string[]): void {
@@ -23,7 +26,9 @@ export class LoginRateLimiter {
     for (const k of keys) {
       const f = this.current(k, now);
       if (f && f.count >= this.opts.maxFailures) {
-        throw new SvcError('rate_limited', 'too many failed logins; try again later', { retryAfterSecs: (f.resetAt - now) / 1000 });
+        throw new SvcError('rate_limited', 'too many failed logins; try again later', {
+          retryAfterSecs: (f.resetAt - now) / 1000,
+        });
       }
     }
   }

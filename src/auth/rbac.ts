@@ -50,7 +50,11 @@ export interface SearchTargets {
  * env defaults to `default`; `*` means every allowed, non-reserved env (silent narrowing).
  * Naming a forbidden env or index is 403 access_denied.
  */
-export function resolveSearchTargets(p: Principal, req: { env?: string; index?: string }, knownEnvs: readonly string[]): SearchTargets {
+export function resolveSearchTargets(
+  p: Principal,
+  req: { env?: string; index?: string },
+  knownEnvs: readonly string[],
+): SearchTargets {
   const a = allowlists(p);
   const envName = req.env && req.env.length > 0 ? req.env : 'default';
   let envs: string[];
@@ -76,18 +80,24 @@ export function canUseTool(p: Principal, tool: string): boolean {
  * The env/index an ingest token writes to: its pin wins; a request may only narrow an unpinned
  * index. The index follows the one name rule (control/names.ts): invalid_input / reserved_name.
  */
-export function resolveIngestTarget(p: Principal, req: { env?: string; index?: string }, defaultIndex: string): { env: string; index: string } {
+export function resolveIngestTarget(
+  p: Principal,
+  req: { env?: string; index?: string },
+  defaultIndex: string,
+): { env: string; index: string } {
   if (p.kind !== 'ingest_token') throw new SvcError('insufficient_scope', 'only ingest tokens may push logs');
   const env = p.pin.env;
   // a name that could never exist is answered as such, before any comparison with the pin
   if (req.env !== undefined) checkName('env', req.env);
   if (req.index !== undefined) checkName('index', req.index);
-  if (req.env && req.env !== env) throw new SvcError('access_denied', `ingest token is pinned to environment "${env}", not "${req.env}"`);
+  if (req.env && req.env !== env)
+    throw new SvcError('access_denied', `ingest token is pinned to environment "${env}", not "${req.env}"`);
   if (p.pin.index && req.index && req.index !== p.pin.index) {
     throw new SvcError('access_denied', `ingest token is pinned to index "${p.pin.index}", not "${req.index}"`);
   }
   const index = p.pin.index ?? (req.index !== undefined ? req.index : defaultIndex);
-  if (isReservedName(env) || isReservedName(index)) throw new SvcError('reserved_name', `cannot ingest into reserved name "${isReservedName(env) ? env : index}"`);
+  if (isReservedName(env) || isReservedName(index))
+    throw new SvcError('reserved_name', `cannot ingest into reserved name "${isReservedName(env) ? env : index}"`);
   checkName('index', index);
   return { env, index };
 }

@@ -7,7 +7,14 @@ import { SvcError } from '../errors/svc-error.js';
 import { ApiKeys, keyState, ownerRefusal } from './api-keys.js';
 import { IngestTokens } from './ingest-tokens.js';
 import { needsRehash, unusableHash, verifyPassword, type HashPolicy } from './passwords.js';
-import { ALLOW_ALL, type ApiKeyPrincipal, type IngestPrincipal, type Principal, type Scope, type UserPrincipal } from './principal.js';
+import {
+  ALLOW_ALL,
+  type ApiKeyPrincipal,
+  type IngestPrincipal,
+  type Principal,
+  type Scope,
+  type UserPrincipal,
+} from './principal.js';
 import { LoginRateLimiter } from './rate-limit.js';
 import { API_KEY_PREFIX, INGEST_TOKEN_PREFIX, SecretHasher } from './secrets.js';
 import { SessionActivity } from './session-activity.js';
@@ -114,7 +121,14 @@ export class AuthService {
     const refusal = ownerRefusal(rec, rec.ownerId ? this.usersById.get(rec.ownerId) : undefined);
     if (refusal) throw refusal;
     this.usage.touch(rec.id, now);
-    return { kind: 'api_key', id: rec.id, name: rec.name, scopes: new Set<Scope>(rec.scopes), allow: rec.allow, createdBy: rec.createdBy };
+    return {
+      kind: 'api_key',
+      id: rec.id,
+      name: rec.name,
+      scopes: new Set<Scope>(rec.scopes),
+      allow: rec.allow,
+      createdBy: rec.createdBy,
+    };
   }
 
   /**
@@ -130,12 +144,21 @@ export class AuthService {
     if (!rec) throw new SvcError('invalid_credentials', 'ingest token is not valid');
     if (rec.disabled) throw new SvcError('disabled_credentials', 'ingest token is disabled');
     this.usage.touch(rec.id, this.opts.clock.now());
-    return { kind: 'ingest_token', id: rec.id, name: rec.name, pin: rec.index === undefined ? { env: rec.env } : { env: rec.env, index: rec.index } };
+    return {
+      kind: 'ingest_token',
+      id: rec.id,
+      name: rec.name,
+      pin: rec.index === undefined ? { env: rec.env } : { env: rec.env, index: rec.index },
+    };
   }
 
   /** The stored key or token a secret belongs to, whatever its state (for audit of refusals). */
   identify(secret: string): { id: string; name: string } | undefined {
-    const index = secret.startsWith(API_KEY_PREFIX) ? this.keysByHmac : secret.startsWith(INGEST_TOKEN_PREFIX) ? this.tokensByHmac : undefined;
+    const index = secret.startsWith(API_KEY_PREFIX)
+      ? this.keysByHmac
+      : secret.startsWith(INGEST_TOKEN_PREFIX)
+        ? this.tokensByHmac
+        : undefined;
     const rec = index && this.lookup<ApiKeyRecord | IngestTokenRecord>(index, secret);
     return rec ? { id: rec.id, name: rec.name } : undefined;
   }
@@ -193,7 +216,10 @@ export class AuthService {
     try {
       await this.users.rehash(user.id, user.passwordHash, password);
     } catch (e) {
-      this.opts.log.warn({ err: e, user: user.username }, 'cannot store the password at the current hashing cost; will try at the next login');
+      this.opts.log.warn(
+        { err: e, user: user.username },
+        'cannot store the password at the current hashing cost; will try at the next login',
+      );
     }
   }
 

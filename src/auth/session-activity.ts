@@ -32,7 +32,12 @@ export class SessionActivity {
   /** Last uses to write to the control plane: only those lagging STORED_LAG_SHARE of the timeout. */
   private readonly writes: BatchedWrites<string, { seenAt: number; expiresAt: number }>;
 
-  constructor(control: ControlStore, private readonly clock: Clock, log: Logger, private readonly idleMs: number) {
+  constructor(
+    control: ControlStore,
+    private readonly clock: Clock,
+    log: Logger,
+    private readonly idleMs: number,
+  ) {
     this.writes = new BatchedWrites(control, log, 'session activity', (doc, batch) => this.store(doc, batch));
   }
 
@@ -45,14 +50,19 @@ export class SessionActivity {
   touch(use: SessionUse): void {
     if (this.idleMs === 0) return;
     const now = this.clock.now();
-    const shared = Math.max(this.stored.get(use.jti) ?? 0, this.writes.pending.get(use.jti)?.seenAt ?? 0, use.iat * 1000);
+    const shared = Math.max(
+      this.stored.get(use.jti) ?? 0,
+      this.writes.pending.get(use.jti)?.seenAt ?? 0,
+      use.iat * 1000,
+    );
     const last = Math.max(this.seen.get(use.jti) ?? 0, shared);
     if (now - last > this.idleMs) {
       this.seen.delete(use.jti);
       throw new SvcError('session_expired', 'session ended after being idle; log in again');
     }
     this.seen.set(use.jti, now);
-    if (now - shared > this.idleMs * STORED_LAG_SHARE) this.writes.pending.set(use.jti, { seenAt: now, expiresAt: use.exp * 1000 });
+    if (now - shared > this.idleMs * STORED_LAG_SHARE)
+      this.writes.pending.set(use.jti, { seenAt: now, expiresAt: use.exp * 1000 });
     if (this.seen.size > MAX_STORED) this.pruneSeen(now);
   }
 
@@ -66,7 +76,12 @@ export class SessionActivity {
     const byJti = new Map((doc.sessionsSeen ?? []).filter((s) => Date.parse(s.expiresAt) > now).map((s) => [s.jti, s]));
     for (const [jti, p] of batch) {
       const old = byJti.get(jti);
-      if (!old || Date.parse(old.seenAt) < p.seenAt) byJti.set(jti, { jti, seenAt: new Date(p.seenAt).toISOString(), expiresAt: new Date(p.expiresAt).toISOString() });
+      if (!old || Date.parse(old.seenAt) < p.seenAt)
+        byJti.set(jti, {
+          jti,
+          seenAt: new Date(p.seenAt).toISOString(),
+          expiresAt: new Date(p.expiresAt).toISOString(),
+        });
     }
     doc.sessionsSeen = [...byJti.values()].sort((a, b) => b.seenAt.localeCompare(a.seenAt)).slice(0, MAX_STORED);
   }

@@ -49,13 +49,20 @@ export class SessionSigner {
         issuer: 'svc',
         currentDate: new Date(this.clock.now()),
       });
-      if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || typeof payload.sep !== 'number' || typeof payload.iat !== 'number' || typeof payload.exp !== 'number') {
+      if (
+        typeof payload.sub !== 'string' ||
+        typeof payload.jti !== 'string' ||
+        typeof payload.sep !== 'number' ||
+        typeof payload.iat !== 'number' ||
+        typeof payload.exp !== 'number'
+      ) {
         throw new SvcError('invalid_credentials', 'session token is malformed');
       }
       return { sub: payload.sub, jti: payload.jti, sep: payload.sep, iat: payload.iat, exp: payload.exp };
     } catch (e) {
       if (e instanceof SvcError) throw e;
-      if (e instanceof joseErrors.JWTExpired) throw new SvcError('session_expired', 'session has expired; log in again');
+      if (e instanceof joseErrors.JWTExpired)
+        throw new SvcError('session_expired', 'session has expired; log in again');
       throw new SvcError('invalid_credentials', 'session token is not valid; log in again');
     }
   }

@@ -59,7 +59,13 @@ export class Users {
     return this.control.doc.users.find((u) => sameEmail(u.email, email));
   }
 
-  async create(input: { username: string; password: string; role?: Role; allow?: Allowlists; email?: string }): Promise<UserView> {
+  async create(input: {
+    username: string;
+    password: string;
+    role?: Role;
+    allow?: Allowlists;
+    email?: string;
+  }): Promise<UserView> {
     checkNewPassword(input.password);
     const now = new Date(this.clock.now()).toISOString();
     const rec: UserRecord = {
@@ -74,9 +80,12 @@ export class Users {
       updatedAt: now,
     };
     await this.control.mutate((doc) => {
-      if (doc.users.length >= MAX_USERS) throw new SvcError('limit_reached', `cannot create more than ${MAX_USERS} users`);
+      if (doc.users.length >= MAX_USERS)
+        throw new SvcError('limit_reached', `cannot create more than ${MAX_USERS} users`);
       if (doc.users.some((u) => u.username === input.username)) {
-        throw new SvcError('already_exists', `a user named "${input.username}" already exists`, { details: { field: 'username' } });
+        throw new SvcError('already_exists', `a user named "${input.username}" already exists`, {
+          details: { field: 'username' },
+        });
       }
       uniqueEmail(doc.users, input.email, rec.id);
       doc.users.push(rec);
@@ -88,7 +97,9 @@ export class Users {
   async update(id: string, patch: UserPatch): Promise<UserView> {
     const existing = this.find(id);
     if (existing.username === ADMIN_USERNAME && patch.role === 'user') {
-      throw new SvcError('invalid_input', `role: the "${ADMIN_USERNAME}" user must stay an admin`, { details: { field: 'role' } });
+      throw new SvcError('invalid_input', `role: the "${ADMIN_USERNAME}" user must stay an admin`, {
+        details: { field: 'role' },
+      });
     }
     if (patch.password !== undefined) checkNewPassword(patch.password);
     const passwordHash = patch.password === undefined ? undefined : await hashPassword(patch.password, this.hashPolicy);
@@ -113,7 +124,9 @@ export class Users {
   /** A disabled user cannot log in and every session of theirs ends; `admin` cannot be disabled (nobody could undo it). */
   async setDisabled(id: string, disabled: boolean): Promise<UserView> {
     if (disabled && this.find(id).username === ADMIN_USERNAME) {
-      throw new SvcError('invalid_input', `the "${ADMIN_USERNAME}" user cannot be disabled`, { details: { field: 'id' } });
+      throw new SvcError('invalid_input', `the "${ADMIN_USERNAME}" user cannot be disabled`, {
+        details: { field: 'id' },
+      });
     }
     const rec = await this.control.mutate((doc) => {
       const u = doc.users.find((x) => x.id === id);
@@ -151,7 +164,8 @@ export class Users {
 
   async delete(id: string): Promise<void> {
     const u = this.find(id);
-    if (u.username === ADMIN_USERNAME) throw new SvcError('cannot_delete', `the "${ADMIN_USERNAME}" user cannot be deleted`);
+    if (u.username === ADMIN_USERNAME)
+      throw new SvcError('cannot_delete', `the "${ADMIN_USERNAME}" user cannot be deleted`);
     await this.control.mutate((doc) => {
       doc.users = doc.users.filter((x) => x.id !== id);
     });
@@ -165,7 +179,16 @@ export class Users {
 }
 
 export function view(u: UserRecord): UserView {
-  return { id: u.id, username: u.username, email: u.email ?? null, role: u.role, allow: u.allow, state: u.disabled ? 'disabled' : 'enabled', createdAt: u.createdAt, updatedAt: u.updatedAt };
+  return {
+    id: u.id,
+    username: u.username,
+    email: u.email ?? null,
+    role: u.role,
+    allow: u.allow,
+    state: u.disabled ? 'disabled' : 'enabled',
+    createdAt: u.createdAt,
+    updatedAt: u.updatedAt,
+  };
 }
 
 /** Two users with one email would make single sign-on ambiguous. */

@@ -55,7 +55,10 @@ function itemPath(r: Resource, item: Item): string {
 
 function show(value: unknown): string {
   if (Array.isArray(value)) return value.join(',');
-  if (value && typeof value === 'object') return Object.entries(value).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : cellText(v)}`).join(' ');
+  if (value && typeof value === 'object')
+    return Object.entries(value)
+      .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : cellText(v)}`)
+      .join(' ');
   return cellText(value);
 }
 

@@ -8,10 +8,39 @@ import { promptSecret, readStdinSecret } from './prompt.js';
 
 /** `svc keys|tokens|users|envs …` and `svc gc`, over the admin API (an admin session or admin API key). */
 
-const KEYS: Resource = { noun: 'API key', path: '/api/admin/api-keys', listField: 'apiKeys', nameField: 'name', columns: ['id', 'name', 'scopes', 'state', 'lastFour', 'lastUsedAt', 'expiresAt', 'createdBy'], toggles: true };
-const TOKENS: Resource = { noun: 'ingest token', path: '/api/admin/ingest-tokens', listField: 'ingestTokens', nameField: 'name', columns: ['id', 'name', 'env', 'index', 'state', 'lastFour', 'lastUsedAt', 'createdBy'], toggles: true };
-const USERS: Resource = { noun: 'user', path: '/api/admin/users', listField: 'users', nameField: 'username', columns: ['id', 'username', 'role', 'state', 'email', 'allow', 'createdAt'], toggles: true };
-const ENVS: Resource = { noun: 'environment', path: '/api/admin/envs', listField: 'envs', nameField: 'name', byName: true, columns: ['name', 'retentionDays', 'createdAt'], toggles: false };
+const KEYS: Resource = {
+  noun: 'API key',
+  path: '/api/admin/api-keys',
+  listField: 'apiKeys',
+  nameField: 'name',
+  columns: ['id', 'name', 'scopes', 'state', 'lastFour', 'lastUsedAt', 'expiresAt', 'createdBy'],
+  toggles: true,
+};
+const TOKENS: Resource = {
+  noun: 'ingest token',
+  path: '/api/admin/ingest-tokens',
+  listField: 'ingestTokens',
+  nameField: 'name',
+  columns: ['id', 'name', 'env', 'index', 'state', 'lastFour', 'lastUsedAt', 'createdBy'],
+  toggles: true,
+};
+const USERS: Resource = {
+  noun: 'user',
+  path: '/api/admin/users',
+  listField: 'users',
+  nameField: 'username',
+  columns: ['id', 'username', 'role', 'state', 'email', 'allow', 'createdAt'],
+  toggles: true,
+};
+const ENVS: Resource = {
+  noun: 'environment',
+  path: '/api/admin/envs',
+  listField: 'envs',
+  nameField: 'name',
+  byName: true,
+  columns: ['name', 'retentionDays', 'createdAt'],
+  toggles: false,
+};
 
 interface AllowOptions {
   allowEnv?: string[];
@@ -48,20 +77,30 @@ function registerKeys(program: Command, ctx: CliContext): void {
       .option('--purpose <text>', 'what the key is for')
       .option('--expires-in-days <n>', 'expiry (default never)', intIn(1, 3650)),
   ).action(async (name: string, o: AllowOptions & { scope?: string[]; purpose?: string; expiresInDays?: number }) => {
-    const body = { name, scopes: o.scope ?? ['standard'], purpose: o.purpose, expiresInDays: o.expiresInDays, allow: allowOf(o) };
+    const body = {
+      name,
+      scopes: o.scope ?? ['standard'],
+      purpose: o.purpose,
+      expiresInDays: o.expiresInDays,
+      allow: allowOf(o),
+    };
     await printSecret('API key', await ctx.client().post<Item>(KEYS.path, body));
   });
   registerItemCommands(g, ctx, KEYS);
 }
 
 function registerTokens(program: Command, ctx: CliContext): void {
-  const g = program.command('tokens').description('ingest tokens (svi_…, pinned to an environment): list, create, disable, enable, delete');
+  const g = program
+    .command('tokens')
+    .description('ingest tokens (svi_…, pinned to an environment): list, create, disable, enable, delete');
   g.command('create')
     .description('create an ingest token; prints its secret once')
     .argument('<name>')
     .requiredOption('--env <env>', 'the environment it writes to')
     .option('--index <index>', 'pin it to this index too')
-    .action(async (name: string, o: { env: string; index?: string }) => printSecret('ingest token', await ctx.client().post<Item>(TOKENS.path, { name, env: o.env, index: o.index })));
+    .action(async (name: string, o: { env: string; index?: string }) =>
+      printSecret('ingest token', await ctx.client().post<Item>(TOKENS.path, { name, env: o.env, index: o.index })),
+    );
   registerItemCommands(g, ctx, TOKENS);
 }
 
@@ -83,7 +122,13 @@ function registerUsers(program: Command, ctx: CliContext): void {
       .option('--email <email>', 'for single sign-on')
       .option('--password-stdin', 'read the password from stdin'),
   ).action(async (username: string, o: AllowOptions & { role: string; email?: string; passwordStdin?: boolean }) => {
-    const body = { username, password: await newPassword(o, username), role: o.role, email: o.email, allow: allowOf(o) };
+    const body = {
+      username,
+      password: await newPassword(o, username),
+      role: o.role,
+      email: o.email,
+      allow: allowOf(o),
+    };
     const u = await ctx.client().post<Item>(USERS.path, body);
     note(`created ${String(u.role)} "${String(u.username)}" (id ${String(u.id)})`);
   });
@@ -106,12 +151,16 @@ function registerEnvs(program: Command, ctx: CliContext): void {
       note(`created environment "${name}"`);
     });
   g.command('update')
-    .description('change an environment\'s retention')
+    .description("change an environment's retention")
     .argument('<name>')
     .requiredOption('--retention-days <n|default>', 'days, or default for the global retention', retention)
     .action(async (name: string, o: { retentionDays: number | null }) => {
       const env = await resolveItem(ctx, ENVS, name);
-      await ctx.client().json('PATCH', `${ENVS.path}/${encodeURIComponent(String(env.name))}`, { json: { retentionDays: o.retentionDays } });
+      await ctx
+        .client()
+        .json('PATCH', `${ENVS.path}/${encodeURIComponent(String(env.name))}`, {
+          json: { retentionDays: o.retentionDays },
+        });
       note(`updated environment "${name}"`);
     });
   registerItemCommands(g, ctx, ENVS);
@@ -132,7 +181,17 @@ function registerGc(program: Command, ctx: CliContext): void {
     .action(async (o: { output: 'table' | 'json' }) => {
       const r = await ctx.client().post<GcReport>('/api/admin/gc');
       if (o.output === 'json') return write(JSON.stringify(r, null, 2) + '\n');
-      if (r.blocks.length > 0) await write(renderTable({ headers: ['env', 'index', 'day', 'block', 'events'], rows: r.blocks.map((b) => [b.env, b.index, b.day, b.block, cellText(b.events)]), right: [false, false, false, false, true] }, ctx.out));
+      if (r.blocks.length > 0)
+        await write(
+          renderTable(
+            {
+              headers: ['env', 'index', 'day', 'block', 'events'],
+              rows: r.blocks.map((b) => [b.env, b.index, b.day, b.block, cellText(b.events)]),
+              right: [false, false, false, false, true],
+            },
+            ctx.out,
+          ),
+        );
       note(`deleted ${r.deletedBlocks} blocks (${r.deletedEvents} events) in ${Math.round(r.tookMs)} ms`);
     });
 }

@@ -70,12 +70,20 @@ export function renderTable(spec: TableSpec, term: Terminal): string {
 
 /** Events as a table: time, env/index when they differ between events, host when any has one, the message cut to the width. */
 export function eventsTable(events: EventJson[], term: Terminal): string {
-  const cols: { header: string; get: (e: EventJson) => string; style?: 'dim' | 'cyan' }[] = [{ header: 'time', get: (e) => e.time, style: 'dim' }];
-  if (new Set(events.map((e) => `${e.env}/${e.index}`)).size > 1) cols.push({ header: 'env/index', get: (e) => `${e.env}/${e.index}` });
+  const cols: { header: string; get: (e: EventJson) => string; style?: 'dim' | 'cyan' }[] = [
+    { header: 'time', get: (e) => e.time, style: 'dim' },
+  ];
+  if (new Set(events.map((e) => `${e.env}/${e.index}`)).size > 1)
+    cols.push({ header: 'env/index', get: (e) => `${e.env}/${e.index}` });
   if (events.some((e) => e.host !== '')) cols.push({ header: 'host', get: (e) => e.host, style: 'cyan' });
   cols.push({ header: 'message', get: (e) => e.message });
   return renderTable(
-    { headers: cols.map((c) => c.header), rows: events.map((e) => cols.map((c) => c.get(e))), styles: cols.map((c) => c.style), flex: cols.length - 1 },
+    {
+      headers: cols.map((c) => c.header),
+      rows: events.map((e) => cols.map((c) => c.get(e))),
+      styles: cols.map((c) => c.style),
+      flex: cols.length - 1,
+    },
     term,
   );
 }
@@ -90,7 +98,10 @@ export function rowsTable(columns: string[], rows: unknown[][], term: Terminal):
 export function eventLine(e: EventJson, term: Terminal): string {
   const host = e.host ? ` ${paint(term.color, 'cyan', printable(e.host))}` : '';
   const head = `${paint(term.color, 'dim', e.time)} ${e.env}/${e.index}${host} `;
-  const room = term.width === Infinity ? Infinity : Math.max(MIN_COL, term.width - width(`${e.time} ${e.env}/${e.index}${e.host ? ` ${e.host}` : ''} `));
+  const room =
+    term.width === Infinity
+      ? Infinity
+      : Math.max(MIN_COL, term.width - width(`${e.time} ${e.env}/${e.index}${e.host ? ` ${e.host}` : ''} `));
   return head + truncate(printable(e.message), room) + '\n';
 }
 

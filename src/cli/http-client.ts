@@ -84,7 +84,8 @@ export class ApiClient {
   /** Sends a request; resolves with the answer when it is a 2xx, else rejects with ApiError. */
   async request(method: string, path: string, opts: RequestOptions = {}): Promise<Response> {
     const u = new URL(this.target.url + path);
-    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined && v !== '') u.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries(opts.query ?? {}))
+      if (v !== undefined && v !== '') u.searchParams.set(k, String(v));
     const headers: Record<string, string> = { 'user-agent': `svc-cli/${VERSION}`, accept: 'application/json' };
     const token = opts.token ?? this.target.token;
     if (token) headers.authorization = `Bearer ${token}`;

@@ -88,7 +88,9 @@ export async function openInput(name: string): Promise<InputSource> {
       yield c;
     }
   })();
-  const chunks: AsyncIterable<Buffer> = gzip ? pipeline(Readable.from(counted), createGunzip(), () => undefined) : counted;
+  const chunks: AsyncIterable<Buffer> = gzip
+    ? pipeline(Readable.from(counted), createGunzip(), () => undefined)
+    : counted;
   return { name, size, bytesRead: () => read, chunks, gzip };
 }
 
@@ -166,9 +168,15 @@ export async function* batches(input: InputSource, limits: BatchLimits, fromLine
 
 /** `auto`: NDJSON when the first non-blank line starts with `{`, else text (one event per line). */
 export function detectFormat(body: Buffer): Format {
-  const text = body.subarray(0, 64 * 1024).toString('utf8').replace(/^\uFEFF/, '');
+  const text = body
+    .subarray(0, 64 * 1024)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
   const line = text.split('\n').find((l) => l.trim().length > 0) ?? '';
   return line.trimStart().startsWith('{') ? 'ndjson' : 'text';
 }
 
-export const CONTENT_TYPE: Record<Format, string> = { ndjson: 'application/x-ndjson', text: 'text/plain; charset=utf-8' };
+export const CONTENT_TYPE: Record<Format, string> = {
+  ndjson: 'application/x-ndjson',
+  text: 'text/plain; charset=utf-8',
+};

@@ -27,18 +27,27 @@ export interface IngestAnswer {
 
 export async function ingestCredential(ctx: CliContext, env: string | undefined): Promise<IngestCredential> {
   const none = async () => undefined;
-  if (ctx.env.ingestToken) return { token: ctx.env.ingestToken, release: none, description: 'the ingest token of SVC_INGEST_TOKEN' };
+  if (ctx.env.ingestToken)
+    return { token: ctx.env.ingestToken, release: none, description: 'the ingest token of SVC_INGEST_TOKEN' };
   const client = ctx.client();
   const token = client.target.token;
   if (token?.startsWith('svi_')) return { token, release: none, description: 'the stored ingest token' };
-  if (!token) throw new CliError(`svc ingest needs a credential for ${client.url}: set SVC_INGEST_TOKEN to an ingest token, or log in as an administrator (svc login)`);
+  if (!token)
+    throw new CliError(
+      `svc ingest needs a credential for ${client.url}: set SVC_INGEST_TOKEN to an ingest token, or log in as an administrator (svc login)`,
+    );
   const name = `svc-ingest-${hostname()}-${new Date().toISOString().replace(/[:.]/g, '')}`.slice(0, 100);
   let created: { id: string; secret: string };
   try {
-    created = await client.post<{ id: string; secret: string }>('/api/admin/ingest-tokens', { name, env: env ?? 'default' });
+    created = await client.post<{ id: string; secret: string }>('/api/admin/ingest-tokens', {
+      name,
+      env: env ?? 'default',
+    });
   } catch (e) {
     if (e instanceof ApiError && (e.code === 'insufficient_scope' || e.code === 'access_denied')) {
-      throw new CliError(`svc ingest: ${e.message}; ingesting takes an ingest token: set SVC_INGEST_TOKEN, or log in as an administrator so that svc ingest can create a temporary one`);
+      throw new CliError(
+        `svc ingest: ${e.message}; ingesting takes an ingest token: set SVC_INGEST_TOKEN, or log in as an administrator so that svc ingest can create a temporary one`,
+      );
     }
     throw e;
   }
@@ -47,7 +56,9 @@ export async function ingestCredential(ctx: CliContext, env: string | undefined)
     description: `a temporary ingest token "${name}" for environment "${env ?? 'default'}"`,
     release: async () => {
       await client.delete(`/api/admin/ingest-tokens/${encodeURIComponent(created.id)}`).catch((e: Error) => {
-        process.stderr.write(`svc ingest: cannot delete the temporary ingest token "${name}": ${e.message} (delete it with svc tokens delete)\n`);
+        process.stderr.write(
+          `svc ingest: cannot delete the temporary ingest token "${name}": ${e.message} (delete it with svc tokens delete)\n`,
+        );
       });
     },
   };
@@ -81,13 +92,26 @@ function retriable(e: unknown): e is ApiError | UnreachableError {
 /** Sends one batch, retrying per the policy; `onWait` is told each wait (for the progress line). */
 export async function sendBatch(
   client: ApiClient,
-  req: { token: string; query: Query; body: Buffer; contentType: string; /** Aborts the request itself. */ signal: AbortSignal; /** Aborts a wait between tries. */ waitSignal: AbortSignal },
+  req: {
+    token: string;
+    query: Query;
+    body: Buffer;
+    contentType: string;
+    /** Aborts the request itself. */ signal: AbortSignal;
+    /** Aborts a wait between tries. */ waitSignal: AbortSignal;
+  },
   policy: RetryPolicy,
   onWait: (ms: number, why: string) => void,
 ): Promise<IngestAnswer> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await client.json<IngestAnswer>('POST', '/api/ingest', { query: req.query, body: req.body, contentType: req.contentType, token: req.token, signal: req.signal });
+      return await client.json<IngestAnswer>('POST', '/api/ingest', {
+        query: req.query,
+        body: req.body,
+        contentType: req.contentType,
+        token: req.token,
+        signal: req.signal,
+      });
     } catch (e) {
       if (!retriable(e) || attempt >= policy.retries) throw e;
       const ms = retryDelayMs(e, attempt, policy);

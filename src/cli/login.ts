@@ -4,7 +4,15 @@ import { note } from './context.js';
 import { CliError, usageError } from './errors.js';
 import { ApiClient } from './http-client.js';
 import { promptLine, promptSecret, readStdinSecret } from './prompt.js';
-import { DEFAULT_URL, credentialsPath, normalizeUrl, readSession, removeSession, resolveTarget, writeSession } from './session.js';
+import {
+  DEFAULT_URL,
+  credentialsPath,
+  normalizeUrl,
+  readSession,
+  removeSession,
+  resolveTarget,
+  writeSession,
+} from './session.js';
 
 interface LoginOptions {
   url?: string;
@@ -43,7 +51,9 @@ async function login(ctx: CliContext, opts: LoginOptions): Promise<void> {
     stored = { url, token, name: me.name };
   } else {
     const username = await askUser(opts);
-    const password = opts.passwordStdin ? await readStdinSecret('password') : await promptSecret(`password for ${username} at ${url}: `);
+    const password = opts.passwordStdin
+      ? await readStdinSecret('password')
+      : await promptSecret(`password for ${username} at ${url}: `);
     const a = await client.post<LoginAnswer>('/api/auth/login', { username, password });
     stored = { url, token: a.token, name: a.user.username, expiresAt: a.expiresAt };
   }

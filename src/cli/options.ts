@@ -19,7 +19,8 @@ export function choice<T extends string>(flags: string, description: string, val
 /** A whole number from 1 up (a line number). */
 export function positiveInt(v: string): number {
   const n = Number(v.trim());
-  if (!/^\d+$/.test(v.trim()) || n < 1 || !Number.isSafeInteger(n)) throw new InvalidArgumentError('want a whole number from 1 up');
+  if (!/^\d+$/.test(v.trim()) || n < 1 || !Number.isSafeInteger(n))
+    throw new InvalidArgumentError('want a whole number from 1 up');
   return n;
 }
 

@@ -20,7 +20,10 @@ export function buildProgram(ctx: CliContext = createContext()): Command {
     .version(`svc ${VERSION}`, '-V, --version', 'print the version')
     .exitOverride()
     .configureHelp({ sortSubcommands: false })
-    .addHelpText('after', '\nClient commands talk to SVC_URL (or the URL of svc login, else http://127.0.0.1:7300)\nwith SVC_TOKEN (or the stored token). Each command has --help. Docs: docs/cli.md');
+    .addHelpText(
+      'after',
+      '\nClient commands talk to SVC_URL (or the URL of svc login, else http://127.0.0.1:7300)\nwith SVC_TOKEN (or the stored token). Each command has --help. Docs: docs/cli.md',
+    );
   registerServe(program);
   registerLogin(program, ctx);
   registerSearch(program, ctx);
@@ -38,7 +41,9 @@ export function buildProgram(ctx: CliContext = createContext()): Command {
 function report(e: unknown, color: boolean): number {
   if (e instanceof CommanderError) {
     // commander printed its message (or the help) already
-    return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help' ? 0 : 2;
+    return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help'
+      ? 0
+      : 2;
   }
   const err = e instanceof Error ? e : new Error(String(e));
   process.stderr.write(`${paint(color, 'red', 'svc:')} ${err.message}\n`);
@@ -55,7 +60,12 @@ export async function runCli(argv: string[]): Promise<number> {
   const program = buildProgram(ctx);
   const first = argv[0];
   // the default command (serve) would otherwise take a mistyped command for its argument
-  if (first !== undefined && !first.startsWith('-') && !program.commands.some((c) => c.name() === first || c.aliases().includes(first)) && first !== 'help') {
+  if (
+    first !== undefined &&
+    !first.startsWith('-') &&
+    !program.commands.some((c) => c.name() === first || c.aliases().includes(first)) &&
+    first !== 'help'
+  ) {
     return report(new CliError(`unknown command "${first}" (svc --help lists them)`, 2), ctx.errColor);
   }
   try {

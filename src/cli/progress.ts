@@ -39,12 +39,20 @@ export function formatDuration(secs: number): string {
 }
 
 /** One frame of the progress line (no colour, no control characters), at most `cols` wide: the bar gives way first, then the name. */
-export function progressLine(p: ProgressState, t: { elapsedSecs: number; inputStartBytes: number; inputElapsedSecs: number }, cols = 80): string {
+export function progressLine(
+  p: ProgressState,
+  t: { elapsedSecs: number; inputStartBytes: number; inputElapsedSecs: number },
+  cols = 80,
+): string {
   const rate = t.elapsedSecs > 0 ? Math.round(p.events / t.elapsedSecs) : 0;
   const known = p.bytesTotal !== undefined && p.bytesTotal > 0;
   const frac = known ? Math.min(1, p.bytesRead / p.bytesTotal!) : 0;
   const parts: string[] = [];
-  if (known) parts.push(`${String(Math.floor(frac * 100)).padStart(3)}%`, `${formatBytes(p.bytesRead)}/${formatBytes(p.bytesTotal!)}`);
+  if (known)
+    parts.push(
+      `${String(Math.floor(frac * 100)).padStart(3)}%`,
+      `${formatBytes(p.bytesRead)}/${formatBytes(p.bytesTotal!)}`,
+    );
   else parts.push(formatBytes(p.bytesRead));
   parts.push(`${rate.toLocaleString('en-US')} events/s`);
   if (known) {
@@ -83,7 +91,11 @@ export class Progress {
     const now = Date.now();
     if (!this.enabled || (!force && now - this.lastDraw < REDRAW_MS)) return;
     this.lastDraw = now;
-    const times = { elapsedSecs: (now - this.started) / 1000, inputStartBytes: this.inputStartBytes, inputElapsedSecs: (now - this.inputStarted) / 1000 };
+    const times = {
+      elapsedSecs: (now - this.started) / 1000,
+      inputStartBytes: this.inputStartBytes,
+      inputElapsedSecs: (now - this.inputStarted) / 1000,
+    };
     // one column spare: a line as wide as the terminal wraps on some terminals
     const line = progressLine(p, times, (process.stderr.columns || 80) - 1);
     process.stderr.write(`\r\x1b[K${paint(this.color, 'cyan', line)}`);

@@ -7,7 +7,9 @@ import { CliError } from './errors.js';
 export async function readStdinSecret(what: string): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const c of process.stdin) chunks.push(c as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  const text = Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
   if (text.length === 0) throw new CliError(`missing ${what}: stdin was empty`, 2);
   return text;
 }
@@ -28,7 +30,10 @@ export async function promptLine(question: string): Promise<string> {
  */
 export function promptSecret(question: string): Promise<string> {
   const stdin = process.stdin;
-  if (!stdin.isTTY) return Promise.reject(new CliError('cannot prompt for a password: stdin is not a terminal (use --password-stdin)', 2));
+  if (!stdin.isTTY)
+    return Promise.reject(
+      new CliError('cannot prompt for a password: stdin is not a terminal (use --password-stdin)', 2),
+    );
   // echo off before the question shows: what is typed right after it must not reach the screen
   stdin.setRawMode(true);
   process.stderr.write(question);

@@ -54,7 +54,9 @@ async function searchExport(ctx: CliContext, query: Query, format: 'csv' | 'ndjs
   const res = await ctx.client().request('GET', '/api/export', { query: { ...rest, format, max: limit } });
   if (!res.body) return;
   try {
-    await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), process.stdout, { end: false });
+    await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), process.stdout, {
+      end: false,
+    });
   } catch (e) {
     if ((e as { code?: string }).code === 'EPIPE') return; // `svc search … | head`: the reader had enough
     throw new CliError(`the export was cut short (${(e as Error).message}): the output is incomplete`);
@@ -63,7 +65,11 @@ async function searchExport(ctx: CliContext, query: Query, format: 'csv' | 'ndjs
 
 async function search(ctx: CliContext, q: string, opts: SearchOptions): Promise<void> {
   const exporting = opts.output === 'csv' || opts.output === 'ndjson';
-  if (!exporting && opts.limit > SEARCH_MAX) throw new CliError(`--limit: at most ${SEARCH_MAX} with --output ${opts.output} (csv and ndjson take up to ${EXPORT_MAX})`, 2);
+  if (!exporting && opts.limit > SEARCH_MAX)
+    throw new CliError(
+      `--limit: at most ${SEARCH_MAX} with --output ${opts.output} (csv and ndjson take up to ${EXPORT_MAX})`,
+      2,
+    );
   const query: Query = { q, env: opts.env, index: opts.index, from: opts.from, to: opts.to, limit: opts.limit };
   try {
     if (opts.output === 'csv' || opts.output === 'ndjson') await searchExport(ctx, query, opts.output);
@@ -76,13 +82,25 @@ async function search(ctx: CliContext, q: string, opts: SearchOptions): Promise<
 export function registerSearch(program: Command, ctx: CliContext): void {
   program
     .command('search')
-    .description('search events: svc search \'error | stats count by host\'')
-    .argument('<query>', 'a query in svc\'s language (docs/query-language.md)')
+    .description("search events: svc search 'error | stats count by host'")
+    .argument('<query>', "a query in svc's language (docs/query-language.md)")
     .option('--env <env>', 'environment (default: every one you may read)')
     .option('--index <index>', 'index (default: every one)')
     .option('--from <time>', 'start: RFC 3339, epoch seconds, or relative like -15m, -1d@d (default: all time)')
     .option('--to <time>', 'end (default: now)')
-    .option('--limit <n>', `most events or rows (table and json up to ${SEARCH_MAX}; csv and ndjson up to ${EXPORT_MAX})`, intIn(1, EXPORT_MAX), 100)
-    .addOption(choice('-o, --output <format>', 'table (aligned, for a terminal), json (the API\'s answer), ndjson or csv (RFC 4180)', OUTPUTS, 'table'))
+    .option(
+      '--limit <n>',
+      `most events or rows (table and json up to ${SEARCH_MAX}; csv and ndjson up to ${EXPORT_MAX})`,
+      intIn(1, EXPORT_MAX),
+      100,
+    )
+    .addOption(
+      choice(
+        '-o, --output <format>',
+        "table (aligned, for a terminal), json (the API's answer), ndjson or csv (RFC 4180)",
+        OUTPUTS,
+        'table',
+      ),
+    )
     .action((q: string, opts: SearchOptions) => search(ctx, q, opts));
 }

@@ -27,7 +27,10 @@ async function serve(opts: ServeOptions): Promise<void> {
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     // name the flag when the bad value came from one
-    const message = Object.values(FLAG_SETTINGS).reduce((m, [setting, flag]) => (flags[setting] !== undefined ? m.replaceAll(setting, flag) : m), e.message);
+    const message = Object.values(FLAG_SETTINGS).reduce(
+      (m, [setting, flag]) => (flags[setting] !== undefined ? m.replaceAll(setting, flag) : m),
+      e.message,
+    );
     console.error(`svc: configuration error: ${message}`);
     process.exit(2);
   }

@@ -34,7 +34,9 @@ export function readSession(env: ClientEnv): StoredSession | undefined {
   }
   try {
     const s = JSON.parse(text) as Partial<StoredSession>;
-    return typeof s.url === 'string' && typeof s.token === 'string' ? { url: s.url, token: s.token, name: String(s.name ?? ''), expiresAt: s.expiresAt } : undefined;
+    return typeof s.url === 'string' && typeof s.token === 'string'
+      ? { url: s.url, token: s.token, name: String(s.name ?? ''), expiresAt: s.expiresAt }
+      : undefined;
   } catch {
     throw new CliError(`cannot read ${credentialsPath(env)}: not JSON (run svc login again)`);
   }
@@ -77,7 +79,8 @@ export function normalizeUrl(u: string): string {
   } catch {
     throw new CliError(`cannot parse URL "${u}" (want http://host:port)`, 2);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError(`unsupported URL "${u}" (want http:// or https://)`, 2);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new CliError(`unsupported URL "${u}" (want http:// or https://)`, 2);
   return url.origin + url.pathname.replace(/\/+$/, '');
 }
 

@@ -23,7 +23,10 @@ process.kill(workerData.pid, 'SIGKILL');
 export function armStopDeadline(secs: number, log: Logger, stillRunning: () => string): void {
   const ms = secs * 1000;
   const timer = setTimeout(() => {
-    log.error({ deadlineSecs: secs, stillRunning: stillRunning() }, `svc did not stop within ${secs} s (SVC_SHUTDOWN_TIMEOUT_SECS): exiting`);
+    log.error(
+      { deadlineSecs: secs, stillRunning: stillRunning() },
+      `svc did not stop within ${secs} s (SVC_SHUTDOWN_TIMEOUT_SECS): exiting`,
+    );
     process.exit(1);
   }, ms);
   timer.unref();

@@ -38,9 +38,12 @@ async function tail(ctx: CliContext, q: string, opts: TailOptions): Promise<void
     try {
       const query = { q, env: opts.env, index: opts.index, from: window.from(), limit: POLL_LIMIT };
       const r = await ctx.client().json<SearchResult>('GET', '/api/search', { query, signal: ac.signal });
-      if (r.events.length >= POLL_LIMIT) note(`svc tail: more than ${POLL_LIMIT} events in one poll; some may be missing (narrow the query)`);
+      if (r.events.length >= POLL_LIMIT)
+        note(`svc tail: more than ${POLL_LIMIT} events in one poll; some may be missing (narrow the query)`);
       const fresh = window.take(r.events);
-      await write(fresh.map((e) => (opts.output === 'ndjson' ? JSON.stringify(e) + '\n' : eventLine(e, ctx.out))).join(''));
+      await write(
+        fresh.map((e) => (opts.output === 'ndjson' ? JSON.stringify(e) + '\n' : eventLine(e, ctx.out))).join(''),
+      );
       if (failing) note('svc tail: reconnected');
       failing = false;
     } catch (e) {
@@ -62,6 +65,8 @@ export function registerTail(program: Command, ctx: CliContext): void {
     .option('--index <index>', 'index (default: every one)')
     .option('--from <time>', 'show events from this time on first', '-1m')
     .option('--interval <secs>', 'seconds between polls', intIn(1, 3600), 1)
-    .addOption(choice('-o, --output <format>', 'text (one line per event) or ndjson', ['text', 'ndjson'] as const, 'text'))
+    .addOption(
+      choice('-o, --output <format>', 'text (one line per event) or ndjson', ['text', 'ndjson'] as const, 'text'),
+    )
     .action((q: string, opts: TailOptions) => tail(ctx, q, opts));
 }

@@ -72,7 +72,17 @@ export interface Config {
   syslogToken: string | undefined;
   /** SO_RCVBUF asked for the syslog UDP socket (bytes). */
   syslogUdpRecvBuffer: number;
-  llm: { url: string; model: string | undefined; apiKey: string | undefined; timeoutMs: number; maxRetries: number; dailyTokens: number | undefined; redactFields: string[] } | undefined;
+  llm:
+    | {
+        url: string;
+        model: string | undefined;
+        apiKey: string | undefined;
+        timeoutMs: number;
+        maxRetries: number;
+        dailyTokens: number | undefined;
+        redactFields: string[];
+      }
+    | undefined;
   /** SVC_PUBLIC_URL without a trailing slash, when set. */
   publicUrl: string | undefined;
   /** Origin (scheme://host[:port]) of SVC_PUBLIC_URL, when set. */
@@ -100,7 +110,8 @@ export function parseStoreSetting(value: string): StoreSetting {
     const prefix = (m[2] ?? '').replace(/^\/+|\/+$/g, '');
     return { kind: 's3', bucket: m[1], prefix };
   }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) throw new ConfigError(`SVC_STORE: "${value}" is neither a directory nor s3://bucket/prefix`);
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value))
+    throw new ConfigError(`SVC_STORE: "${value}" is neither a directory nor s3://bucket/prefix`);
   return { kind: 'dir', path: resolve(value) };
 }
 
@@ -112,7 +123,10 @@ const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
  * the setting's name (Fastify would throw later, or trust nothing).
  */
 export function parseTrustedProxies(value: string): string[] {
-  const entries = value.split(',').map((v) => v.trim()).filter((v) => v.length > 0);
+  const entries = value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v.length > 0);
   for (const entry of entries) {
     if (PROXY_RANGE_NAMES.has(entry)) continue;
     const [addr, bits, ...rest] = entry.split('/');
@@ -120,7 +134,9 @@ export function parseTrustedProxies(value: string): string[] {
     const maxBits = family === 6 ? 128 : 32;
     const bitsOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
     if (family === 0 || !bitsOk || rest.length > 0) {
-      throw new ConfigError(`SVC_TRUSTED_PROXIES: cannot parse "${entry}" (want an IP address, a CIDR like 10.0.0.0/8, or loopback, linklocal, uniquelocal)`);
+      throw new ConfigError(
+        `SVC_TRUSTED_PROXIES: cannot parse "${entry}" (want an IP address, a CIDR like 10.0.0.0/8, or loopback, linklocal, uniquelocal)`,
+      );
     }
   }
   return entries;
@@ -128,7 +144,8 @@ export function parseTrustedProxies(value: string): string[] {
 
 function tlsPaths(cert: string | undefined, key: string | undefined): Config['tls'] {
   if (!cert && !key) return undefined;
-  if (!cert || !key) throw new ConfigError(`${cert ? 'SVC_TLS_KEY' : 'SVC_TLS_CERT'}: HTTPS needs both SVC_TLS_CERT and SVC_TLS_KEY`);
+  if (!cert || !key)
+    throw new ConfigError(`${cert ? 'SVC_TLS_KEY' : 'SVC_TLS_CERT'}: HTTPS needs both SVC_TLS_CERT and SVC_TLS_KEY`);
   return { certPath: resolve(cert), keyPath: resolve(key) };
 }
 
@@ -188,7 +205,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     const issue = parsed.error.issues[0];
     const key = String(issue.path[0]);
     // a secret's value (SVC_ADMIN_PASSWORD, SVC_LLM_API_KEY) is never printed back
-    throw new ConfigError(isSecretKey(key) ? `${key}: ${issue.message}` : `${key}: ${issue.message} (got "${svcVars[key] ?? ''}")`);
+    throw new ConfigError(
+      isSecretKey(key) ? `${key}: ${issue.message}` : `${key}: ${issue.message} (got "${svcVars[key] ?? ''}")`,
+    );
   }
   const e = parsed.data;
   const dataDir = resolve(e.SVC_DATA_DIR);
@@ -217,12 +236,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     shutdownTimeoutSecs: e.SVC_SHUTDOWN_TIMEOUT_SECS,
     blockSyncSecs: e.SVC_BLOCK_SYNC_SECS,
     maxBodyBytes: e.SVC_MAX_BODY_BYTES,
-    eventLimits: { maxEventBytes: e.SVC_MAX_EVENT_BYTES, maxFields: e.SVC_MAX_EVENT_FIELDS, maxFutureSecs: e.SVC_MAX_FUTURE_DRIFT_SECS },
+    eventLimits: {
+      maxEventBytes: e.SVC_MAX_EVENT_BYTES,
+      maxFields: e.SVC_MAX_EVENT_FIELDS,
+      maxFutureSecs: e.SVC_MAX_FUTURE_DRIFT_SECS,
+    },
     lookupMaxBytes: e.SVC_LOOKUP_MAX_BYTES,
     requestTimeoutSecs: e.SVC_REQUEST_TIMEOUT_SECS,
     searchTimeoutSecs: e.SVC_SEARCH_TIMEOUT_SECS,
-    searchAdmission: { maxRunning: e.SVC_MAX_CONCURRENT_SEARCHES ?? Math.max(2, availableParallelism()), maxPerPrincipal: e.SVC_MAX_SEARCHES_PER_USER, maxWaitSecs: e.SVC_SEARCH_QUEUE_WAIT_SECS },
-    monitorWebhook: { attempts: e.SVC_MONITOR_WEBHOOK_ATTEMPTS, backoffMs: e.SVC_MONITOR_WEBHOOK_BACKOFF_MS, timeoutMs: e.SVC_MONITOR_WEBHOOK_TIMEOUT_SECS * 1000 },
+    searchAdmission: {
+      maxRunning: e.SVC_MAX_CONCURRENT_SEARCHES ?? Math.max(2, availableParallelism()),
+      maxPerPrincipal: e.SVC_MAX_SEARCHES_PER_USER,
+      maxWaitSecs: e.SVC_SEARCH_QUEUE_WAIT_SECS,
+    },
+    monitorWebhook: {
+      attempts: e.SVC_MONITOR_WEBHOOK_ATTEMPTS,
+      backoffMs: e.SVC_MONITOR_WEBHOOK_BACKOFF_MS,
+      timeoutMs: e.SVC_MONITOR_WEBHOOK_TIMEOUT_SECS * 1000,
+    },
     monitorRunsPerMinute: e.SVC_MONITOR_RUNS_PER_MINUTE,
     outboundAllow: allowList(e.SVC_OUTBOUND_ALLOW),
     retentionDefaultDays: e.SVC_RETENTION_DEFAULT_DAYS,
@@ -244,7 +275,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
           timeoutMs: e.SVC_LLM_TIMEOUT_SECS * 1000,
           maxRetries: e.SVC_LLM_MAX_RETRIES,
           dailyTokens: e.SVC_LLM_DAILY_TOKENS,
-          redactFields: (e.SVC_LLM_REDACT_FIELDS ?? '').split(',').map((f) => f.trim()).filter((f) => f.length > 0),
+          redactFields: (e.SVC_LLM_REDACT_FIELDS ?? '')
+            .split(',')
+            .map((f) => f.trim())
+            .filter((f) => f.length > 0),
         }
       : undefined,
     publicUrl: e.SVC_PUBLIC_URL?.replace(/\/+$/, ''),

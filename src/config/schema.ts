@@ -30,7 +30,10 @@ export const envSchema = z.object({
   SVC_S3_PATH_STYLE: bool.optional(),
   /** Other nodes' blocks are read through a local cache this large (GiB, LRU). */
   SVC_CACHE_MAX_GB: z.coerce.number().positive().max(100_000).default(10),
-  SVC_NODE_ID: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'letters, digits, _ and - only').optional(),
+  SVC_NODE_ID: z
+    .string()
+    .regex(/^[a-zA-Z0-9_-]{1,64}$/, 'letters, digits, _ and - only')
+    .optional(),
 
   SVC_CONTROL_KEY_PATH: optionalString,
   SVC_CONTROL_ENCRYPTION: z.enum(['on', 'off']).default('on'),
@@ -38,7 +41,12 @@ export const envSchema = z.object({
   /** Longest a session lasts from its login; bounded at 30 days (a stolen cookie must not live for years). */
   SVC_SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(720).default(168),
   /** A session unused this long ends (checked by the server); 0: no idle timeout. At most 30 days. */
-  SVC_SESSION_IDLE_SECS: z.coerce.number().int().min(0).max(30 * 86_400).default(12 * 3600),
+  SVC_SESSION_IDLE_SECS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 86_400)
+    .default(12 * 3600),
   SVC_ADMIN_PASSWORD: optionalString,
   SVC_ADMIN_RESET: bool.default('0'),
   SVC_FIPS: bool.default('0'),
@@ -52,7 +60,12 @@ export const envSchema = z.object({
   SVC_MAX_BODY_BYTES: posInt.default(64 * 1024 * 1024),
   /** Largest event (UTF-8 bytes of its message, field names and string values); longer values are cut (docs/ingest-limits.md). */
   // at most 2 MiB: JSON escaping grows text up to 6×, and a WAL line must stay under DuckDB's 16 MiB read_json object
-  SVC_MAX_EVENT_BYTES: z.coerce.number().int().min(1024).max(2 * 1024 * 1024).default(1024 * 1024),
+  SVC_MAX_EVENT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(2 * 1024 * 1024)
+    .default(1024 * 1024),
   /** Most fields an event may have; an event with more is refused. */
   SVC_MAX_EVENT_FIELDS: z.coerce.number().int().min(1).max(100_000).default(1000),
   /** How far past now an event time may be; a later one is replaced by the arrival time. */
@@ -64,7 +77,10 @@ export const envSchema = z.object({
   SVC_RETENTION_DEFAULT_DAYS: posInt.optional(),
   SVC_RETENTION_SWEEP_SECS: posInt.default(3600),
   /** Zone of timestamps that carry none: UTC or an IANA name (checked through Intl at start). */
-  SVC_TIMEZONE: z.string().default('UTC').refine(isTimeZone, 'unknown time zone (want UTC or an IANA name like Europe/Berlin)'),
+  SVC_TIMEZONE: z
+    .string()
+    .default('UTC')
+    .refine(isTimeZone, 'unknown time zone (want UTC or an IANA name like Europe/Berlin)'),
 
   /** Longest a search, histogram or field summary may run before it is stopped (503 query_timeout). */
   SVC_SEARCH_TIMEOUT_SECS: posInt.default(60),
@@ -85,7 +101,12 @@ export const envSchema = z.object({
   SVC_SYSLOG_RELP: optionalString,
   SVC_SYSLOG_TOKEN: optionalString,
   /** Receive buffer asked for the syslog UDP socket (bytes); the kernel caps it at net.core.rmem_max. */
-  SVC_SYSLOG_UDP_RECV_BUFFER: z.coerce.number().int().min(4096).max(1024 * 1024 * 1024).default(8 * 1024 * 1024),
+  SVC_SYSLOG_UDP_RECV_BUFFER: z.coerce
+    .number()
+    .int()
+    .min(4096)
+    .max(1024 * 1024 * 1024)
+    .default(8 * 1024 * 1024),
 
   SVC_LLM_URL: z.string().url().optional(),
   SVC_LLM_MODEL: optionalString,
@@ -126,7 +147,12 @@ export const envSchema = z.object({
   SVC_TLS_CERT: optionalString,
   SVC_TLS_KEY: optionalString,
   /** Strict-Transport-Security max-age sent on HTTPS answers; 0 (default): no HSTS header. */
-  SVC_HSTS_MAX_AGE_SECS: z.coerce.number().int().min(0).max(2 * 365 * 86_400).default(0),
+  SVC_HSTS_MAX_AGE_SECS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 * 365 * 86_400)
+    .default(0),
 
   /** The address people and IdPs use to reach svc (https://logs.example.com), when a proxy sits in front. */
   SVC_PUBLIC_URL: z.string().url().optional(),

@@ -58,7 +58,10 @@ export class FileBlobStore implements ControlBlobStore {
     const current = await this.version();
     if (current !== expected) {
       await unlink(tmp).catch(() => {});
-      throw new StoreConflict(this.path, current === undefined ? 'it is gone' : expected === undefined ? 'it exists' : 'it changed');
+      throw new StoreConflict(
+        this.path,
+        current === undefined ? 'it is gone' : expected === undefined ? 'it exists' : 'it changed',
+      );
     }
     await rename(tmp, this.path);
     await syncDir(dir);
@@ -70,4 +73,3 @@ export class FileBlobStore implements ControlBlobStore {
     return st ? fileVersion(st) : undefined;
   }
 }
-

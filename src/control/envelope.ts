@@ -23,7 +23,14 @@ export function sealDoc(doc: ControlDoc, key: Buffer | undefined): Buffer {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(AAD);
   const data = Buffer.concat([cipher.update(plain), cipher.final()]);
-  const env: Envelope = { format: 'svc-control-encrypted', v: 1, alg: 'AES-256-GCM', iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') };
+  const env: Envelope = {
+    format: 'svc-control-encrypted',
+    v: 1,
+    alg: 'AES-256-GCM',
+    iv: iv.toString('base64'),
+    tag: cipher.getAuthTag().toString('base64'),
+    data: data.toString('base64'),
+  };
   return Buffer.from(JSON.stringify(env));
 }
 
@@ -42,14 +49,19 @@ export function openDoc(raw: Buffer, key: Buffer | undefined, location: string):
   try {
     outer = JSON.parse(raw.toString('utf8')) as { format?: unknown };
   } catch (e) {
-    throw new ControlError(`cannot read the control plane at ${location}: the file is not valid JSON (corrupt?); it was left untouched`, { cause: e });
+    throw new ControlError(
+      `cannot read the control plane at ${location}: the file is not valid JSON (corrupt?); it was left untouched`,
+      { cause: e },
+    );
   }
   if (outer?.format === 'svc-control') return { doc: checkDoc(outer, location), wasPlain: true };
   if (outer?.format !== 'svc-control-encrypted') {
     throw new ControlError(`cannot read the control plane at ${location}: unknown format; it was left untouched`);
   }
   if (!key) {
-    throw new ControlError(`the control plane at ${location} is encrypted but SVC_CONTROL_ENCRYPTION=off: every node needs the same SVC_CONTROL_ENCRYPTION setting`);
+    throw new ControlError(
+      `the control plane at ${location} is encrypted but SVC_CONTROL_ENCRYPTION=off: every node needs the same SVC_CONTROL_ENCRYPTION setting`,
+    );
   }
   const env = outer as Envelope;
   let plain: Buffer;
@@ -68,11 +80,27 @@ export function openDoc(raw: Buffer, key: Buffer | undefined, location: string):
 
 function checkDoc(v: unknown, location: string): ControlDoc {
   const d = v as Partial<ControlDoc>;
-  const ok = d && d.format === 'svc-control' && typeof d.version === 'number' && Array.isArray(d.users) && Array.isArray(d.apiKeys) && Array.isArray(d.ingestTokens) && Array.isArray(d.envs);
-  if (!ok) throw new ControlError(`cannot read the control plane at ${location}: the document is incomplete (corrupt?); it was left untouched`);
+  const ok =
+    d &&
+    d.format === 'svc-control' &&
+    typeof d.version === 'number' &&
+    Array.isArray(d.users) &&
+    Array.isArray(d.apiKeys) &&
+    Array.isArray(d.ingestTokens) &&
+    Array.isArray(d.envs);
+  if (!ok)
+    throw new ControlError(
+      `cannot read the control plane at ${location}: the document is incomplete (corrupt?); it was left untouched`,
+    );
   // fields added after a document was first written get their empty value
   // pending SAML requests (`saml.requests`) were stored here once; they no longer are (auth/saml/binding.ts)
-  const doc = { revokedSessions: [], settings: {}, monitors: [], ...d, saml: { assertions: d.saml?.assertions ?? [] } } as ControlDoc;
+  const doc = {
+    revokedSessions: [],
+    settings: {},
+    monitors: [],
+    ...d,
+    saml: { assertions: d.saml?.assertions ?? [] },
+  } as ControlDoc;
   migrateKeyOwners(doc);
   return doc;
 }

@@ -15,7 +15,10 @@ export const BUILTIN_ENVS = [DEFAULT_ENV, SYSTEM_ENV];
 
 /** Environments in the control plane. `default` and `_system` always exist (see ensureBuiltins). */
 export class Envs {
-  constructor(private readonly control: ControlStore, private readonly clock: Clock) {}
+  constructor(
+    private readonly control: ControlStore,
+    private readonly clock: Clock,
+  ) {}
 
   list(): EnvRecord[] {
     return this.control.envs();
@@ -33,7 +36,9 @@ export class Envs {
     if (input.retentionDays !== undefined) rec.retentionDays = input.retentionDays;
     await this.control.mutate((doc) => {
       if (doc.envs.some((e) => e.name === input.name)) {
-        throw new SvcError('already_exists', `environment "${input.name}" already exists`, { details: { field: 'name' } });
+        throw new SvcError('already_exists', `environment "${input.name}" already exists`, {
+          details: { field: 'name' },
+        });
       }
       doc.envs.push(rec);
     });
@@ -68,7 +73,8 @@ export async function ensureBuiltinEnvs(control: ControlStore, clock: Clock): Pr
   if (missing.length === 0) return;
   await control.mutate((doc) => {
     for (const name of missing) {
-      if (!doc.envs.some((e) => e.name === name)) doc.envs.push({ name, createdAt: new Date(clock.now()).toISOString() });
+      if (!doc.envs.some((e) => e.name === name))
+        doc.envs.push({ name, createdAt: new Date(clock.now()).toISOString() });
     }
   });
 }

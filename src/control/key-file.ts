@@ -8,9 +8,16 @@ import { ControlError } from './errors.js';
  * 0600 when the file is missing and `create` allows it. Several nodes share a cluster by copying
  * the same file to each.
  */
-export function loadOrCreateKeyFile(path: string, what: string, opts: { create: boolean }): { key: Buffer; created: boolean } {
+export function loadOrCreateKeyFile(
+  path: string,
+  what: string,
+  opts: { create: boolean },
+): { key: Buffer; created: boolean } {
   if (existsSync(path)) return { key: parseKeyFile(readFileSync(path), path, what), created: false };
-  if (!opts.create) throw new ControlError(`missing ${what} at ${path}: it is needed to read the existing control plane; copy it from another node or restore it`);
+  if (!opts.create)
+    throw new ControlError(
+      `missing ${what} at ${path}: it is needed to read the existing control plane; copy it from another node or restore it`,
+    );
   const key = randomBytes(32);
   mkdirSync(dirname(path), { recursive: true });
   // 'wx': never overwrite a key another process created meanwhile

@@ -13,7 +13,7 @@ export function migrateKeyOwners(doc: ControlDoc): void {
   const userIds = new Map(doc.users.map((u) => [u.username, u.id]));
   for (const k of keys) if (k.ownerId === undefined && userIds.has(k.createdBy)) k.ownerId = userIds.get(k.createdBy);
   // keys made by keys: each pass settles one more link of a chain
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     const byName = new Map(keys.map((k) => [k.name, k]));
     for (const k of keys) {

@@ -18,10 +18,16 @@ const MAX_QUOTED = 80;
  */
 export function checkName(field: string, name: string): void {
   if (name.startsWith('_')) {
-    throw new SvcError('reserved_name', `${field}: names starting with "_" are reserved (got ${quote(name)})`, { details: { field } });
+    throw new SvcError('reserved_name', `${field}: names starting with "_" are reserved (got ${quote(name)})`, {
+      details: { field },
+    });
   }
   if (!NAME.test(name)) {
-    throw new SvcError('invalid_input', `${field}: want 1-64 letters, digits, "_", "." or "-", starting with a letter or digit (got ${quote(name)})`, { details: { field } });
+    throw new SvcError(
+      'invalid_input',
+      `${field}: want 1-64 letters, digits, "_", "." or "-", starting with a letter or digit (got ${quote(name)})`,
+      { details: { field } },
+    );
   }
 }
 

@@ -34,7 +34,8 @@ export class ObjectBlobStore implements ControlBlobStore {
   }
 
   write(data: Buffer, expected: string | undefined): Promise<string> {
-    const cond = expected === undefined || expected.startsWith(LEGACY) ? { ifAbsent: true as const } : { ifVersion: expected };
+    const cond =
+      expected === undefined || expected.startsWith(LEGACY) ? { ifAbsent: true as const } : { ifVersion: expected };
     return this.store.put(CONTROL_KEY, data, cond);
   }
 

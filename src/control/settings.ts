@@ -22,8 +22,10 @@ export interface EffectiveSettings {
 }
 
 export function effectiveSettings(stored: Settings, envRetentionDays: number | undefined): EffectiveSettings {
-  if (envRetentionDays !== undefined) return { retentionDefaultDays: envRetentionDays, retentionDefaultSource: 'SVC_RETENTION_DEFAULT_DAYS' };
-  if (stored.retentionDefaultDays !== undefined) return { retentionDefaultDays: stored.retentionDefaultDays, retentionDefaultSource: 'settings' };
+  if (envRetentionDays !== undefined)
+    return { retentionDefaultDays: envRetentionDays, retentionDefaultSource: 'SVC_RETENTION_DEFAULT_DAYS' };
+  if (stored.retentionDefaultDays !== undefined)
+    return { retentionDefaultDays: stored.retentionDefaultDays, retentionDefaultSource: 'settings' };
   return { retentionDefaultDays: null, retentionDefaultSource: 'none' };
 }
 
@@ -32,7 +34,10 @@ type DaysSetting = 'retentionDefaultDays' | 'apiKeyExpiryDefaultDays' | 'adminKe
 const DAYS_SETTINGS: readonly DaysSetting[] = ['retentionDefaultDays', 'apiKeyExpiryDefaultDays', 'adminKeyMaxDays'];
 
 /** Admin → General. `null` removes a setting. */
-export async function updateSettings(control: ControlStore, patch: { [K in DaysSetting]?: number | null } & { saml?: SamlPatch }): Promise<Settings> {
+export async function updateSettings(
+  control: ControlStore,
+  patch: { [K in DaysSetting]?: number | null } & { saml?: SamlPatch },
+): Promise<Settings> {
   return control.mutate((doc) => {
     for (const k of DAYS_SETTINGS) {
       if (patch[k] === null) delete doc.settings[k];

@@ -44,7 +44,11 @@ export class ControlStore implements ControlReader {
   private pollFailing = false;
   private readonly listeners: ((doc: ControlDoc) => void)[] = [];
 
-  private constructor(private readonly opts: ControlStoreOptions, doc: ControlDoc, stored: string | undefined) {
+  private constructor(
+    private readonly opts: ControlStoreOptions,
+    doc: ControlDoc,
+    stored: string | undefined,
+  ) {
     this.current = deepFreeze(doc);
     this.stored = stored;
   }
@@ -62,7 +66,10 @@ export class ControlStore implements ControlReader {
       if (created) return created;
       // another node created it between our read and our write: open theirs
       stored = await opts.blob.read();
-      if (!stored) throw new ControlError(`the control plane at ${opts.blob.location} appeared and vanished while starting; start again`);
+      if (!stored)
+        throw new ControlError(
+          `the control plane at ${opts.blob.location} appeared and vanished while starting; start again`,
+        );
     }
     const { doc, wasPlain } = openDoc(stored.data, opts.encryptionKey, opts.blob.location);
     const store = new ControlStore(opts, doc, stored.version);
@@ -122,7 +129,11 @@ export class ControlStore implements ControlReader {
       } catch (e) {
         if (!(e instanceof StoreConflict)) throw e;
         if (attempt >= MAX_WRITE_ATTEMPTS) {
-          throw new SvcError('control_unavailable', `cannot store the change: other nodes changed the control plane ${attempt} times meanwhile; try again`, { retryAfterSecs: 1, cause: e });
+          throw new SvcError(
+            'control_unavailable',
+            `cannot store the change: other nodes changed the control plane ${attempt} times meanwhile; try again`,
+            { retryAfterSecs: 1, cause: e },
+          );
         }
         this.opts.log.debug({ attempt }, 'another node changed the control plane first; applying the change again');
         await sleep(Math.random() * Math.min(250, 10 * 2 ** attempt));
@@ -230,7 +241,11 @@ async function unavailableAsSvcError<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
-    if (e instanceof StoreUnavailable) throw new SvcError('control_unavailable', `cannot reach the control plane: ${e.message}`, { retryAfterSecs: 5, cause: e });
+    if (e instanceof StoreUnavailable)
+      throw new SvcError('control_unavailable', `cannot reach the control plane: ${e.message}`, {
+        retryAfterSecs: 5,
+        cause: e,
+      });
     throw e;
   }
 }

@@ -3,10 +3,16 @@
  * clientSecret, api-key, access_token, SVC_LLM_API_KEY. One rule for what svc records
  * (selflog/redact.ts) and what it answers or prints (validation errors, settings at start).
  */
-const SECRET_KEY = /(^|_)(pass|password|passwd|passphrase|secret|token|api_?key|authorization|auth_header|bearer|cookie|private_key|credentials|jwt)$/;
+const SECRET_KEY =
+  /(^|_)(pass|password|passwd|passphrase|secret|token|api_?key|authorization|auth_header|bearer|cookie|private_key|credentials|jwt)$/;
 
 export function isSecretKey(key: string): boolean {
-  return SECRET_KEY.test(key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/-/g, '_').toLowerCase());
+  return SECRET_KEY.test(
+    key
+      .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+      .replace(/-/g, '_')
+      .toLowerCase(),
+  );
 }
 
 /**

@@ -8,7 +8,11 @@ export class SvcError extends Error {
   /** Seconds a client should wait before retrying (queue_full, rate_limited). */
   readonly retryAfterSecs?: number;
 
-  constructor(code: ErrorCode, message: string, opts: { details?: Record<string, unknown>; retryAfterSecs?: number; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    opts: { details?: Record<string, unknown>; retryAfterSecs?: number; cause?: unknown } = {},
+  ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'SvcError';
     this.code = code;

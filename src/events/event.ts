@@ -29,7 +29,8 @@ export const DEFAULT_INDEX = 'main';
  * as an ordinary field: assigning it would go to the prototype setter and lose the value.
  */
 export function setField(fields: Record<string, FieldValue>, name: string, value: FieldValue): void {
-  if (name === '__proto__') Object.defineProperty(fields, name, { value, enumerable: true, writable: true, configurable: true });
+  if (name === '__proto__')
+    Object.defineProperty(fields, name, { value, enumerable: true, writable: true, configurable: true });
   else fields[name] = value;
 }
 

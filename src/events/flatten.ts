@@ -46,7 +46,13 @@ const COLLISION_SUFFIX = '_user';
  * is the level `value` sits at (1: a key of the event's top object). `fresh`: the caller knows no
  * field is named `name` yet (skips the check). Throws EventLimitError for a value nested past MAX_DEPTH.
  */
-export function addField(fields: Record<string, FieldValue>, name: string, value: unknown, depth = 1, fresh = false): void {
+export function addField(
+  fields: Record<string, FieldValue>,
+  name: string,
+  value: unknown,
+  depth = 1,
+  fresh = false,
+): void {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -65,7 +71,8 @@ export function addField(fields: Record<string, FieldValue>, name: string, value
         return;
       }
       if (depth >= MAX_DEPTH) throw depthError();
-      for (const k in value as Record<string, unknown>) addField(fields, `${name}.${k}`, (value as Record<string, unknown>)[k], depth + 1);
+      for (const k in value as Record<string, unknown>)
+        addField(fields, `${name}.${k}`, (value as Record<string, unknown>)[k], depth + 1);
       return;
     default:
       return;
@@ -101,7 +108,12 @@ class Specials {
   env: unknown = undefined;
   index: unknown = undefined;
   /** The first key naming message, host, source or sourcetype in another case (`MESSAGE`, `Host`), and its value. */
-  otherCase: { message?: [string, unknown]; host?: [string, unknown]; source?: [string, unknown]; sourcetype?: [string, unknown] } = {};
+  otherCase: {
+    message?: [string, unknown];
+    host?: [string, unknown];
+    source?: [string, unknown];
+    sourcetype?: [string, unknown];
+  } = {};
   any = false;
 
   reset(): this {
@@ -118,22 +130,53 @@ class Specials {
   take(k: string, v: unknown): boolean {
     if (typeof v === 'object' && v !== null && !Array.isArray(v)) return false;
     switch (k) {
-      case '_time': this.time[0] = v; break;
-      case '@timestamp': this.time[1] = v; break;
-      case 'timestamp': this.time[2] = v; break;
-      case 'time': this.time[3] = v; break;
-      case 'ts': this.time[4] = v; break;
-      case 'message': this.message = v; break;
-      case 'msg': this.msg = v; break;
-      case 'log': this.log = v; break;
-      case '_raw': this.raw = v; break;
-      case 'host': this.host = v; break;
-      case 'hostname': this.hostname = v; break;
-      case 'source': this.source = v; break;
-      case 'sourcetype': this.sourcetype = v; break;
-      case 'env': this.env = v; break;
-      case 'index': this.index = v; break;
-      default: return this.takeOtherCase(k, v);
+      case '_time':
+        this.time[0] = v;
+        break;
+      case '@timestamp':
+        this.time[1] = v;
+        break;
+      case 'timestamp':
+        this.time[2] = v;
+        break;
+      case 'time':
+        this.time[3] = v;
+        break;
+      case 'ts':
+        this.time[4] = v;
+        break;
+      case 'message':
+        this.message = v;
+        break;
+      case 'msg':
+        this.msg = v;
+        break;
+      case 'log':
+        this.log = v;
+        break;
+      case '_raw':
+        this.raw = v;
+        break;
+      case 'host':
+        this.host = v;
+        break;
+      case 'hostname':
+        this.hostname = v;
+        break;
+      case 'source':
+        this.source = v;
+        break;
+      case 'sourcetype':
+        this.sourcetype = v;
+        break;
+      case 'env':
+        this.env = v;
+        break;
+      case 'index':
+        this.index = v;
+        break;
+      default:
+        return this.takeOtherCase(k, v);
     }
     this.any = true;
     return true;
@@ -165,7 +208,12 @@ const SPECIALS = new Specials();
  * Builds the event of one JSON object. `raw` is its original text (the NDJSON line) if the caller
  * has it; it becomes the message of objects without a message field.
  */
-export function eventFromObject(obj: Record<string, unknown>, raw: string | undefined, d: EventDefaults, ctx: TimeContext): LogEvent {
+export function eventFromObject(
+  obj: Record<string, unknown>,
+  raw: string | undefined,
+  d: EventDefaults,
+  ctx: TimeContext,
+): LogEvent {
   const fields: Record<string, FieldValue> = {};
   const sp = SPECIALS.reset();
   let nested = false;
@@ -223,7 +271,11 @@ export function eventFromObject(obj: Record<string, unknown>, raw: string | unde
 }
 
 /** A core key in another case (`MESSAGE`): an alias under its own name (the door renames it if it stays a field, limits.ts). */
-function otherCase(fields: Record<string, FieldValue>, found: string | undefined, kv: [string, unknown] | undefined): string | undefined {
+function otherCase(
+  fields: Record<string, FieldValue>,
+  found: string | undefined,
+  kv: [string, unknown] | undefined,
+): string | undefined {
   return kv === undefined ? found : alias(fields, found, kv[0], kv[1]);
 }
 
@@ -231,7 +283,12 @@ function otherCase(fields: Record<string, FieldValue>, found: string | undefined
  * An alias of a core value (msg, log, _raw, hostname): supplies the value when none was found yet
  * and it is a scalar; otherwise it stays a field under its own name.
  */
-function alias(fields: Record<string, FieldValue>, found: string | undefined, name: string, v: unknown): string | undefined {
+function alias(
+  fields: Record<string, FieldValue>,
+  found: string | undefined,
+  name: string,
+  v: unknown,
+): string | undefined {
   if (v === undefined) return found;
   if (found === undefined) {
     const t = scalarText(v);

@@ -20,7 +20,11 @@ export interface EventLimits {
   maxFutureSecs: number;
 }
 
-export const DEFAULT_EVENT_LIMITS: EventLimits = Object.freeze({ maxEventBytes: 1024 * 1024, maxFields: 1000, maxFutureSecs: 2 * 86_400 });
+export const DEFAULT_EVENT_LIMITS: EventLimits = Object.freeze({
+  maxEventBytes: 1024 * 1024,
+  maxFields: 1000,
+  maxFutureSecs: 2 * 86_400,
+});
 
 /** Objects and arrays nested deeper than this are refused (Elasticsearch's index.mapping.depth.limit). */
 export const MAX_DEPTH = 20;
@@ -48,7 +52,8 @@ export function deeperThan(v: unknown, levels: number): boolean {
     for (let i = 0; i < v.length; i++) if (deeperThan(v[i], levels - 1)) return true;
     return false;
   }
-  for (const k in v as Record<string, unknown>) if (deeperThan((v as Record<string, unknown>)[k], levels - 1)) return true;
+  for (const k in v as Record<string, unknown>)
+    if (deeperThan((v as Record<string, unknown>)[k], levels - 1)) return true;
   return false;
 }
 
@@ -65,7 +70,13 @@ export function jsonText(v: unknown, depth: number): string {
  * The time an event takes: `us` when it lies in the window (years 1-9999, at most ctx.maxUs), else
  * the arrival time, with `original` (the value as it came) kept in `fields.time_original`.
  */
-export function eventTime(us: number, original: FieldValue, arrivalUs: number, ctx: TimeContext, fields: Record<string, FieldValue>): number {
+export function eventTime(
+  us: number,
+  original: FieldValue,
+  arrivalUs: number,
+  ctx: TimeContext,
+  fields: Record<string, FieldValue>,
+): number {
   if (inTimeWindow(us, ctx)) return us;
   addUnique(fields, TIME_ORIGINAL_FIELD, original);
   return arrivalUs;
@@ -111,7 +122,8 @@ export function fitEvent(ev: LogEvent, limits: EventLimits): string | undefined 
     if (k.length === 0 || k.includes('\u0000') || isCoreName(k)) oddNames = true;
   }
   if (oddNames) renameOddNames(ev);
-  if (count > limits.maxFields) return `cannot store an event with ${count} fields: the limit is ${limits.maxFields} (SVC_MAX_EVENT_FIELDS)`;
+  if (count > limits.maxFields)
+    return `cannot store an event with ${count} fields: the limit is ${limits.maxFields} (SVC_MAX_EVENT_FIELDS)`;
   if (units * 3 <= limits.maxEventBytes) return undefined;
   return cutToFit(ev, limits.maxEventBytes);
 }
@@ -123,7 +135,10 @@ const CORE_LOWER = new Set<string>(CORE_FIELDS);
 const CORE_TEXT_NAMES = new Set<string>(['message', 'host', 'source', 'sourcetype', 'env', 'index']);
 
 function repeatsCore(ev: LogEvent, core: string, v: FieldValue): boolean {
-  return CORE_TEXT_NAMES.has(core) && ev[core as 'message' | 'host' | 'source' | 'sourcetype' | 'env' | 'index'] === String(v);
+  return (
+    CORE_TEXT_NAMES.has(core) &&
+    ev[core as 'message' | 'host' | 'source' | 'sourcetype' | 'env' | 'index'] === String(v)
+  );
 }
 
 /**
@@ -182,7 +197,8 @@ function cutToFit(ev: LogEvent, max: number): string | undefined {
   let total = fixed;
   for (const c of values) total += c.bytes;
   if (total - TRUNCATED_FIELD.length <= max) return undefined;
-  if (fixed > max) return `cannot store an event whose field names alone take ${fixed} bytes: the limit is ${max} (SVC_MAX_EVENT_BYTES)`;
+  if (fixed > max)
+    return `cannot store an event whose field names alone take ${fixed} bytes: the limit is ${max} (SVC_MAX_EVENT_BYTES)`;
   // stable sort: the message (first) stays ahead of values as long as it
   values.sort((a, b) => b.bytes - a.bytes);
   const level = cutLevel(values, total - max);

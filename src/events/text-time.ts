@@ -24,7 +24,8 @@ const TRACE_RE =
  * class (`ValueError: bad`, `KeyError`) named …Exception/…Error, alone or before `:`. Not a bare
  * `Error: …`, which is how many programs start an ordinary message.
  */
-const EXCEPTION_RE = /^(?:(?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*|[A-Z][A-Za-z0-9_]*)(?:Exception|Error|Throwable)(?::|$)/;
+const EXCEPTION_RE =
+  /^(?:(?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*|[A-Z][A-Za-z0-9_]*)(?:Exception|Error|Throwable)(?::|$)/;
 
 /**
  * Does `line` continue the record before it? It starts with a space or tab (stack frames, Python's

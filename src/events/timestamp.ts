@@ -151,26 +151,47 @@ export function daysFromCivil(y: number, m: number, d: number): number {
 function monthAt(s: string, p: number): number {
   const k = ((s.charCodeAt(p) | 0x20) << 16) | ((s.charCodeAt(p + 1) | 0x20) << 8) | (s.charCodeAt(p + 2) | 0x20);
   switch (k) {
-    case 0x6a616e: return 1; // jan
-    case 0x666562: return 2; // feb
-    case 0x6d6172: return 3; // mar
-    case 0x617072: return 4; // apr
-    case 0x6d6179: return 5; // may
-    case 0x6a756e: return 6; // jun
-    case 0x6a756c: return 7; // jul
-    case 0x617567: return 8; // aug
-    case 0x736570: return 9; // sep
-    case 0x6f6374: return 10; // oct
-    case 0x6e6f76: return 11; // nov
-    case 0x646563: return 12; // dec
-    default: return 0;
+    case 0x6a616e:
+      return 1; // jan
+    case 0x666562:
+      return 2; // feb
+    case 0x6d6172:
+      return 3; // mar
+    case 0x617072:
+      return 4; // apr
+    case 0x6d6179:
+      return 5; // may
+    case 0x6a756e:
+      return 6; // jun
+    case 0x6a756c:
+      return 7; // jul
+    case 0x617567:
+      return 8; // aug
+    case 0x736570:
+      return 9; // sep
+    case 0x6f6374:
+      return 10; // oct
+    case 0x6e6f76:
+      return 11; // nov
+    case 0x646563:
+      return 12; // dec
+    default:
+      return 0;
   }
 }
 
 /** Three letters (any case) naming a weekday. */
 function isWeekdayAt(s: string, p: number): boolean {
   const k = ((s.charCodeAt(p) | 0x20) << 16) | ((s.charCodeAt(p + 1) | 0x20) << 8) | (s.charCodeAt(p + 2) | 0x20);
-  return k === 0x6d6f6e || k === 0x747565 || k === 0x776564 || k === 0x746875 || k === 0x667269 || k === 0x736174 || k === 0x73756e;
+  return (
+    k === 0x6d6f6e ||
+    k === 0x747565 ||
+    k === 0x776564 ||
+    k === 0x746875 ||
+    k === 0x667269 ||
+    k === 0x736174 ||
+    k === 0x73756e
+  );
 }
 
 /** A month name (3 letters, or the full name) at p; sets END. 0 when none. */
@@ -415,7 +436,10 @@ function syslog(s: string, p: number): boolean {
   if (!clock(s, q)) return false;
   const e = END;
   const off = OFF;
-  const y = s.charCodeAt(e) === SPACE && digitRun(s, e + 1) === 4 && !isLetter(s, e + 5) && s.charCodeAt(e + 5) !== 58 ? num(s, e + 1, 4) : -1;
+  const y =
+    s.charCodeAt(e) === SPACE && digitRun(s, e + 1) === 4 && !isLetter(s, e + 5) && s.charCodeAt(e + 5) !== 58
+      ? num(s, e + 1, 4)
+      : -1;
   if (y >= 1970 && y <= 2200) {
     Y = y;
     END = e + 5;

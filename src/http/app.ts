@@ -76,7 +76,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.setErrorHandler((err, request, reply) => {
     const svcErr = toSvcError(err);
-    if (svcErr.kind === 'internal') request.log.error({ err, reqId: request.id, path: request.url.split('?')[0] }, 'request failed');
+    if (svcErr.kind === 'internal')
+      request.log.error({ err, reqId: request.id, path: request.url.split('?')[0] }, 'request failed');
     return sendError(reply, svcErr, request);
   });
 
@@ -97,8 +98,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(adminLookupRoutes);
   await app.register(nativeRoutes, { ctx: ingestContext(deps, 'native') });
   // compatibility ingest: each protocol answers auth errors in its own shape (routes are 'public')
-  const compat = { elasticsearch: elasticsearchRoutes, splunk_hec: splunkHecRoutes, loki: lokiRoutes, otlp: otlpRoutes };
-  for (const [protocol, plugin] of Object.entries(compat)) await app.register(plugin, { ctx: ingestContext(deps, protocol) });
+  const compat = {
+    elasticsearch: elasticsearchRoutes,
+    splunk_hec: splunkHecRoutes,
+    loki: lokiRoutes,
+    otlp: otlpRoutes,
+  };
+  for (const [protocol, plugin] of Object.entries(compat))
+    await app.register(plugin, { ctx: ingestContext(deps, protocol) });
   await app.register(searchRoutes);
   await app.register(catalogRoutes);
   await app.register(languageRoutes);

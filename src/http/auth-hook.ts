@@ -59,27 +59,36 @@ export function enforceAccess(access: Access, p: Principal, mcpKeyExists: boolea
     case 'public':
       return;
     case 'ingest':
-      if (p.kind !== 'ingest_token') throw new SvcError('insufficient_scope', 'this endpoint accepts ingest tokens only');
+      if (p.kind !== 'ingest_token')
+        throw new SvcError('insufficient_scope', 'this endpoint accepts ingest tokens only');
       return;
     case 'authenticated':
     case 'standard':
       if (p.kind === 'ingest_token') throw new SvcError('insufficient_scope', 'ingest tokens can only push logs');
-      if (!hasScope(p, 'standard')) throw new SvcError('insufficient_scope', 'this API key lacks the Standard API scope');
+      if (!hasScope(p, 'standard'))
+        throw new SvcError('insufficient_scope', 'this API key lacks the Standard API scope');
       return;
     case 'admin':
-      if (!isAdmin(p)) throw new SvcError('insufficient_scope', 'this endpoint needs the Admin API scope or an admin user');
+      if (!isAdmin(p))
+        throw new SvcError('insufficient_scope', 'this endpoint needs the Admin API scope or an admin user');
       return;
     case 'agent':
       // the Standard API, or an MCP key whose tool allowlist names the agent (DESIGN 13)
       if (p.kind === 'api_key' && !hasScope(p, 'standard') && p.scopes.has('mcp')) {
-        if (!canUseTool(p, 'agent')) throw new SvcError('insufficient_scope', 'this MCP key may use the agent only if its tool allowlist has "agent"');
+        if (!canUseTool(p, 'agent'))
+          throw new SvcError(
+            'insufficient_scope',
+            'this MCP key may use the agent only if its tool allowlist has "agent"',
+          );
         return;
       }
       return enforceAccess('standard', p, mcpKeyExists);
     case 'mcp':
       if (p.kind === 'ingest_token') throw new SvcError('insufficient_scope', 'ingest tokens can only push logs');
-      if (p.kind === 'api_key' && !p.scopes.has('mcp')) throw new SvcError('insufficient_scope', 'this API key lacks the MCP server scope');
-      if (p.kind === 'user' && mcpKeyExists) throw new SvcError('insufficient_scope', '/mcp needs an API key with the MCP server scope');
+      if (p.kind === 'api_key' && !p.scopes.has('mcp'))
+        throw new SvcError('insufficient_scope', 'this API key lacks the MCP server scope');
+      if (p.kind === 'user' && mcpKeyExists)
+        throw new SvcError('insufficient_scope', '/mcp needs an API key with the MCP server scope');
       return;
     default:
       throw bug(`unknown access class "${String(access)}"`);
@@ -98,7 +107,13 @@ export function registerAuthHook(app: FastifyInstance, auth: AuthService): void 
     const access: Access = request.routeOptions.config?.access ?? 'authenticated';
     if (access === 'public') return;
     const secret = access === 'ingest' ? ingestCredential(request) : restCredential(request);
-    if (!secret) throw new SvcError('missing_credentials', access === 'ingest' ? 'missing ingest token' : 'missing credentials: log in or send Authorization: Bearer <API key>');
+    if (!secret)
+      throw new SvcError(
+        'missing_credentials',
+        access === 'ingest'
+          ? 'missing ingest token'
+          : 'missing credentials: log in or send Authorization: Bearer <API key>',
+      );
     try {
       // any valid credential on a route of the wrong class is 403, not 401: it is known but not allowed here
       const p = await auth.authenticate(secret);

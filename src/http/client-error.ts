@@ -15,7 +15,9 @@ export function answerClientError(this: FastifyInstance, err: NodeJS.ErrnoExcept
   const [status, e] = clientError(err);
   const body = JSON.stringify(errorBody(e));
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
   socket.destroy();
 }
@@ -23,8 +25,21 @@ export function answerClientError(this: FastifyInstance, err: NodeJS.ErrnoExcept
 function clientError(err: NodeJS.ErrnoException): [number, SvcError] {
   if (err.code === 'HPE_HEADER_OVERFLOW') {
     const kib = Math.round(http.maxHeaderSize / 1024);
-    return [431, new SvcError('headers_too_large', `the request line and headers are larger than ${kib} KiB: send a long query in a JSON body to POST /api/search (or /api/histogram, /api/fields), which take the same parameters, instead of in the URL`)];
+    return [
+      431,
+      new SvcError(
+        'headers_too_large',
+        `the request line and headers are larger than ${kib} KiB: send a long query in a JSON body to POST /api/search (or /api/histogram, /api/fields), which take the same parameters, instead of in the URL`,
+      ),
+    ];
   }
-  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, new SvcError('invalid_input', 'the request was not received in time (SVC_REQUEST_TIMEOUT_SECS)')];
-  return [400, new SvcError('invalid_input', `cannot parse the HTTP request: ${err.code ?? 'malformed'}${'reason' in err && typeof err.reason === 'string' ? ` (${err.reason})` : ''}`)];
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return [408, new SvcError('invalid_input', 'the request was not received in time (SVC_REQUEST_TIMEOUT_SECS)')];
+  return [
+    400,
+    new SvcError(
+      'invalid_input',
+      `cannot parse the HTTP request: ${err.code ?? 'malformed'}${'reason' in err && typeof err.reason === 'string' ? ` (${err.reason})` : ''}`,
+    ),
+  ];
 }

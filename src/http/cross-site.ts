@@ -20,7 +20,11 @@ const EXEMPT = new Set(['/api/auth/saml/acs']);
 export const CSRF_HEADER = 'x-svc-request';
 
 /** Pure decision: may this cookie-authenticated, state-changing request go ahead? */
-export function sameOrigin(origin: string | undefined, host: string | undefined, publicOrigin: string | undefined): boolean {
+export function sameOrigin(
+  origin: string | undefined,
+  host: string | undefined,
+  publicOrigin: string | undefined,
+): boolean {
   if (!origin || origin === 'null') return false;
   let o: URL;
   try {
@@ -46,6 +50,9 @@ export function registerCrossSiteGuard(app: FastifyInstance, publicOrigin: strin
     if (request.headers[CSRF_HEADER] !== undefined) return;
     // request.host: the Host header, or X-Forwarded-Host when a trusted proxy sent it
     if (sameOrigin(request.headers.origin, request.host, publicOrigin)) return;
-    throw new SvcError('cross_site_request', 'refused a cross-site request: state-changing calls with the session cookie must come from svc\'s own pages');
+    throw new SvcError(
+      'cross_site_request',
+      "refused a cross-site request: state-changing calls with the session cookie must come from svc's own pages",
+    );
   });
 }

@@ -29,7 +29,11 @@ export function toSvcError(err: unknown): SvcError {
   if (e?.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || e?.statusCode === 415) {
     return new SvcError('unsupported_media_type', e.message ?? 'unsupported content type');
   }
-  if (e?.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || e instanceof SyntaxError || e?.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+  if (
+    e?.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+    e instanceof SyntaxError ||
+    e?.code === 'FST_ERR_CTP_INVALID_JSON_BODY'
+  ) {
     return new SvcError('invalid_json', `cannot parse JSON body: ${e?.message ?? 'malformed'}`);
   }
   if (e?.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
@@ -60,7 +64,11 @@ export function setRetryAfter(reply: FastifyReply, secs: number): void {
  * respond.ts, which writes its own body. A protocol whose clients expect another status than the
  * kind's (Splunk HEC) passes `status`. Returns the status set.
  */
-export function setErrorStatus(reply: FastifyReply, err: SvcError, opts: { status?: number; challenge?: string } = {}): number {
+export function setErrorStatus(
+  reply: FastifyReply,
+  err: SvcError,
+  opts: { status?: number; challenge?: string } = {},
+): number {
   const status = opts.status ?? STATUS_BY_KIND[err.kind];
   if (status === 401) reply.header('WWW-Authenticate', opts.challenge ?? SVC_CHALLENGE);
   if (err.retryAfterSecs !== undefined) setRetryAfter(reply, err.retryAfterSecs);

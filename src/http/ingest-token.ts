@@ -34,7 +34,10 @@ function fromBase64Pair(value: string): string | undefined {
 }
 
 /** Returns the token of an Authorization header in one of `allowed` schemes; undefined when absent. */
-export function extractToken(authorization: string | undefined, allowed: readonly AuthScheme[]): ExtractedToken | undefined {
+export function extractToken(
+  authorization: string | undefined,
+  allowed: readonly AuthScheme[],
+): ExtractedToken | undefined {
   if (!authorization) return undefined;
   const value = authorization.trim();
   const sp = value.indexOf(' ');

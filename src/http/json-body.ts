@@ -45,8 +45,14 @@ function refusePoisonedKeys(v: unknown): void {
       continue;
     }
     const o = x as Record<string, unknown>;
-    if (Object.prototype.hasOwnProperty.call(o, '__proto__')) throw new SvcError('invalid_json', 'cannot accept the key "__proto__" in a JSON body');
-    if (Object.prototype.hasOwnProperty.call(o, 'constructor') && typeof o.constructor === 'object' && o.constructor !== null && Object.prototype.hasOwnProperty.call(o.constructor, 'prototype')) {
+    if (Object.prototype.hasOwnProperty.call(o, '__proto__'))
+      throw new SvcError('invalid_json', 'cannot accept the key "__proto__" in a JSON body');
+    if (
+      Object.prototype.hasOwnProperty.call(o, 'constructor') &&
+      typeof o.constructor === 'object' &&
+      o.constructor !== null &&
+      Object.prototype.hasOwnProperty.call(o.constructor, 'prototype')
+    ) {
       throw new SvcError('invalid_json', 'cannot accept the key "constructor.prototype" in a JSON body');
     }
     for (const k in o) stack.push(o[k]);

@@ -25,7 +25,8 @@ export function protocolEdge(
   useRawBodies(app, opts.maxBodyBytes);
   app.setErrorHandler((err, request, reply) => {
     const e = toSvcError(err);
-    if (e.kind === 'internal') opts.log?.error({ err, reqId: request.id, path: request.url.split('?')[0] }, `${opts.what} failed`);
+    if (e.kind === 'internal')
+      opts.log?.error({ err, reqId: request.id, path: request.url.split('?')[0] }, `${opts.what} failed`);
     return send(reply, e, request);
   });
 }

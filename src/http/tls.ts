@@ -19,12 +19,16 @@ export function readTlsFiles(paths: TlsPaths): { cert: Buffer; key: Buffer } {
     cert = readFileSync(paths.certPath);
     key = readFileSync(paths.keyPath);
   } catch (e) {
-    throw new ConfigError(`SVC_TLS_CERT/SVC_TLS_KEY: cannot read ${(e as { path?: string }).path ?? 'the files'}: ${(e as Error).message}`);
+    throw new ConfigError(
+      `SVC_TLS_CERT/SVC_TLS_KEY: cannot read ${(e as { path?: string }).path ?? 'the files'}: ${(e as Error).message}`,
+    );
   }
   try {
     createSecureContext({ cert, key });
   } catch (e) {
-    throw new ConfigError(`SVC_TLS_CERT/SVC_TLS_KEY: cannot use ${paths.certPath} with ${paths.keyPath}: ${(e as Error).message}`);
+    throw new ConfigError(
+      `SVC_TLS_CERT/SVC_TLS_KEY: cannot use ${paths.certPath} with ${paths.keyPath}: ${(e as Error).message}`,
+    );
   }
   return { cert, key };
 }
@@ -35,7 +39,12 @@ export function readTlsFiles(paths: TlsPaths): { cert: Buffer; key: Buffer } {
  * A pair that does not load (the key written before the certificate, half a file) keeps the old
  * one and is tried again at the next change. Answers the function that stops watching.
  */
-export function watchTlsFiles(server: TlsServer, paths: TlsPaths, log: Logger, onReload?: (paths: TlsPaths) => void): () => void {
+export function watchTlsFiles(
+  server: TlsServer,
+  paths: TlsPaths,
+  log: Logger,
+  onReload?: (paths: TlsPaths) => void,
+): () => void {
   const reload = (cur: Stats, prev: Stats) => {
     // watchFile also reports a mere access time change; only the content matters
     if (cur.mtimeMs === prev.mtimeMs && cur.size === prev.size && cur.ino === prev.ino) return;
@@ -44,10 +53,14 @@ export function watchTlsFiles(server: TlsServer, paths: TlsPaths, log: Logger, o
       log.info({ cert: paths.certPath }, 'TLS certificate reloaded');
       onReload?.(paths);
     } catch (e) {
-      log.warn({ err: (e as Error).message }, 'TLS certificate changed but cannot be loaded: still serving the previous one');
+      log.warn(
+        { err: (e as Error).message },
+        'TLS certificate changed but cannot be loaded: still serving the previous one',
+      );
     }
   };
-  for (const p of [paths.certPath, paths.keyPath]) watchFile(p, { interval: WATCH_INTERVAL_MS, persistent: false }, reload);
+  for (const p of [paths.certPath, paths.keyPath])
+    watchFile(p, { interval: WATCH_INTERVAL_MS, persistent: false }, reload);
   return () => {
     for (const p of [paths.certPath, paths.keyPath]) unwatchFile(p, reload);
   };

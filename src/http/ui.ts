@@ -53,7 +53,11 @@ export function wantsHtml(request: FastifyRequest): boolean {
  */
 export function redirectBrowsersToUi(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
-    if ((request.method === 'GET' || request.method === 'HEAD') && request.url.split('?')[0] === '/' && wantsHtml(request)) {
+    if (
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      request.url.split('?')[0] === '/' &&
+      wantsHtml(request)
+    ) {
       return reply.redirect('/ui/', 302);
     }
   });
@@ -103,7 +107,9 @@ function page(reply: FastifyReply, html: string | undefined): FastifyReply {
     return reply
       .code(503)
       .type('text/html; charset=utf-8')
-      .send('<!doctype html><title>svc</title><p>The web UI is not built. Run <code>npm run build</code> (or <code>npm start</code>, which builds it).</p>');
+      .send(
+        '<!doctype html><title>svc</title><p>The web UI is not built. Run <code>npm run build</code> (or <code>npm start</code>, which builds it).</p>',
+      );
   }
   return reply.type('text/html; charset=utf-8').send(html.replaceAll(NONCE_PLACEHOLDER, nonce));
 }

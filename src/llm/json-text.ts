@@ -7,5 +7,8 @@ import { z } from 'zod';
  * refused by the check of the same schema.
  */
 export function schemaText(max: number, min = 0): z.ZodType<string> {
-  return z.string().min(min).refine((s) => [...s].length <= max, { message: `String must contain at most ${max} character(s)` });
+  return z
+    .string()
+    .min(min)
+    .refine((s) => [...s].length <= max, { message: `String must contain at most ${max} character(s)` });
 }

@@ -1,5 +1,9 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import type { ChatCompletionMessageParam, ChatCompletionTool, ChatCompletionToolChoiceOption } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+  ChatCompletionToolChoiceOption,
+} from 'openai/resources/chat/completions';
 import type { z } from 'zod';
 import type { Config } from '../config/load.js';
 import type { OutboundClient } from '../outbound/client.js';
@@ -62,8 +66,22 @@ export class LlmProvider {
     // a provider without a key (Ollama, llama.cpp) still gets a placeholder: the client insists on one
     // through the guarded client (no redirects, an idle timeout, a size cap); the operator named this
     // URL in SVC_LLM_URL, so its origin is trusted whatever its address (often a llama.cpp on 127.0.0.1)
-    const fetch = config && outbound.fetcher({ trusted: [new URL(config.url).origin], idleTimeoutMs: config.timeoutMs, maxBytes: LLM_ANSWER_MAX_BYTES });
-    this.client = config && new OpenAI({ baseURL: config.url, apiKey: config.apiKey ?? 'none', timeout: config.timeoutMs, maxRetries: config.maxRetries, fetch });
+    const fetch =
+      config &&
+      outbound.fetcher({
+        trusted: [new URL(config.url).origin],
+        idleTimeoutMs: config.timeoutMs,
+        maxBytes: LLM_ANSWER_MAX_BYTES,
+      });
+    this.client =
+      config &&
+      new OpenAI({
+        baseURL: config.url,
+        apiKey: config.apiKey ?? 'none',
+        timeout: config.timeoutMs,
+        maxRetries: config.maxRetries,
+        fetch,
+      });
   }
 
   get configured(): boolean {
@@ -71,10 +89,22 @@ export class LlmProvider {
   }
 
   /** What `/api/llm` shows: on or off, the model, today's tokens. */
-  status(): { configured: boolean; provider?: string; model?: string; tokensToday?: { limit?: number; used: number }; breakerOpenUntil?: string } {
+  status(): {
+    configured: boolean;
+    provider?: string;
+    model?: string;
+    tokensToday?: { limit?: number; used: number };
+    breakerOpenUntil?: string;
+  } {
     if (!this.configured) return { configured: false };
     const retryAt = this.breaker.retryAt;
-    return { configured: true, provider: this.name, model: this.model, tokensToday: this.budget.status(), breakerOpenUntil: retryAt > 0 ? new Date(retryAt).toISOString() : undefined };
+    return {
+      configured: true,
+      provider: this.name,
+      model: this.model,
+      tokensToday: this.budget.status(),
+      breakerOpenUntil: retryAt > 0 ? new Date(retryAt).toISOString() : undefined,
+    };
   }
 
   /** One chat completion. Every failure is recorded once (`llm_error`) and thrown as an SvcError. */
@@ -91,8 +121,15 @@ export class LlmProvider {
     this.budget.spend(total);
     const choice = res.choices?.[0];
     if (!choice?.message) throw this.invalid(req.feature, 'the answer has no message');
-    const toolCalls = (choice.message.tool_calls ?? []).flatMap((c) => (c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : []));
-    return { content: choice.message.content ?? null, toolCalls, finishReason: choice.finish_reason ?? 'stop', totalTokens: total };
+    const toolCalls = (choice.message.tool_calls ?? []).flatMap((c) =>
+      c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : [],
+    );
+    return {
+      content: choice.message.content ?? null,
+      toolCalls,
+      finishReason: choice.finish_reason ?? 'stop',
+      totalTokens: total,
+    };
   }
 
   /**
@@ -106,7 +143,10 @@ export class LlmProvider {
     let totalTokens = 0;
     const calls: { id: string; name: string; arguments: string }[] = [];
     try {
-      const stream = await client.chat.completions.create({ ...this.body(req), stream: true, stream_options: { include_usage: true } }, { signal: req.signal });
+      const stream = await client.chat.completions.create(
+        { ...this.body(req), stream: true, stream_options: { include_usage: true } },
+        { signal: req.signal },
+      );
       for await (const chunk of stream) {
         if (chunk.usage) totalTokens = chunk.usage.total_tokens;
         const choice = chunk.choices?.[0];
@@ -135,7 +175,10 @@ export class LlmProvider {
    * A chat whose answer must be JSON of `schema` (sent as `response_format`) and pass `check`.
    * Output cut at max_tokens, not JSON, or not matching is `llm_invalid_output`, recorded.
    */
-  async chatJson<T>(req: ChatRequest & { jsonSchema: NonNullable<ChatRequest['jsonSchema']> }, check: z.ZodType<T>): Promise<T> {
+  async chatJson<T>(
+    req: ChatRequest & { jsonSchema: NonNullable<ChatRequest['jsonSchema']> },
+    check: z.ZodType<T>,
+  ): Promise<T> {
     const a = await this.chat(req);
     if (a.finishReason === 'length') throw this.invalid(req.feature, 'the answer was cut off at the token limit');
     let value: unknown;
@@ -145,7 +188,11 @@ export class LlmProvider {
       throw this.invalid(req.feature, 'the answer is not JSON');
     }
     const r = check.safeParse(value);
-    if (!r.success) throw this.invalid(req.feature, `the answer does not match the schema: ${r.error.issues[0].path.join('.') || 'value'} ${r.error.issues[0].message}`);
+    if (!r.success)
+      throw this.invalid(
+        req.feature,
+        `the answer does not match the schema: ${r.error.issues[0].path.join('.') || 'value'} ${r.error.issues[0].message}`,
+      );
     return r.data;
   }
 
@@ -156,7 +203,12 @@ export class LlmProvider {
       messages: req.messages,
       tools: req.tools,
       tool_choice: req.tools ? req.toolChoice : undefined,
-      response_format: req.jsonSchema ? { type: 'json_schema' as const, json_schema: { name: req.jsonSchema.name, schema: req.jsonSchema.schema, strict: true } } : undefined,
+      response_format: req.jsonSchema
+        ? {
+            type: 'json_schema' as const,
+            json_schema: { name: req.jsonSchema.name, schema: req.jsonSchema.schema, strict: true },
+          }
+        : undefined,
       max_tokens: req.maxTokens,
       temperature: 0,
     };
@@ -166,13 +218,25 @@ export class LlmProvider {
   private ready(feature: LlmFeature): OpenAI {
     if (!this.client) throw new SvcError('llm_not_configured', 'no LLM provider is configured (SVC_LLM_URL)');
     if (!this.budget.available()) {
-      this.record(feature, 'budget_exhausted', `the daily token budget (SVC_LLM_DAILY_TOKENS=${this.budget.status().limit}) is spent`);
+      this.record(
+        feature,
+        'budget_exhausted',
+        `the daily token budget (SVC_LLM_DAILY_TOKENS=${this.budget.status().limit}) is spent`,
+      );
       throw new SvcError('llm_budget_exhausted', 'the LLM token budget for today is spent');
     }
     if (!this.breaker.allow()) {
       const until = new Date(this.breaker.retryAt).toISOString();
-      this.record(feature, 'circuit_open', `not called: the last ${BREAKER_FAILURES} calls failed; trying again after ${until}`);
-      throw new SvcError('llm_unavailable', `the LLM provider failed ${BREAKER_FAILURES} times in a row; svc tries it again after ${until}`, { retryAfterSecs: 60 });
+      this.record(
+        feature,
+        'circuit_open',
+        `not called: the last ${BREAKER_FAILURES} calls failed; trying again after ${until}`,
+      );
+      throw new SvcError(
+        'llm_unavailable',
+        `the LLM provider failed ${BREAKER_FAILURES} times in a row; svc tries it again after ${until}`,
+        { retryAfterSecs: 60 },
+      );
     }
     return this.client;
   }
@@ -183,8 +247,13 @@ export class LlmProvider {
     let reason = 'error';
     let message = (e as Error).message;
     let status: number | undefined;
-    if (e instanceof APIConnectionTimeoutError) [reason, message] = ['timeout', `no answer within ${this.config?.timeoutMs} ms`];
-    else if (e instanceof APIConnectionError) [reason, message] = ['unreachable', `cannot reach the provider: ${(e.cause as Error | undefined)?.message ?? e.message}`];
+    if (e instanceof APIConnectionTimeoutError)
+      [reason, message] = ['timeout', `no answer within ${this.config?.timeoutMs} ms`];
+    else if (e instanceof APIConnectionError)
+      [reason, message] = [
+        'unreachable',
+        `cannot reach the provider: ${(e.cause as Error | undefined)?.message ?? e.message}`,
+      ];
     else if (e instanceof APIError) {
       status = e.status;
       reason = status === 429 ? 'rate_limited' : status !== undefined && status >= 500 ? 'server_error' : 'refused';
@@ -193,7 +262,11 @@ export class LlmProvider {
       message = `answered ${status ?? 'an error'}${kind ? ` (${kind})` : ''}`;
     }
     this.record(feature, reason, message.slice(0, MAX_REASON), status);
-    return new SvcError('llm_unavailable', `the LLM provider failed (${reason}${status ? ` ${status}` : ''}): ${message.slice(0, MAX_REASON)}`, { cause: e });
+    return new SvcError(
+      'llm_unavailable',
+      `the LLM provider failed (${reason}${status ? ` ${status}` : ''}): ${message.slice(0, MAX_REASON)}`,
+      { cause: e },
+    );
   }
 
   private invalid(feature: LlmFeature, message: string): SvcError {

@@ -39,7 +39,10 @@ export async function readLookupCsv(data: Buffer, sink: CsvSink): Promise<{ colu
         await sink.header(columns);
         continue;
       }
-      if (record.length !== columns.length) throw bad(`line ${info.lines}: ${record.length} ${record.length === 1 ? 'value' : 'values'}, but the header has ${columns.length} columns`);
+      if (record.length !== columns.length)
+        throw bad(
+          `line ${info.lines}: ${record.length} ${record.length === 1 ? 'value' : 'values'}, but the header has ${columns.length} columns`,
+        );
       sink.row(record.map((v) => (v === '' ? null : v)));
       rows++;
     }
@@ -73,10 +76,14 @@ function checkHeader(record: string[]): string[] {
   const names = record.map((n) => n.trim());
   const seen = new Map<string, number>();
   names.forEach((name, i) => {
-    if (name === '') throw bad(`line 1: column ${i + 1} of the header has no name (the first row must name every column)`);
+    if (name === '')
+      throw bad(`line 1: column ${i + 1} of the header has no name (the first row must name every column)`);
     if (name.length > MAX_NAME) throw bad(`line 1: column ${i + 1}'s name is longer than ${MAX_NAME} characters`);
     const first = seen.get(name.toLowerCase());
-    if (first !== undefined) throw bad(`line 1: duplicate column name ${JSON.stringify(name)} (columns ${first + 1} and ${i + 1}; names compare without case)`);
+    if (first !== undefined)
+      throw bad(
+        `line 1: duplicate column name ${JSON.stringify(name)} (columns ${first + 1} and ${i + 1}; names compare without case)`,
+      );
     seen.set(name.toLowerCase(), i);
   });
   return names;

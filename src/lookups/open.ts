@@ -14,7 +14,13 @@ export interface Lookups {
 }
 
 /** Opens the lookup tables after the control plane: the copies at hand serve at once, missing ones are fetched in the background. */
-export async function openLookups(o: { control: ControlStore; store?: ObjectStore; dataDir: string; clock: Clock; log: Logger }): Promise<Lookups> {
+export async function openLookups(o: {
+  control: ControlStore;
+  store?: ObjectStore;
+  dataDir: string;
+  clock: Clock;
+  log: Logger;
+}): Promise<Lookups> {
   const catalog = new LookupReplica({ control: o.control, store: o.store, dataDir: o.dataDir, log: o.log });
   await catalog.start();
   return { service: new LookupService(o), catalog, close: () => catalog.close() };

@@ -24,7 +24,9 @@ export async function writeLookupParquet(csv: Buffer, out: string): Promise<{ co
   try {
     const table = await readLookupCsv(csv, {
       async header(columns) {
-        await conn.run(`CREATE TABLE t (${ROW_COLUMN} BIGINT, ${columns.map((_, i) => `${valueColumn(i)} VARCHAR`).join(', ')})`);
+        await conn.run(
+          `CREATE TABLE t (${ROW_COLUMN} BIGINT, ${columns.map((_, i) => `${valueColumn(i)} VARCHAR`).join(', ')})`,
+        );
         appender = await conn.createAppender('t');
       },
       row(values) {

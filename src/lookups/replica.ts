@@ -73,7 +73,12 @@ export class LookupReplica implements LookupCatalog {
       if (existsSync(path)) copy = this.adopt(rec, path);
       else this.requestSync();
     }
-    if (!copy) throw new SvcError('storage_unavailable', `lookup table "${name}" is still being copied to this node; try again in a moment`, { retryAfterSecs: 1 });
+    if (!copy)
+      throw new SvcError(
+        'storage_unavailable',
+        `lookup table "${name}" is still being copied to this node; try again in a moment`,
+        { retryAfterSecs: 1 },
+      );
     return copy.table;
   }
 
@@ -91,7 +96,12 @@ export class LookupReplica implements LookupCatalog {
   private adopt(rec: LookupRecord, path: string): LocalCopy {
     const copy: LocalCopy = {
       id: rec.id,
-      table: { name: rec.name, relation: `read_parquet(${str(path)})`, columns: rec.columns.map((name, i) => ({ name, sql: valueColumn(i) })), rowSql: ROW_COLUMN },
+      table: {
+        name: rec.name,
+        relation: `read_parquet(${str(path)})`,
+        columns: rec.columns.map((name, i) => ({ name, sql: valueColumn(i) })),
+        rowSql: ROW_COLUMN,
+      },
     };
     const before = this.local.get(rec.name);
     this.local.set(rec.name, copy);
@@ -128,7 +138,8 @@ export class LookupReplica implements LookupCatalog {
       } catch (err) {
         failed++;
         // once per version, not at every retry
-        if (!this.warned.has(rec.id)) this.opts.log.warn({ err, lookup: rec.name }, 'cannot fetch a lookup table; searches using it wait for it');
+        if (!this.warned.has(rec.id))
+          this.opts.log.warn({ err, lookup: rec.name }, 'cannot fetch a lookup table; searches using it wait for it');
         this.warned.add(rec.id);
       }
     }

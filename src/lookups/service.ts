@@ -28,7 +28,14 @@ export interface LookupServiceOptions {
 export type LookupInfo = Omit<LookupRecord, 'id'>;
 
 export function lookupInfo(r: LookupRecord): LookupInfo {
-  return { name: r.name, columns: [...r.columns], rows: r.rows, bytes: r.bytes, updatedAt: r.updatedAt, updatedBy: r.updatedBy };
+  return {
+    name: r.name,
+    columns: [...r.columns],
+    rows: r.rows,
+    bytes: r.bytes,
+    updatedAt: r.updatedAt,
+    updatedBy: r.updatedBy,
+  };
 }
 
 /**
@@ -42,7 +49,9 @@ export class LookupService {
   constructor(private readonly opts: LookupServiceOptions) {}
 
   list(): LookupInfo[] {
-    return [...(this.opts.control.doc.lookups ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map(lookupInfo);
+    return [...(this.opts.control.doc.lookups ?? [])]
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .map(lookupInfo);
   }
 
   get(name: string): LookupRecord {
@@ -60,14 +69,18 @@ export class LookupService {
       const before = await this.opts.control.mutate((doc) => {
         const list = (doc.lookups ??= []);
         const i = list.findIndex((r) => r.name === name);
-        if (i < 0 && list.length >= MAX_LOOKUPS) throw new SvcError('limit_reached', `at most ${MAX_LOOKUPS} lookup tables; delete one first`);
+        if (i < 0 && list.length >= MAX_LOOKUPS)
+          throw new SvcError('limit_reached', `at most ${MAX_LOOKUPS} lookup tables; delete one first`);
         const old = i < 0 ? undefined : list[i];
         if (old) list[i] = rec;
         else list.push(rec);
         return old;
       });
       if (before) await this.removeStored(before.name, before.id);
-      this.opts.log.info({ lookup: name, rows: rec.rows, bytes: rec.bytes, by }, before ? 'lookup table replaced' : 'lookup table created');
+      this.opts.log.info(
+        { lookup: name, rows: rec.rows, bytes: rec.bytes, by },
+        before ? 'lookup table replaced' : 'lookup table created',
+      );
       return { lookup: lookupInfo(rec), created: !before };
     } catch (e) {
       // unreachable control plane: the write may have landed after all, so its files stay (a restart sweeps strays)
@@ -96,12 +109,18 @@ export class LookupService {
     if (!this.opts.store) throw new Error(`BUG: the CSV of lookup table "${name}" is missing from the data dir`);
     const got = await unavailableAsSvcError(() => this.opts.store!.get(storeKey(rec.name, rec.id, 'csv')));
     // replaced between our read of the record and of the object: the caller asks again
-    if (!got) throw new SvcError('storage_unavailable', `lookup table "${name}" changed while it was read; try again`, { retryAfterSecs: 1 });
+    if (!got)
+      throw new SvcError('storage_unavailable', `lookup table "${name}" changed while it was read; try again`, {
+        retryAfterSecs: 1,
+      });
     return { lookup: lookupInfo(rec), data: got.data };
   }
 
   /** The first `rows` rows, empty cells as null (what a search gets from them). */
-  async preview(name: string, rows: number): Promise<{ lookup: LookupInfo; columns: string[]; rows: (string | null)[][] }> {
+  async preview(
+    name: string,
+    rows: number,
+  ): Promise<{ lookup: LookupInfo; columns: string[]; rows: (string | null)[][] }> {
     const { lookup, data } = await this.csv(name);
     return { lookup, columns: lookup.columns, rows: await firstRows(data, rows) };
   }
@@ -120,11 +139,20 @@ export class LookupService {
         await store.put(storeKey(name, id, 'csv'), csv);
       });
     }
-    return { name, id, columns, rows, bytes: csv.length, updatedAt: new Date(this.opts.clock.now()).toISOString(), updatedBy: by };
+    return {
+      name,
+      id,
+      columns,
+      rows,
+      bytes: csv.length,
+      updatedAt: new Date(this.opts.clock.now()).toISOString(),
+      updatedBy: by,
+    };
   }
 
   private async removeVersion(name: string, id: string): Promise<void> {
-    for (const f of ['parquet', 'csv'] as const) await unlink(localPath(this.opts.dataDir, name, id, f)).catch(() => undefined);
+    for (const f of ['parquet', 'csv'] as const)
+      await unlink(localPath(this.opts.dataDir, name, id, f)).catch(() => undefined);
     await this.removeStored(name, id);
   }
 
@@ -132,7 +160,11 @@ export class LookupService {
   private async removeStored(name: string, id: string): Promise<void> {
     if (!this.opts.store) return;
     for (const f of ['parquet', 'csv'] as const) {
-      await this.opts.store.delete(storeKey(name, id, f)).catch((err: unknown) => this.opts.log.warn({ err, lookup: name }, 'cannot delete a replaced lookup version from the shared store'));
+      await this.opts.store
+        .delete(storeKey(name, id, f))
+        .catch((err: unknown) =>
+          this.opts.log.warn({ err, lookup: name }, 'cannot delete a replaced lookup version from the shared store'),
+        );
     }
   }
 }
@@ -141,7 +173,11 @@ async function unavailableAsSvcError<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
-    if (e instanceof StoreUnavailable) throw new SvcError('storage_unavailable', `cannot reach the shared store: ${e.message}`, { retryAfterSecs: 5, cause: e });
+    if (e instanceof StoreUnavailable)
+      throw new SvcError('storage_unavailable', `cannot reach the shared store: ${e.message}`, {
+        retryAfterSecs: 5,
+        cause: e,
+      });
     throw e;
   }
 }

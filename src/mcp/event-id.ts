@@ -26,7 +26,16 @@ function canonicalFields(fields: Record<string, unknown>): [string, unknown][] {
 }
 
 export function fingerprint(e: EventJson): string {
-  const content = JSON.stringify([e.time, e.env, e.index, e.host, e.source, e.sourcetype, e.message, canonicalFields(e.fields ?? {})]);
+  const content = JSON.stringify([
+    e.time,
+    e.env,
+    e.index,
+    e.host,
+    e.source,
+    e.sourcetype,
+    e.message,
+    canonicalFields(e.fields ?? {}),
+  ]);
   return createHash('sha256').update(content).digest('hex').slice(0, 16);
 }
 

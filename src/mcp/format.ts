@@ -33,7 +33,11 @@ export function fieldsText(fields: Record<string, unknown>, maxChars = 400): str
 
 /** One line per event: `time env/index host=… source=… | message | fields | id=…`. */
 export function eventLine(e: EventJson, id: string | undefined): string {
-  const where = [`host=${scalar(e.host)}`, e.source ? `source=${scalar(e.source)}` : '', e.sourcetype ? `sourcetype=${scalar(e.sourcetype)}` : '']
+  const where = [
+    `host=${scalar(e.host)}`,
+    e.source ? `source=${scalar(e.source)}` : '',
+    e.sourcetype ? `sourcetype=${scalar(e.sourcetype)}` : '',
+  ]
     .filter(Boolean)
     .join(' ');
   const fields = fieldsText(e.fields);

@@ -1,5 +1,12 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
 import { z, type ZodError } from 'zod';
 import type { Principal } from '../auth/principal.js';
@@ -17,8 +24,13 @@ import type { SearchService } from '../query/types.js';
  * JSON-RPC error (-32602), never a tool result. Every tools/call is recorded in `_svcmcp`.
  */
 export function buildMcpServer(deps: McpDeps, principal: Principal): Server {
-  const server = new Server({ name: 'svc', version: VERSION }, { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: visibleTools(principal).map(toolDefinition) }));
+  const server = new Server(
+    { name: 'svc', version: VERSION },
+    { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: visibleTools(principal).map(toolDefinition),
+  }));
   // the SDK parses a request with the handler's schema before its own tools/call check, and answers
   // that parse's failure (`"arguments": "x"`) as -32603 internal: a schema that lets every tools/call
   // through leaves the check to the SDK's wrapper, which answers -32602 invalid params
@@ -37,8 +49,17 @@ const definitions = new Map<string, Tool>();
 export function toolDefinition(t: McpTool): Tool {
   let def = definitions.get(t.name);
   if (!def) {
-    const inputSchema = toJsonSchemaCompat(t.input, { strictUnions: true, pipeStrategy: 'input' }) as Tool['inputSchema'];
-    def = { name: t.name, title: t.title, description: t.description, inputSchema, annotations: { readOnlyHint: true, openWorldHint: false } };
+    const inputSchema = toJsonSchemaCompat(t.input, {
+      strictUnions: true,
+      pipeStrategy: 'input',
+    }) as Tool['inputSchema'];
+    def = {
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      inputSchema,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    };
     definitions.set(t.name, def);
   }
   return def;
@@ -50,7 +71,13 @@ type Recorder = (outcome: McpOutcome, resultCount: number, err?: { code: string;
  * Runs one tools/call: allowlist, argument validation, the tool, the `_svcmcp` record. `signal`
  * (the caller went away) stops the tool's searches, as a REST client's disconnect does.
  */
-export async function callTool(deps: McpDeps, principal: Principal, name: string, rawArgs: unknown, signal?: AbortSignal): Promise<CallToolResult> {
+export async function callTool(
+  deps: McpDeps,
+  principal: Principal,
+  name: string,
+  rawArgs: unknown,
+  signal?: AbortSignal,
+): Promise<CallToolResult> {
   const record = recorder(deps, principal, name, rawArgs);
   const allowed = allowedTool(principal, name);
   if ('refused' in allowed) {
@@ -67,7 +94,13 @@ export async function callTool(deps: McpDeps, principal: Principal, name: string
     record('rejected', 0, { code: 'invalid_input', message });
     throw new McpError(ErrorCode.InvalidParams, message, { code: 'invalid_input' });
   }
-  return runTool(signal ? { ...deps, search: cancelledBy(deps.search, signal) } : deps, principal, tool, parsed.data, record);
+  return runTool(
+    signal ? { ...deps, search: cancelledBy(deps.search, signal) } : deps,
+    principal,
+    tool,
+    parsed.data,
+    record,
+  );
 }
 
 /** The search service with `signal` added to every request. */
@@ -79,7 +112,13 @@ function cancelledBy(search: SearchService, signal: AbortSignal): SearchService 
   };
 }
 
-async function runTool(deps: McpDeps, principal: Principal, tool: McpTool, args: unknown, record: Recorder): Promise<CallToolResult> {
+async function runTool(
+  deps: McpDeps,
+  principal: Principal,
+  tool: McpTool,
+  args: unknown,
+  record: Recorder,
+): Promise<CallToolResult> {
   try {
     const out: ToolOutput = await tool.run({ deps, principal }, args as never);
     record('ok', out.resultCount);
@@ -90,7 +129,11 @@ async function runTool(deps: McpDeps, principal: Principal, tool: McpTool, args:
     record('error', 0, { code: e.code, message: e.message });
     // tool-level errors (bad query, forbidden env, unknown event id) go back to the model to correct
     const text = `error ${e.code}: ${e.message}`;
-    return { content: [{ type: 'text', text }], structuredContent: { error: { code: e.code, message: e.message, ...e.details } }, isError: true };
+    return {
+      content: [{ type: 'text', text }],
+      structuredContent: { error: { code: e.code, message: e.message, ...e.details } },
+      isError: true,
+    };
   }
 }
 
@@ -117,7 +160,8 @@ function recorder(deps: McpDeps, principal: Principal, tool: string, args: unkno
 function argumentProblems(tool: McpTool, err: ZodError): string {
   return err.issues
     .map((i) => {
-      if (i.code === 'unrecognized_keys') return `unknown argument ${i.keys.map((k) => `"${k}"`).join(', ')}; this tool takes ${Object.keys(tool.input.shape).join(', ') || 'no arguments'}`;
+      if (i.code === 'unrecognized_keys')
+        return `unknown argument ${i.keys.map((k) => `"${k}"`).join(', ')}; this tool takes ${Object.keys(tool.input.shape).join(', ') || 'no arguments'}`;
       return `${i.path.join('.') || 'arguments'}: ${i.message}`;
     })
     .join('; ');

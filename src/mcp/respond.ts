@@ -11,7 +11,14 @@ export function methodNotAllowed(request: FastifyRequest, reply: FastifyReply): 
     .code(405)
     .header('Allow', 'POST')
     .type('application/json')
-    .send({ jsonrpc: '2.0', error: { code: -32000, message: `method ${request.method} not allowed: svc's MCP endpoint is stateless, use POST` }, id: null });
+    .send({
+      jsonrpc: '2.0',
+      error: {
+        code: -32000,
+        message: `method ${request.method} not allowed: svc's MCP endpoint is stateless, use POST`,
+      },
+      id: null,
+    });
 }
 
 /** A failure after the transport took the raw response over: a JSON-RPC internal error, if nothing was sent yet. */

@@ -17,14 +17,20 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
   const deps: McpDeps = { search, control, store, selflog, clock, log };
   app.post('/mcp', { config: { access: 'mcp' } }, (request, reply) => handlePost(deps, request, reply));
   for (const method of ['GET', 'DELETE'] as const) {
-    app.route({ method, url: '/mcp', config: { access: 'mcp' }, handler: async (request, reply) => methodNotAllowed(request, reply) });
+    app.route({
+      method,
+      url: '/mcp',
+      config: { access: 'mcp' },
+      handler: async (request, reply) => methodNotAllowed(request, reply),
+    });
   }
 }
 
 async function handlePost(deps: McpDeps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const principal = request.principal;
   // defense in depth: the hook refuses anonymous calls, but /mcp must never run without a principal
-  if (!principal || principal.kind === 'ingest_token') throw new SvcError('missing_credentials', 'the MCP endpoint needs an API key with the MCP scope');
+  if (!principal || principal.kind === 'ingest_token')
+    throw new SvcError('missing_credentials', 'the MCP endpoint needs an API key with the MCP scope');
   const server = buildMcpServer(deps, principal);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   reply.hijack();

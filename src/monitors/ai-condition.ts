@@ -46,13 +46,28 @@ export type AiVerdict = z.infer<typeof verdict>;
 export function rowsOf(result: SearchResult, redact: readonly string[]): Record<string, unknown>[] {
   const hide = new Set(redact.map((f) => f.toLowerCase()));
   const clean = (o: Record<string, unknown>): Record<string, unknown> =>
-    Object.fromEntries(Object.entries(o).map(([k, v]) => [k, hide.has(k.toLowerCase()) ? '[redacted]' : v && typeof v === 'object' && !Array.isArray(v) ? clean(v as Record<string, unknown>) : v]));
-  if (result.columns && result.rows) return result.rows.map((r) => clean(Object.fromEntries(result.columns!.map((c, i) => [c, r[i]]))));
+    Object.fromEntries(
+      Object.entries(o).map(([k, v]) => [
+        k,
+        hide.has(k.toLowerCase())
+          ? '[redacted]'
+          : v && typeof v === 'object' && !Array.isArray(v)
+            ? clean(v as Record<string, unknown>)
+            : v,
+      ]),
+    );
+  if (result.columns && result.rows)
+    return result.rows.map((r) => clean(Object.fromEntries(result.columns!.map((c, i) => [c, r[i]]))));
   return result.events.map((e) => clean({ ...e } as unknown as Record<string, unknown>));
 }
 
 /** The messages sent to the provider for one run. */
-export function judgePrompt(m: MonitorRecord & { condition: { ai: string } }, rows: Record<string, unknown>[], total: number, window: { from: string; to: string }) {
+export function judgePrompt(
+  m: MonitorRecord & { condition: { ai: string } },
+  rows: Record<string, unknown>[],
+  total: number,
+  window: { from: string; to: string },
+) {
   const lines = rows.map((r) => {
     const s = JSON.stringify(r);
     return s.length > ROW_CHARS ? `${s.slice(0, ROW_CHARS)}…` : s;
@@ -77,5 +92,8 @@ export function judgePrompt(m: MonitorRecord & { condition: { ai: string } }, ro
 
 /** Asks the provider; its answer is checked against the schema (an unusable answer throws, recorded by the provider). */
 export function askVerdict(llm: LlmProvider, messages: ReturnType<typeof judgePrompt>): Promise<AiVerdict> {
-  return llm.chatJson({ feature: 'monitor', messages, jsonSchema: { name: 'monitor_verdict', schema: VERDICT_SCHEMA }, maxTokens: 1000 }, verdict);
+  return llm.chatJson(
+    { feature: 'monitor', messages, jsonSchema: { name: 'monitor_verdict', schema: VERDICT_SCHEMA }, maxTokens: 1000 },
+    verdict,
+  );
 }

@@ -65,7 +65,9 @@ export function notification(
 export function payload(n: Notification, format: MonitorDestination['format']): unknown {
   if (format === 'json') return n;
   const mark = n.state === 'firing' ? ':rotating_light: FIRING' : ':white_check_mark: RESOLVED';
-  return { text: `${mark} *${n.monitor.name}*${n.group === '*' ? '' : ` (${n.group})`}: ${n.summary}\n<${n.link}|Open the search in svc>` };
+  return {
+    text: `${mark} *${n.monitor.name}*${n.group === '*' ? '' : ` (${n.group})`}: ${n.summary}\n<${n.link}|Open the search in svc>`,
+  };
 }
 
 export interface DeliveryOptions {
@@ -95,25 +97,44 @@ const WEBHOOK_ANSWER_MAX_BYTES = 64 * 1024;
  * (redirects are not followed) and a refused destination are final: retrying cannot help.
  * `error` holds the details (socket error, status); only admins get to see them (service.ts).
  */
-export async function deliver(outbound: OutboundClient, url: string, body: unknown, o: DeliveryOptions): Promise<Delivery> {
+export async function deliver(
+  outbound: OutboundClient,
+  url: string,
+  body: unknown,
+  o: DeliveryOptions,
+): Promise<Delivery> {
   let last: Delivery = { ok: false, attempts: 0 };
   for (let attempt = 1; attempt <= o.attempts; attempt++) {
     if (attempt > 1) await new Promise((r) => setTimeout(r, o.backoffMs * 2 ** (attempt - 2)));
     try {
       const res = await outbound.fetch(
         url,
-        { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'svc-monitors' }, body: JSON.stringify(body), signal: AbortSignal.timeout(o.timeoutMs) },
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'user-agent': 'svc-monitors' },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(o.timeoutMs),
+        },
         { idleTimeoutMs: o.timeoutMs, maxBytes: WEBHOOK_ANSWER_MAX_BYTES },
       );
       await res.body?.cancel();
       if (res.ok) return { ok: true, attempts: attempt, status: res.status };
       const redirect = res.status >= 300 && res.status < 400 ? ' (redirects are not followed)' : '';
-      last = { ok: false, attempts: attempt, status: res.status, error: `answered ${res.status} ${res.statusText}`.trim() + redirect };
+      last = {
+        ok: false,
+        attempts: attempt,
+        status: res.status,
+        error: `answered ${res.status} ${res.statusText}`.trim() + redirect,
+      };
       if (res.status !== 429 && res.status < 500) return last;
     } catch (e) {
       if (e instanceof OutboundRefused) return { ok: false, attempts: attempt, error: `refused: ${e.message}` };
       const err = e as NodeJS.ErrnoException;
-      last = { ok: false, attempts: attempt, error: err.name === 'TimeoutError' ? `no answer in ${o.timeoutMs} ms` : (err.code ?? err.message) };
+      last = {
+        ok: false,
+        attempts: attempt,
+        error: err.name === 'TimeoutError' ? `no answer in ${o.timeoutMs} ms` : (err.code ?? err.message),
+      };
     }
   }
   return last;

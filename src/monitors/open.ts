@@ -35,11 +35,33 @@ const LEASE_TTL_MS = 30_000;
 const LEASE_EVERY_MS = 10_000;
 
 /** Loads the run state and builds the service; `scheduler.start()` begins running monitors. */
-export async function openMonitors(o: MonitorsOptions): Promise<{ service: MonitorService; scheduler: MonitorScheduler }> {
+export async function openMonitors(
+  o: MonitorsOptions,
+): Promise<{ service: MonitorService; scheduler: MonitorScheduler }> {
   const states = new MonitorStates(stateBlob(o.config.dataDir, o.store));
-  if ((await states.load()) === 'damaged') o.log.error('the monitors run state was damaged; monitors start over from their next scheduled time');
-  const deps = { search: o.search, control: o.control, states, selflog: o.selflog, clock: o.clock, log: o.log, baseUrl: o.baseUrl, delivery: o.config.monitorWebhook, outbound: o.outbound, llm: o.llm, redactFields: o.config.llm?.redactFields ?? [] };
+  if ((await states.load()) === 'damaged')
+    o.log.error('the monitors run state was damaged; monitors start over from their next scheduled time');
+  const deps = {
+    search: o.search,
+    control: o.control,
+    states,
+    selflog: o.selflog,
+    clock: o.clock,
+    log: o.log,
+    baseUrl: o.baseUrl,
+    delivery: o.config.monitorWebhook,
+    outbound: o.outbound,
+    llm: o.llm,
+    redactFields: o.config.llm?.redactFields ?? [],
+  };
   const lease = o.store ? new Lease(o.store, 'leases/monitors.json', o.nodeId, LEASE_TTL_MS) : undefined;
-  const scheduler = new MonitorScheduler(deps, () => o.control.doc.monitors, { tickMs: TICK_MS, lease, leaseEveryMs: LEASE_EVERY_MS });
-  return { service: new MonitorService(o.control, deps, scheduler, new RunLimiter(o.clock, o.config.monitorRunsPerMinute)), scheduler };
+  const scheduler = new MonitorScheduler(deps, () => o.control.doc.monitors, {
+    tickMs: TICK_MS,
+    lease,
+    leaseEveryMs: LEASE_EVERY_MS,
+  });
+  return {
+    service: new MonitorService(o.control, deps, scheduler, new RunLimiter(o.clock, o.config.monitorRunsPerMinute)),
+    scheduler,
+  };
 }

@@ -21,7 +21,9 @@ export class RunLimiter {
     const b = this.buckets.get(key);
     const tokens = b ? Math.min(this.perMinute, b.tokens + (now - b.at) * rate) : this.perMinute;
     if (tokens < 1) {
-      throw new SvcError('rate_limited', `at most ${this.perMinute} manual runs a minute; try again shortly`, { retryAfterSecs: Math.ceil((1 - tokens) / rate / 1000) });
+      throw new SvcError('rate_limited', `at most ${this.perMinute} manual runs a minute; try again shortly`, {
+        retryAfterSecs: Math.ceil((1 - tokens) / rate / 1000),
+      });
     }
     this.buckets.set(key, { tokens: tokens - 1, at: now });
     if (this.buckets.size > 10_000) this.prune(now);
@@ -29,6 +31,7 @@ export class RunLimiter {
 
   /** Forgets buckets that have filled up again (they equal a new one). */
   private prune(now: number): void {
-    for (const [k, b] of this.buckets) if (b.tokens + (now - b.at) * (this.perMinute / 60_000) >= this.perMinute) this.buckets.delete(k);
+    for (const [k, b] of this.buckets)
+      if (b.tokens + (now - b.at) * (this.perMinute / 60_000) >= this.perMinute) this.buckets.delete(k);
   }
 }

@@ -7,7 +7,15 @@ import type { SelfLog } from '../selflog/types.js';
 import { SvcError } from '../errors/svc-error.js';
 import { groupFieldsOf, judge, parseThreshold, printThreshold, type GroupVerdict } from './condition.js';
 import { durationMs as msOf } from './duration.js';
-import { deliver, notification, payload, type AiJudgement, type Delivery, type DeliveryOptions, type Notification } from './notify.js';
+import {
+  deliver,
+  notification,
+  payload,
+  type AiJudgement,
+  type Delivery,
+  type DeliveryOptions,
+  type Notification,
+} from './notify.js';
 import { AI_ROWS_DEFAULT, askVerdict, judgePrompt, rowsOf } from './ai-condition.js';
 import type { LlmProvider } from '../llm/provider.js';
 import type { OutboundClient } from '../outbound/client.js';
@@ -48,7 +56,12 @@ export interface RunOutcome {
   /** Groups firing after the run. */
   firing?: string[];
   /** Each delivery's attempts, status and error details are for admins; others see only whether it failed (service.ts). */
-  notifications?: { state: Notification['state']; group: string; repeat?: boolean; deliveries: (Omit<Delivery, 'attempts'> & { attempts?: number; destination: string })[] }[];
+  notifications?: {
+    state: Notification['state'];
+    group: string;
+    repeat?: boolean;
+    deliveries: (Omit<Delivery, 'attempts'> & { attempts?: number; destination: string })[];
+  }[];
   error?: { code: string; message: string };
 }
 
@@ -67,7 +80,12 @@ export function redactWebhook(url: string): string {
  * (owner gone, query refused, condition naming a missing column) is an `error` outcome, recorded,
  * and leaves the firing groups as they were; it is never taken for "not triggered".
  */
-export async function runMonitor(d: MonitorDeps, m: MonitorRecord, toMs: number, trigger: 'schedule' | 'manual'): Promise<RunOutcome> {
+export async function runMonitor(
+  d: MonitorDeps,
+  m: MonitorRecord,
+  toMs: number,
+  trigger: 'schedule' | 'manual',
+): Promise<RunOutcome> {
   const started = d.clock.now();
   const fromMs = toMs - (msOf(m.window) ?? 0);
   const base = { from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString() };
@@ -76,10 +94,20 @@ export async function runMonitor(d: MonitorDeps, m: MonitorRecord, toMs: number,
   try {
     judged = await evaluate(d, m, actingAs(d.control.doc, m.owner, started), base);
   } catch (e) {
-    const err = e instanceof SvcError ? { code: e.code, message: e.message } : { code: 'internal', message: (e as Error).message };
+    const err =
+      e instanceof SvcError
+        ? { code: e.code, message: e.message }
+        : { code: 'internal', message: (e as Error).message };
     const durationMs = d.clock.now() - started;
-    await d.states.update(m.id, (s) => ({ ...s, lastRun: { at: new Date(started).toISOString(), outcome: 'error', trigger, durationMs, error: err.message } }));
-    d.selflog.service('monitor_run', { ...record, outcome: 'error', duration_ms: durationMs, error: `${err.code}: ${err.message}` }, 'error');
+    await d.states.update(m.id, (s) => ({
+      ...s,
+      lastRun: { at: new Date(started).toISOString(), outcome: 'error', trigger, durationMs, error: err.message },
+    }));
+    d.selflog.service(
+      'monitor_run',
+      { ...record, outcome: 'error', duration_ms: durationMs, error: `${err.code}: ${err.message}` },
+      'error',
+    );
     return { outcome: 'error', ...base, durationMs, error: err };
   }
 
@@ -89,22 +117,59 @@ export async function runMonitor(d: MonitorDeps, m: MonitorRecord, toMs: number,
   const before = d.states.get(m.id);
   const { next, sends } = transitions(m, before, verdicts, now);
   const durationMs = now - started;
-  next.lastRun = { at: new Date(started).toISOString(), outcome: 'ok', trigger, durationMs, triggered: verdicts.some((v) => v.triggered), rows };
+  next.lastRun = {
+    at: new Date(started).toISOString(),
+    outcome: 'ok',
+    trigger,
+    durationMs,
+    triggered: verdicts.some((v) => v.triggered),
+    rows,
+  };
   // the state first: a crash before the deliveries loses them rather than repeating them at the next start
   await d.states.update(m.id, (s) => ({ ...next, lastSlot: s.lastSlot, running: s.running }));
   const notes = await Promise.all(
     sends.map(async (v) => {
-      const n = notification(m, condition, v, { fromMs, toMs, nowMs: now, baseUrl: d.baseUrl() }, v.state === 'firing' ? ai : undefined);
+      const n = notification(
+        m,
+        condition,
+        v,
+        { fromMs, toMs, nowMs: now, baseUrl: d.baseUrl() },
+        v.state === 'firing' ? ai : undefined,
+      );
       const event = v.state === 'firing' ? ('monitor_fired' as const) : ('monitor_resolved' as const);
-      if (event === 'monitor_fired') d.selflog.service(event, { monitor_id: m.id, monitor: m.name, group: v.group, value: v.value, threshold: condition, repeat: v.repeat || undefined });
+      if (event === 'monitor_fired')
+        d.selflog.service(event, {
+          monitor_id: m.id,
+          monitor: m.name,
+          group: v.group,
+          value: v.value,
+          threshold: condition,
+          repeat: v.repeat || undefined,
+        });
       else d.selflog.service(event, { monitor_id: m.id, monitor: m.name, group: v.group, value: v.value });
       const deliveries = await Promise.all(m.destinations.map((dest) => send(d, m, dest, n)));
       return { state: v.state, group: v.group, repeat: v.repeat || undefined, deliveries };
     }),
   );
   const firing = Object.keys(next.firing);
-  d.selflog.service('monitor_run', { ...record, outcome: 'ok', duration_ms: durationMs, rows, triggered: next.lastRun.triggered, groups_firing: firing.length });
-  return { outcome: 'ok', ...base, durationMs, triggered: next.lastRun.triggered, groups: verdicts, ai, firing, notifications: notes };
+  d.selflog.service('monitor_run', {
+    ...record,
+    outcome: 'ok',
+    duration_ms: durationMs,
+    rows,
+    triggered: next.lastRun.triggered,
+    groups_firing: firing.length,
+  });
+  return {
+    outcome: 'ok',
+    ...base,
+    durationMs,
+    triggered: next.lastRun.triggered,
+    groups: verdicts,
+    ai,
+    firing,
+    notifications: notes,
+  };
 }
 
 export interface Judged {
@@ -120,21 +185,34 @@ export function conditionText(m: MonitorRecord): string {
 }
 
 /** Searches the window as the owner and judges the result: by threshold, or by the LLM (one group). */
-export async function evaluate(d: MonitorDeps, m: MonitorRecord, principal: Principal, w: { from: string; to: string }): Promise<Judged> {
+export async function evaluate(
+  d: MonitorDeps,
+  m: MonitorRecord,
+  principal: Principal,
+  w: { from: string; to: string },
+): Promise<Judged> {
   const q = { q: m.query, env: m.env, index: m.index, from: w.from, to: w.to, lane: 'monitor' as const };
   const c = m.condition;
   if (!('ai' in c)) {
     const threshold = parseThreshold(c.threshold);
     const result = await d.search.search(principal, { ...q, limit: 1 });
-    return { verdicts: judge(result, threshold, m.groupBy ?? groupFieldsOf(m.query)), rows: result.rows?.length ?? result.meta.matched };
+    return {
+      verdicts: judge(result, threshold, m.groupBy ?? groupFieldsOf(m.query)),
+      rows: result.rows?.length ?? result.meta.matched,
+    };
   }
-  if (!d.llm.configured) throw new SvcError('llm_not_configured', 'this AI monitor needs an LLM provider (SVC_LLM_URL)');
+  if (!d.llm.configured)
+    throw new SvcError('llm_not_configured', 'this AI monitor needs an LLM provider (SVC_LLM_URL)');
   const maxRows = c.maxRows ?? AI_ROWS_DEFAULT;
   const result = await d.search.search(principal, { ...q, limit: maxRows });
   const total = result.rows?.length ?? result.meta.matched;
   const sent = rowsOf(result, d.redactFields).slice(0, maxRows);
   const v = await askVerdict(d.llm, judgePrompt({ ...m, condition: c }, sent, total, w));
-  return { verdicts: [{ group: '*', value: total, triggered: v.triggered }], rows: total, ai: { severity: v.severity, summary: v.summary, evidence: v.evidence } };
+  return {
+    verdicts: [{ group: '*', value: total, triggered: v.triggered }],
+    rows: total,
+    ai: { severity: v.severity, summary: v.summary, evidence: v.evidence },
+  };
 }
 
 interface Send {
@@ -148,7 +226,12 @@ interface Send {
  * ok → firing (notify), firing → firing (notify again only once the cooldown has passed since the
  * last notification), firing → resolved (notify; a group absent from the result resolves too).
  */
-export function transitions(m: MonitorRecord, s: MonitorRunState, verdicts: GroupVerdict[], nowMs: number): { next: MonitorRunState; sends: Send[] } {
+export function transitions(
+  m: MonitorRecord,
+  s: MonitorRunState,
+  verdicts: GroupVerdict[],
+  nowMs: number,
+): { next: MonitorRunState; sends: Send[] } {
   const cooldown = msOf(m.cooldown) ?? 0;
   const at = new Date(nowMs).toISOString();
   const firing: MonitorRunState['firing'] = {};
@@ -171,12 +254,27 @@ export function transitions(m: MonitorRecord, s: MonitorRunState, verdicts: Grou
   return { next: { ...s, firing }, sends };
 }
 
-async function send(d: MonitorDeps, m: MonitorRecord, dest: MonitorDestination, n: Notification): Promise<Delivery & { destination: string }> {
+async function send(
+  d: MonitorDeps,
+  m: MonitorRecord,
+  dest: MonitorDestination,
+  n: Notification,
+): Promise<Delivery & { destination: string }> {
   const destination = redactWebhook(dest.webhook);
   const r = await deliver(d.outbound, dest.webhook, payload(n, dest.format), d.delivery);
   if (!r.ok) {
-    d.log.warn({ monitor: m.id, destination, attempts: r.attempts, status: r.status, error: r.error }, 'monitor notification not delivered');
-    d.selflog.service('monitor_destination_failed', { monitor_id: m.id, monitor: m.name, destination, attempts: r.attempts, status: r.status, error: r.error ?? 'failed' });
+    d.log.warn(
+      { monitor: m.id, destination, attempts: r.attempts, status: r.status, error: r.error },
+      'monitor notification not delivered',
+    );
+    d.selflog.service('monitor_destination_failed', {
+      monitor_id: m.id,
+      monitor: m.name,
+      destination,
+      attempts: r.attempts,
+      status: r.status,
+      error: r.error ?? 'failed',
+    });
   }
   return { ...r, destination };
 }

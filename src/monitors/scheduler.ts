@@ -92,12 +92,25 @@ export class MonitorScheduler {
     await this.d.states.update(m.id, (s) => ({ ...s, lastSlot: slot, running: slot }));
     const missed = before.lastSlot === undefined ? 0 : Math.round((slot - before.lastSlot) / every) - 1;
     if (missed > 0) {
-      this.d.selflog.service('monitor_run', { monitor_id: m.id, monitor: m.name, outcome: 'missed', trigger: 'schedule', slot: new Date(slot).toISOString(), missed_runs: missed }, 'warn');
+      this.d.selflog.service(
+        'monitor_run',
+        {
+          monitor_id: m.id,
+          monitor: m.name,
+          outcome: 'missed',
+          trigger: 'schedule',
+          slot: new Date(slot).toISOString(),
+          missed_runs: missed,
+        },
+        'warn',
+      );
     }
     try {
       return await runMonitor(this.d, m, slot, 'schedule');
     } finally {
-      await this.d.states.update(m.id, (s) => ({ ...s, running: undefined })).catch((err: unknown) => this.d.log.error({ err, monitor: m.id }, 'cannot store a monitor run state'));
+      await this.d.states
+        .update(m.id, (s) => ({ ...s, running: undefined }))
+        .catch((err: unknown) => this.d.log.error({ err, monitor: m.id }, 'cannot store a monitor run state'));
     }
   }
 
@@ -108,7 +121,17 @@ export class MonitorScheduler {
       const s = this.d.states.get(id);
       if (s.running === undefined) continue;
       const m = byId.get(id);
-      this.d.selflog.service('monitor_run', { monitor_id: id, monitor: m?.name ?? id, outcome: 'interrupted', trigger: 'schedule', slot: new Date(s.running).toISOString() }, 'warn');
+      this.d.selflog.service(
+        'monitor_run',
+        {
+          monitor_id: id,
+          monitor: m?.name ?? id,
+          outcome: 'interrupted',
+          trigger: 'schedule',
+          slot: new Date(s.running).toISOString(),
+        },
+        'warn',
+      );
       await this.d.states.update(id, (x) => ({ ...x, running: undefined }));
     }
   }

@@ -56,10 +56,17 @@ export class MonitorService {
     const now = new Date(this.d.clock.now()).toISOString();
     const fields = this.checked(p, input);
     await this.checkDestinations(p, fields.destinations);
-    const rec: MonitorRecord = { id: `mon_${randomBytes(9).toString('base64url')}`, ...fields, owner, createdAt: now, updatedAt: now };
+    const rec: MonitorRecord = {
+      id: `mon_${randomBytes(9).toString('base64url')}`,
+      ...fields,
+      owner,
+      createdAt: now,
+      updatedAt: now,
+    };
     await this.control.mutate((doc) => {
       if (doc.monitors.length >= MAX_MONITORS) throw new SvcError('limit_reached', `at most ${MAX_MONITORS} monitors`);
-      if (doc.monitors.some((m) => m.name === rec.name && m.owner.id === owner.id)) throw new SvcError('already_exists', `you already have a monitor named "${rec.name}"`);
+      if (doc.monitors.some((m) => m.name === rec.name && m.owner.id === owner.id))
+        throw new SvcError('already_exists', `you already have a monitor named "${rec.name}"`);
       doc.monitors.push(rec);
     });
     return this.view(rec);
@@ -97,7 +104,9 @@ export class MonitorService {
     const m = this.find(p, id);
     this.runs.take(`${p.kind}:${p.id}`);
     const r = await this.scheduler.exclusive(id, () => runMonitor(this.d, m, this.d.clock.now(), 'manual'));
-    return isAdmin(p) ? r : { ...r, notifications: r.notifications?.map((n) => ({ ...n, deliveries: n.deliveries.map(coarseDelivery) })) };
+    return isAdmin(p)
+      ? r
+      : { ...r, notifications: r.notifications?.map((n) => ({ ...n, deliveries: n.deliveries.map(coarseDelivery) })) };
   }
 
   /**
@@ -117,13 +126,32 @@ export class MonitorService {
   /** The monitor's latest records in `_svclogs` (runs, fires, resolutions, failed deliveries), newest first. */
   async history(p: Principal, id: string, limit = 50): Promise<HistoryEntry[]> {
     this.find(p, id);
-    const r = await this.d.search.search(SYSTEM_PRINCIPAL, { q: `monitor_id=${JSON.stringify(id)}`, env: SYSTEM_ENV, index: SVCLOGS_INDEX, limit });
+    const r = await this.d.search.search(SYSTEM_PRINCIPAL, {
+      q: `monitor_id=${JSON.stringify(id)}`,
+      env: SYSTEM_ENV,
+      index: SVCLOGS_INDEX,
+      limit,
+    });
     const admin = isAdmin(p);
     return r.events.map((e) => {
       const f = e.fields as Record<string, unknown>;
       // why a webhook failed (its status, a socket error) is for admins: to others it would map a network
       if (!admin && f.event === 'monitor_destination_failed') f.error = DELIVERY_FAILED;
-      return { time: e.time, event: f.event, outcome: f.outcome, trigger: f.trigger, durationMs: f.duration_ms, rows: f.rows, triggered: f.triggered, groupsFiring: f.groups_firing, group: f.group, value: f.value, error: f.error, destination: f.destination, missedRuns: f.missed_runs } as HistoryEntry;
+      return {
+        time: e.time,
+        event: f.event,
+        outcome: f.outcome,
+        trigger: f.trigger,
+        durationMs: f.duration_ms,
+        rows: f.rows,
+        triggered: f.triggered,
+        groupsFiring: f.groups_firing,
+        group: f.group,
+        value: f.value,
+        error: f.error,
+        destination: f.destination,
+        missedRuns: f.missed_runs,
+      } as HistoryEntry;
     });
   }
 
@@ -151,7 +179,10 @@ export class MonitorService {
     // the monitor must be able to run as its maker: refuse now what every run would refuse
     const owner = p.kind === 'ingest_token' ? undefined : actingAs(this.control.doc, ownerOf(p), this.d.clock.now());
     if (!owner || !canRead(owner, input.env, input.index)) {
-      throw new SvcError('access_denied', `you may not search env "${input.env}"${input.index ? ` index "${input.index}"` : ''}`);
+      throw new SvcError(
+        'access_denied',
+        `you may not search env "${input.env}"${input.index ? ` index "${input.index}"` : ''}`,
+      );
     }
     if (!this.control.env(input.env)) throw new SvcError('unknown_environment', `unknown environment "${input.env}"`);
     for (const [i, dest] of (input.destinations ?? []).entries()) checkWebhook(i, dest.webhook);
@@ -181,7 +212,9 @@ export class MonitorService {
       } catch (e) {
         if (!(e instanceof OutboundRefused)) throw e;
         const field = `destinations.${i}.webhook`;
-        const why = isAdmin(p) ? e.message : 'svc does not send to this address (not a public one); an operator can allow it with SVC_OUTBOUND_ALLOW';
+        const why = isAdmin(p)
+          ? e.message
+          : 'svc does not send to this address (not a public one); an operator can allow it with SVC_OUTBOUND_ALLOW';
         throw new SvcError('invalid_input', `${field}: ${why}`, { details: { field } });
       }
     }
@@ -190,7 +223,11 @@ export class MonitorService {
   private checkedCondition(c: MonitorInput['condition']): MonitorRecord['condition'] {
     if (!('ai' in c)) return { threshold: printThreshold(parseThreshold(c.threshold)) };
     if (!this.d.llm.configured) {
-      throw new SvcError('invalid_input', 'condition.ai: AI monitors need an LLM provider, and none is configured (SVC_LLM_URL)', { details: { field: 'condition.ai' } });
+      throw new SvcError(
+        'invalid_input',
+        'condition.ai: AI monitors need an LLM provider, and none is configured (SVC_LLM_URL)',
+        { details: { field: 'condition.ai' } },
+      );
     }
     return c.maxRows === undefined ? { ai: c.ai } : { ai: c.ai, maxRows: c.maxRows };
   }
@@ -198,8 +235,15 @@ export class MonitorService {
   private view(m: MonitorRecord): MonitorView {
     const s = this.d.states.get(m.id);
     const firing = Object.entries(s.firing).map(([group, g]) => ({ group, since: g.since, value: g.value }));
-    const state = s.lastRun?.outcome === 'error' ? 'error' : firing.length > 0 ? 'firing' : s.lastRun ? 'ok' : 'pending';
-    return { ...m, destinations: m.destinations.map((x) => ({ webhook: redactWebhook(x.webhook), format: x.format })), state, firing, lastRun: s.lastRun };
+    const state =
+      s.lastRun?.outcome === 'error' ? 'error' : firing.length > 0 ? 'firing' : s.lastRun ? 'ok' : 'pending';
+    return {
+      ...m,
+      destinations: m.destinations.map((x) => ({ webhook: redactWebhook(x.webhook), format: x.format })),
+      state,
+      firing,
+      lastRun: s.lastRun,
+    };
   }
 }
 
@@ -207,7 +251,9 @@ export class MonitorService {
 const DELIVERY_FAILED = 'webhook delivery failed';
 
 function coarseDelivery(d: { ok: boolean; destination: string }): { ok: boolean; destination: string; error?: string } {
-  return d.ok ? { ok: true, destination: d.destination } : { ok: false, destination: d.destination, error: DELIVERY_FAILED };
+  return d.ok
+    ? { ok: true, destination: d.destination }
+    : { ok: false, destination: d.destination, error: DELIVERY_FAILED };
 }
 
 function mayManage(p: Principal, m: MonitorRecord): boolean {
@@ -216,8 +262,18 @@ function mayManage(p: Principal, m: MonitorRecord): boolean {
 
 function durationField(name: string, text: string, minMs: number, maxMs: number): number {
   const ms = durationMs(text);
-  if (ms === undefined) throw new SvcError('invalid_input', `${name}: want a duration like 30s, 5m, 1h or 1d (got ${JSON.stringify(text)})`, { details: { field: name } });
-  if (ms < minMs || ms > maxMs) throw new SvcError('invalid_input', `${name}: must be between ${minMs / 1000} s and ${maxMs / 3_600_000} h (got ${text})`, { details: { field: name } });
+  if (ms === undefined)
+    throw new SvcError(
+      'invalid_input',
+      `${name}: want a duration like 30s, 5m, 1h or 1d (got ${JSON.stringify(text)})`,
+      { details: { field: name } },
+    );
+  if (ms < minMs || ms > maxMs)
+    throw new SvcError(
+      'invalid_input',
+      `${name}: must be between ${minMs / 1000} s and ${maxMs / 3_600_000} h (got ${text})`,
+      { details: { field: name } },
+    );
   return ms;
 }
 
@@ -229,6 +285,8 @@ function checkWebhook(i: number, url: string): void {
     u = undefined;
   }
   if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) {
-    throw new SvcError('invalid_input', `destinations.${i}.webhook: want an http(s) URL`, { details: { field: `destinations.${i}.webhook` } });
+    throw new SvcError('invalid_input', `destinations.${i}.webhook: want an http(s) URL`, {
+      details: { field: `destinations.${i}.webhook` },
+    });
   }
 }

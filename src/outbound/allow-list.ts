@@ -28,14 +28,20 @@ export function parseAllowList(text: string | undefined): AllowList {
     const entry = raw.replace(/^\[(.*)\]$/, '$1').toLowerCase();
     if (ipaddr.isValidCIDR(entry)) {
       const [a, bits] = ipaddr.parseCIDR(entry);
-      ranges.push(a.kind() === 'ipv6' && (a as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96 ? [(a as ipaddr.IPv6).toIPv4Address(), bits - 96] : [a, bits]);
+      ranges.push(
+        a.kind() === 'ipv6' && (a as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96
+          ? [(a as ipaddr.IPv6).toIPv4Address(), bits - 96]
+          : [a, bits],
+      );
     } else if (ipaddr.isValid(entry) && !/^\d+$/.test(entry)) {
       const a = normalizedAddress(entry)!;
       ranges.push([a, a.kind() === 'ipv4' ? 32 : 128]);
     } else if (HOST.test(entry.replace(/\.$/, '')) && !/^[\d.]+$/.test(entry)) {
       hosts.push(entry.replace(/\.$/, ''));
     } else {
-      throw new Error(`not a host name, address or CIDR range: ${JSON.stringify(raw)} (a port is not part of an entry)`);
+      throw new Error(
+        `not a host name, address or CIDR range: ${JSON.stringify(raw)} (a port is not part of an entry)`,
+      );
     }
   }
   return Object.freeze({ hosts: Object.freeze(hosts), ranges: Object.freeze(ranges) });

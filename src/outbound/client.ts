@@ -17,7 +17,9 @@ import { OutboundFailure, OutboundRefused } from './errors.js';
 export type Resolver = (host: string, family: number | undefined) => Promise<LookupAddress[]>;
 
 const systemResolver: Resolver = (host, family) =>
-  new Promise((resolve, reject) => dnsLookup(host, { all: true, family: family ?? 0 }, (e, addrs) => (e ? reject(e) : resolve(addrs))));
+  new Promise((resolve, reject) =>
+    dnsLookup(host, { all: true, family: family ?? 0 }, (e, addrs) => (e ? reject(e) : resolve(addrs))),
+  );
 
 export interface CallLimits {
   /** The longest wait for the connection, and then between two pieces of the answer. */
@@ -94,7 +96,9 @@ export class OutboundClient {
       });
       const abort = () => req.destroy(signal?.reason);
       signal?.addEventListener('abort', abort, { once: true });
-      req.on('timeout', () => req.destroy(new OutboundFailure('timeout', `no answer within ${limits.idleTimeoutMs} ms`)));
+      req.on('timeout', () =>
+        req.destroy(new OutboundFailure('timeout', `no answer within ${limits.idleTimeoutMs} ms`)),
+      );
       req.on('error', (e) => {
         signal?.removeEventListener('abort', abort);
         reject(e);
@@ -117,7 +121,13 @@ export class OutboundClient {
     return (input, init) => {
       if (input instanceof Request) throw new Error('BUG: the outbound client takes a URL and an init, not a Request');
       const body = init?.body;
-      if (body !== undefined && body !== null && typeof body !== 'string' && !(body instanceof Uint8Array) && !(body instanceof ArrayBuffer)) {
+      if (
+        body !== undefined &&
+        body !== null &&
+        typeof body !== 'string' &&
+        !(body instanceof Uint8Array) &&
+        !(body instanceof ArrayBuffer)
+      ) {
         throw new Error('BUG: the outbound client sends text or bytes only');
       }
       return this.fetch(input, { method: init?.method, headers: init?.headers, body, signal: init?.signal }, limits);
@@ -157,7 +167,8 @@ function parseTarget(url: string): URL {
   } catch {
     throw new OutboundFailure('invalid_url', 'not a URL');
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new OutboundFailure('invalid_url', `not an http(s) URL (${u.protocol})`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new OutboundFailure('invalid_url', `not an http(s) URL (${u.protocol})`);
   return u;
 }
 
@@ -193,7 +204,11 @@ function toResponse(res: IncomingMessage, u: URL, maxBytes: number, method: stri
   if (status < 200 || status > 599) throw new OutboundFailure('invalid_answer', `answered with status ${status}`);
   const empty = NULL_BODY.has(status) || method?.toUpperCase() === 'HEAD';
   if (empty) res.resume();
-  const response = new Response(empty ? null : cappedBody(res, maxBytes), { status, statusText: res.statusMessage ?? '', headers });
+  const response = new Response(empty ? null : cappedBody(res, maxBytes), {
+    status,
+    statusText: res.statusMessage ?? '',
+    headers,
+  });
   Object.defineProperty(response, 'url', { value: u.href });
   return response;
 }

@@ -8,7 +8,9 @@ export class OutboundRefused extends Error {
     /** ipaddr.js's name of the range: `loopback`, `private`, `linkLocal`, `uniqueLocal`, … */
     readonly range: string,
   ) {
-    super(`${host === address ? address : `${host} (${address})`} is not a public address (${range}); svc does not send there unless SVC_OUTBOUND_ALLOW allows it`);
+    super(
+      `${host === address ? address : `${host} (${address})`} is not a public address (${range}); svc does not send there unless SVC_OUTBOUND_ALLOW allows it`,
+    );
   }
 }
 

@@ -55,7 +55,10 @@ export function carriedFolder(group: string): string | undefined {
   const files = m.groups[group];
   if (!files) throw new Error(`BUG: the executable carries no group "${group}"`);
   const dir = join(unpackDir(), `${group}-${groupDigest(files)}`);
-  extractVerified(dir, files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: () => bytesOf(f) })));
+  extractVerified(
+    dir,
+    files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: () => bytesOf(f) })),
+  );
   folders.set(group, dir);
   return dir;
 }
@@ -68,7 +71,8 @@ export function carriedFolder(group: string): string | undefined {
  */
 export function loadCarriedAddon(group: string, file: string): unknown {
   const dir = carriedFolder(group);
-  if (!dir) throw new Error(`cannot load the native addon ${group}/${file}: svc is not running as the single executable`);
+  if (!dir)
+    throw new Error(`cannot load the native addon ${group}/${file}: svc is not running as the single executable`);
   const module = { exports: {} as unknown };
   process.dlopen(module, join(dir, file));
   return module.exports;

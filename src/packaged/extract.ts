@@ -25,7 +25,7 @@ export function fileSha256(path: string): string | undefined {
   try {
     const h = createHash('sha256');
     const buf = Buffer.allocUnsafe(1 << 20);
-    for (let n; (n = readSync(fd, buf, 0, buf.length, null)) > 0; ) h.update(buf.subarray(0, n));
+    for (let n; (n = readSync(fd, buf, 0, buf.length, null)) > 0;) h.update(buf.subarray(0, n));
     return h.digest('hex');
   } catch {
     return undefined; // a folder where a file should be, a read error: written anew
@@ -58,7 +58,8 @@ export function extractVerified(dir: string, files: readonly WantedFile[]): stri
     const target = join(dir, f.path);
     if (fileSha256(target) === f.sha256) continue;
     const bytes = f.bytes();
-    if (sha256(bytes) !== f.sha256) throw new Error(`BUG: carried file ${f.path} does not match its SHA-256 in the manifest`);
+    if (sha256(bytes) !== f.sha256)
+      throw new Error(`BUG: carried file ${f.path} does not match its SHA-256 in the manifest`);
     write(target, bytes);
     written.push(f.path);
   }
@@ -74,6 +75,8 @@ function write(target: string, bytes: Uint8Array): void {
     replace(tmp, target);
   } catch (e) {
     rmSync(tmp, { force: true });
-    throw new Error(`cannot write ${target}: ${e instanceof Error ? e.message : String(e)} (SVC_UNPACK_DIR names another folder)`);
+    throw new Error(
+      `cannot write ${target}: ${e instanceof Error ? e.message : String(e)} (SVC_UNPACK_DIR names another folder)`,
+    );
   }
 }

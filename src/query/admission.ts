@@ -66,7 +66,10 @@ export class SearchAdmission {
     if (this.fits(asker)) return Promise.resolve(this.take(asker));
     if (this.queue.length >= this.limits.maxQueued) return Promise.reject(this.refusal('the search queue is full'));
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => leave(this.refusal(`no search slot freed within ${this.limits.maxWaitMs / 1000} s`)), this.limits.maxWaitMs);
+      const timer = setTimeout(
+        () => leave(this.refusal(`no search slot freed within ${this.limits.maxWaitMs / 1000} s`)),
+        this.limits.maxWaitMs,
+      );
       const abort = () => leave(signal!.reason);
       const leave = (e: unknown) => {
         const i = this.queue.indexOf(w);
@@ -118,7 +121,7 @@ export class SearchAdmission {
   /** Grants freed slots to the oldest waiters that fit; while ingest holds slots back, looks again soon. */
   private drain(): void {
     const cap = this.cap(); // asked once: ingestBehind reads storage
-    for (let i = 0; i < this.queue.length && this.running < cap; ) {
+    for (let i = 0; i < this.queue.length && this.running < cap;) {
       const w = this.queue[i];
       if (!this.fits(w.asker, cap)) {
         i++;
@@ -159,7 +162,10 @@ export class SearchAdmission {
         if (i >= 0) this.monitorQueue.splice(i, 1);
         reject(signal!.reason);
       };
-      const w: Waiter = { asker: a, grant: (release) => (signal?.removeEventListener('abort', abort), resolve(release)) };
+      const w: Waiter = {
+        asker: a,
+        grant: (release) => (signal?.removeEventListener('abort', abort), resolve(release)),
+      };
       signal?.addEventListener('abort', abort, { once: true });
       this.monitorQueue.push(w);
     });
@@ -170,12 +176,25 @@ export class SearchAdmission {
     return new SvcError(
       'too_many_searches',
       `too many searches at once (${why}): svc runs at most ${l.maxRunning} searches at once (SVC_MAX_CONCURRENT_SEARCHES) and ${l.maxPerPrincipal} per user or key (SVC_MAX_SEARCHES_PER_USER); retry shortly`,
-      { retryAfterSecs: Math.max(1, Math.ceil(l.maxWaitMs / 1000)), details: { maxConcurrent: l.maxRunning, maxPerUser: l.maxPerPrincipal } },
+      {
+        retryAfterSecs: Math.max(1, Math.ceil(l.maxWaitMs / 1000)),
+        details: { maxConcurrent: l.maxRunning, maxPerUser: l.maxPerPrincipal },
+      },
     );
   }
 }
 
 /** The gate of a server, from config: the queue holds up to 4 searches per slot; monitors get one slot of their own. */
-export function searchAdmission(c: { maxRunning: number; maxPerPrincipal: number; maxWaitSecs: number }, ingestBehind?: () => boolean): SearchAdmission {
-  return new SearchAdmission({ maxRunning: c.maxRunning, maxPerPrincipal: c.maxPerPrincipal, maxQueued: 4 * c.maxRunning, maxWaitMs: c.maxWaitSecs * 1000, monitorRunning: 1, ingestBehind });
+export function searchAdmission(
+  c: { maxRunning: number; maxPerPrincipal: number; maxWaitSecs: number },
+  ingestBehind?: () => boolean,
+): SearchAdmission {
+  return new SearchAdmission({
+    maxRunning: c.maxRunning,
+    maxPerPrincipal: c.maxPerPrincipal,
+    maxQueued: 4 * c.maxRunning,
+    maxWaitMs: c.maxWaitSecs * 1000,
+    monitorRunning: 1,
+    ingestBehind,
+  });
 }

@@ -76,7 +76,9 @@ export function analyze(q: Query, nowMs: number): QueryAnalysis {
   const subs = subqueries(q);
   const out: QueryAnalysis = {
     // one scan feeds the main search and its subqueries: only tokens all of them require prune
-    requiredTokens: subs.map((sub) => new Set(requiredTokens(sub.search))).reduce((acc, theirs) => acc.filter((t) => theirs.has(t)), requiredTokens(q.search)),
+    requiredTokens: subs
+      .map((sub) => new Set(requiredTokens(sub.search)))
+      .reduce((acc, theirs) => acc.filter((t) => theirs.has(t)), requiredTokens(q.search)),
     fieldTokens: subs.length ? [] : extractedFieldTokens(q.search),
     fields: mode === 'events' || read.wildcard ? '*' : withAliases,
     mode,
@@ -90,8 +92,7 @@ export function analyze(q: Query, nowMs: number): QueryAnalysis {
     if (c.bound === 'earliest') {
       out.fromMs = Math.max(out.fromMs ?? -Infinity, ms);
       out.fromRelative ||= isRelativeTime(c.value);
-    }
-    else out.toMs = Math.min(out.toMs ?? Infinity, ms);
+    } else out.toMs = Math.min(out.toMs ?? Infinity, ms);
   }
   return out;
 }
@@ -138,7 +139,8 @@ export interface CompiledQuery {
  */
 export function baseSchema(rel: RelationInfo): Schema {
   const s: Schema = new Map(CORE_COLUMNS);
-  const typeOf = (sqlType: string | undefined): ColType => (sqlType === 'BIGINT' || sqlType === 'DOUBLE' ? 'num' : sqlType === 'BOOLEAN' ? 'bool' : 'any');
+  const typeOf = (sqlType: string | undefined): ColType =>
+    sqlType === 'BIGINT' || sqlType === 'DOUBLE' ? 'num' : sqlType === 'BOOLEAN' ? 'bool' : 'any';
   for (const f of rel.fieldColumns) if (!s.has(f)) s.set(f, typeOf(rel.fieldTypes?.[f]));
   return s;
 }
@@ -178,8 +180,12 @@ function compileInto(q: Query, b: StageBuilder, rel: RelationInfo, opts: Compile
   const since = opts.sinceUs === undefined ? [] : [`_time >= ${timeLiteral(opts.sinceUs / 1000)}`];
   // a field read before any pipe defines it may be found in the message (query/extract)
   const reads = opts.searchOnly ? [...searchFields(q.search), ...(opts.alsoRead ?? [])] : readFields(q).names;
-  const extracted = new Map(reads.filter(isExtractable).map((n) => [n, (gate?: string) => textValueSql(n, (x) => colRef(schema, x), gate)]));
-  const where = [compileSearch(q.search, schema, opts.nowMs, extracted), ...since].filter((w) => w !== 'TRUE' && w !== '(TRUE)');
+  const extracted = new Map(
+    reads.filter(isExtractable).map((n) => [n, (gate?: string) => textValueSql(n, (x) => colRef(schema, x), gate)]),
+  );
+  const where = [compileSearch(q.search, schema, opts.nowMs, extracted), ...since].filter(
+    (w) => w !== 'TRUE' && w !== '(TRUE)',
+  );
   b.push(`SELECT * FROM ${rel.sql} AS e${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`);
   if (extracted.size > 0) pushExtracted(b, new Map([...extracted].map(([n, sql]) => [n, sql()])), rel.fieldTypes);
   if (opts.searchOnly) return;
@@ -193,7 +199,9 @@ function compileInto(q: Query, b: StageBuilder, rel: RelationInfo, opts: Compile
 /** The stage's order, then the core columns it has and does not order by yet. */
 function withTiebreak(b: StageBuilder): OrderKey[] {
   const used = new Set(b.order.flatMap((k) => k.cols));
-  const extra = [...CORE_NAMES].filter((n) => b.schema.has(n) && !used.has(n)).map((n) => ({ sql: ident(n), desc: false, cols: [n] }));
+  const extra = [...CORE_NAMES]
+    .filter((n) => b.schema.has(n) && !used.has(n))
+    .map((n) => ({ sql: ident(n), desc: false, cols: [n] }));
   return [...b.order, ...extra];
 }
 
@@ -202,5 +210,7 @@ function withTiebreak(b: StageBuilder): OrderKey[] {
  * rest as stored, each under its own name (a top-level SELECT keeps `Foo` and `foo` apart).
  */
 export function selectList(columns: { name: string; type: ColType }[]): string {
-  return columns.map((c) => `${c.type === 'time' ? timeText(ident(c.name)) : ident(c.name)} AS ${outputName(c.name)}`).join(', ');
+  return columns
+    .map((c) => `${c.type === 'time' ? timeText(ident(c.name)) : ident(c.name)} AS ${outputName(c.name)}`)
+    .join(', ');
 }

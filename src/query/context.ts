@@ -31,12 +31,32 @@ type Match = Pick<AroundQuery, 't' | 'host' | 'source'>;
  */
 export async function contextRun(deps: PlanDeps, principal: Principal, req: ContextRequest): Promise<ContextResult> {
   const t = exactTimeUs(req.time);
-  if (t === undefined) throw new SvcError('invalid_input', `time: want the event time as search returned it, such as 2026-01-31T12:00:00.123456Z (got ${JSON.stringify(req.time)})`, { details: { field: 'time' } });
+  if (t === undefined)
+    throw new SvcError(
+      'invalid_input',
+      `time: want the event time as search returned it, such as 2026-01-31T12:00:00.123456Z (got ${JSON.stringify(req.time)})`,
+      { details: { field: 'time' } },
+    );
   for (const key of ['env', 'index'] as const) {
-    if (!req[key] || req[key] === '*') throw new SvcError('invalid_input', `${key}: name the event's ${key === 'env' ? 'environment' : 'index'}, not ${JSON.stringify(req[key] ?? '')}`, { details: { field: key } });
+    if (!req[key] || req[key] === '*')
+      throw new SvcError(
+        'invalid_input',
+        `${key}: name the event's ${key === 'env' ? 'environment' : 'index'}, not ${JSON.stringify(req[key] ?? '')}`,
+        { details: { field: key } },
+      );
   }
-  const targets = resolveSearchTargets(principal, { env: req.env, index: req.index }, deps.control.envs().map((e) => e.name));
-  const base: ScanSpec = { envs: targets.envs, indexes: [req.index], requiredTokens: [], fields: '*', signal: req.signal };
+  const targets = resolveSearchTargets(
+    principal,
+    { env: req.env, index: req.index },
+    deps.control.envs().map((e) => e.name),
+  );
+  const base: ScanSpec = {
+    envs: targets.envs,
+    indexes: [req.index],
+    requiredTokens: [],
+    fields: '*',
+    signal: req.signal,
+  };
   const match: Match = { t, host: req.host, source: req.source };
   const want = (n: number | undefined) => Math.min(Math.max(0, Math.floor(n ?? DEFAULT_SIDE)), MAX_SIDE);
   const at = await readEvents(deps.store, { ...base, fromUs: t, toUs: t + 1 }, { ...match, side: 'at', limit: MAX_AT });
@@ -46,11 +66,20 @@ export async function contextRun(deps: PlanDeps, principal: Principal, req: Cont
 }
 
 /** The `n` events nearest to the anchor on one side (ascending), and whether more lie beyond them. */
-async function nearest(store: EventStore, base: ScanSpec, match: Match, side: Side, n: number): Promise<{ events: EventJson[]; more: boolean }> {
+async function nearest(
+  store: EventStore,
+  base: ScanSpec,
+  match: Match,
+  side: Side,
+  n: number,
+): Promise<{ events: EventJson[]; more: boolean }> {
   const t = match.t;
   for (const w of WINDOWS_US) {
     // the scan's range is [fromUs, toUs): `before` ends at t (exclusive), `after` starts just past it
-    const range = side === 'before' ? { fromUs: w === undefined ? undefined : t - w, toUs: t } : { fromUs: t + 1, toUs: w === undefined ? undefined : t + 1 + w };
+    const range =
+      side === 'before'
+        ? { fromUs: w === undefined ? undefined : t - w, toUs: t }
+        : { fromUs: t + 1, toUs: w === undefined ? undefined : t + 1 + w };
     // one more than wanted says whether more exist
     const events = await readEvents(store, { ...base, ...range }, { ...match, side, limit: n + 1 });
     if (events.length > n || w === undefined) {

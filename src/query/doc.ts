@@ -12,4 +12,8 @@ export interface ConstructDoc {
   example: string;
 }
 
-export const doc = (syntax: string, description: string, example: string): ConstructDoc => ({ syntax, description, example });
+export const doc = (syntax: string, description: string, example: string): ConstructDoc => ({
+  syntax,
+  description,
+  example,
+});

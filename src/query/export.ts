@@ -68,7 +68,13 @@ class Output {
   }
 }
 
-export async function exportRun(deps: PlanDeps, principal: Principal, req: ExportRequest, sink: ExportSink, deadline: Deadline): Promise<ExportSummary> {
+export async function exportRun(
+  deps: PlanDeps,
+  principal: Principal,
+  req: ExportRequest,
+  sink: ExportSink,
+  deadline: Deadline,
+): Promise<ExportSummary> {
   const p = prepare(deps, principal, req);
   const max = Math.min(Math.max(1, Math.floor(req.max ?? DEFAULT_EXPORT_MAX)), MAX_EXPORT);
   if (p.a.mode === 'table') return exportTable(deps, p, max, sink, deadline);
@@ -82,7 +88,14 @@ export async function exportRun(deps: PlanDeps, principal: Principal, req: Expor
  * `tiebreak`), so the field count a CSV header needs and the rows streamed after it are the same
  * rows.
  */
-async function exportEvents(deps: PlanDeps, p: Prepared, max: number, fieldList: boolean, sink: ExportSink, deadline: Deadline): Promise<ExportSummary> {
+async function exportEvents(
+  deps: PlanDeps,
+  p: Prepared,
+  max: number,
+  fieldList: boolean,
+  sink: ExportSink,
+  deadline: Deadline,
+): Promise<ExportSummary> {
   const empty = () => new Output(sink, deadline, { mode: 'events', ...(fieldList ? { fields: [] } : {}) }).end();
   if (!p.possible) return empty();
   let spec = scanSpec(p, '*');
@@ -97,8 +110,19 @@ async function exportEvents(deps: PlanDeps, p: Prepared, max: number, fieldList:
   }
   const range = extent(deps.store, p);
   return deps.store.scan(spec, async (rel, exec, stream) => {
-    const c = compile(p.q, rel, { nowMs: p.nowMs, range, limit, searchOnly: p.a.plainEvents, sinceUs, tiebreak: true, lookups: p.lookups });
-    const out = new Output(sink, deadline, { mode: 'events', ...(fieldList ? { fields: await usedFields(exec, c) } : {}) });
+    const c = compile(p.q, rel, {
+      nowMs: p.nowMs,
+      range,
+      limit,
+      searchOnly: p.a.plainEvents,
+      sinceUs,
+      tiebreak: true,
+      lookups: p.lookups,
+    });
+    const out = new Output(sink, deadline, {
+      mode: 'events',
+      ...(fieldList ? { fields: await usedFields(exec, c) } : {}),
+    });
     for await (const chunk of stream(c.sql)) await out.events(chunk.rows.map((r) => toEvent(chunk.columns, r)));
     return out.end();
   });
@@ -113,7 +137,13 @@ async function usedFields(exec: Exec, c: CompiledQuery): Promise<string[]> {
 }
 
 /** A table: its columns and rows in its order, at most `max` rows. */
-async function exportTable(deps: PlanDeps, p: Prepared, max: number, sink: ExportSink, deadline: Deadline): Promise<ExportSummary> {
+async function exportTable(
+  deps: PlanDeps,
+  p: Prepared,
+  max: number,
+  sink: ExportSink,
+  deadline: Deadline,
+): Promise<ExportSummary> {
   if (!p.possible) return new Output(sink, deadline, { mode: 'table', columns: [] }).end();
   const range = extent(deps.store, p);
   return deps.store.scan(scanSpec(p, p.a.fields), async (rel: RelationInfo, exec: Exec, stream: StreamRows) => {
@@ -122,7 +152,11 @@ async function exportTable(deps: PlanDeps, p: Prepared, max: number, sink: Expor
     if (patterns) {
       // a final patterns merges every shape of its stage into templates: in memory, as /api/search does
       const r = await exec(c.sql);
-      const table = patternsTable(patterns, r.rows.map((row) => row.map(jsonValue)), max);
+      const table = patternsTable(
+        patterns,
+        r.rows.map((row) => row.map(jsonValue)),
+        max,
+      );
       const out = new Output(sink, deadline, { mode: 'table', columns: table.columns });
       await out.rows(table.rows);
       return out.end();
@@ -131,7 +165,11 @@ async function exportTable(deps: PlanDeps, p: Prepared, max: number, sink: Expor
       // a final timechart is pivoted and its empty buckets filled, which needs every row of a
       // bucket at once: shaped in memory as /api/search does (at most 10,000 buckets)
       const r = await exec(c.sql);
-      const table = shapeTimechart(c.timechart, r.columns, r.rows.map((row) => row.map(jsonValue)));
+      const table = shapeTimechart(
+        c.timechart,
+        r.columns,
+        r.rows.map((row) => row.map(jsonValue)),
+      );
       const out = new Output(sink, deadline, { mode: 'table', columns: table.columns });
       await out.rows(table.rows.slice(0, max));
       return out.end();

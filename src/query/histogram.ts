@@ -30,33 +30,65 @@ interface BucketRow {
  * optionally stacked by a field. The stacked counts come from the same statement shape as the plain
  * ones, so they sum to the plain histogram's counts.
  */
-export async function histogramRun(deps: PlanDeps, principal: Principal, req: HistogramRequest): Promise<HistogramResult> {
+export async function histogramRun(
+  deps: PlanDeps,
+  principal: Principal,
+  req: HistogramRequest,
+): Promise<HistogramResult> {
   const t0 = performance.now();
   const by = req.by === undefined ? undefined : parseFieldName(req.by, 'by');
   const p = prepare(deps, principal, req);
   const range = p.possible ? extent(deps.store, p) : undefined;
-  if (!range) return { spanSecs: 60, ...(by ? { series: [] } : {}), buckets: [], meta: { matched: 0, scanned: 0, tookMs: elapsedMs(t0) } };
+  if (!range)
+    return {
+      spanSecs: 60,
+      ...(by ? { series: [] } : {}),
+      buckets: [],
+      meta: { matched: 0, scanned: 0, tookMs: elapsedMs(t0) },
+    };
   const spanSecs = autoSpanSecs(range.fromMs, range.toMs, Math.min(Math.max(1, Math.floor(req.buckets ?? 60)), 1000));
   const spanUs = spanSecs * 1_000_000;
   const withPipes = p.a.mode === 'events' && p.q.pipes.every((x) => COUNTED_PIPES.includes(x.kind));
   // every event of the range counts when the search keeps all and no counted pipe drops any
   const allEvents = matchesAll(p.q.search) && (!withPipes || p.q.pipes.length === 0);
   let res: { rows: BucketRow[]; scanned: number; series?: string[] };
-  if (by !== undefined) res = await stackedRows(deps, p, spanUs, withPipes, by, Math.min(Math.max(1, Math.floor(req.series ?? DEFAULT_SERIES)), MAX_SERIES));
+  if (by !== undefined)
+    res = await stackedRows(
+      deps,
+      p,
+      spanUs,
+      withPipes,
+      by,
+      Math.min(Math.max(1, Math.floor(req.series ?? DEFAULT_SERIES)), MAX_SERIES),
+    );
   else res = allEvents ? await allEventsPerBucket(deps, p, spanUs) : await histogramRows(deps, p, spanUs, withPipes);
   const buckets = fillBuckets(res.rows, range, spanUs, by !== undefined);
   const matched = res.rows.reduce((s, r) => s + r.n, 0);
-  return { spanSecs, ...(res.series ? { series: res.series } : {}), buckets, meta: { matched, scanned: res.scanned, tookMs: elapsedMs(t0) } };
+  return {
+    spanSecs,
+    ...(res.series ? { series: res.series } : {}),
+    buckets,
+    meta: { matched, scanned: res.scanned, tookMs: elapsedMs(t0) },
+  };
 }
 
 /** Every bucket of the range, empty ones included (at most MAX_BUCKETS). */
-function fillBuckets(rows: BucketRow[], range: { fromMs: number; toMs: number }, spanUs: number, stacked: boolean): HistogramResult['buckets'] {
+function fillBuckets(
+  rows: BucketRow[],
+  range: { fromMs: number; toMs: number },
+  spanUs: number,
+  stacked: boolean,
+): HistogramResult['buckets'] {
   const byB = new Map<number, HistogramResult['buckets'][number]>();
   const firstB = Math.floor((range.fromMs * 1000) / spanUs);
   const lastB = Math.floor((range.toMs * 1000 - 1) / spanUs);
   const buckets: HistogramResult['buckets'] = [];
   for (let b = firstB; b <= lastB && buckets.length < MAX_BUCKETS; b++) {
-    const bucket = { time: isoFromUs(b * spanUs), count: 0, ...(stacked ? { series: {} as Record<string, number> } : {}) };
+    const bucket = {
+      time: isoFromUs(b * spanUs),
+      count: 0,
+      ...(stacked ? { series: {} as Record<string, number> } : {}),
+    };
     buckets.push(bucket);
     byB.set(b, bucket);
   }
@@ -70,7 +102,11 @@ function fillBuckets(rows: BucketRow[], range: { fromMs: number; toMs: number },
 }
 
 /** fast path: histogram of a search that keeps every event, from the store's per-minute counts. */
-async function allEventsPerBucket(deps: PlanDeps, p: Prepared, spanUs: number): Promise<{ rows: BucketRow[]; scanned: number }> {
+async function allEventsPerBucket(
+  deps: PlanDeps,
+  p: Prepared,
+  spanUs: number,
+): Promise<{ rows: BucketRow[]; scanned: number }> {
   const r = await deps.store.countByBucket(bucketSpec(p), spanUs);
   return { rows: r.buckets.map(([b, n]) => ({ b, n })), scanned: r.candidateEvents };
 }
@@ -79,11 +115,19 @@ function countedFields(p: Prepared, withPipes: boolean, extra: string[] = []): P
   return withPipes ? p.a.fields : userFields([...searchFields(p.q.search), ...extra]);
 }
 
-async function histogramRows(deps: PlanDeps, p: Prepared, spanUs: number, withPipes: boolean): Promise<{ rows: BucketRow[]; scanned: number }> {
+async function histogramRows(
+  deps: PlanDeps,
+  p: Prepared,
+  spanUs: number,
+  withPipes: boolean,
+): Promise<{ rows: BucketRow[]; scanned: number }> {
   return deps.store.scan(scanSpec(p, countedFields(p, withPipes)), async (rel, exec) => {
     const c = compile(p.q, rel, { nowMs: p.nowMs, limit: 1, searchOnly: !withPipes, lookups: p.lookups });
     const r = await exec(bucketCountsSql(c, spanUs));
-    return { rows: r.rows.map((x) => ({ b: Number(jsonValue(x[0])), n: Number(jsonValue(x[1])) })), scanned: rel.candidateEvents };
+    return {
+      rows: r.rows.map((x) => ({ b: Number(jsonValue(x[0])), n: Number(jsonValue(x[1])) })),
+      scanned: rel.candidateEvents,
+    };
   });
 }
 
@@ -92,9 +136,22 @@ async function histogramRows(deps: PlanDeps, p: Prepared, spanUs: number, withPi
  * NULL (sql/time-buckets.ts), so the answer stays small whatever the field's cardinality. Values
  * are named as the JSON answer shows them.
  */
-async function stackedRows(deps: PlanDeps, p: Prepared, spanUs: number, withPipes: boolean, by: string, k: number): Promise<{ rows: BucketRow[]; scanned: number; series: string[] }> {
+async function stackedRows(
+  deps: PlanDeps,
+  p: Prepared,
+  spanUs: number,
+  withPipes: boolean,
+  by: string,
+  k: number,
+): Promise<{ rows: BucketRow[]; scanned: number; series: string[] }> {
   return deps.store.scan(scanSpec(p, countedFields(p, withPipes, [by])), async (rel, exec) => {
-    const c = compile(p.q, rel, { nowMs: p.nowMs, limit: 1, searchOnly: !withPipes, alsoRead: [by], lookups: p.lookups });
+    const c = compile(p.q, rel, {
+      nowMs: p.nowMs,
+      limit: 1,
+      searchOnly: !withPipes,
+      alsoRead: [by],
+      lookups: p.lookups,
+    });
     const r = await exec(stackedBucketsSql(c, by, spanUs, k, [OTHER_SERIES, NULL_SERIES]));
     const ranked = new Map<string, number>();
     const rows = r.rows.map(([b, rank, v, isNull, n]): BucketRow => {

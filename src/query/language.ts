@@ -20,8 +20,44 @@ export interface LanguageReference {
   extractedFields: { name: string; formats: string[] }[];
 }
 
-export const KEYWORDS: readonly string[] = ['AND', 'OR', 'NOT', 'by', 'as', 'output', 'outputnew', 'span', 'field', 'limit', 'earliest', 'latest', 'true', 'false', 'null', 'window', 'current', 'global', 'over', 'usenull', 'useother', 'maxspan', 'maxpause', 'startswith', 'endswith', 'input', 'path'];
-export const CORE_FIELDS_ORDER: readonly string[] = ['_time', 'host', 'source', 'sourcetype', 'message', 'index', 'env'];
+export const KEYWORDS: readonly string[] = [
+  'AND',
+  'OR',
+  'NOT',
+  'by',
+  'as',
+  'output',
+  'outputnew',
+  'span',
+  'field',
+  'limit',
+  'earliest',
+  'latest',
+  'true',
+  'false',
+  'null',
+  'window',
+  'current',
+  'global',
+  'over',
+  'usenull',
+  'useother',
+  'maxspan',
+  'maxpause',
+  'startswith',
+  'endswith',
+  'input',
+  'path',
+];
+export const CORE_FIELDS_ORDER: readonly string[] = [
+  '_time',
+  'host',
+  'source',
+  'sourcetype',
+  'message',
+  'index',
+  'env',
+];
 
 const byName = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
@@ -30,9 +66,13 @@ let cached: LanguageReference | undefined;
 /** Built once: the registries do not change while svc runs. */
 export function languageReference(): LanguageReference {
   cached ??= {
-    pipes: Object.values(PIPES).map((d) => ({ name: d.name, ...d.doc })).sort(byName),
+    pipes: Object.values(PIPES)
+      .map((d) => ({ name: d.name, ...d.doc }))
+      .sort(byName),
     aggregations: aggregationDocs(),
-    functions: Object.entries(FUNCTIONS).map(([name, d]) => ({ name, ...d.doc })).sort(byName),
+    functions: Object.entries(FUNCTIONS)
+      .map(([name, d]) => ({ name, ...d.doc }))
+      .sort(byName),
     keywords: [...KEYWORDS],
     coreFields: [...CORE_FIELDS_ORDER],
     extractedFields: formatFieldCatalog(),

@@ -146,7 +146,8 @@ export class Lexer {
         j += 2;
       } else out += s[j++];
     }
-    if (j >= s.length) throw parseError(`missing closing ${q} for the string starting at position ${i}`, i, s.slice(i, i + 20));
+    if (j >= s.length)
+      throw parseError(`missing closing ${q} for the string starting at position ${i}`, i, s.slice(i, i + 20));
     return this.tok(kind, out, i, j + 1);
   }
 }

@@ -39,7 +39,10 @@ export interface Parser {
   /** Field names of a list, without signs or functions (see listItems). */
   fieldList(what: string, opts?: { stop?: string[]; allowEmpty?: boolean }): string[];
   /** Field names separated by commas and/or spaces, up to `|`, the end or a stop keyword (parser.ts). */
-  listItems(what: string, opts?: { stop?: string[]; signs?: boolean; fns?: string[]; allowEmpty?: boolean }): ListItem[];
+  listItems(
+    what: string,
+    opts?: { stop?: string[]; signs?: boolean; fns?: string[]; allowEmpty?: boolean },
+  ): ListItem[];
   /** Runs `fn` one level of nesting deeper; throws invalid_query at `t` past MAX_NESTING (parser.ts). */
   nest<T>(t: Token, fn: () => T): T;
   /** A whole query in square brackets, `search` before it optional (Splunk's subsearch). */

@@ -42,7 +42,10 @@ export class QueryParser implements Parser {
   /** Terms, phrases and field filters read so far in the search part (MAX_TERMS). */
   private terms = 0;
 
-  constructor(readonly src: string, depth = 0) {
+  constructor(
+    readonly src: string,
+    depth = 0,
+  ) {
     this.lex = new Lexer(src);
     this.depth = depth;
   }
@@ -111,8 +114,10 @@ export class QueryParser implements Parser {
   /** A positive integer argument. */
   positiveInt(what: string): number {
     const t = this.next('expr');
-    if (t.kind !== 'number' || !/^\d+$/.test(t.text) || Number(t.text) < 1) throw this.fail(`unexpected ${describe(t)}: missing ${what} (a positive integer)`, t);
-    if (!Number.isSafeInteger(Number(t.text))) throw this.fail(`${describe(t)} is too large for ${what} (at most ${Number.MAX_SAFE_INTEGER})`, t);
+    if (t.kind !== 'number' || !/^\d+$/.test(t.text) || Number(t.text) < 1)
+      throw this.fail(`unexpected ${describe(t)}: missing ${what} (a positive integer)`, t);
+    if (!Number.isSafeInteger(Number(t.text)))
+      throw this.fail(`${describe(t)} is too large for ${what} (at most ${Number.MAX_SAFE_INTEGER})`, t);
     return Number(t.text);
   }
 
@@ -133,7 +138,10 @@ export class QueryParser implements Parser {
    * With `signs`, each may carry a leading `+`/`-` (`-count`, `-"user name"`); with `fns`, each
    * may be wrapped in one of those functions (`num(x)`, `-str("a b")`).
    */
-  listItems(what: string, opts: { stop?: string[]; signs?: boolean; fns?: string[]; allowEmpty?: boolean } = {}): ListItem[] {
+  listItems(
+    what: string,
+    opts: { stop?: string[]; signs?: boolean; fns?: string[]; allowEmpty?: boolean } = {},
+  ): ListItem[] {
     const out: ListItem[] = [];
     let prevEnd = -1;
     for (;;) {
@@ -141,7 +149,8 @@ export class QueryParser implements Parser {
       if (t.kind === 'eof' || (t.kind === 'op' && t.text === '|')) break;
       if (t.kind === 'word' && opts.stop?.includes(t.text.toLowerCase())) break;
       // two names need a space or comma between them: `"a"b` is a typo, not two fields
-      if (t.pos === prevEnd && !t.raw.startsWith(',') && this.src[prevEnd - 1] !== ',') throw this.unexpected(t, 'missing a space or comma before it');
+      if (t.pos === prevEnd && !t.raw.startsWith(',') && this.src[prevEnd - 1] !== ',')
+        throw this.unexpected(t, 'missing a space or comma before it');
       if (t.kind === 'string') out.push({ name: this.quotedListName(this.next('search')), sign: '' });
       else if (t.kind === 'word') this.listWord(this.next('search'), what, opts, out);
       else throw this.unexpected(t, `missing ${what}`);
@@ -165,8 +174,10 @@ export class QueryParser implements Parser {
       const sign = opts.signs && /^[+-]/.test(part) ? (part[0] as '+' | '-') : '';
       const name = sign ? part.slice(1) : part;
       const glued = last ? this.gluedAfter(t) : undefined;
-      if (name === '' && sign && glued?.kind === 'string') out.push({ name: this.quotedListName(this.next('search')), sign });
-      else if (name !== '' && glued?.kind === 'op' && glued.text === '(') out.push(this.listCall(t, name, sign, what, opts.fns ?? []));
+      if (name === '' && sign && glued?.kind === 'string')
+        out.push({ name: this.quotedListName(this.next('search')), sign });
+      else if (name !== '' && glued?.kind === 'op' && glued.text === '(')
+        out.push(this.listCall(t, name, sign, what, opts.fns ?? []));
       else if (!BARE_LIST_NAME.test(name)) throw this.fail(`unexpected ${JSON.stringify(part)}: missing ${what}`, t);
       else out.push({ name, sign });
     });
@@ -183,7 +194,10 @@ export class QueryParser implements Parser {
     const open = this.next('search');
     if (!fns.includes(fn.toLowerCase())) {
       if (fns.length === 0) throw this.unexpected(open, `missing ${what}`);
-      throw this.fail(`unknown sort function ${JSON.stringify(fn)}: want ${fns.slice(0, -1).join(', ')} or ${fns[fns.length - 1]}`, t);
+      throw this.fail(
+        `unknown sort function ${JSON.stringify(fn)}: want ${fns.slice(0, -1).join(', ')} or ${fns[fns.length - 1]}`,
+        t,
+      );
     }
     const arg = this.next('search');
     let name: string;
@@ -214,7 +228,9 @@ export class QueryParser implements Parser {
       this.next('search');
       items.push(this.parseAnd());
     }
-    return items.length === 1 ? items[0] : { kind: 'or', items: items.flatMap((i) => (i.kind === 'or' ? i.items : [i])) };
+    return items.length === 1
+      ? items[0]
+      : { kind: 'or', items: items.flatMap((i) => (i.kind === 'or' ? i.items : [i])) };
   }
 
   private parseAnd(): SearchNode {
@@ -226,13 +242,16 @@ export class QueryParser implements Parser {
         if (items.length === 0) throw this.unexpected(t, 'missing a search term before it');
         this.next('search');
         const after = this.peek('search');
-        if (after.kind === 'eof' || (after.kind === 'op' && after.text !== '(')) throw this.unexpected(after, 'missing a search term after "AND"');
+        if (after.kind === 'eof' || (after.kind === 'op' && after.text !== '('))
+          throw this.unexpected(after, 'missing a search term after "AND"');
         continue;
       }
       items.push(this.parseUnary());
     }
     if (items.length === 0) throw this.unexpected(this.peek('search'), 'missing a search term');
-    return items.length === 1 ? items[0] : { kind: 'and', items: items.flatMap((i) => (i.kind === 'and' ? i.items : [i])) };
+    return items.length === 1
+      ? items[0]
+      : { kind: 'and', items: items.flatMap((i) => (i.kind === 'and' ? i.items : [i])) };
   }
 
   private parseUnary(): SearchNode {
@@ -240,13 +259,17 @@ export class QueryParser implements Parser {
     if (this.isWord(t, 'NOT')) {
       this.next('search');
       const after = this.peek('search');
-      if (after.kind === 'eof' || (after.kind === 'op' && after.text !== '(')) throw this.unexpected(after, 'missing a search term after "NOT"');
+      if (after.kind === 'eof' || (after.kind === 'op' && after.text !== '('))
+        throw this.unexpected(after, 'missing a search term after "NOT"');
       return this.nest(t, () => ({ kind: 'not', item: this.parseUnary() }));
     }
     if (t.kind === 'word' && t.text.length > 1 && t.text.startsWith('-')) {
       this.next('search');
       this.countTerm(t);
-      return { kind: 'not', item: this.parseWord({ ...t, text: t.text.slice(1), pos: t.pos + 1, raw: t.raw.slice(1) }) };
+      return {
+        kind: 'not',
+        item: this.parseWord({ ...t, text: t.text.slice(1), pos: t.pos + 1, raw: t.raw.slice(1) }),
+      };
     }
     return this.parsePrimary();
   }
@@ -270,7 +293,8 @@ export class QueryParser implements Parser {
   }
 
   private countTerm(t: Token): void {
-    if (++this.terms > MAX_TERMS) throw this.fail(`cannot search for more than ${MAX_TERMS} terms and field filters at once: narrow the query`, t);
+    if (++this.terms > MAX_TERMS)
+      throw this.fail(`cannot search for more than ${MAX_TERMS} terms and field filters at once: narrow the query`, t);
   }
 
   /** A word: a term, or the field name of `field<op>value`. */
@@ -281,7 +305,8 @@ export class QueryParser implements Parser {
     if (!isFieldName(t.text)) throw this.fail(`invalid field name ${JSON.stringify(t.text)}`, t);
     this.next('search');
     const v = this.next('search');
-    if (v.kind !== 'word' && v.kind !== 'string') throw this.unexpected(v, `missing a value after "${t.text}${op.text}"`);
+    if (v.kind !== 'word' && v.kind !== 'string')
+      throw this.unexpected(v, `missing a value after "${t.text}${op.text}"`);
     const fieldOp = (op.text === ':' ? '=' : op.text) as FieldOp;
     const bound = t.text.toLowerCase();
     if ((bound === 'earliest' || bound === 'latest') && fieldOp === '=') {
@@ -290,7 +315,10 @@ export class QueryParser implements Parser {
       } catch (e) {
         // a value of the wrong shape gets the parser's wording; a known unit or a range error says so
         if (!(e as Error).message.startsWith('cannot parse')) throw this.fail(`${bound}: ${(e as Error).message}`, v);
-        throw this.fail(`cannot parse ${bound} time ${JSON.stringify(v.text)}: want RFC 3339, epoch seconds, now or relative like -15m`, v);
+        throw this.fail(
+          `cannot parse ${bound} time ${JSON.stringify(v.text)}: want RFC 3339, epoch seconds, now or relative like -15m`,
+          v,
+        );
       }
       return { kind: 'time', bound, value: v.text, quoted: v.kind === 'string' };
     }
@@ -324,7 +352,8 @@ export class QueryParser implements Parser {
     try {
       sub = parse(inner, this.depth + 1);
     } catch (e) {
-      if (e instanceof SvcError && typeof e.details?.position === 'number') throw parseError(e.message, e.details.position + start, String(e.details.token ?? ''));
+      if (e instanceof SvcError && typeof e.details?.position === 'number')
+        throw parseError(e.message, e.details.position + start, String(e.details.token ?? ''));
       throw e;
     }
     this.lex.seek(close + 1);
@@ -342,7 +371,8 @@ export class QueryParser implements Parser {
       if (!def) throw this.fail(`unknown command ${JSON.stringify(cmd.text)}`, cmd);
       pipes.push(def.parse(this, cmd));
       const end = this.peek('search');
-      if (!(end.kind === 'eof' || (end.kind === 'op' && end.text === '|'))) throw this.unexpected(end, `after "${cmd.text.toLowerCase()}"`);
+      if (!(end.kind === 'eof' || (end.kind === 'op' && end.text === '|')))
+        throw this.unexpected(end, `after "${cmd.text.toLowerCase()}"`);
     }
     return pipes;
   }
@@ -372,7 +402,8 @@ export function parseFieldName(text: string, param: string): string {
   } catch (e) {
     throw fail((e as Error).message);
   }
-  if (p.peek('search').kind !== 'eof' || names.length !== 1) throw fail(`want one field name, not ${JSON.stringify(text)}`);
+  if (p.peek('search').kind !== 'eof' || names.length !== 1)
+    throw fail(`want one field name, not ${JSON.stringify(text)}`);
   if (names[0].includes('*')) throw fail(`want one field name without wildcards, not ${JSON.stringify(text)}`);
   return names[0];
 }

@@ -43,7 +43,11 @@ export { userFields } from './compile.js';
 export function prepare(deps: PlanDeps, principal: Principal, req: SearchRequest): Prepared {
   const nowMs = deps.clock.now();
   const q = parse(req.q ?? '');
-  const targets = resolveSearchTargets(principal, req, deps.control.envs().map((e) => e.name));
+  const targets = resolveSearchTargets(
+    principal,
+    req,
+    deps.control.envs().map((e) => e.name),
+  );
   const a = analyze(q, nowMs);
   const reqFrom = req.from ? parseTime(req.from, nowMs) : undefined;
   const reqTo = req.to ? parseTime(req.to, nowMs) : undefined;
@@ -60,7 +64,10 @@ export function prepare(deps: PlanDeps, principal: Principal, req: SearchRequest
   if (to.length === 0 && relativeStart) to.push(nowMs + 1);
   const toMs = to.length ? Math.min(...to) : undefined;
   narrowIndexes(deps.store, q, targets);
-  const possible = targets.envs.length > 0 && (targets.indexes === null || targets.indexes.length > 0) && !(fromMs !== undefined && toMs !== undefined && fromMs >= toMs);
+  const possible =
+    targets.envs.length > 0 &&
+    (targets.indexes === null || targets.indexes.length > 0) &&
+    !(fromMs !== undefined && toMs !== undefined && fromMs >= toMs);
   // an unknown table is the caller's error even when no event could reach the pipe
   checkLookupTables(q.pipes, deps.lookups);
   return { q, a, targets, nowMs, fromMs, toMs, possible, signal: req.signal, lookups: deps.lookups };
@@ -105,7 +112,9 @@ export function bucketSpec(p: Prepared): BucketCountSpec {
 
 export function partitionsOf(store: EventStore, p: Prepared): PartitionSummary[] {
   if (p.targets.envs.length === 0) return [];
-  return store.partitions(p.targets.envs).filter((s) => p.targets.indexes === null || p.targets.indexes.includes(s.index));
+  return store
+    .partitions(p.targets.envs)
+    .filter((s) => p.targets.indexes === null || p.targets.indexes.includes(s.index));
 }
 
 /** The query's time range, else the extent of the data it may read. */
@@ -115,5 +124,7 @@ export function extent(store: EventStore, p: Prepared): { fromMs: number; toMs: 
   const dataTo = parts.length ? Math.floor(Math.max(...parts.map((s) => s.maxTimeUs)) / 1000) + 1 : undefined;
   const fromMs = p.fromMs ?? dataFrom;
   const toMs = p.toMs ?? dataTo;
-  return fromMs === undefined || toMs === undefined || !Number.isFinite(fromMs) || !Number.isFinite(toMs) ? undefined : { fromMs, toMs };
+  return fromMs === undefined || toMs === undefined || !Number.isFinite(fromMs) || !Number.isFinite(toMs)
+    ? undefined
+    : { fromMs, toMs };
 }

@@ -20,7 +20,12 @@ export function pivotSeries<K>(
   info: Pick<TimechartInfo, 'aggs'>,
   columns: string[],
   rows: unknown[][],
-  p: { by: string; key: (row: unknown[], i: number) => K; label: (v: unknown) => string; order?: (a: string, b: string) => number },
+  p: {
+    by: string;
+    key: (row: unknown[], i: number) => K;
+    label: (v: unknown) => string;
+    order?: (a: string, b: string) => number;
+  },
 ): { names: string[]; cells: Map<K, unknown[]>; empty: () => unknown[] } {
   const bi = columns.indexOf(p.by);
   const aggIdx = info.aggs.map((a) => columns.indexOf(a.name));
@@ -43,10 +48,19 @@ export function pivotSeries<K>(
  * and one column per y value (`agg: value` with several aggregations), sorted by name with `NULL`
  * and `OTHER` last; a missing cell is 0 for count and dc, else null. Rows are JSON values already.
  */
-export function shapeChart(info: TimechartInfo & { over: string }, columns: string[], rows: unknown[][]): { columns: string[]; rows: unknown[][] } {
+export function shapeChart(
+  info: TimechartInfo & { over: string },
+  columns: string[],
+  rows: unknown[][],
+): { columns: string[]; rows: unknown[][] } {
   if (!info.by) return { columns, rows };
   const xi = columns.indexOf(info.over);
   const xs = new Map<string, unknown>(rows.map((r) => [JSON.stringify(r[xi]), r[xi]]));
-  const p = pivotSeries(info, columns, rows, { by: info.by, key: (r) => JSON.stringify(r[xi]), label: String, order: seriesOrder });
+  const p = pivotSeries(info, columns, rows, {
+    by: info.by,
+    key: (r) => JSON.stringify(r[xi]),
+    label: String,
+    order: seriesOrder,
+  });
   return { columns: [info.over, ...p.names], rows: [...p.cells].map(([k, cells]) => [xs.get(k), ...cells]) };
 }

@@ -12,7 +12,8 @@ export function elapsedMs(t0: number): number {
 /** A DuckDB result value as plain JSON: numbers, strings, booleans, arrays, null. */
 export function jsonValue(v: unknown): unknown {
   if (v === null || v === undefined) return null;
-  if (typeof v === 'bigint') return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
+  if (typeof v === 'bigint')
+    return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
   if (typeof v === 'string' || typeof v === 'boolean') return v;
   if (v instanceof Date) return v.toISOString();
@@ -30,7 +31,8 @@ export function toEvent(columns: string[], row: unknown[]): EventJson {
     if (c === '_time') ev.time = typeof v === 'string' ? v : '';
     else if (CORE_NAMES.has(c)) (ev as unknown as Record<string, unknown>)[c] = v === null ? '' : String(v);
     // an own property even for "__proto__" (a plain assignment would set the prototype, hiding the field)
-    else if (v !== null && c !== '__ord') Object.defineProperty(ev.fields, c, { value: v, enumerable: true, writable: true, configurable: true });
+    else if (v !== null && c !== '__ord')
+      Object.defineProperty(ev.fields, c, { value: v, enumerable: true, writable: true, configurable: true });
   });
   return ev;
 }
@@ -42,7 +44,11 @@ const MAX_BUCKETS = 10_000;
  * null otherwise) and, with `by`, pivots one column per value (per aggregation when several).
  * A final chart is pivoted only (results-chart.ts).
  */
-export function shapeTimechart(info: TimechartInfo, columns: string[], rows: unknown[][]): { columns: string[]; rows: unknown[][] } {
+export function shapeTimechart(
+  info: TimechartInfo,
+  columns: string[],
+  rows: unknown[][],
+): { columns: string[]; rows: unknown[][] } {
   if (info.over !== undefined) return shapeChart({ ...info, over: info.over }, columns, rows);
   if (rows.length === 0) return { columns, rows };
   const spanMs = info.spanSecs * 1000;
@@ -58,6 +64,10 @@ export function shapeTimechart(info: TimechartInfo, columns: string[], rows: unk
     const byTime = new Map(rows.map((r, i) => [times[i], r]));
     return { columns, rows: buckets.map((t) => byTime.get(t) ?? [iso(t), ...fill]) };
   }
-  const p = pivotSeries(info, columns, rows, { by: info.by, key: (_, i) => times[i], label: (v) => String(jsonValue(v)) });
+  const p = pivotSeries(info, columns, rows, {
+    by: info.by,
+    key: (_, i) => times[i],
+    label: (v) => String(jsonValue(v)),
+  });
   return { columns: ['_time', ...p.names], rows: buckets.map((t) => [iso(t), ...(p.cells.get(t) ?? p.empty())]) };
 }

@@ -16,13 +16,22 @@ const ABOUT_FILES = /\bfile ['"]|\bparquet\b|maximum_object_size|\bread_json\b|\
 /** `e` as the caller's error when the query's values caused it; storage errors as storage_unavailable. */
 export function queryRunError(e: unknown): unknown {
   if (e instanceof Error && /^Out of Memory Error: /.test(e.message)) {
-    return new SvcError('query_too_large', 'the search needs more memory than svc may use (SVC_DUCKDB_MEMORY_LIMIT): narrow the time range, the groups or the fields', { retryAfterSecs: 5, cause: e });
+    return new SvcError(
+      'query_too_large',
+      'the search needs more memory than svc may use (SVC_DUCKDB_MEMORY_LIMIT): narrow the time range, the groups or the fields',
+      { retryAfterSecs: 5, cause: e },
+    );
   }
   if (isSvcError(e) || !(e instanceof Error)) return e;
   const reason = e.message.split('\n')[0];
   // a file the store could not read: the caller can retry once the store has set it aside; the
   // reason (which names the file) goes to the log through the cause, not to the caller
-  if (ABOUT_FILES.test(e.message)) return new SvcError('storage_unavailable', 'cannot read part of the stored data; the file is reported to the operator, retry shortly', { retryAfterSecs: 5, cause: e });
+  if (ABOUT_FILES.test(e.message))
+    return new SvcError(
+      'storage_unavailable',
+      'cannot read part of the stored data; the file is reported to the operator, retry shortly',
+      { retryAfterSecs: 5, cause: e },
+    );
   if (!CAUSED_BY_QUERY.test(e.message)) return e;
   return new SvcError('invalid_query', `the query cannot run: ${reason}`, { cause: e });
 }

@@ -11,7 +11,8 @@ import type { SearchMeta, SearchRequest } from './types.js';
  */
 export async function noMatchHint(deps: PlanDeps, p: Prepared, req: SearchRequest): Promise<SearchMeta['hint']> {
   const where = `env ${p.targets.envs.length === 1 ? `"${p.targets.envs[0]}"` : `(${p.targets.envs.join(', ')})`}${req.index && req.index !== '*' ? ` index "${req.index}"` : ''}`;
-  if (p.targets.envs.length === 0) return { eventsOutsideRange: 0, message: 'no environment to search: none is readable with these credentials' };
+  if (p.targets.envs.length === 0)
+    return { eventsOutsideRange: 0, message: 'no environment to search: none is readable with these credentials' };
   const envName = p.targets.envs[0];
   if (p.targets.envs.length === 1 && !deps.control.env(envName)) {
     return { eventsOutsideRange: 0, message: `environment "${envName}" does not exist: check env` };
@@ -39,5 +40,7 @@ export async function noMatchHint(deps: PlanDeps, p: Prepared, req: SearchReques
 async function eventsInRange(deps: PlanDeps, p: Prepared, total: number): Promise<number> {
   if (p.fromMs === undefined && p.toMs === undefined) return total;
   // no tokens, no fields: the scan's time range alone decides which events count
-  return deps.store.scan(scanSpec(p, [], []), async (rel, exec) => Number(jsonValue((await exec(countEventsSql(rel))).rows[0][0])));
+  return deps.store.scan(scanSpec(p, [], []), async (rel, exec) =>
+    Number(jsonValue((await exec(countEventsSql(rel))).rows[0][0])),
+  );
 }

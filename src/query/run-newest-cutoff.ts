@@ -27,7 +27,11 @@ export async function newestCutoff(store: EventStore, p: Prepared, k: number): P
     const c = compile(p.q, rel, { nowMs: p.nowMs, limit: k, searchOnly: true });
     const r = await exec(newestCutoffSql(c, k));
     const cutoff = jsonValue(r.rows[0][1]);
-    return { n: Number(jsonValue(r.rows[0][0])), cutoffUs: cutoff === null ? null : Number(cutoff), scanned: rel.candidateEvents };
+    return {
+      n: Number(jsonValue(r.rows[0][0])),
+      cutoffUs: cutoff === null ? null : Number(cutoff),
+      scanned: rel.candidateEvents,
+    };
   });
 }
 

@@ -30,7 +30,11 @@ export async function searchRun(deps: PlanDeps, principal: Principal, req: Searc
   const limit = Math.min(Math.max(1, Math.floor(req.limit ?? DEFAULT_LIMIT)), MAX_LIMIT);
   let result: SearchResult;
   if (!p.possible) {
-    result = { events: [], ...(p.a.mode === 'table' ? { columns: [], rows: [] } : {}), meta: { matched: 0, scanned: 0, tookMs: 0 } };
+    result = {
+      events: [],
+      ...(p.a.mode === 'table' ? { columns: [], rows: [] } : {}),
+      meta: { matched: 0, scanned: 0, tookMs: 0 },
+    };
   } else if (p.a.plainEvents) {
     result = await plainEvents(deps.store, p, Math.min(limit, p.a.headN ?? Infinity));
   } else {
@@ -70,7 +74,12 @@ async function pipeline(store: EventStore, p: Prepared, limit: number): Promise<
   return store.scan(scanSpec(p, p.a.fields), async (rel, exec) => {
     // a final patterns merges every shape of its stage into templates after the statement
     const patterns = finalPatterns(p.q.pipes);
-    const c = compile(p.q, rel, { nowMs: p.nowMs, range, limit: patterns ? SHAPE_ROWS : p.a.mode === 'table' ? TABLE_ROWS : limit, lookups: p.lookups });
+    const c = compile(p.q, rel, {
+      nowMs: p.nowMs,
+      range,
+      limit: patterns ? SHAPE_ROWS : p.a.mode === 'table' ? TABLE_ROWS : limit,
+      lookups: p.lookups,
+    });
     const [rows, count] = await Promise.all([exec(c.sql), exec(c.countSql)]);
     const meta: SearchMeta = { matched: Number(jsonValue(count.rows[0][0])), scanned: rel.candidateEvents, tookMs: 0 };
     if (c.mode === 'events') return { events: rows.rows.map((r) => toEvent(rows.columns, r)), meta };
@@ -87,7 +96,12 @@ async function pipeline(store: EventStore, p: Prepared, limit: number): Promise<
  * Same result as the SQL path: rows `[_time text, count]` by time, capped at TABLE_ROWS before
  * the empty buckets are filled; `matched` is every event of the range.
  */
-async function countTimechart(store: EventStore, p: Prepared, tc: TimechartPipe, range: { fromMs: number; toMs: number } | undefined): Promise<SearchResult> {
+async function countTimechart(
+  store: EventStore,
+  p: Prepared,
+  tc: TimechartPipe,
+  range: { fromMs: number; toMs: number } | undefined,
+): Promise<SearchResult> {
   const spanSecs = spanOf(tc.span, range);
   const spanUs = spanSecs * 1_000_000;
   const r = await store.countByBucket(bucketSpec(p), spanUs);
@@ -95,5 +109,10 @@ async function countTimechart(store: EventStore, p: Prepared, tc: TimechartPipe,
   const rows = r.buckets.slice(0, TABLE_ROWS).map(([b, n]) => [isoFromUs(b * spanUs), n]);
   const table = shapeTimechart({ spanSecs, aggs: [{ name, zero: true }] }, ['_time', name], rows);
   const matched = r.buckets.reduce((sum, [, n]) => sum + n, 0);
-  return { events: [], columns: table.columns, rows: table.rows, meta: { matched, scanned: r.candidateEvents, tookMs: 0 } };
+  return {
+    events: [],
+    columns: table.columns,
+    rows: table.rows,
+    meta: { matched, scanned: r.candidateEvents, tookMs: 0 },
+  };
 }

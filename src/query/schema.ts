@@ -38,5 +38,10 @@ export function expandPattern(schema: Schema, pattern: string): string[] {
 
 /** A whole-string regex for a name pattern whose `*` matches anything (each `*` a group when `capture`). */
 export function wildcardRegex(pattern: string, capture = false): RegExp {
-  return new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join(capture ? '(.*)' : '.*')}$`);
+  return new RegExp(
+    `^${pattern
+      .split('*')
+      .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join(capture ? '(.*)' : '.*')}$`,
+  );
 }

@@ -9,8 +9,18 @@ import { mapQueryRunErrors } from './run-errors.js';
 import { fieldsRun } from './run-fields.js';
 import { searchRun } from './run-search.js';
 import type {
-  ContextRequest, ContextResult, EventReader, ExportRequest, ExportSink, ExportSummary,
-  FieldsResult, HistogramRequest, HistogramResult, SearchRequest, SearchResult, SearchService,
+  ContextRequest,
+  ContextResult,
+  EventReader,
+  ExportRequest,
+  ExportSink,
+  ExportSummary,
+  FieldsResult,
+  HistogramRequest,
+  HistogramResult,
+  SearchRequest,
+  SearchResult,
+  SearchService,
 } from './types.js';
 
 export interface QueryServiceDeps extends PlanDeps {
@@ -29,7 +39,13 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 const CANCEL_RECORD_MS = 1000;
 
 /** The limits of a service built without its own gate (benchmarks, tools): config's defaults on 2 cores. */
-export const DEFAULT_ADMISSION: AdmissionLimits = { maxRunning: 2, maxPerPrincipal: 3, maxQueued: 8, maxWaitMs: 5000, monitorRunning: 1 };
+export const DEFAULT_ADMISSION: AdmissionLimits = {
+  maxRunning: 2,
+  maxPerPrincipal: 3,
+  maxQueued: 8,
+  maxWaitMs: 5000,
+  monitorRunning: 1,
+};
 
 /**
  * The SearchService and EventReader over the storage engine (query/types.ts): each call runs under
@@ -49,12 +65,21 @@ export class QueryService implements SearchService, EventReader {
    * interrupted when either fires; the wait for a slot is not part of the time limit. Errors the query's values caused become 400s (run-errors.ts). `run` may lift the
    * limit (an export, once it streams: query/export.ts); the caller's signal still applies.
    */
-  private async guarded<R extends { q?: string; signal?: AbortSignal; lane?: 'monitor' }, T>(principal: Principal, req: R, run: (req: R, deadline: Deadline) => Promise<T>, what = req.q ?? ''): Promise<T> {
+  private async guarded<R extends { q?: string; signal?: AbortSignal; lane?: 'monitor' }, T>(
+    principal: Principal,
+    req: R,
+    run: (req: R, deadline: Deadline) => Promise<T>,
+    what = req.q ?? '',
+  ): Promise<T> {
     let release: () => void;
     try {
-      release = await this.admission.admit({ who: `${principal.kind}:${principal.id}`, lane: req.lane ?? 'caller' }, req.signal);
+      release = await this.admission.admit(
+        { who: `${principal.kind}:${principal.id}`, lane: req.lane ?? 'caller' },
+        req.signal,
+      );
     } catch (e) {
-      if (req.signal?.aborted && e === req.signal.reason) throw new SvcError('request_cancelled', 'the caller went away before the search began');
+      if (req.signal?.aborted && e === req.signal.reason)
+        throw new SvcError('request_cancelled', 'the caller went away before the search began');
       throw e;
     }
     try {
@@ -64,10 +89,18 @@ export class QueryService implements SearchService, EventReader {
     }
   }
 
-  private async limited<R extends { q?: string; signal?: AbortSignal }, T>(principal: Principal, req: R, run: (req: R, deadline: Deadline) => Promise<T>, what: string): Promise<T> {
+  private async limited<R extends { q?: string; signal?: AbortSignal }, T>(
+    principal: Principal,
+    req: R,
+    run: (req: R, deadline: Deadline) => Promise<T>,
+    what: string,
+  ): Promise<T> {
     const timeoutMs = this.deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const limit = new AbortController();
-    const timer = setTimeout(() => limit.abort(new DOMException('the search time limit passed', 'TimeoutError')), timeoutMs);
+    const timer = setTimeout(
+      () => limit.abort(new DOMException('the search time limit passed', 'TimeoutError')),
+      timeoutMs,
+    );
     timer.unref();
     const signal = req.signal ? AbortSignal.any([limit.signal, req.signal]) : limit.signal;
     const t0 = performance.now();
@@ -75,7 +108,12 @@ export class QueryService implements SearchService, EventReader {
       return await mapQueryRunErrors(() => run({ ...req, signal }, { lift: () => clearTimeout(timer) }));
     } catch (e) {
       const stopped = (reason: StopReason) =>
-        this.deps.onStopped?.({ reason, query: what, principal: `${principal.kind}:${principal.name}`, tookMs: Math.round(performance.now() - t0) });
+        this.deps.onStopped?.({
+          reason,
+          query: what,
+          principal: `${principal.kind}:${principal.name}`,
+          tookMs: Math.round(performance.now() - t0),
+        });
       // the UI drops short searches all the time as the user types: only long ones are worth a record
       const long = performance.now() - t0 >= CANCEL_RECORD_MS;
       if (isSvcError(e) && e.code === 'query_too_large') stopped('query_too_large');
@@ -84,7 +122,11 @@ export class QueryService implements SearchService, EventReader {
       if (!signal.aborted || e !== signal.reason) throw e;
       if (limit.signal.aborted) {
         stopped('query_timeout');
-        throw new SvcError('query_timeout', `the search ran longer than ${timeoutMs / 1000} s and was stopped: narrow the time range or the query`, { retryAfterSecs: 1 });
+        throw new SvcError(
+          'query_timeout',
+          `the search ran longer than ${timeoutMs / 1000} s and was stopped: narrow the time range or the query`,
+          { retryAfterSecs: 1 },
+        );
       }
       if (long) stopped('request_cancelled');
       throw new SvcError('request_cancelled', 'the caller went away; the search was stopped');
@@ -106,7 +148,12 @@ export class QueryService implements SearchService, EventReader {
   }
 
   context(principal: Principal, req: ContextRequest): Promise<ContextResult> {
-    return this.guarded(principal, req, (r) => contextRun(this.deps, principal, r), `context ${req.env}/${req.index} at ${req.time}`);
+    return this.guarded(
+      principal,
+      req,
+      (r) => contextRun(this.deps, principal, r),
+      `context ${req.env}/${req.index} at ${req.time}`,
+    );
   }
 
   export(principal: Principal, req: ExportRequest, sink: ExportSink): Promise<ExportSummary> {

@@ -7,13 +7,33 @@
 import { SvcError } from '../errors/svc-error.js';
 
 const UNIT_SECS: Record<string, number> = {
-  s: 1, sec: 1, secs: 1, second: 1, seconds: 1,
-  m: 60, min: 60, mins: 60, minute: 60, minutes: 60,
-  h: 3600, hr: 3600, hrs: 3600, hour: 3600, hours: 3600,
-  d: 86400, day: 86400, days: 86400,
-  w: 604800, week: 604800, weeks: 604800,
-  mon: 2592000, month: 2592000, months: 2592000,
-  y: 31536000, year: 31536000, years: 31536000,
+  s: 1,
+  sec: 1,
+  secs: 1,
+  second: 1,
+  seconds: 1,
+  m: 60,
+  min: 60,
+  mins: 60,
+  minute: 60,
+  minutes: 60,
+  h: 3600,
+  hr: 3600,
+  hrs: 3600,
+  hour: 3600,
+  hours: 3600,
+  d: 86400,
+  day: 86400,
+  days: 86400,
+  w: 604800,
+  week: 604800,
+  weeks: 604800,
+  mon: 2592000,
+  month: 2592000,
+  months: 2592000,
+  y: 31536000,
+  year: 31536000,
+  years: 31536000,
 };
 
 const RELATIVE = /^(?:([-+])(\d+)([a-z]+))?(?:@([a-z]+))?$/;
@@ -43,13 +63,14 @@ const MAX_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 /** Parses a time value into epoch milliseconds; `nowMs` anchors relative values. Throws invalid_time. */
 export function parseTime(raw: string, nowMs: number): number {
   const ms = parseTimeUnchecked(raw, nowMs);
-  if (!(ms >= MIN_TIME_MS && ms <= MAX_TIME_MS)) throw new SvcError('invalid_time', `time "${raw}" is out of range (years 1 to 9999)`);
+  if (!(ms >= MIN_TIME_MS && ms <= MAX_TIME_MS))
+    throw new SvcError('invalid_time', `time "${raw}" is out of range (years 1 to 9999)`);
   return ms;
 }
 
 function parseTimeUnchecked(raw: string, nowMs: number): number {
   const v = raw.trim();
-  if (v === '' ) throw new SvcError('invalid_time', 'missing time value');
+  if (v === '') throw new SvcError('invalid_time', 'missing time value');
   if (v.toLowerCase() === 'now') return nowMs;
   if (/^\d{9,10}(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
   if (/^\d{12,13}$/.test(v)) return Number(v);
@@ -72,7 +93,10 @@ function parseTimeUnchecked(raw: string, nowMs: number): number {
     const ms = Date.parse(/(Z|[+-]\d{2}:?\d{2})$/i.test(iso) ? iso : `${iso}Z`);
     if (!Number.isNaN(ms)) return ms;
   }
-  throw new SvcError('invalid_time', `cannot parse time "${raw}": want RFC 3339, epoch seconds, now or relative like -15m`);
+  throw new SvcError(
+    'invalid_time',
+    `cannot parse time "${raw}": want RFC 3339, epoch seconds, now or relative like -15m`,
+  );
 }
 
 /** True for a time given relative to now (`now`, `-8d`, `-1d@d`, `@h`, `+2h`), not as an instant. */

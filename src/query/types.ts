@@ -116,7 +116,10 @@ export interface ExportRequest extends SearchRequest {
 
 /** What an export is, told to the sink before any row. */
 export type ExportHead =
-  | { mode: 'events'; /** User fields non-null in at least one exported event, sorted; only when asked for. */ fields?: string[] }
+  | {
+      mode: 'events';
+      /** User fields non-null in at least one exported event, sorted; only when asked for. */ fields?: string[];
+    }
   | { mode: 'table'; columns: string[] };
 
 /**

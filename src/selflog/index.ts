@@ -14,7 +14,13 @@ export { redact, redactString } from './redact.js';
  * Opens the self-log on the storage writer and records the configuration warnings.
  * server.ts records `start` once listening, and `stop` before closing it (see README.md).
  */
-export function openSelfLog(opts: { config: Readonly<Config>; writer: Writer; clock: Clock; log: Logger; node: string }): SelfLog {
+export function openSelfLog(opts: {
+  config: Readonly<Config>;
+  writer: Writer;
+  clock: Clock;
+  log: Logger;
+  node: string;
+}): SelfLog {
   const selflog = createSelfLog({ writer: opts.writer, clock: opts.clock, log: opts.log, node: opts.node });
   for (const w of configWarnings(opts.config)) {
     opts.log.warn({ setting: w.setting }, w.message);

@@ -17,21 +17,34 @@ const HOST = hostname();
 const MAX_FIELDS = 64;
 
 /** Flattens nested values into dotted fields of scalar values; arrays become JSON text. */
-export function flattenFields(value: unknown, prefix: string, out: Record<string, FieldValue>): Record<string, FieldValue> {
+export function flattenFields(
+  value: unknown,
+  prefix: string,
+  out: Record<string, FieldValue>,
+): Record<string, FieldValue> {
   if (Object.keys(out).length >= MAX_FIELDS || value === null || value === undefined) return out;
   if (typeof value === 'string' || typeof value === 'boolean') out[prefix] = value;
   else if (typeof value === 'number') out[prefix] = Number.isFinite(value) ? value : String(value);
   else if (Array.isArray(value)) out[prefix] = redactString(JSON.stringify(value));
   else if (typeof value === 'object') {
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) flattenFields(v, prefix ? `${prefix}.${k}` : k, out);
+    for (const [k, v] of Object.entries(value as Record<string, unknown>))
+      flattenFields(v, prefix ? `${prefix}.${k}` : k, out);
   } else out[prefix] = String(value);
   return out;
 }
 
 export function defaultLevel(event: ServiceEventName): SelfLogLevel {
   if (event === 'llm_error' || event === 'storage_problem') return 'error';
-  if (event === 'config_warning' || event === 'credential_rejected' || event === 'search_stopped' || event === 'monitor_destination_failed' || event === 'syslog_dropped') return 'warn';
-  if (event.startsWith('saml_')) return event === 'saml_login' || /_(ok|success|succeeded)$/.test(event) ? 'info' : 'warn';
+  if (
+    event === 'config_warning' ||
+    event === 'credential_rejected' ||
+    event === 'search_stopped' ||
+    event === 'monitor_destination_failed' ||
+    event === 'syslog_dropped'
+  )
+    return 'warn';
+  if (event.startsWith('saml_'))
+    return event === 'saml_login' || /_(ok|success|succeeded)$/.test(event) ? 'info' : 'warn';
   return 'info';
 }
 

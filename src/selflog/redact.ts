@@ -18,7 +18,10 @@ const SECRET_PATTERNS: [RegExp, string][] = [
   // JWTs (three base64url parts)
   [/\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g, REDACTED],
   // password=..., "token": "...", api_key: ... inside free text (queries, messages)
-  [/\b((?:pass(?:word|wd)?|secret|token|api[_-]?key|authorization)["']?\s*[=:]\s*["']?)[^\s"',;&|)]+/gi, `$1${REDACTED}`],
+  [
+    /\b((?:pass(?:word|wd)?|secret|token|api[_-]?key|authorization)["']?\s*[=:]\s*["']?)[^\s"',;&|)]+/gi,
+    `$1${REDACTED}`,
+  ],
 ];
 
 export function redactString(s: string): string {

@@ -137,11 +137,17 @@ export class BufferedSelfLog implements SelfLog {
           // keep the batch (up to capacity) and pause: a full writer queue is the moment not to add
           // load, and a full or read-only disk may come back (the records wait for it, bounded)
           const storage = err.code === 'storage_unavailable';
-          if (storage && !this.outage) this.outage = { since: Date.now(), droppedBefore: this.counters.dropped, why: err.message };
+          if (storage && !this.outage)
+            this.outage = { since: Date.now(), droppedBefore: this.counters.dropped, why: err.message };
           const room = Math.max(0, this.capacity - this.queue.length);
           this.queue.unshift(...batch.slice(0, room));
-          this.drop(batch.length - Math.min(room, batch.length), storage ? 'storage cannot write' : 'writer queue full', err);
-          this.pausedUntil = Date.now() + (storage ? (this.opts.storageRetryMs ?? (err.retryAfterSecs ?? 5) * 1000) : this.retryAfterMs);
+          this.drop(
+            batch.length - Math.min(room, batch.length),
+            storage ? 'storage cannot write' : 'writer queue full',
+            err,
+          );
+          this.pausedUntil =
+            Date.now() + (storage ? (this.opts.storageRetryMs ?? (err.retryAfterSecs ?? 5) * 1000) : this.retryAfterMs);
           return;
         }
         this.drop(batch.length, 'writer refused', err);
@@ -157,8 +163,13 @@ export class BufferedSelfLog implements SelfLog {
     const secs = Math.round((Date.now() - o.since) / 1000);
     try {
       const detail = { dropped, outageSecs: secs, cause: o.why };
-      if (dropped > 0) this.opts.log.warn(detail, `self-log writes again after ${secs} s; ${dropped} records could not be held meanwhile and were dropped`);
-      else this.opts.log.info(detail, `self-log writes again after ${secs} s; every record was held and is written now`);
+      if (dropped > 0)
+        this.opts.log.warn(
+          detail,
+          `self-log writes again after ${secs} s; ${dropped} records could not be held meanwhile and were dropped`,
+        );
+      else
+        this.opts.log.info(detail, `self-log writes again after ${secs} s; every record was held and is written now`);
     } catch {
       // the process log failing must not reach the caller either
     }

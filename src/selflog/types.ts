@@ -72,11 +72,25 @@ export interface ServiceEventDetails {
     missed_runs?: number;
   } & Detail;
   /** A group of a monitor began firing (or fired again after its cooldown: `repeat`). */
-  monitor_fired: { monitor_id: string; monitor: string; group: string; value: number; threshold: string; repeat?: boolean } & Detail;
+  monitor_fired: {
+    monitor_id: string;
+    monitor: string;
+    group: string;
+    value: number;
+    threshold: string;
+    repeat?: boolean;
+  } & Detail;
   /** A firing group no longer meets the condition. */
   monitor_resolved: { monitor_id: string; monitor: string; group: string; value?: number } & Detail;
   /** A destination did not take a notification after every retry. */
-  monitor_destination_failed: { monitor_id: string; monitor: string; destination: string; attempts: number; status?: number; error: string } & Detail;
+  monitor_destination_failed: {
+    monitor_id: string;
+    monitor: string;
+    destination: string;
+    attempts: number;
+    status?: number;
+    error: string;
+  } & Detail;
   /** The agent or a monitor could not reach or use the LLM provider. */
   llm_error: { provider: string; message: string; status?: number; model?: string } & Detail;
   /** SVC_TLS_CERT/SVC_TLS_KEY changed on disk and the new pair now serves new connections. */
@@ -94,7 +108,9 @@ export interface ServiceEventDetails {
 /** `saml_*` events (saml_login_failed, saml_audience_mismatch, ...) carry free detail. */
 export type SamlEventName = `saml_${string}`;
 export type ServiceEventName = keyof ServiceEventDetails | SamlEventName;
-export type DetailFor<E extends ServiceEventName> = E extends keyof ServiceEventDetails ? ServiceEventDetails[E] : Detail;
+export type DetailFor<E extends ServiceEventName> = E extends keyof ServiceEventDetails
+  ? ServiceEventDetails[E]
+  : Detail;
 
 export type McpOutcome = 'ok' | 'error' | 'rejected';
 

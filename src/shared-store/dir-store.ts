@@ -4,7 +4,14 @@ import { randomBytes } from 'node:crypto';
 import { dirname, join, relative, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { absent, fileVersion, readVersioned, syncDir, syncFile, writeTemp } from './files.js';
-import { checkKey, StoreConflict, StoreUnavailable, type ObjectStore, type PutCondition, type StoreObject } from './object-store.js';
+import {
+  checkKey,
+  StoreConflict,
+  StoreUnavailable,
+  type ObjectStore,
+  type PutCondition,
+  type StoreObject,
+} from './object-store.js';
 
 /** A lock older than this is taken to belong to a writer that died holding it. */
 const STALE_LOCK_MS = 30_000;
@@ -47,7 +54,8 @@ export class DirStore implements ObjectStore {
       try {
         const st = await stat(p).catch(absent);
         if ('ifAbsent' in cond && st) throw new StoreConflict(key, 'it exists');
-        if ('ifVersion' in cond && (!st || fileVersion(st) !== cond.ifVersion)) throw new StoreConflict(key, st ? 'it changed' : 'it is gone');
+        if ('ifVersion' in cond && (!st || fileVersion(st) !== cond.ifVersion))
+          throw new StoreConflict(key, st ? 'it changed' : 'it is gone');
         return await this.place(tmp, p);
       } catch (e) {
         await unlink(tmp).catch(() => {});
@@ -149,4 +157,3 @@ export class DirStore implements ObjectStore {
     }
   }
 }
-

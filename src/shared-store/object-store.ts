@@ -42,7 +42,10 @@ export type PutCondition = { ifAbsent: true } | { ifVersion: string };
 
 /** A conditional write lost: the object exists, or changed since it was read. Re-read and retry. */
 export class StoreConflict extends Error {
-  constructor(readonly key: string, reason: string) {
+  constructor(
+    readonly key: string,
+    reason: string,
+  ) {
     super(`conflict on ${key}: ${reason}`);
     this.name = 'StoreConflict';
   }
@@ -50,7 +53,11 @@ export class StoreConflict extends Error {
 
 /** The store could not be reached or refused the request after retries. Nothing was changed. */
 export class StoreUnavailable extends Error {
-  constructor(readonly location: string, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly location: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(`shared store ${location} unavailable: ${message}`, options);
     this.name = 'StoreUnavailable';
   }
@@ -59,7 +66,12 @@ export class StoreUnavailable extends Error {
 /** Keys are relative paths of safe segments: no empty, `.` or `..` segment, no backslash. */
 export function checkKey(key: string): string {
   const parts = key.split('/');
-  if (key.length === 0 || key.length > 1024 || key.includes('\\') || parts.some((p) => p === '' || p === '.' || p === '..')) {
+  if (
+    key.length === 0 ||
+    key.length > 1024 ||
+    key.includes('\\') ||
+    parts.some((p) => p === '' || p === '.' || p === '..')
+  ) {
     throw new Error(`BUG: bad store key ${JSON.stringify(key)}`);
   }
   return key;

@@ -8,5 +8,11 @@ export async function openObjectStore(config: Readonly<Config>): Promise<ObjectS
   if (!s) return undefined;
   if (s.kind === 'dir') return new DirStore(s.path);
   const { S3Store } = await import('./s3-store.js');
-  return S3Store.open({ bucket: s.bucket, prefix: s.prefix, endpoint: config.s3Endpoint, region: config.s3Region, pathStyle: config.s3PathStyle });
+  return S3Store.open({
+    bucket: s.bucket,
+    prefix: s.prefix,
+    endpoint: config.s3Endpoint,
+    region: config.s3Region,
+    pathStyle: config.s3PathStyle,
+  });
 }

@@ -17,7 +17,9 @@ export function bare(etag: string | undefined): string {
 /** The server cannot keep several writers apart: svc refuses to use it as a shared store. */
 export class StoreUnsupported extends Error {
   constructor(location: string, detail: string) {
-    super(`the store at ${location} does not honour conditional writes (If-None-Match/If-Match): several svc nodes need them; AWS S3, MinIO and Ceph 16+ do (${detail})`);
+    super(
+      `the store at ${location} does not honour conditional writes (If-None-Match/If-Match): several svc nodes need them; AWS S3, MinIO and Ceph 16+ do (${detail})`,
+    );
     this.name = 'StoreUnsupported';
   }
 }
@@ -45,8 +47,10 @@ export async function probeConditionalWrites(t: ProbeTarget): Promise<EtagForm> 
   const put = (cond: { IfNoneMatch?: string; IfMatch?: string }) => tryPut(t, cond);
   try {
     let etag = await put({ IfNoneMatch: '*' });
-    if (etag === 'refused') throw new StoreUnsupported(t.location, 'it refused to create a new object with If-None-Match: *');
-    if ((await put({ IfNoneMatch: '*' })) !== 'refused') throw new StoreUnsupported(t.location, 'PutObject with If-None-Match: * replaced an existing object');
+    if (etag === 'refused')
+      throw new StoreUnsupported(t.location, 'it refused to create a new object with If-None-Match: *');
+    if ((await put({ IfNoneMatch: '*' })) !== 'refused')
+      throw new StoreUnsupported(t.location, 'PutObject with If-None-Match: * replaced an existing object');
     const wrong = randomBytes(16).toString('hex');
     for (const form of ['bare', 'quoted'] as const) {
       const stale = await put({ IfMatch: inForm(form, wrong) });
@@ -67,7 +71,11 @@ export async function probeConditionalWrites(t: ProbeTarget): Promise<EtagForm> 
 async function tryPut(t: ProbeTarget, cond: { IfNoneMatch?: string; IfMatch?: string }): Promise<string> {
   try {
     const body = Buffer.from(`svc probe ${randomBytes(8).toString('hex')}`);
-    const res = await withRetries(t.policy, () => t.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: t.key, Body: body, ContentLength: body.length, ...cond })));
+    const res = await withRetries(t.policy, () =>
+      t.client.send(
+        new PutObjectCommand({ Bucket: t.bucket, Key: t.key, Body: body, ContentLength: body.length, ...cond }),
+      ),
+    );
     return bare(res.ETag);
   } catch (e) {
     if (classify(e) === 'precondition') return 'refused';

@@ -20,7 +20,13 @@ export interface RetryPolicy {
 }
 
 /** 8 tries over ~8-16 s of backoff: a gateway restart or a short network cut passes unnoticed. */
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 8, baseDelayMs: 200, maxDelayMs: 5_000, connectTimeoutMs: 5_000, idleTimeoutMs: 30_000 };
+export const DEFAULT_RETRY: RetryPolicy = {
+  attempts: 8,
+  baseDelayMs: 200,
+  maxDelayMs: 5_000,
+  connectTimeoutMs: 5_000,
+  idleTimeoutMs: 30_000,
+};
 
 /**
  * What a failure means:
@@ -41,10 +47,30 @@ const PRECONDITION_FAILED = 412;
 const TOO_MANY_REQUESTS = 429;
 const FIRST_SERVER_ERROR = 500;
 
-const THROTTLING = new Set(['SlowDown', 'Throttling', 'ThrottlingException', 'TooManyRequestsException', 'RequestLimitExceeded', 'RequestThrottled', 'ServiceUnavailable']);
+const THROTTLING = new Set([
+  'SlowDown',
+  'Throttling',
+  'ThrottlingException',
+  'TooManyRequestsException',
+  'RequestLimitExceeded',
+  'RequestThrottled',
+  'ServiceUnavailable',
+]);
 /** S3 answers these with a 4xx, yet they pass: a slow socket, a clock the SDK corrects on the next try. */
 const TRANSIENT_CODES = new Set(['RequestTimeout', 'RequestTimeTooSkewed', 'TimeoutError']);
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ECONNABORTED',
+  'ERR_STREAM_PREMATURE_CLOSE',
+]);
 
 interface SdkError {
   name?: string;
@@ -58,14 +84,14 @@ export function classify(e: unknown): FailureKind {
   const status = err.$metadata?.httpStatusCode;
   const name = err.Code ?? err.name ?? '';
   if (status === PRECONDITION_FAILED || name === 'PreconditionFailed') return 'precondition';
-  if (status === NOT_FOUND || name === 'NoSuchKey' || name === 'NotFound') return name === 'NoSuchBucket' ? 'fatal' : 'absent';
+  if (status === NOT_FOUND || name === 'NoSuchKey' || name === 'NotFound')
+    return name === 'NoSuchBucket' ? 'fatal' : 'absent';
   if (status === CONFLICT && name === 'ConditionalRequestConflict') return 'transient';
   if (THROTTLING.has(name) || TRANSIENT_CODES.has(name) || status === TOO_MANY_REQUESTS) return 'transient';
   if (status !== undefined && status >= FIRST_SERVER_ERROR) return 'transient';
   if (NETWORK_CODES.has(err.code ?? '') || name === 'TimeoutError') return 'transient';
   return 'fatal';
 }
-
 
 /** The wait before retry number `retry` (from 1): exponential, capped, half of it random. */
 export function backoffMs(policy: RetryPolicy, retry: number): number {

@@ -13,9 +13,24 @@ import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
-import { checkKey, StoreConflict, StoreUnavailable, type ObjectStore, type PutCondition, type StoreObject } from './object-store.js';
+import {
+  checkKey,
+  StoreConflict,
+  StoreUnavailable,
+  type ObjectStore,
+  type PutCondition,
+  type StoreObject,
+} from './object-store.js';
 import { bare, inForm, probeConditionalWrites, PROBE_FOLDER, StoreUnsupported, type EtagForm } from './s3-probe.js';
-import { backoffMs, classify, DEFAULT_RETRY, describeFailure, sleep, withRetries, type RetryPolicy } from './s3-retry.js';
+import {
+  backoffMs,
+  classify,
+  DEFAULT_RETRY,
+  describeFailure,
+  sleep,
+  withRetries,
+  type RetryPolicy,
+} from './s3-retry.js';
 
 export interface S3StoreOptions {
   bucket: string;
@@ -157,7 +172,11 @@ export class S3Store implements ObjectStore {
     const out: StoreObject[] = [];
     let token: string | undefined;
     do {
-      const page = await this.call(prefix, () => this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.root + prefix, ContinuationToken: token })));
+      const page = await this.call(prefix, () =>
+        this.client.send(
+          new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.root + prefix, ContinuationToken: token }),
+        ),
+      );
       for (const o of page.Contents ?? []) {
         const key = o.Key!.slice(this.root.length);
         if (!key.startsWith(PROBE_FOLDER)) out.push({ key, size: o.Size ?? 0, version: bare(o.ETag) });
@@ -191,7 +210,9 @@ export class S3Store implements ObjectStore {
         if (kind === 'absent') throw new StoreConflict(key, 'it is gone');
         if (kind !== 'transient' || n >= this.policy.attempts) throw this.unavailable(key, e);
         // look at once: a lost race (the usual 500) is a conflict without waiting for a backoff
-        const now = await this.call(key, () => this.absentAsUndefined(this.client.send(new HeadObjectCommand(this.at(key)))));
+        const now = await this.call(key, () =>
+          this.absentAsUndefined(this.client.send(new HeadObjectCommand(this.at(key)))),
+        );
         if (now?.Metadata?.[WRITE_ID] === writeId) return bare(now.ETag);
         if ('ifAbsent' in cond ? now !== undefined : now === undefined || bare(now.ETag) !== cond.ifVersion) {
           throw new StoreConflict(key, now ? 'another writer changed it' : 'it is gone');

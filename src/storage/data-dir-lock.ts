@@ -46,14 +46,21 @@ export class DataDirLock {
    */
   static acquire(dataDir: string, onStale: (holder: LockHolder | undefined) => void = () => {}): DataDirLock {
     const path = join(dataDir, LOCK_FILE);
-    const me: LockHolder = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), procStart: procStart(process.pid) };
+    const me: LockHolder = {
+      pid: process.pid,
+      host: hostname(),
+      startedAt: new Date().toISOString(),
+      procStart: procStart(process.pid),
+    };
     const mine = JSON.stringify(me);
     const tmp = `${path}.${process.pid}.tmp`;
     try {
       writeFileSync(tmp, mine + '\n');
     } catch (err) {
       const code = errnoOf(err);
-      throw new DataDirLockError(`cannot lock the data dir ${dataDir} (${code ? describeErrno(code) : (err as Error).message}): svc writes its write-ahead log there and needs it writable`);
+      throw new DataDirLockError(
+        `cannot lock the data dir ${dataDir} (${code ? describeErrno(code) : (err as Error).message}): svc writes its write-ahead log there and needs it writable`,
+      );
     }
     try {
       for (let attempt = 0; attempt < 5; attempt++) {
@@ -61,7 +68,8 @@ export class DataDirLock {
           linkSync(tmp, path);
           return new DataDirLock(path, mine);
         } catch (err) {
-          if (errnoOf(err) !== 'EEXIST') throw new DataDirLockError(`cannot lock the data dir ${dataDir}: ${(err as Error).message}`);
+          if (errnoOf(err) !== 'EEXIST')
+            throw new DataDirLockError(`cannot lock the data dir ${dataDir}: ${(err as Error).message}`);
         }
         const text = readText(path);
         if (text === undefined) continue; // removed meanwhile: try again
@@ -114,7 +122,12 @@ function parseHolder(text: string): LockHolder | undefined {
   try {
     const h = JSON.parse(text) as Partial<LockHolder>;
     if (typeof h.pid !== 'number' || typeof h.host !== 'string' || typeof h.startedAt !== 'string') return undefined;
-    return { pid: h.pid, host: h.host, startedAt: h.startedAt, procStart: typeof h.procStart === 'string' ? h.procStart : undefined };
+    return {
+      pid: h.pid,
+      host: h.host,
+      startedAt: h.startedAt,
+      procStart: typeof h.procStart === 'string' ? h.procStart : undefined,
+    };
   } catch {
     return undefined; // not a lock svc wrote
   }

@@ -141,7 +141,8 @@ function plainRows(rows: unknown[][]): unknown[][] {
   for (const row of rows) {
     for (let i = 0; i < row.length; i++) {
       const v = row[i];
-      if (typeof v === 'bigint') row[i] = v >= Number.MIN_SAFE_INTEGER && v <= Number.MAX_SAFE_INTEGER ? Number(v) : v.toString();
+      if (typeof v === 'bigint')
+        row[i] = v >= Number.MIN_SAFE_INTEGER && v <= Number.MAX_SAFE_INTEGER ? Number(v) : v.toString();
     }
   }
   return rows;

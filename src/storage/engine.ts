@@ -26,12 +26,28 @@ import { salvageQuarantined } from './salvage.js';
 import { replayWal } from './wal/replay.js';
 import { commitSeal, DIRECT_SEAL_MAX_PARTS, removeSealedSegment, writeSegmentBlocks } from './seal.js';
 import { LiveColumns } from './wal/live-columns.js';
-import { retentionDays, sweepExpired, type RetentionReport, type RetentionSweeper, type SweepListener } from './retention.js';
+import {
+  retentionDays,
+  sweepExpired,
+  type RetentionReport,
+  type RetentionSweeper,
+  type SweepListener,
+} from './retention.js';
 import { resolveNodeId } from './node-id.js';
 import type { StorageHandle } from './handle.js';
 import { ProblemReporter, type ProblemListener } from './problems.js';
 import { WalFaults, freeBytesAt } from './disk-faults.js';
-import type { BucketCounts, BucketCountSpec, EventStore, FieldSummary, PartitionSummary, QueryResult, RelationInfo, ScanSpec, StreamRows } from './types.js';
+import type {
+  BucketCounts,
+  BucketCountSpec,
+  EventStore,
+  FieldSummary,
+  PartitionSummary,
+  QueryResult,
+  RelationInfo,
+  ScanSpec,
+  StreamRows,
+} from './types.js';
 import type { ObjectStore } from '../shared-store/object-store.js';
 import { SharedBlocks, type SharedBlocksOptions } from './shared/cluster.js';
 import type { LocalBlocks } from './shared/types.js';
@@ -92,11 +108,16 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     const age = opts.config.testSegmentAgeMs;
     this.tuning = { ...DEFAULT_TUNING, ...(age ? { segmentAgeMs: age } : {}), ...opts.tuning };
     // a caller that will not wait (compat protocols) hears queue_full at once while commits wait for seals
-    this.writer = new WriterQueue(opts.config.blockQueueCap, (b) => this.commit(b), { hold: opts.config.testHoldWriter, backedUp: () => this.sealWaiters.length > 0 });
+    this.writer = new WriterQueue(opts.config.blockQueueCap, (b) => this.commit(b), {
+      hold: opts.config.testHoldWriter,
+      backedUp: () => this.sealWaiters.length > 0,
+    });
     this.sealFailures = new SealFailures(problems, opts.log);
     this.walFaults = new WalFaults(problems, () => freeBytesAt(wal.dir));
     this.unreadable = new UnreadableFiles(problems);
-    this.columns = new LiveColumns(duck, join(opts.config.dataDir, 'tmp'), (err, seq) => opts.log.warn({ err, seq }, 'cannot make the columnar copy of a WAL segment; searches read its JSON'));
+    this.columns = new LiveColumns(duck, join(opts.config.dataDir, 'tmp'), (err, seq) =>
+      opts.log.warn({ err, seq }, 'cannot make the columnar copy of a WAL segment; searches read its JSON'),
+    );
   }
 
   /** Opens the data dir, recovers and replays the WAL (recovery.ts), and starts the background timers. */
@@ -107,21 +128,48 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     const walDir = join(config.dataDir, 'wal');
     mkdirSync(root, { recursive: true });
     clearScratch(config.dataDir);
-    const duck = await Duck.open({ dataDir: config.dataDir, memoryLimit: config.duckdbMemoryLimit, threads: config.duckdbThreads });
+    const duck = await Duck.open({
+      dataDir: config.dataDir,
+      memoryLimit: config.duckdbMemoryLimit,
+      threads: config.duckdbThreads,
+    });
     const problems = new ProblemReporter(() => Date.now());
     const rec = recover(root, walDir, quarantineTo(root, join(config.dataDir, 'quarantine'), opts.log, problems));
-    const engine = new StorageEngine(opts, duck, new Wal(walDir, rec.nextSeg), root, resolveNodeId(config.dataDir, config.nodeId), problems);
+    const engine = new StorageEngine(
+      opts,
+      duck,
+      new Wal(walDir, rec.nextSeg),
+      root,
+      resolveNodeId(config.dataDir, config.nodeId),
+      problems,
+    );
     for (const b of rec.blocks) engine.blocks.add(b);
     engine.lastSeq = rec.maxBlockSeq;
-    for (const b of await salvageQuarantined(duck, rec.quarantined, { target: engine.target(), kept: rec.blocks, unsealed: rec.segments, problems, log: opts.log })) engine.blocks.add(b);
-    await replayWal(duck, walDir, rec.segments, { maxEventBytes: config.eventLimits.maxEventBytes, log: opts.log }, (seg) => {
-      engine.live.set(seg.seq, seg);
-      engine.waiting(seg);
-      engine.schedule(() => engine.seal(seg.seq));
-    });
+    for (const b of await salvageQuarantined(duck, rec.quarantined, {
+      target: engine.target(),
+      kept: rec.blocks,
+      unsealed: rec.segments,
+      problems,
+      log: opts.log,
+    }))
+      engine.blocks.add(b);
+    await replayWal(
+      duck,
+      walDir,
+      rec.segments,
+      { maxEventBytes: config.eventLimits.maxEventBytes, log: opts.log },
+      (seg) => {
+        engine.live.set(seg.seq, seg);
+        engine.waiting(seg);
+        engine.schedule(() => engine.seal(seg.seq));
+      },
+    );
     if (opts.store) engine.blocks.attach((engine.shared = await SharedBlocks.open(engine.sharedOptions(opts.store))));
     engine.startTimers();
-    opts.log.info({ blocks: engine.blocks.size, replayedSegments: rec.segments.length, node: engine.nodeId }, 'storage open');
+    opts.log.info(
+      { blocks: engine.blocks.size, replayedSegments: rec.segments.length, node: engine.nodeId },
+      'storage open',
+    );
     return engine;
   }
 
@@ -239,7 +287,10 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
       this.live.set(seq, r.seg);
       if (old.columns) this.blocks.refs.deleteWhenFree(old.columns);
       this.unreadable.clear(old.path);
-      this.opts.log.warn({ seq, changed: r.changed, skipped: r.skipped, events: r.seg.count }, 'WAL segment rewritten so it can be sealed');
+      this.opts.log.warn(
+        { seq, changed: r.changed, skipped: r.skipped, events: r.seg.count },
+        'WAL segment rewritten so it can be sealed',
+      );
     } catch (err) {
       this.opts.log.error({ err, seq }, 'cannot rewrite WAL segment');
     } // either way the next failure sets it aside
@@ -264,7 +315,17 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
 
   /** One round of merges picked by the policy (merging.ts); each merge commits on its own. */
   mergeRound(force = false): Promise<number> {
-    return mergeRound({ blocks: this.blocks, duck: this.duck, target: () => this.target(), policy: this.tuning.mergePolicy, merged: () => this.shared?.kick(), unreadable: this.unreadable }, force);
+    return mergeRound(
+      {
+        blocks: this.blocks,
+        duck: this.duck,
+        target: () => this.target(),
+        policy: this.tuning.mergePolicy,
+        merged: () => this.shared?.kick(),
+        unreadable: this.unreadable,
+      },
+      force,
+    );
   }
 
   /** Registers the one listener told of storage problems (svc's self-log); earlier ones are kept for it. */
@@ -286,9 +347,17 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     const { control, config, clock, log } = this.opts;
     const report = this.shared
       ? await this.shared.sweep(forced)
-      : await this.schedule(async () => sweepExpired(this.blocks.own(), clock.now(), (env) => retentionDays(env, control, config), (b) => this.blocks.drop(b)));
+      : await this.schedule(async () =>
+          sweepExpired(
+            this.blocks.own(),
+            clock.now(),
+            (env) => retentionDays(env, control, config),
+            (b) => this.blocks.drop(b),
+          ),
+        );
     if (!report) return { deletedBlocks: 0, deletedEvents: 0, blocks: [], tookMs: 0 };
-    if (report.deletedBlocks) log.info({ deletedBlocks: report.deletedBlocks, deletedEvents: report.deletedEvents }, 'retention sweep');
+    if (report.deletedBlocks)
+      log.info({ deletedBlocks: report.deletedBlocks, deletedEvents: report.deletedEvents }, 'retention sweep');
     this.sweepListener?.(report, forced);
     return report;
   }
@@ -310,13 +379,30 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     const daysOf = (env: string) => retentionDays(env, control, config);
     const onPublished = () => void (this.tuning.merge && this.schedule(() => this.mergeRound()));
     const { graceMs } = this.opts.tuning ?? {};
-    return { store, node: this.nodeId, dataDir: config.dataDir, syncSecs: config.blockSyncSecs, cacheMaxBytes: config.cacheMaxBytes, local, problems: this.problems, log, daysOf, now: () => clock.now(), onPublished, graceMs };
+    return {
+      store,
+      node: this.nodeId,
+      dataDir: config.dataDir,
+      syncSecs: config.blockSyncSecs,
+      cacheMaxBytes: config.cacheMaxBytes,
+      local,
+      problems: this.problems,
+      log,
+      daysOf,
+      now: () => clock.now(),
+      onPublished,
+      graceMs,
+    };
   }
 
   private startTimers(): void {
-    const age = setInterval(() => {
-      if (this.wal.bytes > 0 && Date.now() - this.wal.openedAt >= this.tuning.segmentAgeMs) void this.withWal(() => this.rotate());
-    }, Math.min(1000, this.tuning.segmentAgeMs));
+    const age = setInterval(
+      () => {
+        if (this.wal.bytes > 0 && Date.now() - this.wal.openedAt >= this.tuning.segmentAgeMs)
+          void this.withWal(() => this.rotate());
+      },
+      Math.min(1000, this.tuning.segmentAgeMs),
+    );
     const sweep = setInterval(() => void this.sweep(), this.opts.config.retentionSweepSecs * 1000);
     const merge = setInterval(() => {
       if (this.tuning.merge) void this.schedule(() => this.mergeRound());
@@ -375,8 +461,22 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   // ---------------------------------------------------------------- read side (EventStore)
 
   /** A file DuckDB cannot read is left out (reported), and the scan runs over the rest (read/scan-run.ts). */
-  scan<T>(spec: ScanSpec, run: (relation: RelationInfo, exec: (sql: string) => Promise<QueryResult>, stream: StreamRows) => Promise<T>): Promise<T> {
-    return runScan({ blocks: () => this.blocks.all(), live: () => this.live.values(), hold: (b, f) => this.blocks.hold(b, f), query: (q, sig) => this.duck.query(q, sig), stream: (q, sig) => this.duck.stream(q, sig), unreadable: this.unreadable }, spec, run);
+  scan<T>(
+    spec: ScanSpec,
+    run: (relation: RelationInfo, exec: (sql: string) => Promise<QueryResult>, stream: StreamRows) => Promise<T>,
+  ): Promise<T> {
+    return runScan(
+      {
+        blocks: () => this.blocks.all(),
+        live: () => this.live.values(),
+        hold: (b, f) => this.blocks.hold(b, f),
+        query: (q, sig) => this.duck.query(q, sig),
+        stream: (q, sig) => this.duck.stream(q, sig),
+        unreadable: this.unreadable,
+      },
+      spec,
+      run,
+    );
   }
 
   /** EventStore: what searches of `envs` leave out because it cannot be read. */
@@ -393,7 +493,17 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   }
 
   countByBucket(spec: BucketCountSpec, spanUs: number): Promise<BucketCounts> {
-    const readable = <T extends { path: string }>(xs: Iterable<T>) => [...xs].filter((x) => !this.unreadable.has(x.path));
-    return countBuckets({ blocks: readable(this.blocks.all()), live: readable(this.live.values()), hold: (b, f) => this.blocks.hold(b, f), query: (sql) => this.duck.query(sql, spec.signal) }, spec, spanUs);
+    const readable = <T extends { path: string }>(xs: Iterable<T>) =>
+      [...xs].filter((x) => !this.unreadable.has(x.path));
+    return countBuckets(
+      {
+        blocks: readable(this.blocks.all()),
+        live: readable(this.live.values()),
+        hold: (b, f) => this.blocks.hold(b, f),
+        query: (sql) => this.duck.query(sql, spec.signal),
+      },
+      spec,
+      spanUs,
+    );
   }
 }

@@ -55,12 +55,22 @@ export class StorageHealth {
       if (FROM_DISK.has(p.kind)) continue;
       const ttl = p.path?.startsWith(this.o.dataDir) ? undefined : EXPIRES_AFTER_MS[p.kind];
       if (ttl !== undefined && now - p.lastAt > ttl) continue;
-      out.push({ kind: p.kind, message: this.relative(p.message), since: iso(p.since), ...(p.path ? { path: this.relative(p.path) } : {}), count: p.count });
+      out.push({
+        kind: p.kind,
+        message: this.relative(p.message),
+        since: iso(p.since),
+        ...(p.path ? { path: this.relative(p.path) } : {}),
+        count: p.count,
+      });
     }
     const waiting = this.o.oldestWaitingSince();
     if (waiting !== undefined && now - waiting > this.o.stallMs) {
       const secs = Math.round((now - waiting) / 1000);
-      out.push({ kind: 'writer_stalled', message: `a write has waited ${secs} s for its acknowledgement (limit ${Math.round(this.o.stallMs / 1000)} s)`, since: iso(waiting) });
+      out.push({
+        kind: 'writer_stalled',
+        message: `a write has waited ${secs} s for its acknowledgement (limit ${Math.round(this.o.stallMs / 1000)} s)`,
+        since: iso(waiting),
+      });
     }
     const aside = this.blocksSetAside(now);
     if (aside) out.push(aside);
@@ -90,7 +100,11 @@ export class StorageHealth {
   /** Full paths of the data dir made relative to it, so health never tells where the disk is. */
   private relative(text: string): string {
     const root = this.o.dataDir.replace(/[\\/]+$/, '');
-    return text.split(root + sep).join('').split(root).join('.');
+    return text
+      .split(root + sep)
+      .join('')
+      .split(root)
+      .join('.');
   }
 }
 
@@ -112,7 +126,8 @@ function parquetFiles(dir: string): { ctimeMs: number }[] {
       if (out.length >= 10_000) return;
       const p = join(d, e.name);
       if (e.isDirectory() && depth < 6) walk(p, depth + 1);
-      else if (e.isFile() && e.name.endsWith('.parquet')) out.push({ ctimeMs: statSync(p, { throwIfNoEntry: false })?.ctimeMs ?? Date.now() });
+      else if (e.isFile() && e.name.endsWith('.parquet'))
+        out.push({ ctimeMs: statSync(p, { throwIfNoEntry: false })?.ctimeMs ?? Date.now() });
     }
   };
   walk(dir, 0);

@@ -24,7 +24,10 @@ export interface MergeDeps {
 export async function mergeRound(d: MergeDeps, force: boolean): Promise<number> {
   // with a store, only published blocks: one manifest write then swaps the merge in whole
   const candidates = d.blocks.mergeCandidates().filter((b) => !d.unreadable.has(b.path));
-  const groups = pickMerges(candidates, Date.now(), { ...d.policy, ...(force ? { minBlocks: 2, coldMs: 0, settledMs: 0 } : {}) });
+  const groups = pickMerges(candidates, Date.now(), {
+    ...d.policy,
+    ...(force ? { minBlocks: 2, coldMs: 0, settledMs: 0 } : {}),
+  });
   for (const g of groups) await mergeBlocks(d, g);
   return groups.length;
 }

@@ -38,19 +38,30 @@ const OLD_SCRATCH = /^seal-\d+\.parquet$/;
 export function clearScratch(dataDir: string): void {
   rmSync(join(dataDir, 'tmp', 'duckdb'), { recursive: true, force: true });
   const tmpDir = join(dataDir, 'tmp');
-  if (existsSync(tmpDir)) for (const n of readdirSync(tmpDir)) if (COLUMNS_FILE.test(n) || OLD_SCRATCH.test(n)) rmSync(join(tmpDir, n), { force: true });
+  if (existsSync(tmpDir))
+    for (const n of readdirSync(tmpDir))
+      if (COLUMNS_FILE.test(n) || OLD_SCRATCH.test(n)) rmSync(join(tmpDir, n), { force: true });
 }
 
 /**
  * Step 1's way out for a damaged sidecar: the block moves to `quarantineDir` (same relative path),
  * is logged and reported, and svc starts without it rather than not at all.
  */
-export function quarantineTo(root: string, quarantineDir: string, log: Logger, problems: ProblemReporter): (parquet: string, reason: string) => string {
+export function quarantineTo(
+  root: string,
+  quarantineDir: string,
+  log: Logger,
+  problems: ProblemReporter,
+): (parquet: string, reason: string) => string {
   return (parquet, reason) => {
     const dest = moveBlockFiles(parquet, root, quarantineDir);
     log.error({ block: parquet, movedTo: dest, reason }, 'block sidecar is damaged: block set aside');
     // resolved once salvage.ts has read its rows back into new blocks
-    problems.report('block_quarantined', `damaged sidecar (${reason}): block moved to ${dest}, its events are not searchable unless read back`, parquet);
+    problems.report(
+      'block_quarantined',
+      `damaged sidecar (${reason}): block moved to ${dest}, its events are not searchable unless read back`,
+      parquet,
+    );
     return dest;
   };
 }
@@ -59,9 +70,15 @@ export function quarantineTo(root: string, quarantineDir: string, log: Logger, p
  * Start-up recovery (docs/storage.md): finish committed merges and seals, drop blocks of seals
  * that never committed (their events are still in the WAL), and list the segments to replay.
  */
-export function recover(root: string, walDir: string, quarantine: (parquet: string, reason: string) => string): Recovered {
+export function recover(
+  root: string,
+  walDir: string,
+  quarantine: (parquet: string, reason: string) => string,
+): Recovered {
   const quarantined: Quarantined[] = [];
-  const blocks = finishMerges(loadBlocks(root, (from, reason) => quarantined.push({ from, to: quarantine(from, reason), reason })));
+  const blocks = finishMerges(
+    loadBlocks(root, (from, reason) => quarantined.push({ from, to: quarantine(from, reason), reason })),
+  );
   finishSeals(walDir);
   const segments = Wal.segments(walDir);
   const unsealed = new Set(segments);
@@ -95,14 +112,16 @@ function dropWalDebris(walDir: string, unsealed: Set<number>): void {
   if (!existsSync(walDir)) return;
   for (const n of readdirSync(walDir)) {
     const seq = Number(n.split('.')[0]);
-    if (n.endsWith('.tmp') || (n.endsWith('.summary.json') && !unsealed.has(seq))) rmSync(join(walDir, n), { force: true });
+    if (n.endsWith('.tmp') || (n.endsWith('.summary.json') && !unsealed.has(seq)))
+      rmSync(join(walDir, n), { force: true });
   }
 }
 
 /** Step 4: a sealed block whose segment is still there unmarked never committed; the segment is replayed instead. */
 function dropUncommittedSeals(blocks: Block[], unsealed: Set<number>): Block[] {
-  const incomplete = blocks.filter((b) => b.meta.replaces.length === 0 && b.meta.walSeg !== null && unsealed.has(b.meta.walSeg));
+  const incomplete = blocks.filter(
+    (b) => b.meta.replaces.length === 0 && b.meta.walSeg !== null && unsealed.has(b.meta.walSeg),
+  );
   for (const b of incomplete) deleteBlockFiles(b);
   return blocks.filter((b) => !incomplete.includes(b));
 }
-

@@ -30,12 +30,19 @@ export interface RetentionSweeper {
  * Days an environment keeps data: its own override, else SVC_RETENTION_DEFAULT_DAYS, else the
  * admin General setting; undefined keeps data forever.
  */
-export function retentionDays(env: string, control: ControlReader, config: Pick<Config, 'retentionDefaultDays'>): number | undefined {
+export function retentionDays(
+  env: string,
+  control: ControlReader,
+  config: Pick<Config, 'retentionDefaultDays'>,
+): number | undefined {
   return control.env(env)?.retentionDays ?? config.retentionDefaultDays ?? control.settings().retentionDefaultDays;
 }
 
 /** Whether a block of `env` whose newest event is at `maxUs` has outlived its env's retention at `nowMs`. */
-export function expiryRule(nowMs: number, daysOf: (env: string) => number | undefined): (env: string, maxUs: number) => boolean {
+export function expiryRule(
+  nowMs: number,
+  daysOf: (env: string) => number | undefined,
+): (env: string, maxUs: number) => boolean {
   const cache = new Map<string, number | undefined>();
   return (env, maxUs) => {
     if (!cache.has(env)) cache.set(env, daysOf(env));
@@ -45,7 +52,11 @@ export function expiryRule(nowMs: number, daysOf: (env: string) => number | unde
 }
 
 /** Blocks whose newest event is older than their env's retention allows (whole blocks only). */
-export function expiredBlocks(blocks: Iterable<Block>, nowMs: number, daysOf: (env: string) => number | undefined): Block[] {
+export function expiredBlocks(
+  blocks: Iterable<Block>,
+  nowMs: number,
+  daysOf: (env: string) => number | undefined,
+): Block[] {
   const expired = expiryRule(nowMs, daysOf);
   return [...blocks].filter((b) => expired(b.meta.env, b.meta.maxUs));
 }
@@ -54,7 +65,12 @@ export function expiredBlocks(blocks: Iterable<Block>, nowMs: number, daysOf: (e
  * The sweep: deletes (through `drop`, which defers files a scan still reads) every block past its
  * env's retention, and reports what went.
  */
-export function sweepExpired(blocks: Iterable<Block>, nowMs: number, daysOf: (env: string) => number | undefined, drop: (b: Block) => void): RetentionReport {
+export function sweepExpired(
+  blocks: Iterable<Block>,
+  nowMs: number,
+  daysOf: (env: string) => number | undefined,
+  drop: (b: Block) => void,
+): RetentionReport {
   const t0 = Date.now();
   const doomed = expiredBlocks(blocks, nowMs, daysOf);
   for (const b of doomed) drop(b);

@@ -39,8 +39,15 @@ export async function salvageQuarantined(duck: Duck, list: Quarantined[], ctx: S
       rmSync(q.to, { force: true });
       rmSync(sidecarPath(q.to), { force: true });
       const events = made.reduce((n, b) => n + b.meta.count, 0);
-      ctx.log.warn({ block: q.from, events, blocks: made.map((b) => b.meta.name) }, 'quarantined block read back from its Parquet file');
-      ctx.problems.resolve('block_quarantined', `damaged sidecar (${q.reason}): its ${events} events were read back from the Parquet file into new blocks`, q.from);
+      ctx.log.warn(
+        { block: q.from, events, blocks: made.map((b) => b.meta.name) },
+        'quarantined block read back from its Parquet file',
+      );
+      ctx.problems.resolve(
+        'block_quarantined',
+        `damaged sidecar (${q.reason}): its ${events} events were read back from the Parquet file into new blocks`,
+        q.from,
+      );
       out.push(...made);
     } catch (err) {
       ctx.log.error({ err, block: q.to }, 'cannot read back a quarantined block: it stays in quarantine');
@@ -62,8 +69,10 @@ function elsewhere(q: Quarantined, ctx: SalvageContext): string | undefined {
   }
   if (typeof meta !== 'object' || meta === null) return 'its sidecar is not an object';
   const { walSeg, replaces } = meta;
-  if (!(walSeg === null || typeof walSeg === 'number') || !Array.isArray(replaces)) return 'its sidecar does not say where it came from';
-  if (typeof walSeg === 'number' && ctx.unsealed.includes(walSeg)) return `its seal never committed: its events are replayed from WAL segment ${walSeg}`;
+  if (!(walSeg === null || typeof walSeg === 'number') || !Array.isArray(replaces))
+    return 'its sidecar does not say where it came from';
+  if (typeof walSeg === 'number' && ctx.unsealed.includes(walSeg))
+    return `its seal never committed: its events are replayed from WAL segment ${walSeg}`;
   const name = basename(q.to, '.parquet');
   const names = new Set(ctx.kept.map((b) => b.meta.name));
   if (replaces.some((n) => names.has(String(n)))) return 'the blocks it merged are still there';
@@ -72,13 +81,21 @@ function elsewhere(q: Quarantined, ctx: SalvageContext): string | undefined {
 }
 
 /** The block file's rows in the seal's shape (`_f` from `_extra`, else from the field columns), sealed again. */
-async function readBack(c: Parameters<Parameters<Duck['with']>[0]>[0], file: string, target: BlockTarget): Promise<Block[]> {
+async function readBack(
+  c: Parameters<Parameters<Duck['with']>[0]>[0],
+  file: string,
+  target: BlockTarget,
+): Promise<Block[]> {
   if (!existsSync(file)) throw new Error(`missing ${file}`);
   const cols = (await queryOn(c, `DESCRIBE SELECT * FROM read_parquet(${lit(file)})`)).rows.map((r) => String(r[0]));
   const missing = CORE.filter((n) => !cols.includes(n));
   if (missing.length > 0) throw new Error(`not a block: no column ${missing.join(', ')}`);
   const fields = cols.filter((n) => !CORE.includes(n) && n !== '_extra');
-  const f = cols.includes('_extra') ? '_extra::JSON' : fields.length > 0 ? `json_object(${fields.map((n) => `${lit(n)}, ${ident(n)}`).join(', ')})` : 'NULL::JSON';
+  const f = cols.includes('_extra')
+    ? '_extra::JSON'
+    : fields.length > 0
+      ? `json_object(${fields.map((n) => `${lit(n)}, ${ident(n)}`).join(', ')})`
+      : 'NULL::JSON';
   const rows = `(SELECT _time, env, "index", host, source, sourcetype, message, ${f} AS _f, epoch_us(_time) // ${DAY_US} AS _day FROM read_parquet(${lit(file)}))`;
   return writeBlocks(c, rows, target, { walSeg: null, replaces: [] });
 }

@@ -17,7 +17,8 @@ export type SealNext = { repair: true } | { repair: false; retryMs: number };
 const RETRY_MS = 10_000;
 const SET_ASIDE_RETRY_MS = 10 * 60_000;
 /** Errors of the disk or the system, not of the segment's content: a rewrite cannot help. */
-const ENVIRONMENT = /\b(ENOSPC|EDQUOT|EROFS|EIO|EMFILE|ENFILE|ENOMEM)\b|no space left|read-only file system|input\/output error|out of memory/i;
+const ENVIRONMENT =
+  /\b(ENOSPC|EDQUOT|EROFS|EIO|EMFILE|ENFILE|ENOMEM)\b|no space left|read-only file system|input\/output error|out of memory/i;
 
 interface Failing {
   failures: number;
@@ -51,11 +52,16 @@ export class SealFailures {
     const reason = String((err as Error)?.message ?? err).split('\n')[0];
     this.log.error({ err, seq, failures: f.failures }, 'cannot seal WAL segment');
     if (f.failures === 1) this.problems.report('seal_failed', `cannot seal WAL segment ${seq}: ${reason}`, path);
-    if (ENVIRONMENT.test(`${(err as NodeJS.ErrnoException)?.code ?? ''} ${reason}`)) return { repair: false, retryMs: RETRY_MS };
+    if (ENVIRONMENT.test(`${(err as NodeJS.ErrnoException)?.code ?? ''} ${reason}`))
+      return { repair: false, retryMs: RETRY_MS };
     if (!f.repaired) return { repair: true };
     if (!f.setAside) {
       f.setAside = true;
-      this.problems.report('segment_set_aside', `WAL segment ${seq} cannot be sealed even rewritten (${reason}): it stays in the WAL, its events searchable, and no longer holds ingest back; its seal is tried again every 10 minutes and at each start`, path);
+      this.problems.report(
+        'segment_set_aside',
+        `WAL segment ${seq} cannot be sealed even rewritten (${reason}): it stays in the WAL, its events searchable, and no longer holds ingest back; its seal is tried again every 10 minutes and at each start`,
+        path,
+      );
     }
     return { repair: false, retryMs: SET_ASIDE_RETRY_MS };
   }

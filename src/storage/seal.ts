@@ -25,7 +25,12 @@ export const DIRECT_SEAL_MAX_PARTS = 2;
  * Step 1: writes and publishes the blocks of one closed segment. Not committed yet: until the
  * marker exists, a restart deletes them and replays the segment. `tmpDir` holds columnar copies.
  */
-export async function writeSegmentBlocks(duck: Duck, seg: LiveSegment, target: BlockTarget, tmpDir: string): Promise<Block[]> {
+export async function writeSegmentBlocks(
+  duck: Duck,
+  seg: LiveSegment,
+  target: BlockTarget,
+  tmpDir: string,
+): Promise<Block[]> {
   // written before the store's guard: the fallback path gives such events their arrival time
   // (wal/segment-repair.ts) rather than sealing a block whose times JS dates cannot all print
   if ([...seg.partitions.values()].some((p) => !timeInRange(p.minUs) || !timeInRange(p.maxUs))) {
@@ -87,7 +92,10 @@ export function removeSealedSegment(walDir: string, seg: LiveSegment, marker: st
 function liveFields(seg: LiveSegment): FieldsByPart {
   const out: FieldsByPart = new Map();
   for (const p of seg.partitions.values()) {
-    out.set(partKey(p.env, p.index, p.day), [...p.fields].map(([name, f]) => ({ name, bits: f.bits, count: f.count })));
+    out.set(
+      partKey(p.env, p.index, p.day),
+      [...p.fields].map(([name, f]) => ({ name, bits: f.bits, count: f.count })),
+    );
   }
   return out;
 }

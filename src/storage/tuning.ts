@@ -19,5 +19,13 @@ export const DEFAULT_TUNING: StorageTuning = {
   segmentAgeMs: 5_000,
   maxUnsealedSegments: 6,
   merge: true,
-  mergePolicy: { smallEvents: GRANULE_ROWS, settledEvents: 500_000, settledMs: 10 * 60_000, hotMaxBlocks: 32, targetEvents: 1_000_000, minBlocks: 4, coldMs: 30_000 },
+  mergePolicy: {
+    smallEvents: GRANULE_ROWS,
+    settledEvents: 500_000,
+    settledMs: 10 * 60_000,
+    hotMaxBlocks: 32,
+    targetEvents: 1_000_000,
+    minBlocks: 4,
+    coldMs: 30_000,
+  },
 };

@@ -112,7 +112,10 @@ export interface EventStore {
    * Runs `run` over the relation of the spec: `exec` reads a statement's whole result, `stream`
    * reads it in chunks (exports). Both stop when the spec's signal aborts.
    */
-  scan<T>(spec: ScanSpec, run: (relation: RelationInfo, exec: (sql: string) => Promise<QueryResult>, stream: StreamRows) => Promise<T>): Promise<T>;
+  scan<T>(
+    spec: ScanSpec,
+    run: (relation: RelationInfo, exec: (sql: string) => Promise<QueryResult>, stream: StreamRows) => Promise<T>,
+  ): Promise<T>;
   /** Events per env/index with their time range, sealed and live; for hints, index lists and MCP. */
   partitions(envs?: string[]): PartitionSummary[];
   /** Field names in the given envs/indexes/time range, from block sidecars and live buffers. */

@@ -16,7 +16,9 @@ const port = parentPort;
 if (!port) throw new Error('BUG: decode-worker.ts must run as a worker thread');
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each kind checks its own job
-const KINDS = new Map<string, DecodeKind<any, any>>([NATIVE_DECODE, ES_BULK_DECODE, OTLP_DECODE].map((k) => [k.name, k]));
+const KINDS = new Map<string, DecodeKind<any, any>>(
+  [NATIVE_DECODE, ES_BULK_DECODE, OTLP_DECODE].map((k) => [k.name, k]),
+);
 
 /** Runs one job; the WAL bytes go back transferred, not copied, to the event loop's thread. */
 function run({ id, kind, job }: WorkerRequest): { reply: WorkerReply; transfer: ArrayBuffer[] } {

@@ -18,12 +18,22 @@ interface KeyJson {
   secret?: string;
 }
 
-async function raw(srv: TestServer, method: string, path: string, token: string | undefined, body?: string, contentType = 'application/json') {
+async function raw(
+  srv: TestServer,
+  method: string,
+  path: string,
+  token: string | undefined,
+  body?: string,
+  contentType = 'application/json',
+) {
   const headers: Record<string, string> = {};
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = contentType;
   const res = await fetch(`${srv.url}${path}`, { method, headers, body });
-  return { status: res.status, body: (await res.json().catch(() => undefined)) as { error: { code: string; message: string; field?: string } } };
+  return {
+    status: res.status,
+    body: (await res.json().catch(() => undefined)) as { error: { code: string; message: string; field?: string } },
+  };
 }
 
 describe('API keys through /api/admin/api-keys', () => {
@@ -31,7 +41,8 @@ describe('API keys through /api/admin/api-keys', () => {
   let admin: string;
   suiteServer((s, a) => ([srv, admin] = [s, a]));
 
-  const list = async () => ((await call(srv, 'GET', '/api/admin/api-keys', { token: admin })) as { apiKeys: KeyJson[] }).apiKeys;
+  const list = async () =>
+    ((await call(srv, 'GET', '/api/admin/api-keys', { token: admin })) as { apiKeys: KeyJson[] }).apiKeys;
 
   it('creates a key and answers its svk_ secret once, with the key JSON', async () => {
     const created = (await call(srv, 'POST', '/api/admin/api-keys', {
@@ -83,7 +94,11 @@ describe('API keys through /api/admin/api-keys', () => {
   });
 
   it('stores Admin API as implying Standard API, and accepts the spec scope labels', async () => {
-    const k = (await call(srv, 'POST', '/api/admin/api-keys', { token: admin, body: { name: 'labels', scopes: ['Admin API', 'MCP server'] }, expect: 201 })) as KeyJson;
+    const k = (await call(srv, 'POST', '/api/admin/api-keys', {
+      token: admin,
+      body: { name: 'labels', scopes: ['Admin API', 'MCP server'] },
+      expect: 201,
+    })) as KeyJson;
     assert.deepEqual(k.scopes, ['standard', 'admin', 'mcp']);
   });
 
@@ -106,13 +121,22 @@ describe('API keys through /api/admin/api-keys', () => {
     const res = await raw(srv, 'GET', '/api/admin/api-keys', k.secret);
     assert.equal(res.status, 401);
     assert.equal(res.body.error.code, 'invalid_credentials');
-    assert.equal((await list()).some((x) => x.id === k.id), false);
+    assert.equal(
+      (await list()).some((x) => x.id === k.id),
+      false,
+    );
     await call(srv, 'GET', `/api/admin/api-keys/${k.id}`, { token: admin, expect: 404 });
   });
 
   it('refuses a second key with the same name with 409', async () => {
     await createApiKeyRecord(srv, { scopes: ['standard'], name: 'twin' });
-    const res = await raw(srv, 'POST', '/api/admin/api-keys', admin, JSON.stringify({ name: 'twin', scopes: ['standard'] }));
+    const res = await raw(
+      srv,
+      'POST',
+      '/api/admin/api-keys',
+      admin,
+      JSON.stringify({ name: 'twin', scopes: ['standard'] }),
+    );
     assert.equal(res.status, 409);
     assert.equal(res.body.error.code, 'already_exists');
   });
@@ -131,9 +155,17 @@ describe('API keys through /api/admin/api-keys', () => {
     ['a fractional expiry', JSON.stringify({ name: 'a', scopes: ['standard'], expiresInDays: 1.5 }), 'expiresInDays'],
     ['expiry as a string', JSON.stringify({ name: 'a', scopes: ['standard'], expiresInDays: '30' }), 'expiresInDays'],
     ['scopes as a string', JSON.stringify({ name: 'a', scopes: 'standard' }), 'scopes'],
-    ['a 1,001-character purpose', JSON.stringify({ name: 'a', scopes: ['standard'], purpose: 'p'.repeat(1001) }), 'purpose'],
+    [
+      'a 1,001-character purpose',
+      JSON.stringify({ name: 'a', scopes: ['standard'], purpose: 'p'.repeat(1001) }),
+      'purpose',
+    ],
     ['an unknown field', JSON.stringify({ name: 'a', scopes: ['standard'], owner: 'me' }), 'owner'],
-    ['a malformed allowlist', JSON.stringify({ name: 'a', scopes: ['standard'], allow: { envs: 'prod' } }), 'allow.envs'],
+    [
+      'a malformed allowlist',
+      JSON.stringify({ name: 'a', scopes: ['standard'], allow: { envs: 'prod' } }),
+      'allow.envs',
+    ],
     ['an array body', JSON.stringify([1]), 'body'],
   ];
   for (const [what, body, field] of badInputs) {
@@ -176,7 +208,8 @@ describe('API key expiry', () => {
       assert.equal(res.status, 401);
       assert.equal(res.body.error.code, 'expired_credentials');
       const admin = await adminToken(later);
-      const listed = ((await call(later, 'GET', '/api/admin/api-keys', { token: admin })) as { apiKeys: KeyJson[] }).apiKeys;
+      const listed = ((await call(later, 'GET', '/api/admin/api-keys', { token: admin })) as { apiKeys: KeyJson[] })
+        .apiKeys;
       assert.equal(listed.find((x) => x.id === k.id)?.state, 'expired');
     } finally {
       await later.close();

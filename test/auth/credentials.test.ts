@@ -67,14 +67,20 @@ describe('sessions', () => {
   it('rejects tokens signed with another secret (a regenerated JWT secret)', async () => {
     const other = new SessionSigner(randomBytes(32), clock, 1);
     const { token } = await other.issue('user-1', 0);
-    await assert.rejects(signer.verify(token), (e: unknown) => e instanceof SvcError && e.code === 'invalid_credentials');
+    await assert.rejects(
+      signer.verify(token),
+      (e: unknown) => e instanceof SvcError && e.code === 'invalid_credentials',
+    );
   });
 
   it('rejects unsigned (alg none) tokens', async () => {
     const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
     const now = Math.floor(clock.now() / 1000);
     const token = `${b64({ alg: 'none' })}.${b64({ sub: 'user-1', jti: 'x', sep: 0, iss: 'svc', exp: now + 60 })}.`;
-    await assert.rejects(signer.verify(token), (e: unknown) => e instanceof SvcError && e.code === 'invalid_credentials');
+    await assert.rejects(
+      signer.verify(token),
+      (e: unknown) => e instanceof SvcError && e.code === 'invalid_credentials',
+    );
   });
 });
 
@@ -87,7 +93,10 @@ describe('login rate limit', () => {
       rl.check(k);
       rl.fail(k);
     }
-    assert.throws(() => rl.check(k), (e: unknown) => e instanceof SvcError && e.code === 'rate_limited' && e.retryAfterSecs === 60);
+    assert.throws(
+      () => rl.check(k),
+      (e: unknown) => e instanceof SvcError && e.code === 'rate_limited' && e.retryAfterSecs === 60,
+    );
     rl.check(['u:alice|a:5.6.7.8']);
     clock.advance(60_000);
     rl.check(k);
@@ -100,8 +109,23 @@ describe('login rate limit', () => {
 });
 
 describe('access decisions (enforceAccess)', () => {
-  const key = (...scopes: Scope[]): Principal => ({ kind: 'api_key', id: 'k', name: 'k', scopes: new Set(scopes), allow: ALLOW_ALL, createdBy: 'admin' });
-  const user = (role: 'admin' | 'user'): Principal => ({ kind: 'user', id: 'u', name: 'u', role, scopes: new Set<Scope>(role === 'admin' ? ['admin', 'standard'] : ['standard']), allow: ALLOW_ALL, sessionId: 's' });
+  const key = (...scopes: Scope[]): Principal => ({
+    kind: 'api_key',
+    id: 'k',
+    name: 'k',
+    scopes: new Set(scopes),
+    allow: ALLOW_ALL,
+    createdBy: 'admin',
+  });
+  const user = (role: 'admin' | 'user'): Principal => ({
+    kind: 'user',
+    id: 'u',
+    name: 'u',
+    role,
+    scopes: new Set<Scope>(role === 'admin' ? ['admin', 'standard'] : ['standard']),
+    allow: ALLOW_ALL,
+    sessionId: 's',
+  });
   const token: Principal = { kind: 'ingest_token', id: 't', name: 't', pin: { env: 'default' } };
   const allowed = (access: Parameters<typeof enforceAccess>[0], p: Principal, mcpKeyExists = true) => {
     try {
@@ -113,7 +137,8 @@ describe('access decisions (enforceAccess)', () => {
     }
   };
 
-  it('lets an Admin API key through standard routes (admin implies standard)', () => assert.equal(allowed('standard', key('admin')), true));
+  it('lets an Admin API key through standard routes (admin implies standard)', () =>
+    assert.equal(allowed('standard', key('admin')), true));
   it('keeps an MCP-only key off the REST API', () => assert.equal(allowed('standard', key('mcp')), false));
   it('keeps keys without the MCP scope off /mcp', () => assert.equal(allowed('mcp', key('admin', 'standard')), false));
   it('lets a session use /mcp only while no MCP key exists', () => {

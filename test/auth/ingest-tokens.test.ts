@@ -24,15 +24,25 @@ describe('ingest tokens through /api/admin/ingest-tokens', () => {
     srv = await startTestServer();
     admin = await adminToken(srv);
     await createEnv(srv, 'prod');
-    const t = (await call(srv, 'POST', '/api/admin/ingest-tokens', { token: admin, body: { name: 'api-shipper', env: 'prod', index: 'api' }, expect: 201 })) as TokenJson;
+    const t = (await call(srv, 'POST', '/api/admin/ingest-tokens', {
+      token: admin,
+      body: { name: 'api-shipper', env: 'prod', index: 'api' },
+      expect: 201,
+    })) as TokenJson;
     createdSecret = t.secret!;
   });
   after(async () => srv.close());
 
-  const list = async () => ((await call(srv, 'GET', '/api/admin/ingest-tokens', { token: admin })) as { ingestTokens: TokenJson[] }).ingestTokens;
+  const list = async () =>
+    ((await call(srv, 'GET', '/api/admin/ingest-tokens', { token: admin })) as { ingestTokens: TokenJson[] })
+      .ingestTokens;
 
   it('creates a token pinned to an env and index, answering its svi_ secret once', async () => {
-    const t = (await call(srv, 'POST', '/api/admin/ingest-tokens', { token: admin, body: { name: 'web-shipper', env: 'prod', index: 'web' }, expect: 201 })) as TokenJson;
+    const t = (await call(srv, 'POST', '/api/admin/ingest-tokens', {
+      token: admin,
+      body: { name: 'web-shipper', env: 'prod', index: 'web' },
+      expect: 201,
+    })) as TokenJson;
     assert.match(t.secret!, /^svi_[0-9A-Za-z]{43}$/);
     assert.equal(t.env, 'prod');
     assert.equal(t.index, 'web');
@@ -60,11 +70,17 @@ describe('ingest tokens through /api/admin/ingest-tokens', () => {
     const body = (await res.json()) as { error: { code: string; message: string } };
     assert.equal(body.error.code, 'unknown_environment');
     assert.match(body.error.message, /unknown environment/);
-    assert.equal((await list()).some((t) => t.name === 'lost'), false);
+    assert.equal(
+      (await list()).some((t) => t.name === 'lost'),
+      false,
+    );
   });
 
   it('refuses a token pinned to a reserved env or index with 400', async () => {
-    for (const body of [{ name: 'r1', env: '_system' }, { name: 'r2', env: 'prod', index: '_svcmcp' }]) {
+    for (const body of [
+      { name: 'r1', env: '_system' },
+      { name: 'r2', env: 'prod', index: '_svcmcp' },
+    ]) {
       const res = await fetch(`${srv.url}/api/admin/ingest-tokens`, {
         method: 'POST',
         headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
@@ -76,7 +92,11 @@ describe('ingest tokens through /api/admin/ingest-tokens', () => {
   });
 
   it('rejects a disabled token and a deleted token (401 kinds) at authentication', async () => {
-    const t = (await call(srv, 'POST', '/api/admin/ingest-tokens', { token: admin, body: { name: 'short-lived', env: 'default' }, expect: 201 })) as TokenJson;
+    const t = (await call(srv, 'POST', '/api/admin/ingest-tokens', {
+      token: admin,
+      body: { name: 'short-lived', env: 'default' },
+      expect: 201,
+    })) as TokenJson;
     assert.equal(srv.deps.auth.authenticateIngestToken(t.secret!).pin.env, 'default');
     await call(srv, 'POST', `/api/admin/ingest-tokens/${t.id}/disable`, { token: admin });
     assert.throws(() => srv.deps.auth.authenticateIngestToken(t.secret!), { code: 'disabled_credentials' });
@@ -87,12 +107,18 @@ describe('ingest tokens through /api/admin/ingest-tokens', () => {
   });
 
   it('refuses an API key as an ingest credential with insufficient_scope (403)', async () => {
-    const k = (await call(srv, 'POST', '/api/admin/api-keys', { token: admin, body: { name: 'not-for-ingest', scopes: ['admin'] }, expect: 201 })) as { secret: string };
+    const k = (await call(srv, 'POST', '/api/admin/api-keys', {
+      token: admin,
+      body: { name: 'not-for-ingest', scopes: ['admin'] },
+      expect: 201,
+    })) as { secret: string };
     assert.throws(() => srv.deps.auth.authenticateIngestToken(k.secret), { code: 'insufficient_scope' });
   });
 
   it('cannot be used for search or admin calls (403)', async () => {
-    const res = await fetch(`${srv.url}/api/admin/ingest-tokens`, { headers: { authorization: `Bearer ${createdSecret}` } });
+    const res = await fetch(`${srv.url}/api/admin/ingest-tokens`, {
+      headers: { authorization: `Bearer ${createdSecret}` },
+    });
     assert.equal(res.status, 403);
     const me = await fetch(`${srv.url}/api/auth/me`, { headers: { authorization: `Bearer ${createdSecret}` } });
     assert.equal(me.status, 403);

@@ -17,7 +17,11 @@ interface KeyJson {
   secret: string;
 }
 
-async function status(srv: TestServer, path: string, token: string): Promise<{ status: number; code?: string; message?: string }> {
+async function status(
+  srv: TestServer,
+  path: string,
+  token: string,
+): Promise<{ status: number; code?: string; message?: string }> {
   const res = await fetch(`${srv.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
   const body = (await res.json()) as { error?: { code: string; message: string } };
   return { status: res.status, code: body.error?.code, message: body.error?.message };
@@ -33,8 +37,10 @@ describe('API keys belong to the user who made them', () => {
     const id = await createUser(srv, { username, password: `${username}-password`, role: 'admin' });
     return { id, session: await login(srv, username, `${username}-password`) };
   }
-  const makeKey = async (token: string, body: Record<string, unknown>) => (await call(srv, 'POST', '/api/admin/api-keys', { token, body, expect: 201 })) as KeyJson;
-  const keyView = async (id: string) => (await call(srv, 'GET', `/api/admin/api-keys/${id}`, { token: admin })) as KeyJson;
+  const makeKey = async (token: string, body: Record<string, unknown>) =>
+    (await call(srv, 'POST', '/api/admin/api-keys', { token, body, expect: 201 })) as KeyJson;
+  const keyView = async (id: string) =>
+    (await call(srv, 'GET', `/api/admin/api-keys/${id}`, { token: admin })) as KeyJson;
 
   it('refuses the admin key of a deleted admin with 401, and lists it as "owner removed"', async () => {
     const owner = await adminUser('gone-admin');
@@ -79,7 +85,7 @@ describe('API keys belong to the user who made them', () => {
     assert.equal((await status(srv, '/api/admin/api-keys', adminKey.secret)).status, 200);
   });
 
-  it('gives a key made with an admin key to that key\'s owner, so it dies with them too', async () => {
+  it("gives a key made with an admin key to that key's owner, so it dies with them too", async () => {
     const owner = await adminUser('chain-admin');
     const first = await makeKey(owner.session, { name: 'chain-first', scopes: ['admin'] });
     const second = await makeKey(first.secret, { name: 'chain-second', scopes: ['standard'] });
@@ -95,7 +101,9 @@ describe('API keys belong to the user who made them', () => {
       assert.equal(Date.parse(key.expiresAt!) - Date.parse(key.createdAt), 30 * 86_400_000);
       const never = await makeKey(admin, { name: 'never-expires', scopes: ['standard'], expiresInDays: null });
       assert.equal(never.expiresAt, null);
-      const settings = (await call(srv, 'GET', '/api/admin/settings', { token: admin })) as { settings: { apiKeyExpiryDefaultDays?: number } };
+      const settings = (await call(srv, 'GET', '/api/admin/settings', { token: admin })) as {
+        settings: { apiKeyExpiryDefaultDays?: number };
+      };
       assert.equal(settings.settings.apiKeyExpiryDefaultDays, 30);
     } finally {
       await call(srv, 'PATCH', '/api/admin/settings', { token: admin, body: { apiKeyExpiryDefaultDays: null } });
@@ -103,7 +111,10 @@ describe('API keys belong to the user who made them', () => {
   });
 
   it('holds Admin API keys to the maximum expiry: longer or never is 400 naming expiresInDays, none asked gets the maximum', async () => {
-    await call(srv, 'PATCH', '/api/admin/settings', { token: admin, body: { adminKeyMaxDays: 90, apiKeyExpiryDefaultDays: 365 } });
+    await call(srv, 'PATCH', '/api/admin/settings', {
+      token: admin,
+      body: { adminKeyMaxDays: 90, apiKeyExpiryDefaultDays: 365 },
+    });
     try {
       for (const expiresInDays of [365, null]) {
         const res = await fetch(`${srv.url}/api/admin/api-keys`, {
@@ -124,21 +135,58 @@ describe('API keys belong to the user who made them', () => {
       const standard = await makeKey(admin, { name: 'long-standard', scopes: ['standard'], expiresInDays: 3650 });
       assert.equal(Date.parse(standard.expiresAt!) - Date.parse(standard.createdAt), 3650 * 86_400_000);
     } finally {
-      await call(srv, 'PATCH', '/api/admin/settings', { token: admin, body: { adminKeyMaxDays: null, apiKeyExpiryDefaultDays: null } });
+      await call(srv, 'PATCH', '/api/admin/settings', {
+        token: admin,
+        body: { adminKeyMaxDays: null, apiKeyExpiryDefaultDays: null },
+      });
     }
   });
 });
 
 describe('keys of documents written before owners were kept', () => {
-  const user = (id: string, username: string): UserRecord => ({ id, username, passwordHash: 'x', role: 'admin', allow: { envs: ['*'], indexes: ['*'], tools: ['*'] }, sessionEpoch: 0, createdAt: '', updatedAt: '' });
-  const key = (id: string, name: string, createdBy: string): Omit<ApiKeyRecord, 'ownerId'> => ({ id, name, createdBy, createdAt: '', lastUsedAt: null, disabled: false, secretHmac: id, lastFour: 'abcd', purpose: '', scopes: ['admin', 'standard'], allow: { envs: ['*'], indexes: ['*'], tools: ['*'] }, expiresAt: null });
+  const user = (id: string, username: string): UserRecord => ({
+    id,
+    username,
+    passwordHash: 'x',
+    role: 'admin',
+    allow: { envs: ['*'], indexes: ['*'], tools: ['*'] },
+    sessionEpoch: 0,
+    createdAt: '',
+    updatedAt: '',
+  });
+  const key = (id: string, name: string, createdBy: string): Omit<ApiKeyRecord, 'ownerId'> => ({
+    id,
+    name,
+    createdBy,
+    createdAt: '',
+    lastUsedAt: null,
+    disabled: false,
+    secretHmac: id,
+    lastFour: 'abcd',
+    purpose: '',
+    scopes: ['admin', 'standard'],
+    allow: { envs: ['*'], indexes: ['*'], tools: ['*'] },
+    expiresAt: null,
+  });
 
   it('finds each owner by the recorded name, through keys made by keys, and flags a creator gone with null', () => {
     const doc: ControlDoc = { ...emptyDoc('2026-01-01T00:00:00Z'), users: [user('u1', 'admin'), user('u2', 'ops')] };
     // listed before the key that made it: the chain is followed whatever the order
-    doc.apiKeys = [key('k3', 'grandchild', 'child'), key('k2', 'child', 'root-key'), key('k1', 'root-key', 'ops'), key('k4', 'orphan', 'deleted-user'), key('k5', 'by-admin', 'admin')] as ApiKeyRecord[];
+    doc.apiKeys = [
+      key('k3', 'grandchild', 'child'),
+      key('k2', 'child', 'root-key'),
+      key('k1', 'root-key', 'ops'),
+      key('k4', 'orphan', 'deleted-user'),
+      key('k5', 'by-admin', 'admin'),
+    ] as ApiKeyRecord[];
     migrateKeyOwners(doc);
-    assert.deepEqual(Object.fromEntries(doc.apiKeys.map((k) => [k.name, k.ownerId])), { grandchild: 'u2', child: 'u2', 'root-key': 'u2', orphan: null, 'by-admin': 'u1' });
+    assert.deepEqual(Object.fromEntries(doc.apiKeys.map((k) => [k.name, k.ownerId])), {
+      grandchild: 'u2',
+      child: 'u2',
+      'root-key': 'u2',
+      orphan: null,
+      'by-admin': 'u1',
+    });
     // idempotent: a key already owned keeps its owner, even if a user of its creator's name appears later
     doc.users.push(user('u9', 'deleted-user'));
     migrateKeyOwners(doc);

@@ -25,7 +25,7 @@ describe('password hashes', () => {
     assert.equal(needsRehash(weak, { fips: false, weak: true }), false);
   });
 
-  it('hashes with scrypt at N=2^17, r=8, p=1 (128 MiB, over Node\'s default maxmem) and verifies it', async () => {
+  it("hashes with scrypt at N=2^17, r=8, p=1 (128 MiB, over Node's default maxmem) and verifies it", async () => {
     const h = await hashPassword('correct horse battery', { fips: false });
     assert.match(h, /^scrypt\$131072\$8\$1\$/);
     assert.equal(await verifyPassword('correct horse battery', h), true);
@@ -57,11 +57,19 @@ describe('passwords at login and on change', () => {
   suiteServer((s, a) => ([srv, admin] = [s, a]), { SVC_TEST_WEAK_PASSWORD_HASHES: '0' });
 
   it('refuses a new password under 12 characters with 400 naming the field, on create and on change', async () => {
-    const res = (await call(srv, 'POST', '/api/admin/users', { token: admin, body: { username: 'shorty', password: 'eleven-char' }, expect: 400 })) as { error: { field: string; message: string } };
+    const res = (await call(srv, 'POST', '/api/admin/users', {
+      token: admin,
+      body: { username: 'shorty', password: 'eleven-char' },
+      expect: 400,
+    })) as { error: { field: string; message: string } };
     assert.equal(res.error.field, 'password');
     assert.match(res.error.message, /at least 12 characters/);
     const id = await createUser(srv, { username: 'twelve', password: 'twelve-chars' });
-    const patched = (await call(srv, 'PATCH', `/api/admin/users/${id}`, { token: admin, body: { password: 'eleven-char' }, expect: 400 })) as { error: { field: string } };
+    const patched = (await call(srv, 'PATCH', `/api/admin/users/${id}`, {
+      token: admin,
+      body: { password: 'eleven-char' },
+      expect: 400,
+    })) as { error: { field: string } };
     assert.equal(patched.error.field, 'password');
   });
 
@@ -85,7 +93,10 @@ describe('passwords at login and on change', () => {
   it('refuses to start with an SVC_ADMIN_PASSWORD under 12 characters when it would create the admin', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-test-'));
     try {
-      await assert.rejects(startTestServer({ SVC_ADMIN_PASSWORD: 'short-pw' }, { dataDir }), /SVC_ADMIN_PASSWORD: must be at least 12 characters/);
+      await assert.rejects(
+        startTestServer({ SVC_ADMIN_PASSWORD: 'short-pw' }, { dataDir }),
+        /SVC_ADMIN_PASSWORD: must be at least 12 characters/,
+      );
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

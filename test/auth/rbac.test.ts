@@ -3,8 +3,20 @@ import assert from 'node:assert/strict';
 import { ALLOW_ALL, type Principal, type Scope } from '../../src/auth/principal.js';
 import { canRead, canUseTool, hasScope, resolveIngestTarget, resolveSearchTargets } from '../../src/auth/rbac.js';
 
-const key = (scopes: Scope[], allow = { envs: ['*'], indexes: ['*'], tools: ['*'] }): Principal => ({ kind: 'api_key', id: 'k', name: 'k', scopes: new Set(scopes), allow, createdBy: 'admin' });
-const token = (env: string, index?: string): Principal => ({ kind: 'ingest_token', id: 't', name: 't', pin: index ? { env, index } : { env } });
+const key = (scopes: Scope[], allow = { envs: ['*'], indexes: ['*'], tools: ['*'] }): Principal => ({
+  kind: 'api_key',
+  id: 'k',
+  name: 'k',
+  scopes: new Set(scopes),
+  allow,
+  createdBy: 'admin',
+});
+const token = (env: string, index?: string): Principal => ({
+  kind: 'ingest_token',
+  id: 't',
+  name: 't',
+  pin: index ? { env, index } : { env },
+});
 const ENVS = ['default', 'prod', 'staging', '_system'];
 
 describe('RBAC decisions', () => {
@@ -26,7 +38,10 @@ describe('RBAC decisions', () => {
   it('narrows env=* to allowed, non-reserved envs and throws access_denied for a named forbidden one', () => {
     const scoped = key(['standard'], { envs: ['prod', 'staging'], indexes: ['web'], tools: [] });
     assert.deepEqual(resolveSearchTargets(scoped, { env: '*' }, ENVS), { envs: ['prod', 'staging'], indexes: ['web'] });
-    assert.deepEqual(resolveSearchTargets(key(['admin']), { env: '*' }, ENVS), { envs: ['default', 'prod', 'staging'], indexes: null });
+    assert.deepEqual(resolveSearchTargets(key(['admin']), { env: '*' }, ENVS), {
+      envs: ['default', 'prod', 'staging'],
+      indexes: null,
+    });
     assert.throws(() => resolveSearchTargets(scoped, { env: 'default' }, ENVS), { code: 'access_denied' });
     assert.throws(() => resolveSearchTargets(scoped, { env: 'prod', index: 'db' }, ENVS), { code: 'access_denied' });
   });

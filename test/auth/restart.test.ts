@@ -6,8 +6,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runServerProcessToExit, startServerProcess } from '../helpers/process.js';
 
-async function loginStatus(url: string, username: string, password: string): Promise<{ status: number; token?: string }> {
-  const res = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+async function loginStatus(
+  url: string,
+  username: string,
+  password: string,
+): Promise<{ status: number; token?: string }> {
+  const res = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
   const body = (await res.json()) as { token?: string };
   return { status: res.status, token: body.token };
 }
@@ -27,7 +35,8 @@ describe('start-up and restarts of a real svc process', () => {
     assert.ok(m, first.output());
     assert.equal((await loginStatus(first.url, 'admin', m[1])).status, 200);
     assert.equal(await first.stop(), 0);
-    for (const f of ['control.key', 'jwt.secret', 'control.json']) assert.equal(statSync(join(dir, f)).mode & 0o777, 0o600, f);
+    for (const f of ['control.key', 'jwt.secret', 'control.json'])
+      assert.equal(statSync(join(dir, f)).mode & 0o777, 0o600, f);
     const second = await startServerProcess({ SVC_DATA_DIR: dir });
     assert.doesNotMatch(second.output(), /password/);
     assert.equal((await loginStatus(second.url, 'admin', m[1])).status, 200);
@@ -40,7 +49,11 @@ describe('start-up and restarts of a real svc process', () => {
     assert.equal(await meStatus(first.url, old), 200);
     await first.stop();
 
-    const reset = await startServerProcess({ SVC_DATA_DIR: dir, SVC_ADMIN_PASSWORD: 'second-password', SVC_ADMIN_RESET: '1' });
+    const reset = await startServerProcess({
+      SVC_DATA_DIR: dir,
+      SVC_ADMIN_PASSWORD: 'second-password',
+      SVC_ADMIN_RESET: '1',
+    });
     assert.match(reset.output(), /unset SVC_ADMIN_RESET/);
     assert.equal(await meStatus(reset.url, old), 401);
     assert.equal((await loginStatus(reset.url, 'admin', 'first-password')).status, 401);
@@ -63,7 +76,11 @@ describe('start-up and restarts of a real svc process', () => {
   });
 
   it('a regenerated JWT secret makes existing sessions 401', async () => {
-    const env = { SVC_DATA_DIR: dir, SVC_ADMIN_PASSWORD: 'admin-password', SVC_JWT_SECRET_PATH: join(dir, 'shared', 'jwt.secret') };
+    const env = {
+      SVC_DATA_DIR: dir,
+      SVC_ADMIN_PASSWORD: 'admin-password',
+      SVC_JWT_SECRET_PATH: join(dir, 'shared', 'jwt.secret'),
+    };
     const first = await startServerProcess(env);
     const token = (await loginStatus(first.url, 'admin', 'admin-password')).token!;
     await first.stop();
@@ -113,7 +130,11 @@ describe('start-up and restarts of a real svc process', () => {
   });
 
   it('SVC_FIPS=1 stops start-up with a non-zero exit and says which provider and settings are missing', async () => {
-    const res = await runServerProcessToExit({ SVC_DATA_DIR: dir, SVC_FIPS: '1', SVC_ADMIN_PASSWORD: 'admin-password' });
+    const res = await runServerProcessToExit({
+      SVC_DATA_DIR: dir,
+      SVC_FIPS: '1',
+      SVC_ADMIN_PASSWORD: 'admin-password',
+    });
     assert.notEqual(res.code, 0);
     assert.match(res.output, /SVC_FIPS=1 but OpenSSL's FIPS provider cannot be used/);
     assert.match(res.output, /OPENSSL_CONF/);

@@ -48,9 +48,19 @@ describe('SamlBinding', () => {
   });
 
   it('opens the tickets it sealed, and not once changed, expired or sealed with another secret', () => {
-    const t = { userId: 'u1', requestId: b.newRequestId(T0), next: '/ui/search', idp: 'https://idp', nameId: 'alice@example.test' };
+    const t = {
+      userId: 'u1',
+      requestId: b.newRequestId(T0),
+      next: '/ui/search',
+      idp: 'https://idp',
+      nameId: 'alice@example.test',
+    };
     const sealed = b.seal(t, T0);
-    assert.doesNotMatch(Buffer.from(sealed, 'base64url').toString('latin1'), /alice/, 'the email is not readable in the URL');
+    assert.doesNotMatch(
+      Buffer.from(sealed, 'base64url').toString('latin1'),
+      /alice/,
+      'the email is not readable in the URL',
+    );
     assert.deepEqual(b.open(sealed, T0 + 1000), t);
     assert.equal(b.open(sealed, T0 + TICKET_TTL_MS), undefined, 'expired');
     const raw = Buffer.from(sealed, 'base64url');
@@ -67,7 +77,12 @@ describe('starting and completing a SAML login on a running svc', () => {
   let admin: { id: string; username: string };
 
   before(async () => {
-    srv = await startTestServer({ SVC_PUBLIC_URL: 'http://127.0.0.1:7300', SVC_SAML_SP_ENTITY_ID: 'urn:svc', SVC_SAML_IDP_SSO_URL: 'https://idp.example/sso', SVC_SAML_IDP_CERT_PATH: join(certs.dir, 'idp.crt') });
+    srv = await startTestServer({
+      SVC_PUBLIC_URL: 'http://127.0.0.1:7300',
+      SVC_SAML_SP_ENTITY_ID: 'urn:svc',
+      SVC_SAML_IDP_SSO_URL: 'https://idp.example/sso',
+      SVC_SAML_IDP_CERT_PATH: join(certs.dir, 'idp.crt'),
+    });
     // svc never calls this IdP here: starting a login only builds its URL
     const u = srv.deps.control.doc.users.find((x) => x.role === 'admin');
     assert.ok(u, 'the bootstrap admin');
@@ -81,17 +96,27 @@ describe('starting and completing a SAML login on a running svc', () => {
   const relayOf = (setCookie: string | string[] | undefined) => /svc_saml=([^;]*)/.exec(String(setCookie))?.[1];
 
   it('sends the browser to the IdP with a relay cookie holding the request id it sent', async () => {
-    const res = await srv.app.inject({ method: 'GET', url: '/api/auth/saml/login?next=/ui/search', remoteAddress: '192.0.2.1' });
+    const res = await srv.app.inject({
+      method: 'GET',
+      url: '/api/auth/saml/login?next=/ui/search',
+      remoteAddress: '192.0.2.1',
+    });
     assert.equal(res.statusCode, 302);
     const setCookie = String(res.headers['set-cookie']);
     assert.match(setCookie, /^svc_saml=_[0-9a-f]{76}; Path=\/api\/auth\/saml; HttpOnly; SameSite=Lax; Max-Age=600$/);
-    const request = inflateRawSync(Buffer.from(new URL(String(res.headers.location)).searchParams.get('SAMLRequest')!, 'base64')).toString('utf8');
+    const request = inflateRawSync(
+      Buffer.from(new URL(String(res.headers.location)).searchParams.get('SAMLRequest')!, 'base64'),
+    ).toString('utf8');
     assert.match(request, new RegExp(`ID="${relayOf(setCookie)}"`));
   });
 
   it('writes nothing to the control plane for a flood of logins, and answers 429 beyond the per-address limit', async () => {
     const file = join(srv.dataDir, 'control.json');
-    const before = { hash: createHash('sha256').update(readFileSync(file)).digest('hex'), mtime: statSync(file).mtimeMs, version: srv.deps.control.doc.version };
+    const before = {
+      hash: createHash('sha256').update(readFileSync(file)).digest('hex'),
+      mtime: statSync(file).mtimeMs,
+      version: srv.deps.control.doc.version,
+    };
     const codes = new Map<number, number>();
     let limited: Awaited<ReturnType<typeof srv.app.inject>> | undefined;
     for (let i = 0; i < LOGINS_PER_ADDRESS + 40; i++) {
@@ -104,35 +129,86 @@ describe('starting and completing a SAML login on a running svc', () => {
     assert.equal(limited.json().error.code, 'rate_limited');
     assert.ok(Number(limited.headers['retry-after']) > 0, 'Retry-After');
     // another address is not limited by this one
-    assert.equal((await srv.app.inject({ method: 'GET', url: '/api/auth/saml/login', remoteAddress: '198.51.100.8' })).statusCode, 302);
-    const after = { hash: createHash('sha256').update(readFileSync(file)).digest('hex'), mtime: statSync(file).mtimeMs, version: srv.deps.control.doc.version };
+    assert.equal(
+      (await srv.app.inject({ method: 'GET', url: '/api/auth/saml/login', remoteAddress: '198.51.100.8' })).statusCode,
+      302,
+    );
+    const after = {
+      hash: createHash('sha256').update(readFileSync(file)).digest('hex'),
+      mtime: statSync(file).mtimeMs,
+      version: srv.deps.control.doc.version,
+    };
     assert.deepEqual(after, before, 'the control plane was not written');
   });
 
   it('signs in the browser whose relay cookie holds the answered request, once', async () => {
-    const start = await srv.app.inject({ method: 'GET', url: '/api/auth/saml/login?next=/ui/search', remoteAddress: '192.0.2.2' });
+    const start = await srv.app.inject({
+      method: 'GET',
+      url: '/api/auth/saml/login?next=/ui/search',
+      remoteAddress: '192.0.2.2',
+    });
     const relay = relayOf(start.headers['set-cookie'])!;
-    const ticket = srv.deps.sso.binding.seal({ userId: admin.id, requestId: relay, next: '/ui/search?q=x' }, Date.now());
-    const done = await srv.app.inject({ method: 'GET', url: `/api/auth/saml/complete?ticket=${ticket}`, headers: { cookie: `svc_saml=${relay}` } });
+    const ticket = srv.deps.sso.binding.seal(
+      { userId: admin.id, requestId: relay, next: '/ui/search?q=x' },
+      Date.now(),
+    );
+    const done = await srv.app.inject({
+      method: 'GET',
+      url: `/api/auth/saml/complete?ticket=${ticket}`,
+      headers: { cookie: `svc_saml=${relay}` },
+    });
     assert.equal(done.statusCode, 303);
     assert.equal(done.headers.location, '/ui/search?q=x');
     const cookies = ([] as string[]).concat(done.headers['set-cookie'] ?? []);
-    assert.ok(cookies.some((c) => /^svc_session=[^;]+;/.test(c)), JSON.stringify(cookies));
-    assert.ok(cookies.some((c) => /^svc_saml=; .*Max-Age=0/.test(c)), 'the relay cookie is emptied');
+    assert.ok(
+      cookies.some((c) => /^svc_session=[^;]+;/.test(c)),
+      JSON.stringify(cookies),
+    );
+    assert.ok(
+      cookies.some((c) => /^svc_saml=; .*Max-Age=0/.test(c)),
+      'the relay cookie is emptied',
+    );
     // the same ticket with the cookie the browser now has: nothing
-    const again = await srv.app.inject({ method: 'GET', url: `/api/auth/saml/complete?ticket=${ticket}`, headers: { cookie: 'svc_saml=' } });
-    assert.deepEqual([again.statusCode, again.headers.location, again.headers['set-cookie']], [303, '/ui/sso-failed', undefined]);
+    const again = await srv.app.inject({
+      method: 'GET',
+      url: `/api/auth/saml/complete?ticket=${ticket}`,
+      headers: { cookie: 'svc_saml=' },
+    });
+    assert.deepEqual(
+      [again.statusCode, again.headers.location, again.headers['set-cookie']],
+      [303, '/ui/sso-failed', undefined],
+    );
   });
 
   it('refuses the ticket in a browser that did not start the login: saml_response_invalid (other_browser)', async () => {
     const victim = await srv.app.inject({ method: 'GET', url: '/api/auth/saml/login', remoteAddress: '192.0.2.3' });
     const attacker = await srv.app.inject({ method: 'GET', url: '/api/auth/saml/login', remoteAddress: '192.0.2.4' });
-    const ticket = srv.deps.sso.binding.seal({ userId: admin.id, requestId: relayOf(attacker.headers['set-cookie'])!, next: '/ui/search', nameId: 'mallory@example.test' }, Date.now());
+    const ticket = srv.deps.sso.binding.seal(
+      {
+        userId: admin.id,
+        requestId: relayOf(attacker.headers['set-cookie'])!,
+        next: '/ui/search',
+        nameId: 'mallory@example.test',
+      },
+      Date.now(),
+    );
     for (const cookie of [undefined, `svc_saml=${relayOf(victim.headers['set-cookie'])}`]) {
-      const res = await srv.app.inject({ method: 'GET', url: `/api/auth/saml/complete?ticket=${ticket}`, headers: cookie ? { cookie } : {} });
-      assert.deepEqual([res.statusCode, res.headers.location, res.headers['set-cookie']], [303, '/ui/sso-failed', undefined], cookie ?? 'no cookie');
+      const res = await srv.app.inject({
+        method: 'GET',
+        url: `/api/auth/saml/complete?ticket=${ticket}`,
+        headers: cookie ? { cookie } : {},
+      });
+      assert.deepEqual(
+        [res.statusCode, res.headers.location, res.headers['set-cookie']],
+        [303, '/ui/sso-failed', undefined],
+        cookie ?? 'no cookie',
+      );
     }
     const logged = await searchSelfLog(srv, 'event=saml_response_invalid cause=other_browser', '_svclogs');
-    assert.equal(logged.events.filter((e) => e.fields.name_id === 'mallory@example.test').length, 2, 'one event each, naming who the IdP vouched for');
+    assert.equal(
+      logged.events.filter((e) => e.fields.name_id === 'mallory@example.test').length,
+      2,
+      'one event each, naming who the IdP vouched for',
+    );
   });
 });

@@ -92,7 +92,8 @@ describe('SAML single sign-on against SimpleSAMLphp, in Chromium', { skip }, () 
   });
 
   /** Patches Admin → General's single sign-on settings on node A (every node shares them). */
-  const setSaml = (saml: Record<string, unknown>) => call(a, 'PATCH', '/api/admin/settings', { token: tokenA, body: { saml } });
+  const setSaml = (saml: Record<string, unknown>) =>
+    call(a, 'PATCH', '/api/admin/settings', { token: tokenA, body: { saml } });
 
   /** The `saml_*` events a node recorded since `since`, waiting for the self-log to write them. */
   async function samlEvents(node: ProcessServer, token: string, event: string, since: string): Promise<SelfLogEvent[]> {
@@ -104,18 +105,31 @@ describe('SAML single sign-on against SimpleSAMLphp, in Chromium', { skip }, () 
   }
 
   /** Exactly one `event` since `since`, carrying the IdP, and never an assertion. */
-  async function assertRecorded(node: ProcessServer, token: string, event: string, since: string, expect: Record<string, unknown> = {}): Promise<SelfLogEvent> {
+  async function assertRecorded(
+    node: ProcessServer,
+    token: string,
+    event: string,
+    since: string,
+    expect: Record<string, unknown> = {},
+  ): Promise<SelfLogEvent> {
     const events = await samlEvents(node, token, event, since);
     assert.equal(events.length, 1, `one ${event}: ${JSON.stringify(events.map((e) => e.message))}`);
     const e = events[0];
-    for (const [k, v] of Object.entries(expect)) assert.equal(e.fields[k], v, `${event}.${k} in ${JSON.stringify(e.fields)}`);
-    if (event !== 'saml_login') assert.ok(typeof e.fields.reason === 'string' && e.fields.reason.length > 0, 'a reason');
+    for (const [k, v] of Object.entries(expect))
+      assert.equal(e.fields[k], v, `${event}.${k} in ${JSON.stringify(e.fields)}`);
+    if (event !== 'saml_login')
+      assert.ok(typeof e.fields.reason === 'string' && e.fields.reason.length > 0, 'a reason');
     assert.doesNotMatch(JSON.stringify(e), /<saml|<samlp|PHN|SignatureValue/, 'no assertion in the record');
     return e;
   }
 
   /** Starts at svc's login page, signs in at the IdP's form; `acs` decides what happens to the answer. */
-  async function ssoAttempt(ctx: BrowserContext, user: string, password: string, opts: { next?: string; acs?: 'pass' | 'hold' } = {}): Promise<{ page: Page; samlResponse: string }> {
+  async function ssoAttempt(
+    ctx: BrowserContext,
+    user: string,
+    password: string,
+    opts: { next?: string; acs?: 'pass' | 'hold' } = {},
+  ): Promise<{ page: Page; samlResponse: string }> {
     const page = await ctx.newPage();
     let samlResponse = '';
     await page.route(`${a.url}/api/auth/saml/acs`, async (route) => {
@@ -137,8 +151,12 @@ describe('SAML single sign-on against SimpleSAMLphp, in Chromium', { skip }, () 
   /** Posts a form to a node's ACS from the browser, as an IdP's page would. */
   async function postToAcs(ctx: BrowserContext, node: ProcessServer, samlResponse: string): Promise<Page> {
     const page = await ctx.newPage();
-    await page.setContent(`<form method="POST" action="${node.url}/api/auth/saml/acs"><input type="hidden" name="SAMLResponse"></form>`);
-    await page.locator('input[name=SAMLResponse]').evaluate((el, v) => ((el as HTMLInputElement).value = v), samlResponse);
+    await page.setContent(
+      `<form method="POST" action="${node.url}/api/auth/saml/acs"><input type="hidden" name="SAMLResponse"></form>`,
+    );
+    await page
+      .locator('input[name=SAMLResponse]')
+      .evaluate((el, v) => ((el as HTMLInputElement).value = v), samlResponse);
     await page.locator('form').evaluate((f) => (f as HTMLFormElement).submit());
     return page;
   }
@@ -147,13 +165,17 @@ describe('SAML single sign-on against SimpleSAMLphp, in Chromium', { skip }, () 
     await page.waitForURL((u) => u.pathname === '/ui/sso-failed');
     const text = await waitFor('the generic page', () => page.locator('[data-testid=sso-failed]').textContent());
     assert.ok(text.includes(GENERIC), text);
-    assert.equal(await page.locator('[data-testid=sso-failed] a[href="/ui/login"]').count(), 1, 'a link back to the login page');
+    assert.equal(
+      await page.locator('[data-testid=sso-failed] a[href="/ui/login"]').count(),
+      1,
+      'a link back to the login page',
+    );
   }
 
   // the nodes and the test share this machine's clock: an event of this test is never older
   const now = () => new Date().toISOString();
 
-  it('offers single sign-on on the login page and publishes svc\'s SP metadata', async () => {
+  it("offers single sign-on on the login page and publishes svc's SP metadata", async () => {
     const opts = (await call(a, 'GET', '/api/auth/options')) as { saml: { enabled: boolean } };
     assert.equal(opts.saml.enabled, true);
     const res = await fetch(`${a.url}/api/auth/saml/metadata`);
@@ -174,11 +196,19 @@ describe('SAML single sign-on against SimpleSAMLphp, in Chromium', { skip }, () 
     assert.deepEqual([me.kind, me.name], ['user', 'alice.local']);
     const search = await ctx.request.get(`${a.url}/api/search?q=*&from=-1h`);
     assert.equal(search.status(), 200);
-    await waitFor('the account menu', () => page.locator('button[aria-label="Account menu"]:has-text("alice.local")').count());
-    await assertRecorded(a, tokenA, 'saml_login', since, { user: 'alice.local', name_id: 'alice@example.test', idp: idp.entityId });
+    await waitFor('the account menu', () =>
+      page.locator('button[aria-label="Account menu"]:has-text("alice.local")').count(),
+    );
+    await assertRecorded(a, tokenA, 'saml_login', since, {
+      user: 'alice.local',
+      name_id: 'alice@example.test',
+      idp: idp.entityId,
+    });
 
     // the same session on the other node: one control plane, one JWT secret
-    const other = await fetch(`${b.url}/api/auth/me`, { headers: { cookie: (await ctx.cookies(a.url)).map((c) => `${c.name}=${c.value}`).join('; ') } });
+    const other = await fetch(`${b.url}/api/auth/me`, {
+      headers: { cookie: (await ctx.cookies(a.url)).map((c) => `${c.name}=${c.value}`).join('; ') },
+    });
     assert.equal(other.status, 200);
     // logout ends it everywhere
     await ctx.request.post(`${a.url}/api/auth/logout`, { headers: { 'x-svc-request': '1' } });
@@ -186,14 +216,17 @@ describe('SAML single sign-on against SimpleSAMLphp, in Chromium', { skip }, () 
     await ctx.close();
   });
 
-  it('refuses a response signed with another certificate than the IdP\'s: saml_signature_invalid', async () => {
+  it("refuses a response signed with another certificate than the IdP's: saml_signature_invalid", async () => {
     await setSaml({ idpCert: certs.wrongCert });
     try {
       const since = now();
       const ctx = await newContext(browser);
       const { page } = await ssoAttempt(ctx, 'alice', 'alice-password');
       await assertGenericPage(page);
-      await assertRecorded(a, tokenA, 'saml_signature_invalid', since, { name_id: 'alice@example.test', idp: idp.entityId });
+      await assertRecorded(a, tokenA, 'saml_signature_invalid', since, {
+        name_id: 'alice@example.test',
+        idp: idp.entityId,
+      });
       assert.equal((await ctx.request.get(`${a.url}/api/auth/me`)).status(), 401);
       await ctx.close();
     } finally {
@@ -205,7 +238,9 @@ describe('SAML single sign-on against SimpleSAMLphp, in Chromium', { skip }, () 
     const ctx = await newContext(browser);
     const { samlResponse } = await ssoAttempt(ctx, 'alice', 'alice-password', { acs: 'hold' });
     // the same signed XML, naming another user
-    const xml = Buffer.from(samlResponse, 'base64').toString('utf8').replaceAll('alice@example.test', 'admin@example.test');
+    const xml = Buffer.from(samlResponse, 'base64')
+      .toString('utf8')
+      .replaceAll('alice@example.test', 'admin@example.test');
     const since = now();
     const page = await postToAcs(ctx, a, Buffer.from(xml).toString('base64'));
     await assertGenericPage(page);
@@ -253,7 +288,10 @@ describe('SAML single sign-on against SimpleSAMLphp, in Chromium', { skip }, () 
       const ctx = await newContext(browser);
       const { page } = await ssoAttempt(ctx, 'alice', 'alice-password');
       await assertGenericPage(page);
-      await assertRecorded(a, tokenA, 'saml_assertion_expired', since, { name_id: 'alice@example.test', cause: 'expired' });
+      await assertRecorded(a, tokenA, 'saml_assertion_expired', since, {
+        name_id: 'alice@example.test',
+        cause: 'expired',
+      });
       await ctx.close();
     } finally {
       await setSaml({ idpSsoUrl: null });
@@ -285,8 +323,15 @@ describe('SAML single sign-on against SimpleSAMLphp, in Chromium', { skip }, () 
     const since = now();
     // and posts it into the victim's browser, as a page of theirs could
     await assertGenericPage(await postToAcs(victim, a, samlResponse));
-    await assertRecorded(a, tokenA, 'saml_response_invalid', since, { cause: 'other_browser', name_id: 'alice@example.test' });
-    assert.equal((await victim.request.get(`${a.url}/api/auth/me`)).status(), 401, 'the victim is not signed in as the attacker');
+    await assertRecorded(a, tokenA, 'saml_response_invalid', since, {
+      cause: 'other_browser',
+      name_id: 'alice@example.test',
+    });
+    assert.equal(
+      (await victim.request.get(`${a.url}/api/auth/me`)).status(),
+      401,
+      'the victim is not signed in as the attacker',
+    );
     await Promise.all([victim.close(), attacker.close()]);
   });
 
@@ -301,7 +346,7 @@ describe('SAML single sign-on against SimpleSAMLphp, in Chromium', { skip }, () 
     await ctx.close();
   });
 
-  it('signs in through an IdP on another site, whose post to the ACS carries none of svc\'s cookies', async () => {
+  it("signs in through an IdP on another site, whose post to the ACS carries none of svc's cookies", async () => {
     // svc as http://localhost, the IdP as http://127.0.0.1: two sites, as in production (ports do not make a site)
     const portC = await freePort();
     const svcC = `http://localhost:${portC}`;
@@ -317,7 +362,10 @@ describe('SAML single sign-on against SimpleSAMLphp, in Chromium', { skip }, () 
     const ctx = await newContext(browser);
     try {
       const id = await createUser(c, { username: 'alice.local', password: 'alice-local-password', role: 'user' });
-      await call(c, 'PATCH', `/api/admin/users/${id}`, { token: await adminToken(c), body: { email: 'alice@example.test' } });
+      await call(c, 'PATCH', `/api/admin/users/${id}`, {
+        token: await adminToken(c),
+        body: { email: 'alice@example.test' },
+      });
       const page = await ctx.newPage();
       let acsCookies: string | undefined;
       await page.route(`${svcC}/api/auth/saml/acs`, async (route) => {
@@ -327,12 +375,20 @@ describe('SAML single sign-on against SimpleSAMLphp, in Chromium', { skip }, () 
       await page.goto(`${svcC}/ui/login`);
       await page.click('text=Sign in with SSO');
       await page.waitForURL((u) => u.href.startsWith(idpC.url));
-      assert.equal((await ctx.cookies(`${svcC}/api/auth/saml/complete`)).filter((k) => k.name === 'svc_saml').length, 1, 'the relay cookie was set');
+      assert.equal(
+        (await ctx.cookies(`${svcC}/api/auth/saml/complete`)).filter((k) => k.name === 'svc_saml').length,
+        1,
+        'the relay cookie was set',
+      );
       await page.fill('input[name=username]', 'alice');
       await page.fill('input[name=password]', 'alice-password');
       await page.locator('button[type=submit], input[type=submit]').first().click();
       await page.waitForURL((u) => u.href.startsWith(`${svcC}/ui/search`));
-      assert.doesNotMatch(acsCookies ?? 'not posted', /svc_saml=|not posted/, 'a cross-site post carries no SameSite=Lax cookie');
+      assert.doesNotMatch(
+        acsCookies ?? 'not posted',
+        /svc_saml=|not posted/,
+        'a cross-site post carries no SameSite=Lax cookie',
+      );
       const me = (await (await ctx.request.get(`${svcC}/api/auth/me`)).json()) as { name: string };
       assert.equal(me.name, 'alice.local');
     } finally {
@@ -346,7 +402,9 @@ describe('SAML single sign-on against SimpleSAMLphp, in Chromium', { skip }, () 
     const ctx = await newContext(browser);
     const { samlResponse } = await ssoAttempt(ctx, 'alice', 'alice-password', { acs: 'hold' });
     // a first, broken post uses up the request (node-saml forgets a request once it is answered)
-    const broken = Buffer.from(Buffer.from(samlResponse, 'base64').toString('utf8').replace('alice@example.test', 'eve@example.test')).toString('base64');
+    const broken = Buffer.from(
+      Buffer.from(samlResponse, 'base64').toString('utf8').replace('alice@example.test', 'eve@example.test'),
+    ).toString('base64');
     await assertGenericPage(await postToAcs(ctx, a, broken));
     const since = now();
     await assertGenericPage(await postToAcs(ctx, a, samlResponse));
@@ -360,8 +418,13 @@ describe('SAML single sign-on against SimpleSAMLphp, in Chromium', { skip }, () 
     const { page } = await ssoAttempt(ctx, 'mallory', 'mallory-password');
     await assertGenericPage(page);
     await assertRecorded(a, tokenA, 'saml_user_unknown', since, { name_id: 'mallory@example.test' });
-    const users = (await call(a, 'GET', '/api/admin/users', { token: tokenA })) as { users: { username: string; email: string | null }[] };
-    assert.equal(users.users.some((u) => /mallory/.test(`${u.username} ${u.email}`)), false);
+    const users = (await call(a, 'GET', '/api/admin/users', { token: tokenA })) as {
+      users: { username: string; email: string | null }[];
+    };
+    assert.equal(
+      users.users.some((u) => /mallory/.test(`${u.username} ${u.email}`)),
+      false,
+    );
     await ctx.close();
   });
 
@@ -389,14 +452,19 @@ describe('SAML single sign-on against SimpleSAMLphp, in Chromium', { skip }, () 
 
   it('refuses settings that cannot work when an admin saves them, naming the field', async () => {
     const bad = async (saml: Record<string, unknown>, field: string, message: RegExp) => {
-      const err = (await call(a, 'PATCH', '/api/admin/settings', { token: tokenA, body: { saml }, expect: 400 })) as { error: { field: string; message: string } };
+      const err = (await call(a, 'PATCH', '/api/admin/settings', { token: tokenA, body: { saml }, expect: 400 })) as {
+        error: { field: string; message: string };
+      };
       assert.equal(err.error.field, field);
       assert.match(err.error.message, message);
     };
     await bad({ idpCert: 'not a certificate' }, 'saml.idpCert', /not an X\.509 certificate/);
     await bad({ idpSsoUrl: 'ftp://idp.example/sso' }, 'saml.idpSsoUrl', /not an http\(s\) URL/);
     await bad({ clockSkewSecs: -5 }, 'saml.clockSkewSecs', /greater than or equal to 0/);
-    const settings = (await call(a, 'GET', '/api/admin/settings', { token: tokenA })) as { settings: { saml?: Record<string, unknown> }; sso: { usable: boolean; fromEnv: string[]; envValues: Record<string, string> } };
+    const settings = (await call(a, 'GET', '/api/admin/settings', { token: tokenA })) as {
+      settings: { saml?: Record<string, unknown> };
+      sso: { usable: boolean; fromEnv: string[]; envValues: Record<string, string> };
+    };
     assert.deepEqual(settings.settings.saml ?? {}, {}, 'nothing was stored');
     assert.equal(settings.sso.usable, true);
     assert.deepEqual(settings.sso.fromEnv.sort(), ['idpMetadata', 'spEntityId']);
@@ -411,7 +479,10 @@ describe('SAML single sign-on against SimpleSAMLphp, in Chromium', { skip }, () 
     await b.stop();
     b = await startNode(portB, shared, { SVC_ADMIN_RESET: '1' });
     // node A picks the reset up from the shared control plane (SVC_BLOCK_SYNC_SECS=1)
-    await waitFor('the SSO session to end on node A', async () => (await ctx.request.get(`${a.url}/api/auth/me`)).status() === 401);
+    await waitFor(
+      'the SSO session to end on node A',
+      async () => (await ctx.request.get(`${a.url}/api/auth/me`)).status() === 401,
+    );
     await ctx.close();
   });
 });

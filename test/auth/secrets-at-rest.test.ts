@@ -30,16 +30,36 @@ describe('secrets at rest in a real svc process', () => {
   let output = '';
 
   before(async () => {
-    const srv = await startServerProcess({ SVC_DATA_DIR: dir, SVC_ADMIN_PASSWORD: adminPassword, SVC_LOG_LEVEL: 'debug' });
+    const srv = await startServerProcess({
+      SVC_DATA_DIR: dir,
+      SVC_ADMIN_PASSWORD: adminPassword,
+      SVC_LOG_LEVEL: 'debug',
+    });
     try {
       const admin = await login(srv, 'admin', adminPassword);
       secrets['admin session'] = admin;
       // the helpers log in as admin with the test password: use explicit calls with this server's password
-      const k1 = (await call(srv, 'POST', '/api/admin/api-keys', { token: admin, body: { name: 'key-name-alpha', scopes: ['admin'] }, expect: 201 })) as { secret: string };
-      const k2 = (await call(srv, 'POST', '/api/admin/api-keys', { token: admin, body: { name: 'key-name-mcp', scopes: ['mcp'], expiresInDays: 5 }, expect: 201 })) as { secret: string };
+      const k1 = (await call(srv, 'POST', '/api/admin/api-keys', {
+        token: admin,
+        body: { name: 'key-name-alpha', scopes: ['admin'] },
+        expect: 201,
+      })) as { secret: string };
+      const k2 = (await call(srv, 'POST', '/api/admin/api-keys', {
+        token: admin,
+        body: { name: 'key-name-mcp', scopes: ['mcp'], expiresInDays: 5 },
+        expect: 201,
+      })) as { secret: string };
       await call(srv, 'POST', '/api/admin/envs', { token: admin, body: { name: 'env-name-payments' }, expect: 201 });
-      const t = (await call(srv, 'POST', '/api/admin/ingest-tokens', { token: admin, body: { name: 'token-name-shipper', env: 'env-name-payments' }, expect: 201 })) as { secret: string };
-      await call(srv, 'POST', '/api/admin/users', { token: admin, body: { username: 'user-name-zelda', password: userPassword }, expect: 201 });
+      const t = (await call(srv, 'POST', '/api/admin/ingest-tokens', {
+        token: admin,
+        body: { name: 'token-name-shipper', env: 'env-name-payments' },
+        expect: 201,
+      })) as { secret: string };
+      await call(srv, 'POST', '/api/admin/users', {
+        token: admin,
+        body: { username: 'user-name-zelda', password: userPassword },
+        expect: 201,
+      });
       secrets['standard+admin key'] = k1.secret;
       secrets['MCP key'] = k2.secret;
       secrets['ingest token'] = t.secret;
@@ -54,9 +74,15 @@ describe('secrets at rest in a real svc process', () => {
         body: '{"message":"hello from the secrets test"}\n',
       });
       assert.equal(ingest.status, 200, await ingest.text());
-      await fetch(`${srv.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: userPassword, password: 'x' }) });
+      await fetch(`${srv.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: userPassword, password: 'x' }),
+      });
       await fetch(`${srv.url}/api/auth/me`, { headers: { authorization: `Bearer ${k2.secret}` } });
-      await fetch(`${srv.url}/api/auth/me`, { headers: { authorization: 'Bearer svk_unknownUnknownUnknownUnknownUnknownUnknow' } });
+      await fetch(`${srv.url}/api/auth/me`, {
+        headers: { authorization: 'Bearer svk_unknownUnknownUnknownUnknownUnknownUnknow' },
+      });
     } finally {
       assert.equal(await srv.stop(), 0);
       output = srv.output();
@@ -72,7 +98,15 @@ describe('secrets at rest in a real svc process', () => {
     assert.ok(output.length > 0);
   });
 
-  for (const what of ['standard+admin key', 'MCP key', 'ingest token', 'admin password', 'user password', 'admin session', 'user session']) {
+  for (const what of [
+    'standard+admin key',
+    'MCP key',
+    'ingest token',
+    'admin password',
+    'user password',
+    'admin session',
+    'user session',
+  ]) {
     it(`finds the ${what} nowhere in clear text: not in any file of the data dir, not in the logs`, () => {
       const secret = secrets[what];
       assert.ok(secret && secret.length >= 12);

@@ -16,8 +16,15 @@ describe('session idle timeout (SVC_SESSION_IDLE_SECS)', () => {
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
   /** The status of /api/auth/me with `token` on a svc whose clock is `offsetSecs` ahead. */
-  async function meAt(offsetSecs: number, token: string | undefined, env: Record<string, string> = {}): Promise<{ status: number; code?: string; token: string }> {
-    const srv = await startTestServer({ SVC_SESSION_IDLE_SECS: '3600', SVC_TEST_CLOCK_OFFSET_SECS: String(offsetSecs), ...env }, { dataDir });
+  async function meAt(
+    offsetSecs: number,
+    token: string | undefined,
+    env: Record<string, string> = {},
+  ): Promise<{ status: number; code?: string; token: string }> {
+    const srv = await startTestServer(
+      { SVC_SESSION_IDLE_SECS: '3600', SVC_TEST_CLOCK_OFFSET_SECS: String(offsetSecs), ...env },
+      { dataDir },
+    );
     try {
       const t = token ?? (await login(srv, 'admin', TEST_ADMIN_PASSWORD));
       const res = await fetch(`${srv.url}/api/auth/me`, { headers: { authorization: `Bearer ${t}` } });

@@ -12,7 +12,16 @@ import type { EventJson, SearchResult } from '../../src/query/types.js';
  */
 const ENV = 'clifmt';
 const EVENT_COLUMNS = ['_time', 'env', 'index', 'host', 'source', 'sourcetype', 'message'];
-const MESSAGES = ['plain text', 'with, a comma', 'with "quotes"', 'two\nlines', 'CRLF\r\nends', 'ünïcödé ✓', '  leading spaces', 'x'.repeat(300)];
+const MESSAGES = [
+  'plain text',
+  'with, a comma',
+  'with "quotes"',
+  'two\nlines',
+  'CRLF\r\nends',
+  'ünïcödé ✓',
+  '  leading spaces',
+  'x'.repeat(300),
+];
 
 const cell = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 
@@ -21,30 +30,55 @@ describe('svc search', () => {
   let admin: string;
   suiteServer((s, a) => ([srv, admin] = [s, a]));
   const cli = (args: string[]) => runCli(['search', ...args], { env: { SVC_URL: srv.url, SVC_TOKEN: admin } });
-  const api = async (q: string, limit = 1000) => (await call(srv, 'GET', `/api/search?${new URLSearchParams({ q, env: ENV, limit: String(limit) })}`, { token: admin })) as SearchResult;
+  const api = async (q: string, limit = 1000) =>
+    (await call(srv, 'GET', `/api/search?${new URLSearchParams({ q, env: ENV, limit: String(limit) })}`, {
+      token: admin,
+    })) as SearchResult;
 
   before(async () => {
     await createEnv(srv, ENV);
     const token = await createIngestToken(srv, { env: ENV });
     const body = MESSAGES.map((message, i) =>
-      JSON.stringify({ time: `2026-01-01T00:00:0${i}Z`, message, host: i % 2 ? 'web-1' : 'db,2', status: 200 + i, ...(i % 3 === 0 ? { user: `u"${i}` } : {}) }),
+      JSON.stringify({
+        time: `2026-01-01T00:00:0${i}Z`,
+        message,
+        host: i % 2 ? 'web-1' : 'db,2',
+        status: 200 + i,
+        ...(i % 3 === 0 ? { user: `u"${i}` } : {}),
+      }),
     ).join('\n');
-    const res = await fetch(`${srv.url}/api/ingest?index=app`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' }, body });
+    const res = await fetch(`${srv.url}/api/ingest?index=app`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+      body,
+    });
     assert.equal(res.status, 200, await res.text());
   });
 
-  it('writes events as RFC 4180 CSV that parses back into the API\'s events', async () => {
+  it("writes events as RFC 4180 CSV that parses back into the API's events", async () => {
     const r = await cli(['*', '--env', ENV, '-o', 'csv', '--limit', '1000']);
     assert.equal(r.code, 0, r.stderr);
     const [header, ...rows] = parseCsv(r.stdout);
     const events = (await api('*')).events;
     const fields = [...new Set(events.flatMap((e) => Object.keys(e.fields)))].sort();
     assert.deepEqual(header, [...EVENT_COLUMNS, ...fields]);
-    assert.deepEqual(rows, events.map((e) => [e.time, e.env, e.index, e.host, e.source, e.sourcetype, e.message, ...fields.map((f) => cell(e.fields[f]))]));
+    assert.deepEqual(
+      rows,
+      events.map((e) => [
+        e.time,
+        e.env,
+        e.index,
+        e.host,
+        e.source,
+        e.sourcetype,
+        e.message,
+        ...fields.map((f) => cell(e.fields[f])),
+      ]),
+    );
     assert.equal(rows.length, MESSAGES.length);
   });
 
-  it('writes a table as CSV equal to the API\'s columns and rows', async () => {
+  it("writes a table as CSV equal to the API's columns and rows", async () => {
     const q = '* | stats count, max(status) as top by host | sort host';
     const r = await cli([q, '--env', ENV, '-o', 'csv']);
     assert.equal(r.code, 0, r.stderr);
@@ -52,7 +86,7 @@ describe('svc search', () => {
     assert.deepEqual(parseCsv(r.stdout), [a.columns, ...a.rows!.map((row) => row.map(cell))]);
   });
 
-  it('prints the API\'s answer as json', async () => {
+  it("prints the API's answer as json", async () => {
     for (const q of ['status>203', '* | stats count by host']) {
       const r = await cli([q, '--env', ENV, '-o', 'json']);
       assert.equal(r.code, 0, r.stderr);
@@ -65,11 +99,23 @@ describe('svc search', () => {
   it('writes ndjson: one event, or one row as an object, per line', async () => {
     const ev = await cli(['*', '--env', ENV, '-o', 'ndjson']);
     assert.equal(ev.code, 0, ev.stderr);
-    assert.deepEqual(ev.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as EventJson), (await api('*')).events);
+    assert.deepEqual(
+      ev.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as EventJson),
+      (await api('*')).events,
+    );
     const q = '* | stats count by host';
     const tb = await cli([q, '--env', ENV, '-o', 'ndjson']);
     const a = await api(q);
-    assert.deepEqual(tb.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as unknown), a.rows!.map((row) => Object.fromEntries(a.columns!.map((c, i) => [c, row[i]]))));
+    assert.deepEqual(
+      tb.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as unknown),
+      a.rows!.map((row) => Object.fromEntries(a.columns!.map((c, i) => [c, row[i]]))),
+    );
   });
 
   it('sends a query longer than a URL may be (20 KiB) and answers as the API does', async () => {
@@ -86,7 +132,10 @@ describe('svc search', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, 'host   count\ndb,2       4\nweb-1      4\n');
     const ev = await cli(['lines', '--env', ENV]);
-    assert.equal(ev.stdout, 'time                         host   message\n2026-01-01T00:00:03.000000Z  web-1  two\\nlines\n');
+    assert.equal(
+      ev.stdout,
+      'time                         host   message\n2026-01-01T00:00:03.000000Z  web-1  two\\nlines\n',
+    );
     assert.match(ev.stderr, /1 of 1 event \(scanned \d+, \d+ ms\)/);
     const long = await cli(['xxxxx*', '--env', ENV]);
     assert.ok(long.stdout.includes('x'.repeat(300)), 'not cut in a pipe');
@@ -104,9 +153,11 @@ describe('svc search', () => {
     assert.doesNotMatch(plain.output, /\x1b\[[0-9;]*m/);
   });
 
-  it('exits 1 on an invalid query with the server\'s message and a caret under its position', async () => {
+  it("exits 1 on an invalid query with the server's message and a caret under its position", async () => {
     const q = 'status=200 | stats count( by host';
-    const res = await fetch(`${srv.url}/api/search?${new URLSearchParams({ q })}`, { headers: { authorization: `Bearer ${admin}` } });
+    const res = await fetch(`${srv.url}/api/search?${new URLSearchParams({ q })}`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
     const err = ((await res.json()) as { error: { message: string; position: number } }).error;
     const r = await cli([q, '-o', 'csv']);
     assert.equal(r.code, 1);

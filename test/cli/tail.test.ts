@@ -23,7 +23,11 @@ describe('svc tail', () => {
   it('prints each new event once, oldest first, until Ctrl+C', async () => {
     const token = await createIngestToken(srv, { env: 'default' });
     const push = async (lines: string[]) => {
-      const res = await fetch(`${srv.url}/api/ingest?index=tail`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' }, body: lines.join('\n') });
+      const res = await fetch(`${srv.url}/api/ingest?index=tail`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' },
+        body: lines.join('\n'),
+      });
       assert.equal(res.status, 200, await res.text());
     };
     await push(['tailtest before']);
@@ -37,7 +41,10 @@ describe('svc tail', () => {
       await until('the new events', () => tail.stdout().split('tailtest after two').length === 3);
       await sleep(2500); // a few more polls over the same window
       const lines = tail.stdout().trimEnd().split('\n');
-      assert.deepEqual(lines.map((l) => l.slice(l.indexOf('tailtest'))), ['tailtest before', 'tailtest after one', 'tailtest after two', 'tailtest after two']);
+      assert.deepEqual(
+        lines.map((l) => l.slice(l.indexOf('tailtest'))),
+        ['tailtest before', 'tailtest after one', 'tailtest after two', 'tailtest after two'],
+      );
       assert.match(lines[0], /^\d{4}-\d{2}-\d{2}T[\d:.]+Z default\/tail tailtest before$/);
     } finally {
       tail.child.kill('SIGINT');

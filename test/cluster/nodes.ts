@@ -90,10 +90,19 @@ export async function stopAll(nodes: Node[], dir: string): Promise<void> {
 }
 
 /** Calls a node with its admin session; answers status and body. */
-export async function api(n: Node, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+export async function api(
+  n: Node,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const headers: Record<string, string> = { authorization: `Bearer ${await n.token()}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${n.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${n.url}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
@@ -108,7 +117,12 @@ export async function stats(n: Node, q: string, env: string, index: string): Pro
 }
 
 /** The events a search finds (at most 10,000). */
-export async function events(n: Node, q: string, env: string, index: string): Promise<{ message: string; fields: Record<string, unknown> }[]> {
+export async function events(
+  n: Node,
+  q: string,
+  env: string,
+  index: string,
+): Promise<{ message: string; fields: Record<string, unknown> }[]> {
   const qs = new URLSearchParams({ q, env, index, limit: '10000' });
   const r = await api(n, 'GET', `/api/search?${qs}`);
   assert.equal(r.status, 200, `search ${q} on ${n.id}: ${JSON.stringify(r.body)}`);
@@ -116,7 +130,11 @@ export async function events(n: Node, q: string, env: string, index: string): Pr
 }
 
 /** `count` and `dc(seq)` of an index: equal when no event is there twice. */
-export async function countAndDistinct(n: Node, env: string, index: string): Promise<{ count: number; distinct: number }> {
+export async function countAndDistinct(
+  n: Node,
+  env: string,
+  index: string,
+): Promise<{ count: number; distinct: number }> {
   const [row] = await stats(n, '* | stats count, dc(seq)', env, index);
   return { count: Number(row?.count ?? 0), distinct: Number(row?.['dc(seq)'] ?? 0) };
 }
@@ -124,19 +142,31 @@ export async function countAndDistinct(n: Node, env: string, index: string): Pro
 /** Posts NDJSON events with an ingest token; answers whether they were acknowledged. */
 export async function ingest(n: Node, token: string, index: string, events: object[]): Promise<boolean> {
   const body = events.map((e) => JSON.stringify(e)).join('\n');
-  const res = await fetch(`${n.url}/api/ingest?index=${index}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' }, body });
+  const res = await fetch(`${n.url}/api/ingest?index=${index}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+    body,
+  });
   const answer = (await res.json().catch(() => undefined)) as { ingested?: number } | undefined;
   return res.status === 200 && answer?.ingested === events.length;
 }
 
 /** Polls `check` until it answers true; fails naming `what` and the last value after `secs`. */
-export async function eventually<T>(what: string, secs: number, probe: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  secs: number,
+  probe: () => Promise<T>,
+  ok: (v: T) => boolean,
+): Promise<T> {
   const deadline = Date.now() + secs * 1000;
   let last: T | undefined;
   for (;;) {
     last = await probe().catch((e: Error) => e as T);
     if (!(last instanceof Error) && ok(last)) return last;
-    if (Date.now() > deadline) assert.fail(`${what} did not happen within ${secs} s (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`);
+    if (Date.now() > deadline)
+      assert.fail(
+        `${what} did not happen within ${secs} s (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`,
+      );
     await sleep(150);
   }
 }

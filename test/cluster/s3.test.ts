@@ -19,7 +19,12 @@ else
     const gateway = await startGateway();
     const store = await openTestStore({ prefix });
     return {
-      env: { SVC_STORE: `s3://${s.bucket}/${prefix}`, SVC_S3_ENDPOINT: gateway.endpoint, SVC_S3_REGION: s.region, SVC_S3_PATH_STYLE: 'true' },
+      env: {
+        SVC_STORE: `s3://${s.bucket}/${prefix}`,
+        SVC_S3_ENDPOINT: gateway.endpoint,
+        SVC_S3_REGION: s.region,
+        SVC_S3_PATH_STYLE: 'true',
+      },
       store,
       outageSecs: OUTAGE_MS / 1000,
       async outage() {

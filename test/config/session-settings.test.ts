@@ -11,10 +11,18 @@ describe('session and proxy settings', () => {
   });
 
   it('takes trusted proxies as addresses, CIDRs and named ranges, and names a bad entry', () => {
-    assert.deepEqual(loadConfig({ SVC_TRUSTED_PROXIES: '10.0.0.5, 10.1.0.0/16 ,fd00::/8,loopback' }).trustedProxies, ['10.0.0.5', '10.1.0.0/16', 'fd00::/8', 'loopback']);
+    assert.deepEqual(loadConfig({ SVC_TRUSTED_PROXIES: '10.0.0.5, 10.1.0.0/16 ,fd00::/8,loopback' }).trustedProxies, [
+      '10.0.0.5',
+      '10.1.0.0/16',
+      'fd00::/8',
+      'loopback',
+    ]);
     assert.deepEqual(loadConfig({}).trustedProxies, []);
     for (const bad of ['10.0.0.300', '10.0.0.0/33', 'proxy.example.com', '10.0.0.0/8/1']) {
-      assert.throws(() => loadConfig({ SVC_TRUSTED_PROXIES: bad }), new RegExp(`SVC_TRUSTED_PROXIES: cannot parse "${bad.replace(/[./]/g, '\\$&')}"`));
+      assert.throws(
+        () => loadConfig({ SVC_TRUSTED_PROXIES: bad }),
+        new RegExp(`SVC_TRUSTED_PROXIES: cannot parse "${bad.replace(/[./]/g, '\\$&')}"`),
+      );
     }
   });
 });

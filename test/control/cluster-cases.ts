@@ -11,7 +11,8 @@ const SEEN_WITHIN_MS = 2000;
 /** The assertion's margin: one poll step of the test itself. */
 const POLL_MS = 100;
 
-const me = async (node: HasUrl, secret: string) => (await fetch(`${node.url}/api/auth/me`, { headers: { authorization: `Bearer ${secret}` } })).status;
+const me = async (node: HasUrl, secret: string) =>
+  (await fetch(`${node.url}/api/auth/me`, { headers: { authorization: `Bearer ${secret}` } })).status;
 
 /** Polls `check` every 100 ms for up to `withinMs`; answers how long it took to hold, or fails. */
 async function measure(what: string, withinMs: number, check: () => Promise<boolean>): Promise<number> {
@@ -43,18 +44,32 @@ export function clusterCases(backend: StoreBackend): void {
       cluster = await TestCluster.create(backend);
       // both at once on an empty store: one of them creates the control plane and the admin
       [a, b] = await Promise.all([cluster.start(), cluster.start()]);
-      [tokenA, tokenB] = await Promise.all([login(a, 'admin', CLUSTER_ADMIN_PASSWORD), login(b, 'admin', CLUSTER_ADMIN_PASSWORD)]);
+      [tokenA, tokenB] = await Promise.all([
+        login(a, 'admin', CLUSTER_ADMIN_PASSWORD),
+        login(b, 'admin', CLUSTER_ADMIN_PASSWORD),
+      ]);
     });
     after(async () => cluster?.dispose());
 
     it('lose no control-plane write when each creates 20 API keys at the same moment', async () => {
       const create = (node: ProcessServer, token: string, name: string) =>
-        call(node, 'POST', '/api/admin/api-keys', { token, body: { name, scopes: ['standard'] }, expect: 201 }) as Promise<{ secret: string }>;
+        call(node, 'POST', '/api/admin/api-keys', {
+          token,
+          body: { name, scopes: ['standard'] },
+          expect: 201,
+        }) as Promise<{ secret: string }>;
       const names = Array.from({ length: 20 }, (_, i) => [`a-${i}`, `b-${i}`]).flat();
-      const created = await Promise.all(names.map((n) => (n.startsWith('a') ? create(a, tokenA, n) : create(b, tokenB, n))));
+      const created = await Promise.all(
+        names.map((n) => (n.startsWith('a') ? create(a, tokenA, n) : create(b, tokenB, n))),
+      );
       const listed = async (node: ProcessServer, token: string) =>
-        ((await call(node, 'GET', '/api/admin/api-keys', { token })) as { apiKeys: { name: string }[] }).apiKeys.map((k) => k.name).sort();
-      for (const [node, token] of [[a, tokenA], [b, tokenB]] as const) {
+        ((await call(node, 'GET', '/api/admin/api-keys', { token })) as { apiKeys: { name: string }[] }).apiKeys
+          .map((k) => k.name)
+          .sort();
+      for (const [node, token] of [
+        [a, tokenA],
+        [b, tokenB],
+      ] as const) {
         await measure('all 40 keys listed', 3000, async () => (await listed(node, token)).length === 40);
         assert.deepEqual(await listed(node, token), [...names].sort());
       }
@@ -62,15 +77,28 @@ export function clusterCases(backend: StoreBackend): void {
     });
 
     it(`refuses on one node, within ${SEEN_WITHIN_MS / 1000} s, a key deleted or disabled on the other`, async (t) => {
-      for (const [round, how] of [[1, 'delete'], [2, 'disable'], [3, 'delete'], [4, 'disable']] as const) {
+      for (const [round, how] of [
+        [1, 'delete'],
+        [2, 'disable'],
+        [3, 'delete'],
+        [4, 'disable'],
+      ] as const) {
         const [from, fromToken, to] = round % 2 ? [a, tokenA, b] : [b, tokenB, a];
-        const key = (await call(from, 'POST', '/api/admin/api-keys', { token: fromToken, body: { name: `revoke-${round}`, scopes: ['standard'] }, expect: 201 })) as { id: string; secret: string };
+        const key = (await call(from, 'POST', '/api/admin/api-keys', {
+          token: fromToken,
+          body: { name: `revoke-${round}`, scopes: ['standard'] },
+          expect: 201,
+        })) as { id: string; secret: string };
         await measure('the other node accepting the new key', 3000, async () => (await me(to, key.secret)) === 200);
         if (how === 'delete') await call(from, 'DELETE', `/api/admin/api-keys/${key.id}`, { token: fromToken });
         else await call(from, 'POST', `/api/admin/api-keys/${key.id}/disable`, { token: fromToken });
         // immediate on the node that made the change
         assert.equal(await me(from, key.secret), 401);
-        const delay = await measure(`the other node refusing the ${how}d key`, 3000, async () => (await me(to, key.secret)) === 401);
+        const delay = await measure(
+          `the other node refusing the ${how}d key`,
+          3000,
+          async () => (await me(to, key.secret)) === 401,
+        );
         t.diagnostic(`key ${how}d on one node refused on the other after ${delay} ms`);
         assert.ok(delay <= SEEN_WITHIN_MS + POLL_MS, `refused after ${delay} ms, promised within ${SEEN_WITHIN_MS} ms`);
       }
@@ -83,7 +111,11 @@ export function clusterCases(backend: StoreBackend): void {
       cluster = await TestCluster.create(backend);
       const node = await cluster.start();
       const token = await login(node, 'admin', CLUSTER_ADMIN_PASSWORD);
-      await call(node, 'POST', '/api/admin/api-keys', { token, body: { name: 'existing', scopes: ['standard'] }, expect: 201 });
+      await call(node, 'POST', '/api/admin/api-keys', {
+        token,
+        body: { name: 'existing', scopes: ['standard'] },
+        expect: 201,
+      });
       await cluster.stopAll();
     });
     after(async () => cluster?.dispose());
@@ -99,11 +131,20 @@ export function clusterCases(backend: StoreBackend): void {
     };
 
     it('another control key: cannot decrypt, names SVC_CONTROL_KEY_PATH', async () => {
-      await refused({ SVC_CONTROL_KEY_PATH: cluster.newKeyFile('other-control.key') }, /cannot decrypt the control plane/, /SVC_CONTROL_KEY_PATH/, /every node needs the same control key/);
+      await refused(
+        { SVC_CONTROL_KEY_PATH: cluster.newKeyFile('other-control.key') },
+        /cannot decrypt the control plane/,
+        /SVC_CONTROL_KEY_PATH/,
+        /every node needs the same control key/,
+      );
     });
 
     it('another JWT secret: names SVC_JWT_SECRET_PATH', async () => {
-      await refused({ SVC_JWT_SECRET_PATH: cluster.newKeyFile('other-jwt.secret') }, /SVC_JWT_SECRET_PATH/, /every node needs the same JWT secret/);
+      await refused(
+        { SVC_JWT_SECRET_PATH: cluster.newKeyFile('other-jwt.secret') },
+        /SVC_JWT_SECRET_PATH/,
+        /every node needs the same JWT secret/,
+      );
     });
 
     it('no JWT secret file: names SVC_JWT_SECRET_PATH and creates none', async () => {
@@ -113,14 +154,21 @@ export function clusterCases(backend: StoreBackend): void {
     });
 
     it('SVC_CONTROL_ENCRYPTION=off while the cluster encrypts: names SVC_CONTROL_ENCRYPTION', async () => {
-      await refused({ SVC_CONTROL_ENCRYPTION: 'off' }, /is encrypted but SVC_CONTROL_ENCRYPTION=off/, /every node needs the same SVC_CONTROL_ENCRYPTION/);
+      await refused(
+        { SVC_CONTROL_ENCRYPTION: 'off' },
+        /is encrypted but SVC_CONTROL_ENCRYPTION=off/,
+        /every node needs the same SVC_CONTROL_ENCRYPTION/,
+      );
     });
 
     it('while a node that matches still starts and sees the cluster', async () => {
       const node = await cluster.start();
       const token = await login(node, 'admin', CLUSTER_ADMIN_PASSWORD);
       const keys = (await call(node, 'GET', '/api/admin/api-keys', { token })) as { apiKeys: { name: string }[] };
-      assert.deepEqual(keys.apiKeys.map((k) => k.name), ['existing']);
+      assert.deepEqual(
+        keys.apiKeys.map((k) => k.name),
+        ['existing'],
+      );
       await cluster.stopAll();
     });
   });

@@ -17,12 +17,21 @@ describe('environments through /api/admin/envs', () => {
   const send = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${srv.url}${path}`, {
       method,
-      headers: { authorization: `Bearer ${admin}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${admin}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: res.status, body: (await res.json().catch(() => undefined)) as { error: { code: string; field?: string; message: string } } & EnvJson };
+    return {
+      status: res.status,
+      body: (await res.json().catch(() => undefined)) as {
+        error: { code: string; field?: string; message: string };
+      } & EnvJson,
+    };
   };
-  const names = async () => ((await call(srv, 'GET', '/api/admin/envs', { token: admin })) as { envs: EnvJson[] }).envs.map((e) => e.name);
+  const names = async () =>
+    ((await call(srv, 'GET', '/api/admin/envs', { token: admin })) as { envs: EnvJson[] }).envs.map((e) => e.name);
 
   it('has the default environment from the first start, and the reserved _system', async () => {
     assert.ok((await names()).includes('default'));
@@ -94,12 +103,18 @@ describe('settings through /api/admin/settings', () => {
     const srv = await startTestServer({ SVC_RETENTION_DEFAULT_DAYS: '90' });
     try {
       const admin = await adminToken(srv);
-      const res = (await call(srv, 'PATCH', '/api/admin/settings', { token: admin, body: { retentionDefaultDays: 14 } })) as {
+      const res = (await call(srv, 'PATCH', '/api/admin/settings', {
+        token: admin,
+        body: { retentionDefaultDays: 14 },
+      })) as {
         settings: { retentionDefaultDays?: number };
         effective: { retentionDefaultDays: number | null; retentionDefaultSource: string };
       };
       assert.equal(res.settings.retentionDefaultDays, 14);
-      assert.deepEqual(res.effective, { retentionDefaultDays: 90, retentionDefaultSource: 'SVC_RETENTION_DEFAULT_DAYS' });
+      assert.deepEqual(res.effective, {
+        retentionDefaultDays: 90,
+        retentionDefaultSource: 'SVC_RETENTION_DEFAULT_DAYS',
+      });
       assert.equal(srv.deps.control.settings().retentionDefaultDays, 14);
       const bad = await fetch(`${srv.url}/api/admin/settings`, {
         method: 'PATCH',
@@ -108,7 +123,10 @@ describe('settings through /api/admin/settings', () => {
       });
       assert.equal(bad.status, 400);
       assert.equal(srv.deps.control.settings().retentionDefaultDays, 14);
-      const cleared = (await call(srv, 'PATCH', '/api/admin/settings', { token: admin, body: { retentionDefaultDays: null } })) as { settings: object };
+      const cleared = (await call(srv, 'PATCH', '/api/admin/settings', {
+        token: admin,
+        body: { retentionDefaultDays: null },
+      })) as { settings: object };
       assert.deepEqual(cleared.settings, {});
     } finally {
       await srv.close();

@@ -79,7 +79,11 @@ describe('control plane writes shared by several nodes (optimistic, on a DirStor
     return s;
   };
   const addEnv = (s: ControlStore, name: string) => s.mutate((d) => void d.envs.push({ name, createdAt: 'now' }));
-  const names = (s: ControlStore) => s.envs().map((e) => e.name).sort();
+  const names = (s: ControlStore) =>
+    s
+      .envs()
+      .map((e) => e.name)
+      .sort();
   const stored = () => readFileSync(join(dir, ...CONTROL_KEY.split('/')));
 
   it('keeps every change when two nodes write at the same moment', async () => {
@@ -125,7 +129,8 @@ describe('control plane writes shared by several nodes (optimistic, on a DirStor
       await addEnv(b, 'prod');
     };
     const create = a.mutate((d) => {
-      if (d.envs.some((e) => e.name === 'prod')) throw new SvcError('already_exists', 'environment "prod" already exists');
+      if (d.envs.some((e) => e.name === 'prod'))
+        throw new SvcError('already_exists', 'environment "prod" already exists');
       d.envs.push({ name: 'prod', createdAt: 'by a' });
     });
     await assert.rejects(create, (e: unknown) => e instanceof SvcError && e.code === 'already_exists');
@@ -146,7 +151,14 @@ describe('control plane writes shared by several nodes (optimistic, on a DirStor
       applied++;
       d.envs.push({ name: 'from-a', createdAt: 'now' });
     });
-    await assert.rejects(lost, (e: unknown) => e instanceof SvcError && e.code === 'control_unavailable' && e.kind === 'unavailable' && /try again/.test(e.message));
+    await assert.rejects(
+      lost,
+      (e: unknown) =>
+        e instanceof SvcError &&
+        e.code === 'control_unavailable' &&
+        e.kind === 'unavailable' &&
+        /try again/.test(e.message),
+    );
     assert.equal(applied, MAX_WRITE_ATTEMPTS);
     racing.beforePut = undefined;
     await b.reloadIfChanged();
@@ -162,7 +174,10 @@ describe('control plane writes shared by several nodes (optimistic, on a DirStor
     const a = await node(racing);
     const before = stored();
     racing.failPuts = true;
-    await assert.rejects(addEnv(a, 'prod'), (e: unknown) => e instanceof SvcError && e.code === 'control_unavailable' && /unavailable/.test(e.message));
+    await assert.rejects(
+      addEnv(a, 'prod'),
+      (e: unknown) => e instanceof SvcError && e.code === 'control_unavailable' && /unavailable/.test(e.message),
+    );
     assert.equal(a.env('prod'), undefined);
     assert.equal(a.version, 1);
     assert.deepEqual(stored(), before);
@@ -185,7 +200,11 @@ describe('control plane writes shared by several nodes (optimistic, on a DirStor
     const off = await node(new DirStore(dir), null);
     await addEnv(off, 'prod');
     const before = stored();
-    await assert.rejects(node(), (e: unknown) => e instanceof ControlError && /clear text/.test(e.message) && /SVC_CONTROL_ENCRYPTION/.test(e.message));
+    await assert.rejects(
+      node(),
+      (e: unknown) =>
+        e instanceof ControlError && /clear text/.test(e.message) && /SVC_CONTROL_ENCRYPTION/.test(e.message),
+    );
     assert.deepEqual(stored(), before);
   });
 

@@ -29,7 +29,8 @@ describe('a control plane shared by two nodes', () => {
     }
     assert.fail(`${what} did not happen within 5 s`);
   };
-  const status = async (node: TestServer, secret: string) => (await fetch(`${node.url}/api/auth/me`, { headers: { authorization: `Bearer ${secret}` } })).status;
+  const status = async (node: TestServer, secret: string) =>
+    (await fetch(`${node.url}/api/auth/me`, { headers: { authorization: `Bearer ${secret}` } })).status;
 
   it('sees keys created, disabled and deleted on the other node, and honours its sessions', async () => {
     nodes.push(await startTestServer({ ...env, SVC_NODE_ID: 'node-a' }));
@@ -49,6 +50,9 @@ describe('a control plane shared by two nodes', () => {
     await eventually('node a refusing the logged-out session', async () => (await status(a, session)) === 401);
 
     await call(b, 'DELETE', `/api/admin/api-keys/${key.id}`, { token: await adminToken(b) });
-    await eventually('node a forgetting the deleted key', async () => !a.deps.auth.apiKeys.list().some((k) => k.id === key.id));
+    await eventually(
+      'node a forgetting the deleted key',
+      async () => !a.deps.auth.apiKeys.list().some((k) => k.id === key.id),
+    );
   });
 });

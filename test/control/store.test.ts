@@ -27,7 +27,8 @@ describe('control plane store', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   /** null: encryption off. */
-  const open = (k: Buffer | null = key) => ControlStore.open({ blob: new FileBlobStore(path), encryptionKey: k ?? undefined, clock, log });
+  const open = (k: Buffer | null = key) =>
+    ControlStore.open({ blob: new FileBlobStore(path), encryptionKey: k ?? undefined, clock, log });
   const addEnv = (s: ControlStore, name: string) => s.mutate((d) => void d.envs.push({ name, createdAt: 'now' }));
 
   it('creates an empty document at version 1 on first open', async () => {
@@ -75,7 +76,10 @@ describe('control plane store', () => {
   it('refuses an encrypted document when encryption is off, leaving it untouched', async () => {
     await (await open()).close();
     const before = readFileSync(path);
-    await assert.rejects(open(null), (e: unknown) => e instanceof ControlError && /SVC_CONTROL_ENCRYPTION/.test(e.message));
+    await assert.rejects(
+      open(null),
+      (e: unknown) => e instanceof ControlError && /SVC_CONTROL_ENCRYPTION/.test(e.message),
+    );
     assert.deepEqual(readFileSync(path), before);
   });
 
@@ -85,7 +89,13 @@ describe('control plane store', () => {
     await s.close();
     const before = readFileSync(path);
     const mtime = statSync(path).mtimeMs;
-    await assert.rejects(open(randomBytes(32)), (e: unknown) => e instanceof ControlError && /cannot decrypt the control plane/.test(e.message) && /control key/.test(e.message));
+    await assert.rejects(
+      open(randomBytes(32)),
+      (e: unknown) =>
+        e instanceof ControlError &&
+        /cannot decrypt the control plane/.test(e.message) &&
+        /control key/.test(e.message),
+    );
     assert.deepEqual(readFileSync(path), before);
     assert.equal(statSync(path).mtimeMs, mtime);
   });
@@ -142,7 +152,10 @@ describe('control plane store', () => {
     // b's next write starts from a's document, so nothing a wrote is lost
     await addEnv(b, 'from-b');
     await a.reloadIfChanged();
-    assert.deepEqual(a.envs().map((e) => e.name), ['from-a', 'from-b']);
+    assert.deepEqual(
+      a.envs().map((e) => e.name),
+      ['from-a', 'from-b'],
+    );
     await a.close();
     await b.close();
   });
@@ -165,7 +178,10 @@ describe('control key file', () => {
   });
 
   it('refuses to invent a key when one is required but missing', () => {
-    assert.throws(() => loadOrCreateKeyFile(join(dir, 'nope.key'), 'control key', { create: false }), /missing control key/);
+    assert.throws(
+      () => loadOrCreateKeyFile(join(dir, 'nope.key'), 'control key', { create: false }),
+      /missing control key/,
+    );
   });
 
   it('refuses a key file of the wrong length', () => {

@@ -26,8 +26,17 @@ describe('the data-dir lock', () => {
 
     const second = await runServerProcessToExit(env);
     assert.equal(second.code, 1, second.output);
-    assert.match(second.output, new RegExp(`in use by svc pid ${first.child.pid} on host ${hostname().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(started \\d{4}-`));
-    assert.doesNotMatch(second.output, /storage open|replayedSegments/, 'the second process never opened storage (no WAL replay)');
+    assert.match(
+      second.output,
+      new RegExp(
+        `in use by svc pid ${first.child.pid} on host ${hostname().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(started \\d{4}-`,
+      ),
+    );
+    assert.doesNotMatch(
+      second.output,
+      /storage open|replayedSegments/,
+      'the second process never opened storage (no WAL replay)',
+    );
     assert.equal(existsSync(join(dataDir, 'quarantine')), false, 'the second process set nothing aside');
     assert.equal((await fetch(`${first.url}/api/health`)).status, 200, 'the first process still serves');
 

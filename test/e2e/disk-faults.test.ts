@@ -65,7 +65,12 @@ describe('disk faults under a running svc (tmpfs)', () => {
   let admin = '';
   const acked = new Set<number>();
   let next = 0;
-  const env = { SVC_DATA_DIR: dataDir, SVC_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, SVC_TEST_SEGMENT_AGE_MS: '300', SVC_DUCKDB_MEMORY_LIMIT: '256MB' };
+  const env = {
+    SVC_DATA_DIR: dataDir,
+    SVC_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+    SVC_TEST_SEGMENT_AGE_MS: '300',
+    SVC_DUCKDB_MEMORY_LIMIT: '256MB',
+  };
 
   before(() => {
     mkdirSync(dataDir);
@@ -84,10 +89,20 @@ describe('disk faults under a running svc (tmpfs)', () => {
   });
 
   const health = async (): Promise<Health> => (await fetch(`${srv!.url}/api/health`)).json() as Promise<Health>;
-  const ingest = async (): Promise<{ status: number; retryAfter: string | null; body: { error?: { code: string; message: string } } }> => {
+  const ingest = async (): Promise<{
+    status: number;
+    retryAfter: string | null;
+    body: { error?: { code: string; message: string } };
+  }> => {
     const b = next++;
-    const lines = Array.from({ length: BATCH }, (_, i) => JSON.stringify({ batch: b, seq: b * BATCH + i, message: `fault batch ${b} event ${i}` }));
-    const res = await fetch(`${srv!.url}/api/ingest?index=${INDEX}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' }, body: lines.join('\n') });
+    const lines = Array.from({ length: BATCH }, (_, i) =>
+      JSON.stringify({ batch: b, seq: b * BATCH + i, message: `fault batch ${b} event ${i}` }),
+    );
+    const res = await fetch(`${srv!.url}/api/ingest?index=${INDEX}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+      body: lines.join('\n'),
+    });
     if (res.status === 200) acked.add(b);
     return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as never };
   };
@@ -103,7 +118,8 @@ describe('disk faults under a running svc (tmpfs)', () => {
   const assertAllAckedOnce = async () => {
     const found = await searchable();
     for (const b of acked) assert.equal(found.get(b), BATCH, `acknowledged batch ${b}`);
-    for (const [b, n] of found) assert.ok(acked.has(b) && n === BATCH, `batch ${b}: ${n} events, acknowledged: ${acked.has(b)}`);
+    for (const [b, n] of found)
+      assert.ok(acked.has(b) && n === BATCH, `batch ${b}: ${n} events, acknowledged: ${acked.has(b)}`);
   };
   const assertRefused = async (state: string) => {
     const r = await ingest();
@@ -116,22 +132,42 @@ describe('disk faults under a running svc (tmpfs)', () => {
    * a "full" tmpfs still has the slack of the open WAL file's last page, where a tiny event fits.
    */
   const assertEveryProtocolRefuses = async (state: string) => {
-    const h = (scheme: string, type = 'application/json') => ({ authorization: `${scheme} ${token}`, 'content-type': type });
+    const h = (scheme: string, type = 'application/json') => ({
+      authorization: `${scheme} ${token}`,
+      'content-type': type,
+    });
     const big = 'z'.repeat(16 << 10);
-    const hec = await fetch(`${srv!.url}/services/collector/event`, { method: 'POST', headers: h('Splunk'), body: JSON.stringify({ event: big }) });
+    const hec = await fetch(`${srv!.url}/services/collector/event`, {
+      method: 'POST',
+      headers: h('Splunk'),
+      body: JSON.stringify({ event: big }),
+    });
     assert.equal(hec.status, 503, `${state}: HEC`);
     assert.deepEqual(await hec.json(), { text: 'Server is busy', code: 9 });
-    const loki = await fetch(`${srv!.url}/loki/api/v1/push`, { method: 'POST', headers: h('Bearer'), body: JSON.stringify({ streams: [{ stream: { a: 'b' }, values: [[`${Date.now()}000000`, big]] }] }) });
+    const loki = await fetch(`${srv!.url}/loki/api/v1/push`, {
+      method: 'POST',
+      headers: h('Bearer'),
+      body: JSON.stringify({ streams: [{ stream: { a: 'b' }, values: [[`${Date.now()}000000`, big]] }] }),
+    });
     assert.equal(loki.status, 503, `${state}: Loki`);
     assert.match(await loki.text(), /^storage_unavailable: /);
-    const otlp = await fetch(`${srv!.url}/v1/logs`, { method: 'POST', headers: h('Bearer'), body: JSON.stringify({ resourceLogs: [{ scopeLogs: [{ logRecords: [{ body: { stringValue: big } }] }] }] }) });
+    const otlp = await fetch(`${srv!.url}/v1/logs`, {
+      method: 'POST',
+      headers: h('Bearer'),
+      body: JSON.stringify({ resourceLogs: [{ scopeLogs: [{ logRecords: [{ body: { stringValue: big } }] }] }] }),
+    });
     assert.equal(otlp.status, 503, `${state}: OTLP`);
-    const es = await fetch(`${srv!.url}/_bulk`, { method: 'POST', headers: h('ApiKey', 'application/x-ndjson'), body: `{"index":{}}\n${JSON.stringify({ message: big })}\n` });
+    const es = await fetch(`${srv!.url}/_bulk`, {
+      method: 'POST',
+      headers: h('ApiKey', 'application/x-ndjson'),
+      body: `{"index":{}}\n${JSON.stringify({ message: big })}\n`,
+    });
     // Elasticsearch answers a batch its storage cannot take as a whole: 503 unavailable_shards_exception
     const bulk = (await es.json()) as { error?: { type: string } };
     assert.equal(es.status, 503, `${state}: _bulk`);
     assert.equal(bulk.error?.type, 'unavailable_shards_exception');
-    for (const r of [hec, loki, otlp, es]) assert.ok(Number(r.headers.get('retry-after')) >= 1, `${state}: Retry-After on ${r.url}`);
+    for (const r of [hec, loki, otlp, es])
+      assert.ok(Number(r.headers.get('retry-after')) >= 1, `${state}: Retry-After on ${r.url}`);
   };
   const recover = async (state: string) => {
     await eventually(`a write taken after ${state}`, 30, ingest, (r) => r.status === 200);
@@ -179,7 +215,12 @@ describe('disk faults under a running svc (tmpfs)', () => {
     if (!srv) return t.skip('no tmpfs');
     // a file system with files open for writing cannot be remounted read-only: wait until svc has
     // rotated its WAL segment and sealed it (SVC_TEST_SEGMENT_AGE_MS=300) and try again
-    await eventually('a remount read-only', 30, async () => mount(['-o', 'remount,ro', dataDir]), (ok) => ok);
+    await eventually(
+      'a remount read-only',
+      30,
+      async () => mount(['-o', 'remount,ro', dataDir]),
+      (ok) => ok,
+    );
     await assertRefused('read-only');
     await assertRefused('read-only');
     await assertEveryProtocolRefuses('read-only');
@@ -209,7 +250,10 @@ describe('disk faults under a running svc (tmpfs)', () => {
     try {
       const r = await runServerProcessToExit(env);
       assert.equal(r.code, 1, r.output);
-      assert.match(r.output, /svc: cannot start: cannot lock the data dir .* \(EROFS: the disk is read-only\): svc writes its write-ahead log there and needs it writable/);
+      assert.match(
+        r.output,
+        /svc: cannot start: cannot lock the data dir .* \(EROFS: the disk is read-only\): svc writes its write-ahead log there and needs it writable/,
+      );
     } finally {
       assert.ok(mount(['-o', 'remount,rw', dataDir]));
     }

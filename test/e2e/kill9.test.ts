@@ -29,11 +29,16 @@ async function streamUntilDead(url: string, token: string, stream: Stream): Prom
     for (;;) {
       const b = next++;
       const lines: string[] = [];
-      for (let i = 0; i < BATCH; i++) lines.push(JSON.stringify({ batch: b, seq: b * BATCH + i, message: `kill9 batch ${b} event ${i}` }));
+      for (let i = 0; i < BATCH; i++)
+        lines.push(JSON.stringify({ batch: b, seq: b * BATCH + i, message: `kill9 batch ${b} event ${i}` }));
       stream.sent++;
       let res: Response;
       try {
-        res = await fetch(`${url}/api/ingest?index=${INDEX}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' }, body: lines.join('\n') });
+        res = await fetch(`${url}/api/ingest?index=${INDEX}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+          body: lines.join('\n'),
+        });
       } catch {
         return; // connection refused or reset: the server is gone
       }
@@ -47,7 +52,9 @@ async function streamUntilDead(url: string, token: string, stream: Stream): Prom
 
 async function search(srv: ProcessServer, q: string): Promise<{ columns: string[]; rows: unknown[][] }> {
   const qs = new URLSearchParams({ q, env: 'default', index: INDEX, limit: '10000' });
-  const res = await fetch(`${srv.url}/api/search?${qs}`, { headers: { authorization: `Bearer ${await adminToken(srv)}` } });
+  const res = await fetch(`${srv.url}/api/search?${qs}`, {
+    headers: { authorization: `Bearer ${await adminToken(srv)}` },
+  });
   const text = await res.text();
   assert.equal(res.status, 200, `search ${q}: ${text}`);
   return JSON.parse(text);
@@ -81,7 +88,8 @@ describe('SIGKILL during a stream of acknowledged ingests', () => {
     const r = await search(srv, '* | stats count, dc(seq) by batch');
     const [bi, ci, di] = ['batch', 'count', 'dc(seq)'].map((c) => r.columns.indexOf(c));
     const found = new Map(r.rows.map((row) => [Number(row[bi]), { count: Number(row[ci]), dc: Number(row[di]) }]));
-    for (const b of stream.acked) assert.deepEqual(found.get(b), { count: BATCH, dc: BATCH }, `acknowledged batch ${b}`);
+    for (const b of stream.acked)
+      assert.deepEqual(found.get(b), { count: BATCH, dc: BATCH }, `acknowledged batch ${b}`);
     for (const [b, f] of found) assert.equal(f.count, f.dc, `batch ${b} has duplicate events`);
   });
 });

@@ -96,12 +96,18 @@ function logFiles(): LogFile[] {
 }
 
 function indexName(rel: string): string {
-  return rel.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64);
+  return rel
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64);
 }
 
 /** Lines as a reader sees them: a last line without LF counts, blank lines do not. */
 function countLines(path: string): number {
-  return readFileSync(path, 'utf8').split('\n').filter((l) => l.replace(/\r$/, '').trim().length > 0).length;
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.replace(/\r$/, '').trim().length > 0).length;
 }
 
 const present = existsSync(DATA);
@@ -113,7 +119,10 @@ describe('ingest of every real log file', { skip: present ? false : `no real dat
   let searchToken: string;
   const answers = new Map<string, { ingested: number; errors: number }>();
 
-  async function search(q: string, extra: Record<string, string> = {}): Promise<{ columns?: string[]; rows?: unknown[][]; meta: { matched: number } }> {
+  async function search(
+    q: string,
+    extra: Record<string, string> = {},
+  ): Promise<{ columns?: string[]; rows?: unknown[][]; meta: { matched: number } }> {
     const qs = new URLSearchParams({ q, env: ENV, ...extra });
     const res = await fetch(`${srv.url}/api/search?${qs}`, { headers: { authorization: `Bearer ${searchToken}` } });
     const text = await res.text();
@@ -137,10 +146,17 @@ describe('ingest of every real log file', { skip: present ? false : `no real dat
       const json = f.rel.endsWith('.json');
       // the large Apache file goes gzipped, as shippers send it
       const gzip = raw.length > 1_000_000;
-      const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'content-type': json ? 'application/x-ndjson' : 'text/plain' };
+      const headers: Record<string, string> = {
+        authorization: `Bearer ${token}`,
+        'content-type': json ? 'application/x-ndjson' : 'text/plain',
+      };
       if (gzip) headers['content-encoding'] = 'gzip';
       const qs = new URLSearchParams({ index: f.index, source: f.rel });
-      const res = await fetch(`${srv.url}/api/ingest?${qs}`, { method: 'POST', headers, body: gzip ? gzipSync(raw) : raw });
+      const res = await fetch(`${srv.url}/api/ingest?${qs}`, {
+        method: 'POST',
+        headers,
+        body: gzip ? gzipSync(raw) : raw,
+      });
       const text = await res.text();
       assert.equal(res.status, 200, `${f.rel}: ${text}`);
       answers.set(f.rel, JSON.parse(text));
@@ -154,7 +170,8 @@ describe('ingest of every real log file', { skip: present ? false : `no real dat
   });
 
   it('answers ingested = the line count and no errors for every file', () => {
-    for (const f of files) assert.deepEqual(answers.get(f.rel), { ingested: f.lines, errors: 0, firstErrors: [] }, f.rel);
+    for (const f of files)
+      assert.deepEqual(answers.get(f.rel), { ingested: f.lines, errors: 0, firstErrors: [] }, f.rel);
   });
 
   it('stores as many events per file as the file has lines', () => {
@@ -178,7 +195,7 @@ describe('ingest of every real log file', { skip: present ? false : `no real dat
     for (const f of files) assert.equal(got.get(f.rel), f.lines, f.rel);
   });
 
-  it('places every event inside its file\'s documented time range', async () => {
+  it("places every event inside its file's documented time range", async () => {
     for (const f of files) {
       let inRange = 0;
       for (const [from, to] of windows(f.range!)) inRange += await count(f.index, iso(from), iso(to));
@@ -189,10 +206,13 @@ describe('ingest of every real log file', { skip: present ? false : `no real dat
   it('counts zeek events by _path as the files say', async () => {
     const want = new Map<string, number>();
     for (const f of files.filter((x) => x.rel.startsWith('zeek-wrccdc-json/'))) {
-      for (const l of readFileSync(join(DATA, f.rel), 'utf8').split('\n')) if (l) addTo(want, String(JSON.parse(l)._path), 1);
+      for (const l of readFileSync(join(DATA, f.rel), 'utf8').split('\n'))
+        if (l) addTo(want, String(JSON.parse(l)._path), 1);
     }
     const r = await search('* | stats count by _path', { limit: '1000' });
-    const got = new Map(r.rows!.map((row) => [String(row[r.columns!.indexOf('_path')]), Number(row[r.columns!.indexOf('count')])]));
+    const got = new Map(
+      r.rows!.map((row) => [String(row[r.columns!.indexOf('_path')]), Number(row[r.columns!.indexOf('count')])]),
+    );
     for (const [path, n] of want) assert.equal(got.get(path), n, `_path=${path}`);
   });
 
@@ -206,21 +226,28 @@ describe('ingest of every real log file', { skip: present ? false : `no real dat
 
   it('counts Apache requests of one day by their own timestamps', async () => {
     const rel = 'elastic-examples-apache/apache_access_combined.log';
-    const want = readFileSync(join(DATA, rel), 'utf8').split('\n').filter((l) => l.includes('[18/May/2015:')).length;
+    const want = readFileSync(join(DATA, rel), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('[18/May/2015:')).length;
     assert.ok(want > 0);
     assert.equal(await count(indexName(rel), '2015-05-18T00:00:00Z', '2015-05-19T00:00:00Z'), want);
   });
 
   it('keeps the stored time range of each file inside its documented range', () => {
     const parts = new Map(srv.deps.store.partitions([ENV]).map((p) => [p.index, p]));
-    const inside = (us: number, r: Range) => windows(r).some(([from, to]) => us >= Date.parse(iso(from)) * 1000 && us < Date.parse(iso(to)) * 1000);
+    const inside = (us: number, r: Range) =>
+      windows(r).some(([from, to]) => us >= Date.parse(iso(from)) * 1000 && us < Date.parse(iso(to)) * 1000);
     for (const f of files) {
       const p = parts.get(f.index)!;
-      assert.ok(inside(p.minTimeUs, f.range!) && inside(p.maxTimeUs, f.range!), `${f.rel}: ${new Date(p.minTimeUs / 1000).toISOString()} .. ${new Date(p.maxTimeUs / 1000).toISOString()} not in ${JSON.stringify(f.range)}`);
+      assert.ok(
+        inside(p.minTimeUs, f.range!) && inside(p.maxTimeUs, f.range!),
+        `${f.rel}: ${new Date(p.minTimeUs / 1000).toISOString()} .. ${new Date(p.maxTimeUs / 1000).toISOString()} not in ${JSON.stringify(f.range)}`,
+      );
     }
   });
 
   it('dates year-less lines no later than a day from now', () => {
-    for (const p of srv.deps.store.partitions([ENV])) assert.ok(p.maxTimeUs <= (NOW + DAY) * 1000, `${p.index} has a future event`);
+    for (const p of srv.deps.store.partitions([ENV]))
+      assert.ok(p.maxTimeUs <= (NOW + DAY) * 1000, `${p.index} has a future event`);
   });
 });

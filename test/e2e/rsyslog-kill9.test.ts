@@ -5,7 +5,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServerProcess, type ProcessServer } from '../helpers/process.js';
 import { TEST_ADMIN_PASSWORD, createApiKey, createEnv, createIngestToken } from '../helpers/auth.js';
-import { compareLines, exportAll, imfileConf, omelasticsearchConf, realLines, rsyslogSkipReason, startRsyslog, waitForEvents, writeLines, type RsyslogDaemon, type StoredEvent } from '../helpers/rsyslog.js';
+import {
+  compareLines,
+  exportAll,
+  imfileConf,
+  omelasticsearchConf,
+  realLines,
+  rsyslogSkipReason,
+  startRsyslog,
+  waitForEvents,
+  writeLines,
+  type RsyslogDaemon,
+  type StoredEvent,
+} from '../helpers/rsyslog.js';
 import { freePort } from '../helpers/ports.js';
 
 /**
@@ -38,7 +50,7 @@ const ES_BATCH = 100;
 function runs(lines: number[]): string {
   const n = [...lines].sort((x, y) => x - y);
   const out: string[] = [];
-  for (let i = 0; i < n.length; ) {
+  for (let i = 0; i < n.length;) {
     let j = i;
     while (j + 1 < n.length && n[j + 1] === n[j] + 1) j++;
     out.push(i === j ? `${n[i]}` : `${n[i]}-${n[j]}`);
@@ -73,7 +85,11 @@ describe('SIGKILL of svc while rsyslog streams to it with a disk-assisted queue'
 
   it('finds every line after the restart: /_bulk exactly once, TCP with its duplicates counted', async () => {
     const [httpPort, syslogPort] = [await freePort(), await freePort()];
-    const base = { SVC_DATA_DIR: dataDir, SVC_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, SVC_LISTEN: `127.0.0.1:${httpPort}` };
+    const base = {
+      SVC_DATA_DIR: dataDir,
+      SVC_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+      SVC_LISTEN: `127.0.0.1:${httpPort}`,
+    };
     // the syslog listener needs its token before it starts: create it on a first run
     const setup = await startServerProcess(base);
     await createEnv(setup, ENV);
@@ -95,11 +111,29 @@ describe('SIGKILL of svc while rsyslog streams to it with a disk-assisted queue'
     writeLines(join(tcpDir, 'lines.log'), sent);
     writeLines(join(esDir, 'lines.log'), sent);
     const startedMs = Date.now();
-    daemons.push(startRsyslog(tcpDir, `${imfileConf(tcpDir, { host: 'rs-kill-tcp', file: join(tcpDir, 'lines.log'), tag: 'linux', ruleset: 'fwd' })}ruleset(name="fwd") {
+    daemons.push(
+      startRsyslog(
+        tcpDir,
+        `${imfileConf(tcpDir, { host: 'rs-kill-tcp', file: join(tcpDir, 'lines.log'), tag: 'linux', ruleset: 'fwd' })}ruleset(name="fwd") {
   action(type="omfwd" target="127.0.0.1" port="${syslogPort}" protocol="tcp" template="RSYSLOG_SyslogProtocol23Format" TCP_Framing="octet-counted" action.resumeRetryCount="-1" ${queue('svc_fwd', 10, 20_000)})
 }
-`));
-    daemons.push(startRsyslog(esDir, omelasticsearchConf(esDir, { host: 'rs-kill-es', file: join(esDir, 'lines.log'), tag: 'linux', url, token: esToken, index: 'es', queue: queue('svc_es', ES_BATCH, 100_000) })));
+`,
+      ),
+    );
+    daemons.push(
+      startRsyslog(
+        esDir,
+        omelasticsearchConf(esDir, {
+          host: 'rs-kill-es',
+          file: join(esDir, 'lines.log'),
+          tag: 'linux',
+          url,
+          token: esToken,
+          index: 'es',
+          queue: queue('svc_es', ES_BATCH, 100_000),
+        }),
+      ),
+    );
 
     const count = (index: string) => exportAll(url, key, { q: '*', env: ENV, index }).then((r) => r.length);
     // kill once both have stored a part of the stream and most of it is still to come
@@ -120,7 +154,11 @@ describe('SIGKILL of svc while rsyslog streams to it with a disk-assisted queue'
 
     // /_bulk first: it must reach every line; TCP stops growing short of the lines lost in flight
     const es = await waitForEvents(() => exportAll(srv!.url, key, { q: '*', env: ENV, index: 'es' }), sent.length);
-    const tcp = await waitForEvents(() => exportAll(srv!.url, key, { q: '*', env: ENV, index: 'tcp' }), sent.length, 10_000);
+    const tcp = await waitForEvents(
+      () => exportAll(srv!.url, key, { q: '*', env: ENV, index: 'tcp' }),
+      sent.length,
+      10_000,
+    );
     const doneMs = Date.now();
     const fields = (stored: StoredEvent[], host: string) => {
       for (const e of stored) {
@@ -131,11 +169,21 @@ describe('SIGKILL of svc while rsyslog streams to it with a disk-assisted queue'
       }
     };
 
-    const b = compareLines(sent, es.map((e) => e.message));
-    const t = compareLines(sent, tcp.map((e) => e.message));
+    const b = compareLines(
+      sent,
+      es.map((e) => e.message),
+    );
+    const t = compareLines(
+      sent,
+      tcp.map((e) => e.message),
+    );
     const lost = t.missing.map((l) => sent.indexOf(l));
-    console.log(`rsyslog kill -9 omelasticsearch: sent ${sent.length}, stored ${es.length}, missing ${b.missing.length}, duplicates ${b.duplicates} (lines ${runs(duplicated(sent, es))})`);
-    console.log(`rsyslog kill -9 omfwd tcp 5424: sent ${sent.length}, stored ${tcp.length}, missing ${lost.length} (lines ${runs(lost)}), duplicates ${t.duplicates} (lines ${runs(duplicated(sent, tcp))})`);
+    console.log(
+      `rsyslog kill -9 omelasticsearch: sent ${sent.length}, stored ${es.length}, missing ${b.missing.length}, duplicates ${b.duplicates} (lines ${runs(duplicated(sent, es))})`,
+    );
+    console.log(
+      `rsyslog kill -9 omfwd tcp 5424: sent ${sent.length}, stored ${tcp.length}, missing ${lost.length} (lines ${runs(lost)}), duplicates ${t.duplicates} (lines ${runs(duplicated(sent, tcp))})`,
+    );
 
     assert.deepEqual({ missing: b.missing.slice(0, 5), unexpected: b.unexpected }, { missing: [], unexpected: [] });
     // svc answers a _bulk request after its fsync; one in flight at the kill may be stored (written,

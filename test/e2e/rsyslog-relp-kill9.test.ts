@@ -5,7 +5,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServerProcess, type ProcessServer } from '../helpers/process.js';
 import { TEST_ADMIN_PASSWORD, createApiKey, createEnv, createIngestToken } from '../helpers/auth.js';
-import { compareLines, exportAll, imfileConf, omrelpAction, realLines, rsyslogSkipReason, startRsyslog, waitForEvents, writeLines, type RsyslogDaemon, type StoredEvent } from '../helpers/rsyslog.js';
+import {
+  compareLines,
+  exportAll,
+  imfileConf,
+  omrelpAction,
+  realLines,
+  rsyslogSkipReason,
+  startRsyslog,
+  waitForEvents,
+  writeLines,
+  type RsyslogDaemon,
+  type StoredEvent,
+} from '../helpers/rsyslog.js';
 import { freePort } from '../helpers/ports.js';
 
 /**
@@ -37,7 +49,11 @@ describe('SIGKILL of svc while rsyslog streams to it over RELP', { skip: reason 
 
   it('finds every line after the restart, none missing, the resent ones counted', async () => {
     const [httpPort, relpPort] = [await freePort(), await freePort()];
-    const base = { SVC_DATA_DIR: dataDir, SVC_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, SVC_LISTEN: `127.0.0.1:${httpPort}` };
+    const base = {
+      SVC_DATA_DIR: dataDir,
+      SVC_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+      SVC_LISTEN: `127.0.0.1:${httpPort}`,
+    };
     // the listener needs its token before it starts: create it on a first run
     const setup = await startServerProcess(base);
     await createEnv(setup, ENV);
@@ -49,16 +65,20 @@ describe('SIGKILL of svc while rsyslog streams to it over RELP', { skip: reason 
     const url = srv.url;
 
     // a disk-assisted queue paced to ~500 lines/s, so the kill lands mid-stream
-    const queue = 'queue.type="LinkedList" queue.filename="svc_relp" queue.saveOnShutdown="on" queue.dequeueBatchSize="10" queue.dequeueSlowdown="20000"';
+    const queue =
+      'queue.type="LinkedList" queue.filename="svc_relp" queue.saveOnShutdown="on" queue.dequeueBatchSize="10" queue.dequeueSlowdown="20000"';
     const sent = [...LINUX!, ...OPENSSH!];
     const file = join(work, 'lines.log');
     writeLines(file, sent);
     const startedMs = Date.now();
-    daemon = startRsyslog(work, `${imfileConf(work, { host: 'rs-relp-kill', file, tag: 'linux', ruleset: 'fwd' })}module(load="omrelp")
+    daemon = startRsyslog(
+      work,
+      `${imfileConf(work, { host: 'rs-relp-kill', file, tag: 'linux', ruleset: 'fwd' })}module(load="omrelp")
 ruleset(name="fwd") {
   ${omrelpAction({ port: relpPort, extra: queue })}
 }
-`);
+`,
+    );
     const all = (u: string) => exportAll(u, key, { q: '*', env: ENV, index: 'relp' });
     let atKill = 0;
     for (;;) {
@@ -76,11 +96,22 @@ ruleset(name="fwd") {
     const stored = await waitForEvents(() => all(srv!.url), sent.length);
     const doneMs = Date.now();
 
-    const c = compareLines(sent, stored.map((e: StoredEvent) => e.message));
-    console.log(`rsyslog omrelp kill -9: sent ${sent.length}, stored ${stored.length}, missing ${c.missing.length}, duplicates ${c.duplicates}`);
-    if (c.missing.length) console.log(`rsyslog omrelp kill -9: first missing lines:\n${c.missing.slice(0, 10).join('\n')}\nrsyslogd said:\n${daemon.output()}`);
+    const c = compareLines(
+      sent,
+      stored.map((e: StoredEvent) => e.message),
+    );
+    console.log(
+      `rsyslog omrelp kill -9: sent ${sent.length}, stored ${stored.length}, missing ${c.missing.length}, duplicates ${c.duplicates}`,
+    );
+    if (c.missing.length)
+      console.log(
+        `rsyslog omrelp kill -9: first missing lines:\n${c.missing.slice(0, 10).join('\n')}\nrsyslogd said:\n${daemon.output()}`,
+      );
     // the point of RELP: zero lines lost at a kill -9
-    assert.deepEqual({ missing: c.missing.slice(0, 5), missingCount: c.missing.length, unexpected: c.unexpected }, { missing: [], missingCount: 0, unexpected: [] });
+    assert.deepEqual(
+      { missing: c.missing.slice(0, 5), missingCount: c.missing.length, unexpected: c.unexpected },
+      { missing: [], missingCount: 0, unexpected: [] },
+    );
     for (const e of stored) {
       assert.equal(e.host, 'rs-relp-kill');
       assert.equal(e.source, 'linux');

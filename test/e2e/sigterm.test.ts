@@ -17,17 +17,29 @@ const BATCH = 500;
 const CLIENTS = 4;
 const INDEX = 'sigterm';
 
-async function streamUntilStopped(url: string, token: string, acked: Set<number>, stop: { sent: number }): Promise<void> {
+async function streamUntilStopped(
+  url: string,
+  token: string,
+  acked: Set<number>,
+  stop: { sent: number },
+): Promise<void> {
   let next = 0;
   const loop = async () => {
     for (;;) {
       const b = next++;
       const lines: string[] = [];
-      for (let i = 0; i < BATCH; i++) lines.push(JSON.stringify({ batch: b, seq: b * BATCH + i, message: `sigterm batch ${b} event ${i} ${'x'.repeat(200)}` }));
+      for (let i = 0; i < BATCH; i++)
+        lines.push(
+          JSON.stringify({ batch: b, seq: b * BATCH + i, message: `sigterm batch ${b} event ${i} ${'x'.repeat(200)}` }),
+        );
       stop.sent++;
       let res: Response;
       try {
-        res = await fetch(`${url}/api/ingest?index=${INDEX}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' }, body: lines.join('\n') });
+        res = await fetch(`${url}/api/ingest?index=${INDEX}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+          body: lines.join('\n'),
+        });
       } catch {
         return; // the server is gone
       }
@@ -40,8 +52,15 @@ async function streamUntilStopped(url: string, token: string, acked: Set<number>
 }
 
 async function countsByBatch(srv: ProcessServer): Promise<Map<number, { count: number; dc: number }>> {
-  const qs = new URLSearchParams({ q: '* | stats count, dc(seq) by batch', env: 'default', index: INDEX, limit: '10000' });
-  const res = await fetch(`${srv.url}/api/search?${qs}`, { headers: { authorization: `Bearer ${await adminToken(srv)}` } });
+  const qs = new URLSearchParams({
+    q: '* | stats count, dc(seq) by batch',
+    env: 'default',
+    index: INDEX,
+    limit: '10000',
+  });
+  const res = await fetch(`${srv.url}/api/search?${qs}`, {
+    headers: { authorization: `Bearer ${await adminToken(srv)}` },
+  });
   const text = await res.text();
   assert.equal(res.status, 200, text);
   const r = JSON.parse(text) as { columns: string[]; rows: unknown[][] };

@@ -7,8 +7,22 @@ import { fieldColumn, fieldOfColumn } from '../../src/events/field-column.js';
 const duckFold = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 const nameArb = fc.oneof(
-  fc.constantFrom('foo', 'Foo', 'FOO', 'fOo', 'a.b', 'A.B', 'é', 'É', 'x\u0001', 'X\u0001', 'x\u00010', 'foo\u00010', ''),
-  fc.string({ unit: fc.constantFrom('a', 'A', 'b', 'B', '.', '\u0001', '0', ',', 'é') , maxLength: 6 }),
+  fc.constantFrom(
+    'foo',
+    'Foo',
+    'FOO',
+    'fOo',
+    'a.b',
+    'A.B',
+    'é',
+    'É',
+    'x\u0001',
+    'X\u0001',
+    'x\u00010',
+    'foo\u00010',
+    '',
+  ),
+  fc.string({ unit: fc.constantFrom('a', 'A', 'b', 'B', '.', '\u0001', '0', ',', 'é'), maxLength: 6 }),
   fc.string({ unit: 'grapheme', maxLength: 6 }),
 );
 

@@ -21,8 +21,17 @@ describe('eventFromObject', () => {
   });
 
   it("takes MESSAGE, Host, SOURCE, SourceType as the core values when the lower-case key is absent (syslog-ng's elasticsearch-http(), Serilog)", () => {
-    const e = ev({ PROGRAM: 'sshd', MESSAGE: 'check pass; user unknown', HOST: 'combo', Source: '/var/log/auth', SourceType: 'syslog' });
-    assert.deepEqual([e.message, e.host, e.source, e.sourcetype], ['check pass; user unknown', 'combo', '/var/log/auth', 'syslog']);
+    const e = ev({
+      PROGRAM: 'sshd',
+      MESSAGE: 'check pass; user unknown',
+      HOST: 'combo',
+      Source: '/var/log/auth',
+      SourceType: 'syslog',
+    });
+    assert.deepEqual(
+      [e.message, e.host, e.source, e.sourcetype],
+      ['check pass; user unknown', 'combo', '/var/log/auth', 'syslog'],
+    );
     assert.deepEqual(e.fields, { PROGRAM: 'sshd' });
   });
 

@@ -37,7 +37,13 @@ describe('event limits', () => {
   it('renames a core column name in any case to <name>_user, never overwriting another field', () => {
     const ev = event('x', { HOST: 'h', Message: 'm', _TIME: 't', ENV: 'e', HOST_user: 'own' });
     assert.equal(fitEvent(ev, { ...limits, maxFields: 10 }), undefined);
-    assert.deepEqual(ev.fields, { HOST_user: 'h', Message_user: 'm', _TIME_user: 't', ENV_user: 'e', HOST_user_user: 'own' });
+    assert.deepEqual(ev.fields, {
+      HOST_user: 'h',
+      Message_user: 'm',
+      _TIME_user: 't',
+      ENV_user: 'e',
+      HOST_user_user: 'own',
+    });
   });
 
   it('drops a core-named field that only repeats its core column (a Loki label host that became the host)', () => {
@@ -103,7 +109,12 @@ describe('event limits', () => {
   });
 
   it('keeps a __proto__ key as an own field and pollutes no prototype', () => {
-    const ev = eventFromObject(JSON.parse('{"__proto__":"yes","a":{"__proto__":{"polluted":1}}}') as Record<string, unknown>, undefined, defaults, ctx);
+    const ev = eventFromObject(
+      JSON.parse('{"__proto__":"yes","a":{"__proto__":{"polluted":1}}}') as Record<string, unknown>,
+      undefined,
+      defaults,
+      ctx,
+    );
     assert.equal(Object.getOwnPropertyDescriptor(ev.fields, '__proto__')?.value, 'yes');
     assert.equal(ev.fields['a.__proto__.polluted'], 1);
     assert.equal(({} as Record<string, unknown>).polluted, undefined);

@@ -22,7 +22,7 @@ const CONTINUATIONS = [
   'java.lang.OutOfMemoryError',
   'Traceback (most recent call last):',
   '  File "/srv/app.py", line 3, in <module>',
-  'ValueError: invalid literal for int() with base 10: \'x\'',
+  "ValueError: invalid literal for int() with base 10: 'x'",
   'IOError: [Errno 2] No such file or directory',
   'During handling of the above exception, another exception occurred:',
 ];
@@ -38,12 +38,14 @@ const NEW_RECORDS = [
 ];
 
 describe('isContinuation', () => {
-  for (const l of CONTINUATIONS) it(`continues the record before: ${JSON.stringify(l.slice(0, 50))}`, () => assert.equal(isContinuation(l), true));
-  for (const l of NEW_RECORDS) it(`starts a record: ${JSON.stringify(l.slice(0, 50))}`, () => assert.equal(isContinuation(l), false));
+  for (const l of CONTINUATIONS)
+    it(`continues the record before: ${JSON.stringify(l.slice(0, 50))}`, () => assert.equal(isContinuation(l), true));
+  for (const l of NEW_RECORDS)
+    it(`starts a record: ${JSON.stringify(l.slice(0, 50))}`, () => assert.equal(isContinuation(l), false));
 });
 
 describe('TextLineTimes', () => {
-  it('gives a line its own time, a continuation its parent\'s, any other line the arrival time', () => {
+  it("gives a line its own time, a continuation its parent's, any other line the arrival time", () => {
     const times = new TextLineTimes(ctx, ARRIVAL);
     const got = [
       '\tat first.Line(X.java:1)',

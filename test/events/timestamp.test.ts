@@ -15,7 +15,10 @@ const LINES: [string, string][] = [
   ['Jun 14 15:16:01 combo sshd(pam_unix)[19939]: authentication failure;', '2026-06-14T15:16:01.000000Z'],
   ['Jul  1 09:00:55 calvisitor-10-105-160-95 kernel[0]: IOThunderboltSwitch', '2026-07-01T09:00:55.000000Z'],
   ['Dec 10 06:55:46 LabSZ sshd[24200]: Invalid user webmaster', '2025-12-10T06:55:46.000000Z'],
-  ['2015-07-29 17:41:44,747 - INFO  [QuorumPeer[myid=1]/0:0:0:0:0:0:0:0:2181:FastLeaderElection@774]', '2015-07-29T17:41:44.747000Z'],
+  [
+    '2015-07-29 17:41:44,747 - INFO  [QuorumPeer[myid=1]/0:0:0:0:0:0:0:0:2181:FastLeaderElection@774]',
+    '2015-07-29T17:41:44.747000Z',
+  ],
   ['2015-10-18 18:01:47,978 INFO [main] org.apache.hadoop', '2015-10-18T18:01:47.978000Z'],
   ['17/06/09 20:10:40 INFO executor.CoarseGrainedExecutorBackend', '2017-06-09T20:10:40.000000Z'],
   ['081109 203615 148 INFO dfs.DataNode$PacketResponder', '2008-11-09T20:36:15.000000Z'],
@@ -30,10 +33,16 @@ const LINES: [string, string][] = [
   ['- 1131566461 2005.11.09 dn228 Nov 9 12:01:01 dn228/dn228 crond(pam_unix)[2915]', '2005-11-09T20:01:01.000000Z'],
   ['2016-09-28 04:30:30, Info                  CBS    Loaded Servicing Stack', '2016-09-28T04:30:30.000000Z'],
   ['nova-api.log.1.2017-05-16_13:53:08 2017-05-16 00:00:00.008 25746 INFO nova.osapi', '2017-05-16T00:00:00.008000Z'],
-  ['134681 node-246 unix.hw state_change.unavailable 1077804742 1 Component State Change', '2004-02-26T14:12:22.000000Z'],
+  [
+    '134681 node-246 unix.hw state_change.unavailable 1077804742 1 Component State Change',
+    '2004-02-26T14:12:22.000000Z',
+  ],
   ['2286759 full partition status 1061219795 -1 running', '2003-08-18T15:16:35.000000Z'],
   ['APPREAD 1117869872 2005.06.04 R04-M1-N4-I:J18-U11 2005-06-04-00.24.32.432192', '2005-06-04T07:24:32.000000Z'],
-  ['GoogleSoftwareUpdateAgent[31702]: 2017-07-01 19:46:26.133 GoogleSoftwareUpdateAgent[31702/0x7000002a0000]', '2017-07-01T19:46:26.133000Z'],
+  [
+    'GoogleSoftwareUpdateAgent[31702]: 2017-07-01 19:46:26.133 GoogleSoftwareUpdateAgent[31702/0x7000002a0000]',
+    '2017-07-01T19:46:26.133000Z',
+  ],
   ['1521911747.733658 conn established', '2018-03-24T17:15:47.733658Z'],
   ['1521911747733 conn established', '2018-03-24T17:15:47.733000Z'],
   ['Sun, 04 Dec 2005 04:47:44 GMT: served', '2005-12-04T04:47:44.000000Z'],
@@ -150,7 +159,20 @@ describe('parseTimeValue', () => {
       assert.equal(got === undefined ? 'none' : formatUs(got), want);
     });
   }
-  for (const v of ['', 'yesterday', 'abc123', null, undefined, true, {}, [], NaN, Infinity, '2018-13-01T00:00:00Z', '2018-02-30Tx']) {
+  for (const v of [
+    '',
+    'yesterday',
+    'abc123',
+    null,
+    undefined,
+    true,
+    {},
+    [],
+    NaN,
+    Infinity,
+    '2018-13-01T00:00:00Z',
+    '2018-02-30Tx',
+  ]) {
     it(`rejects ${JSON.stringify(v) ?? String(v)}`, () => {
       assert.equal(parseTimeValue(v, utc), undefined);
     });

@@ -11,11 +11,20 @@ export const TEST_ADMIN_PASSWORD = 'test-admin-password';
 const adminTokens = new WeakMap<object, string>();
 
 /** Calls svc and fails loudly with the answer's body when the status is not the expected one. */
-export async function call(srv: HasUrl, method: string, path: string, opts: { token?: string; body?: unknown; expect?: number | number[] } = {}): Promise<unknown> {
+export async function call(
+  srv: HasUrl,
+  method: string,
+  path: string,
+  opts: { token?: string; body?: unknown; expect?: number | number[] } = {},
+): Promise<unknown> {
   const headers: Record<string, string> = {};
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${srv.url}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  const res = await fetch(`${srv.url}${path}`, {
+    method,
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
   const text = await res.text();
   const expect = opts.expect ?? (method === 'POST' ? [200, 201] : [200, 204]);
   const ok = Array.isArray(expect) ? expect.includes(res.status) : res.status === expect;
@@ -25,7 +34,9 @@ export async function call(srv: HasUrl, method: string, path: string, opts: { to
 
 /** Logs in; answers the session JWT. */
 export async function login(srv: HasUrl, username: string, password: string): Promise<string> {
-  const body = (await call(srv, 'POST', '/api/auth/login', { body: { username, password }, expect: 200 })) as { token: string };
+  const body = (await call(srv, 'POST', '/api/auth/login', { body: { username, password }, expect: 200 })) as {
+    token: string;
+  };
   return body.token;
 }
 
@@ -58,32 +69,60 @@ export async function createApiKey(srv: HasUrl, opts: ApiKeyOptions): Promise<st
 }
 
 /** Like createApiKey, answering the whole create answer (id, name, scopes, …, secret). */
-export async function createApiKeyRecord(srv: HasUrl, opts: ApiKeyOptions): Promise<{ id: string; name: string; secret: string } & Record<string, unknown>> {
+export async function createApiKeyRecord(
+  srv: HasUrl,
+  opts: ApiKeyOptions,
+): Promise<{ id: string; name: string; secret: string } & Record<string, unknown>> {
   const body: Record<string, unknown> = { name: opts.name ?? uniqueName('key'), scopes: opts.scopes };
   if (opts.allow) body.allow = { envs: ['*'], indexes: ['*'], tools: ['*'], ...opts.allow };
   if (opts.expiresInDays !== undefined) body.expiresInDays = opts.expiresInDays;
   if (opts.purpose !== undefined) body.purpose = opts.purpose;
-  return (await call(srv, 'POST', '/api/admin/api-keys', { token: await adminToken(srv), body, expect: 201 })) as { id: string; name: string; secret: string };
+  return (await call(srv, 'POST', '/api/admin/api-keys', { token: await adminToken(srv), body, expect: 201 })) as {
+    id: string;
+    name: string;
+    secret: string;
+  };
 }
 
 /** Creates an ingest token pinned to `env` (and `index` when given); answers its `svi_` secret. */
-export async function createIngestToken(srv: HasUrl, opts: { env: string; index?: string; name?: string }): Promise<string> {
+export async function createIngestToken(
+  srv: HasUrl,
+  opts: { env: string; index?: string; name?: string },
+): Promise<string> {
   const body: Record<string, unknown> = { name: opts.name ?? uniqueName('token'), env: opts.env };
   if (opts.index !== undefined) body.index = opts.index;
-  const res = (await call(srv, 'POST', '/api/admin/ingest-tokens', { token: await adminToken(srv), body, expect: 201 })) as { secret: string };
+  const res = (await call(srv, 'POST', '/api/admin/ingest-tokens', {
+    token: await adminToken(srv),
+    body,
+    expect: 201,
+  })) as { secret: string };
   return res.secret;
 }
 
 /** Creates an environment (no-op if it exists already); `default` always exists. */
 export async function createEnv(srv: HasUrl, name: string, opts: { retentionDays?: number } = {}): Promise<void> {
-  await call(srv, 'POST', '/api/admin/envs', { token: await adminToken(srv), body: { name, ...opts }, expect: [201, 409] });
+  await call(srv, 'POST', '/api/admin/envs', {
+    token: await adminToken(srv),
+    body: { name, ...opts },
+    expect: [201, 409],
+  });
 }
 
 /** Creates a local user through the admin API; answers its id. */
-export async function createUser(srv: HasUrl, opts: { username: string; password: string; role?: 'admin' | 'user'; allow?: { envs?: string[]; indexes?: string[] } }): Promise<string> {
+export async function createUser(
+  srv: HasUrl,
+  opts: {
+    username: string;
+    password: string;
+    role?: 'admin' | 'user';
+    allow?: { envs?: string[]; indexes?: string[] };
+  },
+): Promise<string> {
   const body: Record<string, unknown> = { username: opts.username, password: opts.password };
   if (opts.role) body.role = opts.role;
   if (opts.allow) body.allow = { envs: ['*'], indexes: ['*'], tools: ['*'], ...opts.allow };
-  const res = (await call(srv, 'POST', '/api/admin/users', { token: await adminToken(srv), body, expect: 201 })) as { id: string };
+  const res = (await call(srv, 'POST', '/api/admin/users', { token: await adminToken(srv), body, expect: 201 })) as {
+    id: string;
+  };
   return res.id;
 }

@@ -33,13 +33,22 @@ export function tempConfigHome(): string {
 }
 
 function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_') && k !== 'NO_COLOR' && k !== 'XDG_CONFIG_HOME'));
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_') && k !== 'NO_COLOR' && k !== 'XDG_CONFIG_HOME'),
+  );
   return { ...clean, XDG_CONFIG_HOME: tempConfigHome(), ...extra };
 }
 
 /** Starts the CLI and leaves it running (svc tail); the caller stops it. */
-export function spawnCli(args: string[], opts: CliOptions = {}): { child: ChildProcess; stdout: () => string; stderr: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [...ENTRY, ...args], { cwd: ROOT, env: childEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'] });
+export function spawnCli(
+  args: string[],
+  opts: CliOptions = {},
+): { child: ChildProcess; stdout: () => string; stderr: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [...ENTRY, ...args], {
+    cwd: ROOT,
+    env: childEnv(opts.env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString('utf8')));
@@ -69,9 +78,16 @@ export function shellWord(s: string): string {
  * stdin, stdout and stderr are a terminal. Answers everything the terminal showed (stdout and
  * stderr together, CRLF line ends). `onOutput` may answer text to type once the output holds something.
  */
-export async function runCliOnPty(args: string[], opts: CliOptions & { type?: { after: string; text: string } } = {}): Promise<{ code: number | null; output: string }> {
+export async function runCliOnPty(
+  args: string[],
+  opts: CliOptions & { type?: { after: string; text: string } } = {},
+): Promise<{ code: number | null; output: string }> {
   const command = [process.execPath, ...ENTRY, ...args].map(shellWord).join(' ');
-  const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: ROOT, env: childEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    cwd: ROOT,
+    env: childEnv(opts.env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let out = '';
   let typed = false;
   const onData = (d: Buffer) => {

@@ -63,7 +63,10 @@ export class TestCluster {
   private readonly running: ProcessServer[] = [];
   private seq = 0;
 
-  private constructor(readonly store: TestStore, private readonly base: Record<string, string>) {
+  private constructor(
+    readonly store: TestStore,
+    private readonly base: Record<string, string>,
+  ) {
     this.dir = mkdtempSync(join(tmpdir(), 'svc-cluster-'));
     this.controlKeyPath = this.newKeyFile('control.key');
     this.jwtSecretPath = this.newKeyFile('jwt.secret');

@@ -24,7 +24,11 @@ export function parseCsv(text: string): string[][] {
       m.lastIndex = i;
       const hit = m.exec(text);
       const end = hit ? hit.index : text.length;
-      if (hit && (hit[0] === '"' || (hit[0] === '\n' && text[end - 1] !== '\r') || (hit[0] === '\r' && text[end + 1] !== '\n'))) throw new Error(`stray ${JSON.stringify(hit[0])} at ${end}`);
+      if (
+        hit &&
+        (hit[0] === '"' || (hit[0] === '\n' && text[end - 1] !== '\r') || (hit[0] === '\r' && text[end + 1] !== '\n'))
+      )
+        throw new Error(`stray ${JSON.stringify(hit[0])} at ${end}`);
       field = text.slice(i, end);
       i = end;
     }

@@ -18,7 +18,11 @@ export interface ProcessResult {
   output: string;
 }
 
-function spawnSvc(env: Record<string, string>): { child: ChildProcess; out: () => string; exited: Promise<number | null> } {
+function spawnSvc(env: Record<string, string>): {
+  child: ChildProcess;
+  out: () => string;
+  exited: Promise<number | null>;
+} {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_')));
   // benchmarks: BENCH_CPU_PROF_DIR=<dir> writes a V8 CPU profile per thread of the server at its exit
   const prof = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF_DIR] : [];

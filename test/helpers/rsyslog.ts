@@ -17,7 +17,8 @@ const DATA = resolve(ROOT, process.env.SVC_REAL_DATA ?? '../shared/data/real');
 
 /** Why the rsyslog tests cannot run here (no rsyslogd, a missing module), or undefined. */
 export function rsyslogSkipReason(modules: string[] = []): string | undefined {
-  if (!existsSync(RSYSLOGD)) return `${RSYSLOGD} is not installed (Debian packages rsyslog, rsyslog-elasticsearch, rsyslog-relp; .ci/run installs them)`;
+  if (!existsSync(RSYSLOGD))
+    return `${RSYSLOGD} is not installed (Debian packages rsyslog, rsyslog-elasticsearch, rsyslog-relp; .ci/run installs them)`;
   const dir = mkdtempSync(join(tmpdir(), 'svc-rsyslog-check-'));
   // -N1 refuses a configuration without an action: one that writes nothing anywhere
   const conf = modules.map((m) => `module(load="${m}")\n`).join('') + `action(type="omfile" file="${dir}/unused")\n`;
@@ -26,7 +27,8 @@ export function rsyslogSkipReason(modules: string[] = []): string | undefined {
   rmSync(dir, { recursive: true, force: true });
   // warnings (imfile without files) make -N1 exit non-zero: only a module that did not load counts
   const said = `${r.stdout}${r.stderr}`;
-  if (r.error || /could not load module|module .* not found/i.test(said)) return `rsyslogd cannot load ${modules.join(', ')}: ${r.error?.message ?? said.trim()}`;
+  if (r.error || /could not load module|module .* not found/i.test(said))
+    return `rsyslogd cannot load ${modules.join(', ')}: ${r.error?.message ?? said.trim()}`;
   return undefined;
 }
 
@@ -35,7 +37,9 @@ export function realLines(rel: string): string[] | undefined {
   const path = join(DATA, rel);
   if (!existsSync(path)) return undefined;
   // the files end their lines with CRLF; imfile splits on LF and would send the CR as "#015"
-  return readFileSync(path, 'utf8').split(/\r?\n/).filter((l) => l !== '');
+  return readFileSync(path, 'utf8')
+    .split(/\r?\n/)
+    .filter((l) => l !== '');
 }
 
 /** Writes lines as an LF-terminated file for imfile (which leaves an unterminated last line unread). */
@@ -60,7 +64,8 @@ export function startRsyslog(dir: string, conf: string): RsyslogDaemon {
   // rsyslogd starts despite a bad parameter (it leaves it out): a test must not run on half a config
   const check = spawnSync(RSYSLOGD, ['-N1', '-f', join(dir, 'rsyslog.conf')], { encoding: 'utf8', env: { TZ: 'UTC' } });
   const said = `${check.stdout}${check.stderr}`;
-  if (/error during parsing|not known|could not load|invalid/i.test(said)) throw new Error(`rsyslogd refuses its configuration:\n${said}\n${conf}`);
+  if (/error during parsing|not known|could not load|invalid/i.test(said))
+    throw new Error(`rsyslogd refuses its configuration:\n${said}\n${conf}`);
   const child = spawn(RSYSLOGD, ['-n', '-f', join(dir, 'rsyslog.conf'), '-i', join(dir, 'rsyslogd.pid')], {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TZ: 'UTC' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -91,7 +96,10 @@ input(type="imfile" file="${opts.file}" tag="${opts.tag}:" facility="local0" sev
  * Counts of each line: `found` against `sent` (both multisets of message texts). Answers the lines
  * missing and the extra copies (duplicates) so a test can print and assert them.
  */
-export function compareLines(sent: string[], found: string[]): { missing: string[]; duplicates: number; unexpected: string[] } {
+export function compareLines(
+  sent: string[],
+  found: string[],
+): { missing: string[]; duplicates: number; unexpected: string[] } {
   const want = new Map<string, number>();
   for (const l of sent) want.set(l, (want.get(l) ?? 0) + 1);
   const got = new Map<string, number>();
@@ -117,13 +125,26 @@ export interface StoredEvent {
 }
 
 /** Every event of `q` in env/index through GET /api/export (NDJSON), over the last and next hour. */
-export async function exportAll(url: string, key: string, p: { q: string; env: string; index: string }): Promise<StoredEvent[]> {
+export async function exportAll(
+  url: string,
+  key: string,
+  p: { q: string; env: string; index: string },
+): Promise<StoredEvent[]> {
   const now = Date.now();
-  const qs = new URLSearchParams({ ...p, format: 'ndjson', max: '1000000', from: new Date(now - 3_600_000).toISOString(), to: new Date(now + 3_600_000).toISOString() });
+  const qs = new URLSearchParams({
+    ...p,
+    format: 'ndjson',
+    max: '1000000',
+    from: new Date(now - 3_600_000).toISOString(),
+    to: new Date(now + 3_600_000).toISOString(),
+  });
   const res = await fetch(`${url}/api/export?${qs}`, { headers: { authorization: `Bearer ${key}` } });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`export ${qs}: ${res.status} ${text}`);
-  return text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as StoredEvent);
+  return text
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as StoredEvent);
 }
 
 /**
@@ -131,7 +152,11 @@ export async function exportAll(url: string, key: string, p: { q: string; env: s
  * (late duplicates would show), or until it stops growing for `stallMs`. Answers the last export;
  * the caller asserts on it, never on how long this took.
  */
-export async function waitForEvents(fetchAll: () => Promise<StoredEvent[]>, want: number, stallMs = 30_000): Promise<StoredEvent[]> {
+export async function waitForEvents(
+  fetchAll: () => Promise<StoredEvent[]>,
+  want: number,
+  stallMs = 30_000,
+): Promise<StoredEvent[]> {
   let last: StoredEvent[] = [];
   let grewAt = Date.now();
   let doneAt: number | undefined;
@@ -158,7 +183,10 @@ export async function waitForEvents(fetchAll: () => Promise<StoredEvent[]>, want
  * `%programname%` would send the retried copy without them. `ratelimit.interval="0"`: retries are
  * otherwise limited to 20,000 per 10 minutes and the rest dropped.
  */
-export function omelasticsearchConf(dir: string, o: { host: string; file: string; tag: string; url: string; token: string; index: string; queue?: string }): string {
+export function omelasticsearchConf(
+  dir: string,
+  o: { host: string; file: string; tag: string; url: string; token: string; index: string; queue?: string },
+): string {
   const u = new URL(o.url);
   return `${imfileConf(dir, { host: o.host, file: o.file, tag: o.tag, ruleset: 'svc_es' })}module(load="omelasticsearch")
 template(name="svc_doc" type="subtree" subtree="$!")

@@ -30,7 +30,11 @@ export function s3SkipReason(): string | false {
 
 export function s3Server(): S3TestServer {
   if (s3SkipReason()) throw new Error('BUG: an S3 test ran without SVC_TEST_S3_ENDPOINT (check s3SkipReason)');
-  return { endpoint: process.env.SVC_TEST_S3_ENDPOINT!, bucket: process.env.SVC_TEST_S3_BUCKET!, region: process.env.AWS_REGION ?? 'us-east-1' };
+  return {
+    endpoint: process.env.SVC_TEST_S3_ENDPOINT!,
+    bucket: process.env.SVC_TEST_S3_BUCKET!,
+    region: process.env.AWS_REGION ?? 'us-east-1',
+  };
 }
 
 /** A prefix no other test (nor an earlier run on a kept server) has used: `test/<label>-<time>-<random>`. */
@@ -39,9 +43,18 @@ export function uniquePrefix(label = 'store'): string {
 }
 
 /** An S3Store on the test server (or another endpoint, like a test's own gateway) under a fresh prefix. */
-export async function openTestStore(opts: { prefix?: string; endpoint?: string; retry?: Partial<RetryPolicy> } = {}): Promise<S3Store> {
+export async function openTestStore(
+  opts: { prefix?: string; endpoint?: string; retry?: Partial<RetryPolicy> } = {},
+): Promise<S3Store> {
   const s = s3Server();
-  return S3Store.open({ bucket: s.bucket, prefix: opts.prefix ?? uniquePrefix(), endpoint: opts.endpoint ?? s.endpoint, region: s.region, pathStyle: true, retry: opts.retry });
+  return S3Store.open({
+    bucket: s.bucket,
+    prefix: opts.prefix ?? uniquePrefix(),
+    endpoint: opts.endpoint ?? s.endpoint,
+    region: s.region,
+    pathStyle: true,
+    retry: opts.retry,
+  });
 }
 
 /** Deletes every object under the store's prefix (the cluster goes at the end of the run anyway; this keeps a kept one tidy). */
@@ -51,7 +64,12 @@ export async function emptyStore(store: S3Store): Promise<void> {
 }
 
 export function gatewaySkipReason(): string | false {
-  return s3SkipReason() || (process.env.SVC_TEST_S3_CEPH_CONF ? false : 'skipped: the S3 server is not the fixture\'s Ceph (SVC_TEST_S3_CEPH_CONF unset)');
+  return (
+    s3SkipReason() ||
+    (process.env.SVC_TEST_S3_CEPH_CONF
+      ? false
+      : "skipped: the S3 server is not the fixture's Ceph (SVC_TEST_S3_CEPH_CONF unset)")
+  );
 }
 
 /**
@@ -83,7 +101,11 @@ export async function startGateway(): Promise<Gateway> {
   const gw: Gateway = {
     endpoint,
     async start() {
-      child = spawn('radosgw', ['-f', '-c', conf, '-n', name, '--rgw-frontends', `beast endpoint=127.0.0.1:${port}`, '--debug-rgw', '0'], { stdio: 'ignore' });
+      child = spawn(
+        'radosgw',
+        ['-f', '-c', conf, '-n', name, '--rgw-frontends', `beast endpoint=127.0.0.1:${port}`, '--debug-rgw', '0'],
+        { stdio: 'ignore' },
+      );
       const c = child;
       writeFileSync(pidFile, String(c.pid)); // radosgw -f writes none itself
       exited = new Promise((resolve) => c.once('exit', () => resolve()));
@@ -106,8 +128,11 @@ export async function startGateway(): Promise<Gateway> {
 async function waitForAnswer(endpoint: string, exited: Promise<void>): Promise<void> {
   let gone = false;
   void exited.then(() => (gone = true));
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline && !gone; ) {
-    const ok = await fetch(`${endpoint}/`).then((r) => r.ok, () => false);
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline && !gone;) {
+    const ok = await fetch(`${endpoint}/`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -125,7 +150,12 @@ export const s3Backend: StoreBackend = {
     const prefix = uniquePrefix('cluster');
     const store = await openTestStore({ prefix });
     return {
-      env: { SVC_STORE: `s3://${s.bucket}/${prefix}`, SVC_S3_ENDPOINT: s.endpoint, SVC_S3_REGION: s.region, SVC_S3_PATH_STYLE: 'true' },
+      env: {
+        SVC_STORE: `s3://${s.bucket}/${prefix}`,
+        SVC_S3_ENDPOINT: s.endpoint,
+        SVC_S3_REGION: s.region,
+        SVC_S3_PATH_STYLE: 'true',
+      },
       async snapshot() {
         const files = new Map<string, Buffer>();
         for (const o of await store.list('')) {

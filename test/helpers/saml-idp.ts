@@ -15,7 +15,8 @@ const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 
 const WWW = '/usr/share/simplesamlphp/www';
 
 export function idpSkipReason(): string | false {
-  if (!existsSync(WWW)) return 'skipped: SimpleSAMLphp is not installed (apt-get install simplesamlphp php-cli php-xml php-mbstring)';
+  if (!existsSync(WWW))
+    return 'skipped: SimpleSAMLphp is not installed (apt-get install simplesamlphp php-cli php-xml php-mbstring)';
   return false;
 }
 
@@ -30,10 +31,32 @@ export interface IdpCerts {
 export function makeIdpCerts(): IdpCerts {
   const dir = mkdtempSync(join(tmpdir(), 'svc-idp-cert-'));
   const req = (name: string, cn: string) =>
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '30', '-subj', `/CN=${cn}`, '-keyout', join(dir, `${name}.key`), '-out', join(dir, `${name}.crt`)], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '30',
+        '-subj',
+        `/CN=${cn}`,
+        '-keyout',
+        join(dir, `${name}.key`),
+        '-out',
+        join(dir, `${name}.crt`),
+      ],
+      { stdio: 'ignore' },
+    );
   req('idp', 'svc-test-idp');
   req('wrong', 'not-the-idp');
-  return { dir, cert: readFileSync(join(dir, 'idp.crt'), 'utf8'), wrongCert: readFileSync(join(dir, 'wrong.crt'), 'utf8') };
+  return {
+    dir,
+    cert: readFileSync(join(dir, 'idp.crt'), 'utf8'),
+    wrongCert: readFileSync(join(dir, 'wrong.crt'), 'utf8'),
+  };
 }
 
 export interface IdpOptions {
@@ -94,7 +117,10 @@ export async function startIdp(opts: IdpOptions): Promise<Idp> {
   };
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const ok = await fetch(metadataUrl).then((r) => r.ok, () => false);
+    const ok = await fetch(metadataUrl).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline || child.exitCode !== null) {
       await stop();

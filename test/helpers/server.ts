@@ -15,7 +15,10 @@ export interface TestServer extends Server {
  * Starts a real svc in this process on a fresh temporary data dir and a free loopback port.
  * `env` adds SVC_* settings. close() stops it and removes the data dir unless keepData.
  */
-export async function startTestServer(env: Record<string, string> = {}, opts: { keepData?: boolean; dataDir?: string } = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  opts: { keepData?: boolean; dataDir?: string } = {},
+): Promise<TestServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
   const config = loadConfig({
     SVC_LISTEN: '127.0.0.1:0',

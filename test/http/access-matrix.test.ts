@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServerProcess, type ProcessServer } from '../helpers/process.js';
 import { call, createApiKeyRecord, createIngestToken, createUser, login } from '../helpers/auth.js';
-import { EXPECTED, EXPECTED_MCP_BEFORE_ANY_MCP_KEY, UNKNOWN_SECRET, type CredentialName, type EndpointClass } from './access-matrix.fixtures.js';
+import {
+  EXPECTED,
+  EXPECTED_MCP_BEFORE_ANY_MCP_KEY,
+  UNKNOWN_SECRET,
+  type CredentialName,
+  type EndpointClass,
+} from './access-matrix.fixtures.js';
 
 const ADMIN_PASSWORD = 'test-admin-password';
 const TWO_DAYS = String(2 * 86_400);
@@ -25,9 +31,17 @@ function request(cls: EndpointClass, url: string, auth: Record<string, string>):
     case 'admin':
       return fetch(`${url}/api/admin/api-keys`, { headers: auth });
     case 'mcp':
-      return fetch(`${url}/mcp`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: MCP_INIT });
+      return fetch(`${url}/mcp`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: MCP_INIT,
+      });
     case 'ingest':
-      return fetch(`${url}/api/ingest?env=default`, { method: 'POST', headers: { ...auth, 'content-type': 'application/x-ndjson' }, body: '{"message":"access matrix"}\n' });
+      return fetch(`${url}/api/ingest?env=default`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/x-ndjson' },
+        body: '{"message":"access matrix"}\n',
+      });
   }
 }
 
@@ -48,7 +62,7 @@ describe('access matrix over HTTP against a real svc process', () => {
   before(async () => {
     const first = await startServerProcess(env);
     const expiring = await createApiKeyRecord(first, { scopes: ['admin'], expiresInDays: 1 });
-    assert.equal((await first.stop()), 0);
+    assert.equal(await first.stop(), 0);
 
     srv = await startServerProcess({ ...env, SVC_TEST_CLOCK_OFFSET_SECS: TWO_DAYS });
     for (const cls of ['search', 'admin', 'mcp', 'ingest'] as const) {
@@ -83,7 +97,11 @@ describe('access matrix over HTTP against a real svc process', () => {
   it('lets sessions use /mcp while no MCP-scoped key exists, and refuses keys without the MCP scope and anonymous calls', async () => {
     if (missing.has('mcp')) return;
     for (const [name, expected] of Object.entries(EXPECTED_MCP_BEFORE_ANY_MCP_KEY)) {
-      assert.equal((await request('mcp', srv.url, creds.get(name as CredentialName)!)).status, expected, `${name} on POST /mcp before any MCP key`);
+      assert.equal(
+        (await request('mcp', srv.url, creds.get(name as CredentialName)!)).status,
+        expected,
+        `${name} on POST /mcp before any MCP key`,
+      );
     }
   });
 
@@ -100,14 +118,16 @@ describe('access matrix over HTTP against a real svc process', () => {
           const body = await res.text();
           assert.equal(res.status, expected, `${name} on ${cls}: ${body.slice(0, 300)}`);
           if (expected === 401) assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="svc"');
-          if (expected === 401 || expected === 403) assert.match(JSON.parse(body).error.code, /credentials|session|scope/);
+          if (expected === 401 || expected === 403)
+            assert.match(JSON.parse(body).error.code, /credentials|session|scope/);
         });
       }
     }
   });
 
   it('says why a key is rejected: expired, disabled, or not valid (deleted, unknown)', async () => {
-    const code = async (name: CredentialName) => ((await (await request('admin', srv.url, creds.get(name)!)).json()) as { error: { code: string } }).error.code;
+    const code = async (name: CredentialName) =>
+      ((await (await request('admin', srv.url, creds.get(name)!)).json()) as { error: { code: string } }).error.code;
     assert.equal(await code('expired key'), 'expired_credentials');
     assert.equal(await code('disabled key'), 'disabled_credentials');
     assert.equal(await code('deleted key'), 'invalid_credentials');

@@ -4,7 +4,13 @@ import type { FastifyInstance } from 'fastify';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { adminToken, call, createApiKeyRecord, createIngestToken, createUser, login } from '../helpers/auth.js';
 import { buildApp } from '../../src/http/app.js';
-import { EXPECTED, EXPECTED_MCP_BEFORE_ANY_MCP_KEY, UNKNOWN_SECRET, type CredentialName, type EndpointClass } from './access-matrix.fixtures.js';
+import {
+  EXPECTED,
+  EXPECTED_MCP_BEFORE_ANY_MCP_KEY,
+  UNKNOWN_SECRET,
+  type CredentialName,
+  type EndpointClass,
+} from './access-matrix.fixtures.js';
 
 /**
  * The access rules on probe routes, one per access class, registered on a second app instance built
@@ -70,8 +76,14 @@ describe('access rules on probe routes of every access class', () => {
 
   it('treats a route without an access class as authenticated', async () => {
     assert.equal((await app.inject({ method: 'GET', url: '/probe/default' })).statusCode, 401);
-    assert.equal((await app.inject({ method: 'GET', url: '/probe/default', headers: creds.get('user session') })).statusCode, 200);
-    assert.equal((await app.inject({ method: 'GET', url: '/probe/default', headers: creds.get('ingest token') })).statusCode, 403);
+    assert.equal(
+      (await app.inject({ method: 'GET', url: '/probe/default', headers: creds.get('user session') })).statusCode,
+      200,
+    );
+    assert.equal(
+      (await app.inject({ method: 'GET', url: '/probe/default', headers: creds.get('ingest token') })).statusCode,
+      403,
+    );
   });
 
   it('sets request.principal for the handler', async () => {
@@ -86,7 +98,11 @@ describe('access rules on probe routes of every access class', () => {
     for (const k of keys) await call(srv, 'DELETE', `/api/admin/api-keys/${k.id}`, { token: adminTok });
     assert.equal(srv.deps.auth.mcpKeyExists(), false);
     for (const [name, expected] of Object.entries(EXPECTED_MCP_BEFORE_ANY_MCP_KEY)) {
-      assert.equal(await status('mcp', creds.get(name as CredentialName)!), expected, `${name} on /mcp before any MCP key`);
+      assert.equal(
+        await status('mcp', creds.get(name as CredentialName)!),
+        expected,
+        `${name} on /mcp before any MCP key`,
+      );
     }
     // restore a disabled MCP key for the matrix below
     const disabled = await createApiKeyRecord(srv, { scopes: ['admin', 'mcp'] });

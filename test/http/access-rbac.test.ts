@@ -12,12 +12,18 @@ interface SearchAnswer {
 describe('env and index allowlists on search', () => {
   let srv: TestServer;
   const search = async (secret: string, params: Record<string, string>) => {
-    const res = await fetch(`${srv.url}/api/search?${new URLSearchParams({ q: '*', ...params })}`, { headers: { authorization: `Bearer ${secret}` } });
+    const res = await fetch(`${srv.url}/api/search?${new URLSearchParams({ q: '*', ...params })}`, {
+      headers: { authorization: `Bearer ${secret}` },
+    });
     return { status: res.status, body: (await res.json()) as SearchAnswer };
   };
   const ingest = async (env: string, index: string, message: string) => {
     const token = await createIngestToken(srv, { env, index });
-    const res = await fetch(`${srv.url}/api/ingest`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' }, body: JSON.stringify({ message }) + '\n' });
+    const res = await fetch(`${srv.url}/api/ingest`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+      body: JSON.stringify({ message }) + '\n',
+    });
     assert.equal(res.status, 200, await res.text());
   };
 
@@ -49,17 +55,23 @@ describe('env and index allowlists on search', () => {
     const key = await createApiKey(srv, { scopes: ['standard'], allow: { envs: ['staging'] } });
     const res = await search(key, { env: '*' });
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.events.map((e) => e.env), ['staging']);
+    assert.deepEqual(
+      res.body.events.map((e) => e.env),
+      ['staging'],
+    );
   });
 
   it('limits a key to its indexes: narrowing by default, 403 when naming another', async () => {
     const key = await createApiKey(srv, { scopes: ['standard'], allow: { envs: ['prod'], indexes: ['web'] } });
     const all = await search(key, { env: 'prod' });
-    assert.deepEqual(all.body.events.map((e) => e.index), ['web']);
+    assert.deepEqual(
+      all.body.events.map((e) => e.index),
+      ['web'],
+    );
     assert.equal((await search(key, { env: 'prod', index: 'db' })).status, 403);
   });
 
-  it('applies a user\'s allowlist to their session like a key\'s', async () => {
+  it("applies a user's allowlist to their session like a key's", async () => {
     await createUser(srv, { username: 'scoped', password: 'scoped-password', allow: { envs: ['staging'] } });
     const session = await login(srv, 'scoped', 'scoped-password');
     assert.equal((await search(session, { env: 'prod' })).status, 403);

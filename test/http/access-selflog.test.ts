@@ -45,8 +45,16 @@ describe('refused credentials in the self-log', () => {
 
   it('records a failed login with the user name only when the user exists', async () => {
     const typo = 'my-Secret-Passw0rd';
-    await fetch(`${srv.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'wrong-password' }) });
-    await fetch(`${srv.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: typo, password: 'x' }) });
+    await fetch(`${srv.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: 'wrong-password' }),
+    });
+    await fetch(`${srv.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: typo, password: 'x' }),
+    });
     const q = 'event=credential_rejected reason=invalid_credentials path="/api/auth/login"';
     let all = await findRejections(q);
     for (let i = 0; i < 20 && all.length < 2; i++) {

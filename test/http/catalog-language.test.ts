@@ -38,7 +38,11 @@ describe('catalog and language routes', () => {
       for (const [index, times] of Object.entries(indexes)) {
         const token = await createIngestToken(srv, { env, index });
         const body = times.map((t) => JSON.stringify({ time: iso(t), message: `event at ${t}` })).join('\n');
-        const res = await fetch(`${srv.url}/api/ingest`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' }, body });
+        const res = await fetch(`${srv.url}/api/ingest`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+          body,
+        });
         assert.equal(res.status, 200, await res.text());
       }
     }
@@ -51,10 +55,21 @@ describe('catalog and language routes', () => {
   function expectedEnv(name: string, indexes?: string[]) {
     const idx = Object.entries(DATA[name] ?? {})
       .filter(([i]) => !indexes || indexes.includes(i))
-      .map(([i, times]) => ({ name: i, events: times.length, earliest: iso(Math.min(...times)), latest: iso(Math.max(...times)) }))
+      .map(([i, times]) => ({
+        name: i,
+        events: times.length,
+        earliest: iso(Math.min(...times)),
+        latest: iso(Math.max(...times)),
+      }))
       .sort((a, b) => (a.name < b.name ? -1 : 1));
     const all = idx.flatMap((i) => DATA[name][i.name]);
-    return { name, events: all.length, earliest: all.length ? iso(Math.min(...all)) : null, latest: all.length ? iso(Math.max(...all)) : null, indexes: idx };
+    return {
+      name,
+      events: all.length,
+      earliest: all.length ? iso(Math.min(...all)) : null,
+      latest: all.length ? iso(Math.max(...all)) : null,
+      indexes: idx,
+    };
   }
 
   it('lists every env an admin may search, with indexes, counts and microsecond times, sorted by name', async () => {
@@ -64,16 +79,25 @@ describe('catalog and language routes', () => {
     assert.deepEqual(names, [...names].sort());
     // svc's own logs are in _system, which only admins see, next to the control plane's envs
     assert.ok(names.includes('_system'), names.join());
-    assert.deepEqual(r.body.envs.filter((e) => e.name !== '_system'), ['Alpha', 'default', 'prod', 'staging'].map((n) => expectedEnv(n)));
+    assert.deepEqual(
+      r.body.envs.filter((e) => e.name !== '_system'),
+      ['Alpha', 'default', 'prod', 'staging'].map((n) => expectedEnv(n)),
+    );
   });
 
   it('shows an env without data with 0 events and null times', async () => {
     const r = await get<CatalogAnswer>('/api/catalog', admin);
-    assert.deepEqual(r.body.envs.find((e) => e.name === 'staging'), { name: 'staging', events: 0, earliest: null, latest: null, indexes: [] });
+    assert.deepEqual(
+      r.body.envs.find((e) => e.name === 'staging'),
+      { name: 'staging', events: 0, earliest: null, latest: null, indexes: [] },
+    );
   });
 
   it('narrows to the envs and indexes a key may read, without _system', async () => {
-    const key = await createApiKey(srv, { scopes: ['standard'], allow: { envs: ['default', 'staging'], indexes: ['web'] } });
+    const key = await createApiKey(srv, {
+      scopes: ['standard'],
+      allow: { envs: ['default', 'staging'], indexes: ['web'] },
+    });
     const r = await get<CatalogAnswer>('/api/catalog', key);
     assert.equal(r.status, 200);
     assert.deepEqual(r.body.envs, [expectedEnv('default', ['web']), expectedEnv('staging')]);
@@ -98,12 +122,24 @@ describe('catalog and language routes', () => {
     const key = await createApiKey(srv, { scopes: ['standard'], allow: { envs: ['prod'] } });
     const r = await get<LanguageReference>('/api/language', key);
     assert.equal(r.status, 200);
-    assert.deepEqual(r.body.pipes.map((p) => p.name), Object.keys(PIPES).sort());
-    assert.deepEqual(r.body.functions.map((f) => f.name), Object.keys(FUNCTIONS).sort());
+    assert.deepEqual(
+      r.body.pipes.map((p) => p.name),
+      Object.keys(PIPES).sort(),
+    );
+    assert.deepEqual(
+      r.body.functions.map((f) => f.name),
+      Object.keys(FUNCTIONS).sort(),
+    );
     const stats = r.body.pipes.find((p) => p.name === 'stats')!;
-    assert.deepEqual(stats, { name: 'stats', syntax: 'stats <agg>[, <agg>…] [by <field>, …]', description: stats.description, example: '* | stats count by host' });
+    assert.deepEqual(stats, {
+      name: 'stats',
+      syntax: 'stats <agg>[, <agg>…] [by <field>, …]',
+      description: stats.description,
+      example: '* | stats count by host',
+    });
     const names = r.body.aggregations.map((a) => a.name);
-    for (const a of ['count', 'sum', 'avg', 'min', 'max', 'dc', 'values', 'median', 'p95']) assert.ok(names.includes(a), a);
+    for (const a of ['count', 'sum', 'avg', 'min', 'max', 'dc', 'values', 'median', 'p95'])
+      assert.ok(names.includes(a), a);
     assert.equal(r.body.aggregations.find((a) => a.name === 'p95')!.syntax, 'p<1-99>(field)');
     assert.deepEqual(r.body.functions.find((f) => f.name === 'lower')!.syntax, 'lower(x)');
     assert.deepEqual(r.body.coreFields, ['_time', 'host', 'source', 'sourcetype', 'message', 'index', 'env']);

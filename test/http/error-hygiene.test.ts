@@ -19,7 +19,12 @@ describe('what errors show and log', () => {
   let admin: string;
 
   before(async () => {
-    const config = loadConfig({ SVC_LISTEN: '127.0.0.1:0', SVC_DATA_DIR: dataDir, SVC_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, SVC_LLM_URL: 'http://llm.internal.example:8080/v1' });
+    const config = loadConfig({
+      SVC_LISTEN: '127.0.0.1:0',
+      SVC_DATA_DIR: dataDir,
+      SVC_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+      SVC_LLM_URL: 'http://llm.internal.example:8080/v1',
+    });
     srv = await startServer(config, pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l)) }));
     admin = await adminToken(srv);
   });
@@ -47,7 +52,9 @@ describe('what errors show and log', () => {
       throw new Error('injected fault');
     };
     try {
-      const res = await fetch(`${srv.url}/api/llm?q=secret-search-text`, { headers: { authorization: `Bearer ${admin}` } });
+      const res = await fetch(`${srv.url}/api/llm?q=secret-search-text`, {
+        headers: { authorization: `Bearer ${admin}` },
+      });
       assert.equal(res.status, 500);
     } finally {
       srv.deps.llm.status = status;
@@ -60,7 +67,11 @@ describe('what errors show and log', () => {
 
   it("shows the LLM provider's host to admins only", async () => {
     const reader = await createApiKey(srv, { scopes: ['standard'] });
-    const asUser = (await call(srv, 'GET', '/api/llm', { token: reader })) as { configured: boolean; provider?: string; model?: string };
+    const asUser = (await call(srv, 'GET', '/api/llm', { token: reader })) as {
+      configured: boolean;
+      provider?: string;
+      model?: string;
+    };
     assert.equal(asUser.configured, true);
     assert.equal(asUser.provider, undefined);
     assert.ok(!JSON.stringify(asUser).includes('llm.internal.example'));
@@ -88,7 +99,8 @@ describe('what errors show and log', () => {
         const r = await post('/api/auth/login', { username: 'admin', password });
         assert.equal(r.status, 400);
         assert.match(r.text, /"field":"password"/);
-        for (const secret of ['hunter2-in-a-list', 'hunter2-in-an-object', '123456789']) assert.ok(!r.text.includes(secret), r.text);
+        for (const secret of ['hunter2-in-a-list', 'hunter2-in-an-object', '123456789'])
+          assert.ok(!r.text.includes(secret), r.text);
       }
     });
 
@@ -96,17 +108,40 @@ describe('what errors show and log', () => {
       const body = await post('/api/auth/login', 'my-password-as-the-body');
       assert.equal(body.status, 400);
       assert.ok(!body.text.includes('my-password-as-the-body'), body.text);
-      const user = await createUser(srv, { username: 'hook-maker', password: 'hook-maker-password' }).then(() => login(srv, 'hook-maker', 'hook-maker-password'));
-      const hook = await post('/api/monitors', { name: 'm', query: 'x', env: 'default', every: '5m', window: '5m', condition: { threshold: 'count > 0' }, cooldown: '1h', destinations: [{ webhook: ['https://hooks.example/T0KEN'] }], enabled: false }, user);
+      const user = await createUser(srv, { username: 'hook-maker', password: 'hook-maker-password' }).then(() =>
+        login(srv, 'hook-maker', 'hook-maker-password'),
+      );
+      const hook = await post(
+        '/api/monitors',
+        {
+          name: 'm',
+          query: 'x',
+          env: 'default',
+          every: '5m',
+          window: '5m',
+          condition: { threshold: 'count > 0' },
+          cooldown: '1h',
+          destinations: [{ webhook: ['https://hooks.example/T0KEN'] }],
+          enabled: false,
+        },
+        user,
+      );
       assert.equal(hook.status, 400);
       assert.match(hook.text, /destinations\.0\.webhook/);
       assert.ok(!hook.text.includes('T0KEN'), hook.text);
     });
 
     it('still quotes the bad value of an ordinary field', async () => {
-      const r = await post('/api/admin/users', { username: 'echo-role', password: 'long-enough-password', role: 'root' }, admin);
+      const r = await post(
+        '/api/admin/users',
+        { username: 'echo-role', password: 'long-enough-password', role: 'root' },
+        admin,
+      );
       assert.equal(r.status, 400);
-      assert.equal((JSON.parse(r.text) as { error: { message: string } }).error.message, 'role: want "admin" or "user" (got "root")');
+      assert.equal(
+        (JSON.parse(r.text) as { error: { message: string } }).error.message,
+        'role: want "admin" or "user" (got "root")',
+      );
     });
   });
 });

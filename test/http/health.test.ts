@@ -39,8 +39,16 @@ describe('GET /api/health', () => {
     const srv = await startTestServer({ SVC_TEST_HOLD_WRITER: '1', SVC_HEALTH_WRITER_STALL_SECS: '1' });
     try {
       const token = await createIngestToken(srv, { env: 'default' });
-      const pending = fetch(`${srv.url}/api/ingest?index=stall`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' }, body: '{"message":"waits"}' });
-      const h = await until('writer_stalled', () => health(srv.url), (x) => x.body.status === 'degraded');
+      const pending = fetch(`${srv.url}/api/ingest?index=stall`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+        body: '{"message":"waits"}',
+      });
+      const h = await until(
+        'writer_stalled',
+        () => health(srv.url),
+        (x) => x.body.status === 'degraded',
+      );
       assert.equal(h.status, 200);
       const [p] = h.body.problems!;
       assert.equal(p.kind, 'writer_stalled');
@@ -65,10 +73,17 @@ describe('GET /api/health', () => {
     try {
       const h = await health(srv.url);
       assert.equal(h.body.status, 'degraded');
-      assert.deepEqual(h.body.problems!.map((p) => [p.kind, p.count, p.path]), [['blocks_set_aside', 2, 'quarantine']]);
+      assert.deepEqual(
+        h.body.problems!.map((p) => [p.kind, p.count, p.path]),
+        [['blocks_set_aside', 2, 'quarantine']],
+      );
       assert.ok(!JSON.stringify(h.body).includes(dataDir), 'no full path');
       rmSync(join(dataDir, 'quarantine'), { recursive: true });
-      await until('ok', () => health(srv.url), (x) => x.body.status === 'ok');
+      await until(
+        'ok',
+        () => health(srv.url),
+        (x) => x.body.status === 'ok',
+      );
     } finally {
       await srv.close();
       rmSync(dataDir, { recursive: true, force: true });

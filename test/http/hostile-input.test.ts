@@ -70,20 +70,83 @@ describe('hostile input', () => {
     const ids = (p: string) => Array.from({ length: n }, (_, i) => `${p}-${i}`);
     const ts = new Date(Date.now() - 60_000).toISOString();
     const post = async (path: string, auth: string, type: string, body: string) => {
-      const res = await fetch(`${srv.url}${path}`, { method: 'POST', headers: { authorization: auth, 'content-type': type }, body });
+      const res = await fetch(`${srv.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': type },
+        body,
+      });
       assert.ok(res.status >= 200 && res.status < 300, `canary ${path}: ${res.status} ${await res.text()}`);
     };
     const t = creds.ingestToken;
-    await post('/api/ingest', `Bearer ${t}`, 'application/x-ndjson', ids('native').map((id) => JSON.stringify({ _time: ts, message: `canaryzz ${id}` })).join('\n'));
-    await post('/_bulk', `ApiKey ${t}`, 'application/x-ndjson', ids('bulk').map((id) => `{"create":{"_index":"canary"}}\n${JSON.stringify({ '@timestamp': ts, message: `canaryzz ${id}` })}\n`).join(''));
-    await post('/services/collector/event', `Splunk ${t}`, 'application/json', ids('hec').map((id) => JSON.stringify({ time: Date.now() / 1000 - 60, event: `canaryzz ${id}` })).join(''));
-    await post('/loki/api/v1/push', `Bearer ${t}`, 'application/json', JSON.stringify({ streams: [{ stream: { job: 'canary' }, values: ids('loki').map((id) => [String(nowNs() - 60_000_000_000n), `canaryzz ${id}`]) }] }));
-    await post('/v1/logs', `Bearer ${t}`, 'application/json', JSON.stringify({ resourceLogs: [{ scopeLogs: [{ logRecords: ids('otlp').map((id) => ({ timeUnixNano: String(nowNs() - 60_000_000_000n), body: { stringValue: `canaryzz ${id}` } })) }] }] }));
+    await post(
+      '/api/ingest',
+      `Bearer ${t}`,
+      'application/x-ndjson',
+      ids('native')
+        .map((id) => JSON.stringify({ _time: ts, message: `canaryzz ${id}` }))
+        .join('\n'),
+    );
+    await post(
+      '/_bulk',
+      `ApiKey ${t}`,
+      'application/x-ndjson',
+      ids('bulk')
+        .map(
+          (id) =>
+            `{"create":{"_index":"canary"}}\n${JSON.stringify({ '@timestamp': ts, message: `canaryzz ${id}` })}\n`,
+        )
+        .join(''),
+    );
+    await post(
+      '/services/collector/event',
+      `Splunk ${t}`,
+      'application/json',
+      ids('hec')
+        .map((id) => JSON.stringify({ time: Date.now() / 1000 - 60, event: `canaryzz ${id}` }))
+        .join(''),
+    );
+    await post(
+      '/loki/api/v1/push',
+      `Bearer ${t}`,
+      'application/json',
+      JSON.stringify({
+        streams: [
+          {
+            stream: { job: 'canary' },
+            values: ids('loki').map((id) => [String(nowNs() - 60_000_000_000n), `canaryzz ${id}`]),
+          },
+        ],
+      }),
+    );
+    await post(
+      '/v1/logs',
+      `Bearer ${t}`,
+      'application/json',
+      JSON.stringify({
+        resourceLogs: [
+          {
+            scopeLogs: [
+              {
+                logRecords: ids('otlp').map((id) => ({
+                  timeUnixNano: String(nowNs() - 60_000_000_000n),
+                  body: { stringValue: `canaryzz ${id}` },
+                })),
+              },
+            ],
+          },
+        ],
+      }),
+    );
   }
 
   async function assertCanariesWhole(when: string): Promise<void> {
-    assert.equal(await count('canaryzz'), CANARY_PER_PROTOCOL * PROTOCOLS.length, `every canary event is searchable ${when}`);
-    for (const p of PROTOCOLS) assert.equal(await count(`canaryzz "${p}-"`), CANARY_PER_PROTOCOL, `${p} canaries ${when}`);
+    assert.equal(
+      await count('canaryzz'),
+      CANARY_PER_PROTOCOL * PROTOCOLS.length,
+      `every canary event is searchable ${when}`,
+    );
+    for (const p of PROTOCOLS)
+      assert.equal(await count(`canaryzz "${p}-"`), CANARY_PER_PROTOCOL, `${p} canaries ${when}`);
   }
 
   async function assertHealthy(when: string): Promise<void> {
@@ -117,7 +180,8 @@ describe('hostile input', () => {
   it(`has at least 300 cases over every surface (${HOSTILE_CASES.length})`, () => {
     assert.ok(HOSTILE_CASES.length >= 300, `${HOSTILE_CASES.length} cases`);
     const surfaces = new Set(HOSTILE_CASES.map((c) => c.surface));
-    for (const s of ['body', 'field-name', 'timestamp', 'name', 'query', 'auth']) assert.ok(surfaces.has(s as HostileCase['surface']), s);
+    for (const s of ['body', 'field-name', 'timestamp', 'name', 'query', 'auth'])
+      assert.ok(surfaces.has(s as HostileCase['surface']), s);
   });
 
   const failures: string[] = [];
@@ -133,21 +197,32 @@ describe('hostile input', () => {
       }
       const statuses = Array.isArray(c.status) ? c.status : [c.status];
       if (a.status >= 500) failures.push(`${what}: ${a.status} ${a.text.slice(0, 200)}`);
-      else if (!statuses.includes(a.status)) failures.push(`${what}: want ${statuses.join('|')}, got ${a.status} ${a.text.slice(0, 200)}`);
-      else if (a.status >= 400 && c.errorShape !== 'text' && c.errorShape !== 'protobuf' && !/json/.test(a.type)) failures.push(`${what}: error is not JSON (${a.type})`);
-      else if (c.names && !c.names.test(a.text)) failures.push(`${what}: answer does not name the problem (${String(c.names)}): ${a.text.slice(0, 200)}`);
+      else if (!statuses.includes(a.status))
+        failures.push(`${what}: want ${statuses.join('|')}, got ${a.status} ${a.text.slice(0, 200)}`);
+      else if (a.status >= 400 && c.errorShape !== 'text' && c.errorShape !== 'protobuf' && !/json/.test(a.type))
+        failures.push(`${what}: error is not JSON (${a.type})`);
+      else if (c.names && !c.names.test(a.text))
+        failures.push(`${what}: answer does not name the problem (${String(c.names)}): ${a.text.slice(0, 200)}`);
       else if (c.check) {
         const why = c.check(a.text);
         if (why) failures.push(`${what}: ${why}`);
       }
     }
-    assert.deepEqual(failures, [], `${failures.length} of ${HOSTILE_CASES.length} cases failed:\n${failures.join('\n')}`);
+    assert.deepEqual(
+      failures,
+      [],
+      `${failures.length} of ${HOSTILE_CASES.length} cases failed:\n${failures.join('\n')}`,
+    );
   });
 
   it('stored what it acknowledged of the hostile requests at the arrival time, keeping the original time', async () => {
     const marked = HOSTILE_CASES.filter((c) => c.storedNow).length;
     assert.ok(marked > 20);
-    assert.equal(await count('tsmarkzz', '-2h'), marked, 'every event with a time outside the window is searchable at its arrival time');
+    assert.equal(
+      await count('tsmarkzz', '-2h'),
+      marked,
+      'every event with a time outside the window is searchable at its arrival time',
+    );
     const kept = HOSTILE_CASES.filter((c) => c.storedNow && c.keepsTimeOriginal !== false).length;
     assert.equal(await count('tsmarkzz time_original=*', '-2h'), kept, 'each keeps its original time in time_original');
   });

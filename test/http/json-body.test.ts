@@ -9,14 +9,24 @@ describe('JSON API bodies', () => {
   suiteServer((s, a) => ([srv, admin] = [s, a]));
 
   const post = async (body: string) => {
-    const res = await fetch(`${srv.url}/api/admin/envs`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` }, body });
-    return { status: res.status, body: (await res.json()) as { error?: { code: string; message: string }; name?: string } };
+    const res = await fetch(`${srv.url}/api/admin/envs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` },
+      body,
+    });
+    return {
+      status: res.status,
+      body: (await res.json()) as { error?: { code: string; message: string }; name?: string },
+    };
   };
 
   it('refuses a __proto__ key by name, not as invalid JSON, and pollutes nothing', async () => {
     const r = await post('{"name":"protoenv","__proto__":{"polluted":1}}');
     assert.equal(r.status, 400);
-    assert.deepEqual(r.body.error, { code: 'invalid_json', message: 'cannot accept the key "__proto__" in a JSON body' });
+    assert.deepEqual(r.body.error, {
+      code: 'invalid_json',
+      message: 'cannot accept the key "__proto__" in a JSON body',
+    });
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 

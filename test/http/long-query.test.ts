@@ -19,17 +19,29 @@ describe('long queries', () => {
     srv = await startTestServer();
     admin = await adminToken(srv);
     const token = await createIngestToken(srv, { env: 'default', index: 'web' });
-    const lines = ['a needle here', 'hay', 'more hay'].map((message, i) => JSON.stringify({ time: new Date(Date.now() - 60_000 + i).toISOString(), message }));
-    const res = await fetch(`${srv.url}/api/ingest`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' }, body: lines.join('\n') });
+    const lines = ['a needle here', 'hay', 'more hay'].map((message, i) =>
+      JSON.stringify({ time: new Date(Date.now() - 60_000 + i).toISOString(), message }),
+    );
+    const res = await fetch(`${srv.url}/api/ingest`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+      body: lines.join('\n'),
+    });
     assert.equal(res.status, 200);
   });
   after(async () => srv.close());
 
   const post = (path: string, body: unknown) =>
-    fetch(`${srv.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${srv.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
 
   it('answers a GET search whose URL is over the header limit with 431 and a JSON error that says to POST it', async () => {
-    const res = await fetch(`${srv.url}/api/search?${new URLSearchParams({ q: longQ })}`, { headers: { authorization: `Bearer ${admin}` } });
+    const res = await fetch(`${srv.url}/api/search?${new URLSearchParams({ q: longQ })}`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
     assert.equal(res.status, 431);
     assert.match(res.headers.get('content-type')!, /^application\/json/);
     const body = (await res.json()) as { error: { code: string; message: string } };
@@ -40,10 +52,16 @@ describe('long queries', () => {
   it('runs the same long query posted as a JSON body to search, histogram and fields', async () => {
     const s = await post('/api/search', { q: longQ, from: '-1h' });
     assert.equal(s.status, 200);
-    assert.deepEqual(((await s.json()) as { events: { message: string }[] }).events.map((e) => e.message), ['a needle here']);
+    assert.deepEqual(
+      ((await s.json()) as { events: { message: string }[] }).events.map((e) => e.message),
+      ['a needle here'],
+    );
     const h = await post('/api/histogram', { q: longQ, from: '-1h', buckets: 4 });
     assert.equal(h.status, 200);
-    assert.equal(((await h.json()) as { buckets: { count: number }[] }).buckets.reduce((n, b) => n + b.count, 0), 1);
+    assert.equal(
+      ((await h.json()) as { buckets: { count: number }[] }).buckets.reduce((n, b) => n + b.count, 0),
+      1,
+    );
     const f = await post('/api/fields', { q: longQ, top: 2 });
     assert.equal(f.status, 200);
   });
@@ -75,7 +93,9 @@ describe('long queries', () => {
       sock.on('error', reject);
     });
     assert.match(answer, /^HTTP\/1\.1 400 Bad Request\r\n/);
-    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: { code: string; message: string } };
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as {
+      error: { code: string; message: string };
+    };
     assert.equal(body.error.code, 'invalid_input');
     assert.match(body.error.message, /^cannot parse the HTTP request: HPE_/);
   });

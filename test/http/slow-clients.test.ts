@@ -20,7 +20,9 @@ describe('slow clients', () => {
     const { hostname, port } = new URL(srv.url);
     const sock = connect(Number(port), hostname);
     await new Promise<void>((r) => sock.once('connect', () => r()));
-    sock.write(`POST /api/ingest HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\nonly part of it`);
+    sock.write(
+      `POST /api/ingest HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\nonly part of it`,
+    );
     let answer = '';
     sock.on('data', (d: Buffer) => (answer += d.toString()));
     const started = Date.now();

@@ -20,7 +20,29 @@ interface Pair {
 function makeCert(dir: string, name: string): Pair {
   const cert = join(dir, `${name}.crt`);
   const key = join(dir, `${name}.key`);
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', `/CN=${name}`, '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '2',
+      '-subj',
+      `/CN=${name}`,
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   return { cert, key, certPem: readFileSync(cert) };
 }
 
@@ -36,12 +58,23 @@ interface Answer {
 function httpsCall(url: string, ca: Buffer[], opts: { method?: string; body?: unknown } = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
-    const req = request(url, { method: opts.method ?? 'GET', ca, agent: false, headers: body ? { 'content-type': 'application/json' } : {} }, (res) => {
-      const servedCn = String((res.socket as TLSSocket).getPeerCertificate().subject?.CN ?? '');
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString(), servedCn }));
-    });
+    const req = request(
+      url,
+      { method: opts.method ?? 'GET', ca, agent: false, headers: body ? { 'content-type': 'application/json' } : {} },
+      (res) => {
+        const servedCn = String((res.socket as TLSSocket).getPeerCertificate().subject?.CN ?? '');
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString(),
+            servedCn,
+          }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -73,7 +106,10 @@ describe('HTTPS served by svc itself (SVC_TLS_CERT, SVC_TLS_KEY)', () => {
     const res = await httpsCall(`${srv.url}/api/version`, [first.certPem]);
     assert.equal(res.status, 200);
     assert.equal(JSON.parse(res.body).name, 'svc');
-    await assert.rejects(httpsCall(`${srv.url}/api/version`, [second.certPem]), /self[- ]signed|unable to verify|certificate/i);
+    await assert.rejects(
+      httpsCall(`${srv.url}/api/version`, [second.certPem]),
+      /self[- ]signed|unable to verify|certificate/i,
+    );
     // plain HTTP on the HTTPS port gets no answer of svc's
     await assert.rejects(fetch(`${srv.url.replace('https:', 'http:')}/api/version`).then((r) => r.text()));
   });
@@ -114,7 +150,11 @@ describe('HSTS and Secure cookies by configuration', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('sends Strict-Transport-Security with SVC_HSTS_MAX_AGE_SECS on HTTPS answers', async () => {
-    const srv = await startTestServer({ SVC_TLS_CERT: pair.cert, SVC_TLS_KEY: pair.key, SVC_HSTS_MAX_AGE_SECS: '31536000' });
+    const srv = await startTestServer({
+      SVC_TLS_CERT: pair.cert,
+      SVC_TLS_KEY: pair.key,
+      SVC_HSTS_MAX_AGE_SECS: '31536000',
+    });
     try {
       const res = await httpsCall(`${srv.url}/api/version`, [pair.certPem]);
       assert.equal(res.headers['strict-transport-security'], 'max-age=31536000');
@@ -124,10 +164,17 @@ describe('HSTS and Secure cookies by configuration', () => {
   });
 
   it('sets the cookie Secure over plain HTTP when SVC_PUBLIC_URL is https, and not otherwise', async () => {
-    for (const [env, secure] of [[{ SVC_PUBLIC_URL: 'https://logs.example.com' }, true], [{}, false]] as const) {
+    for (const [env, secure] of [
+      [{ SVC_PUBLIC_URL: 'https://logs.example.com' }, true],
+      [{}, false],
+    ] as const) {
       const srv = await startTestServer({ ...env, SVC_HSTS_MAX_AGE_SECS: '600' });
       try {
-        const res = await fetch(`${srv.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(loginBody) });
+        const res = await fetch(`${srv.url}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(loginBody),
+        });
         assert.equal(res.status, 200);
         assert.equal(/; Secure/.test(res.headers.get('set-cookie')!), secure);
         // never HSTS over plain HTTP: browsers ignore it there
@@ -141,8 +188,15 @@ describe('HSTS and Secure cookies by configuration', () => {
   it('refuses to start with a key that does not belong to the certificate, naming the settings', async () => {
     const other = makeCert(dir, 'other');
     // a server that starts anyway is closed, so the failure is reported rather than left running
-    const start = (env: Record<string, string>) => startTestServer(env).then(async (s) => (await s.close(), 'started'), (e: Error) => e.message);
-    assert.match(await start({ SVC_TLS_CERT: pair.cert, SVC_TLS_KEY: other.key }), /SVC_TLS_CERT\/SVC_TLS_KEY: cannot use/);
+    const start = (env: Record<string, string>) =>
+      startTestServer(env).then(
+        async (s) => (await s.close(), 'started'),
+        (e: Error) => e.message,
+      );
+    assert.match(
+      await start({ SVC_TLS_CERT: pair.cert, SVC_TLS_KEY: other.key }),
+      /SVC_TLS_CERT\/SVC_TLS_KEY: cannot use/,
+    );
     assert.match(await start({ SVC_TLS_CERT: pair.cert }), /SVC_TLS_KEY: HTTPS needs both/);
   });
 });

@@ -10,7 +10,10 @@ import { adminToken } from '../helpers/auth.js';
 function fakeUi(): string {
   const dir = mkdtempSync(join(tmpdir(), 'svc-ui-files-'));
   mkdirSync(join(dir, 'assets'));
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><meta name="csp-nonce" content="__CSP_NONCE__"><script type="module" src="/ui/assets/index-abc123.js"></script>');
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><meta name="csp-nonce" content="__CSP_NONCE__"><script type="module" src="/ui/assets/index-abc123.js"></script>',
+  );
   writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log(1)');
   writeFileSync(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   return dir;
@@ -37,7 +40,12 @@ describe('serving the web UI', () => {
   });
 
   it('keeps the Elasticsearch answer on / for every other client', async () => {
-    for (const accept of [undefined, 'application/json', 'application/vnd.elasticsearch+json; compatible-with=8', '*/*']) {
+    for (const accept of [
+      undefined,
+      'application/json',
+      'application/vnd.elasticsearch+json; compatible-with=8',
+      '*/*',
+    ]) {
       const res = await srv.app.inject({ method: 'GET', url: '/', headers: accept ? { accept } : {} });
       assert.equal(res.statusCode, 200, String(accept));
       assert.equal(res.headers['x-elastic-product'], 'Elasticsearch');
@@ -76,7 +84,12 @@ describe('serving the web UI', () => {
   });
 
   it('serves nothing outside the UI directory', async () => {
-    for (const url of ['/ui/../package.json', '/ui/%2e%2e/package.json', '/ui/assets/../../package.json', '/ui/..%2f..%2fpackage.json']) {
+    for (const url of [
+      '/ui/../package.json',
+      '/ui/%2e%2e/package.json',
+      '/ui/assets/../../package.json',
+      '/ui/..%2f..%2fpackage.json',
+    ]) {
       const res = await srv.app.inject({ method: 'GET', url });
       assert.ok(!res.body.includes('"dependencies"'), url);
     }
@@ -109,7 +122,12 @@ describe('the cross-site request guard', () => {
   after(() => srv.close());
 
   const createKey = (headers: Record<string, string>) =>
-    srv.app.inject({ method: 'POST', url: '/api/admin/api-keys', headers: { 'content-type': 'application/json', host: 'svc.example:7300', ...headers }, payload: { name: `k${++n}`, scopes: ['standard'] } });
+    srv.app.inject({
+      method: 'POST',
+      url: '/api/admin/api-keys',
+      headers: { 'content-type': 'application/json', host: 'svc.example:7300', ...headers },
+      payload: { name: `k${++n}`, scopes: ['standard'] },
+    });
 
   it('refuses a cookie-authenticated write from another origin with 403', async () => {
     const res = await createKey({ cookie, origin: 'https://evil.example' });
@@ -123,23 +141,35 @@ describe('the cross-site request guard', () => {
     assert.equal(res.json().error.code, 'cross_site_request');
   });
 
-  it('lets a write through from svc\'s own origin, or with the X-Svc-Request header', async () => {
+  it("lets a write through from svc's own origin, or with the X-Svc-Request header", async () => {
     assert.equal((await createKey({ cookie, origin: 'http://svc.example:7300' })).statusCode, 201);
     assert.equal((await createKey({ cookie, 'x-svc-request': '1' })).statusCode, 201);
   });
 
   it('leaves calls with an Authorization header alone: scripts and keys carry their own proof', async () => {
     const token = await adminToken(srv);
-    assert.equal((await createKey({ authorization: `Bearer ${token}`, origin: 'https://evil.example' })).statusCode, 201);
+    assert.equal(
+      (await createKey({ authorization: `Bearer ${token}`, origin: 'https://evil.example' })).statusCode,
+      201,
+    );
   });
 
   it('leaves reads alone', async () => {
-    const res = await srv.app.inject({ method: 'GET', url: '/api/admin/api-keys', headers: { cookie, origin: 'https://evil.example' } });
+    const res = await srv.app.inject({
+      method: 'GET',
+      url: '/api/admin/api-keys',
+      headers: { cookie, origin: 'https://evil.example' },
+    });
     assert.equal(res.statusCode, 200);
   });
 
   it('refuses a login form posted from another site', async () => {
-    const res = await srv.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'application/json', host: 'svc.example:7300', origin: 'https://evil.example' }, payload: { username: 'admin', password: 'test-admin-password' } });
+    const res = await srv.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json', host: 'svc.example:7300', origin: 'https://evil.example' },
+      payload: { username: 'admin', password: 'test-admin-password' },
+    });
     assert.equal(res.statusCode, 403);
     assert.equal(res.json().error.code, 'cross_site_request');
   });
@@ -150,7 +180,17 @@ describe('the cross-site request guard behind a proxy', () => {
     const srv = await startTestServer({ SVC_PUBLIC_URL: 'https://logs.example.com/' });
     try {
       const cookie = `svc_session=${await adminToken(srv)}`;
-      const res = await srv.app.inject({ method: 'POST', url: '/api/admin/api-keys', headers: { cookie, host: '10.0.0.5:7300', origin: 'https://logs.example.com', 'content-type': 'application/json' }, payload: { name: 'via-proxy', scopes: ['standard'] } });
+      const res = await srv.app.inject({
+        method: 'POST',
+        url: '/api/admin/api-keys',
+        headers: {
+          cookie,
+          host: '10.0.0.5:7300',
+          origin: 'https://logs.example.com',
+          'content-type': 'application/json',
+        },
+        payload: { name: 'via-proxy', scopes: ['standard'] },
+      });
       assert.equal(res.statusCode, 201);
     } finally {
       await srv.close();

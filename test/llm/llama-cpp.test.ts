@@ -23,7 +23,10 @@ import { adminToken, call, createIngestToken } from '../helpers/auth.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DIR = resolve(ROOT, process.env.SVC_TEST_LLM_DIR ?? '.cache/llm');
-const skip = existsSync(join(DIR, 'tiny.gguf')) && existsSync(join(DIR, 'node_modules/node-llama-cpp')) ? false : `skipped: no llama.cpp fixture in ${DIR} (bash test/fixtures/llm/setup.sh)`;
+const skip =
+  existsSync(join(DIR, 'tiny.gguf')) && existsSync(join(DIR, 'node_modules/node-llama-cpp'))
+    ? false
+    : `skipped: no llama.cpp fixture in ${DIR} (bash test/fixtures/llm/setup.sh)`;
 if (skip) console.log(`# ${skip}`);
 
 describe('LLM provider on llama.cpp', { skip }, () => {
@@ -31,7 +34,11 @@ describe('LLM provider on llama.cpp', { skip }, () => {
   let url = '';
 
   before(async () => {
-    child = spawn(process.execPath, ['llama-server.mjs'], { cwd: DIR, env: { ...process.env, MODEL: 'tiny.gguf', PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, ['llama-server.mjs'], {
+      cwd: DIR,
+      env: { ...process.env, MODEL: 'tiny.gguf', PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     url = await new Promise<string>((ok, fail) => {
       const timer = setTimeout(() => fail(new Error(`the llama.cpp server did not start in 60 s: ${out}`)), 60_000);
@@ -51,23 +58,60 @@ describe('LLM provider on llama.cpp', { skip }, () => {
     child?.kill();
   });
 
-  const provider = () => new LlmProvider(loadConfig({ SVC_LLM_URL: url, SVC_LLM_MODEL: 'tiny', SVC_LLM_TIMEOUT_SECS: '120', SVC_LLM_MAX_RETRIES: '0' }).llm, NULL_SELFLOG, Date.now, new OutboundClient(NO_ALLOW));
+  const provider = () =>
+    new LlmProvider(
+      loadConfig({ SVC_LLM_URL: url, SVC_LLM_MODEL: 'tiny', SVC_LLM_TIMEOUT_SECS: '120', SVC_LLM_MAX_RETRIES: '0' })
+        .llm,
+      NULL_SELFLOG,
+      Date.now,
+      new OutboundClient(NO_ALLOW),
+    );
 
   it('answers JSON of the monitor verdict schema', async () => {
-    const verdict = z.object({ triggered: z.boolean(), severity: z.enum(SEVERITIES), summary: z.string().max(200), evidence: z.array(z.string().max(150)).max(3) }).strict();
+    const verdict = z
+      .object({
+        triggered: z.boolean(),
+        severity: z.enum(SEVERITIES),
+        summary: z.string().max(200),
+        evidence: z.array(z.string().max(150)).max(3),
+      })
+      .strict();
     const v = await provider().chatJson(
-      { feature: 'monitor', messages: [{ role: 'user', content: 'Condition: errors spike. Rows: {"message":"error 1"}' }], jsonSchema: { name: 'monitor_verdict', schema: VERDICT_SCHEMA }, maxTokens: 1000 },
+      {
+        feature: 'monitor',
+        messages: [{ role: 'user', content: 'Condition: errors spike. Rows: {"message":"error 1"}' }],
+        jsonSchema: { name: 'monitor_verdict', schema: VERDICT_SCHEMA },
+        maxTokens: 1000,
+      },
       verdict,
     );
     assert.equal(typeof v.triggered, 'boolean');
     assert.ok(SEVERITIES.includes(v.severity));
   });
 
-  it('makes a forced tool call with arguments of the tool\'s schema', async () => {
+  it("makes a forced tool call with arguments of the tool's schema", async () => {
     const tools = [
-      { type: 'function' as const, function: { name: 'search_logs', description: 'Search the logs', parameters: { type: 'object', properties: { query: { type: 'string', maxLength: 30 } }, required: ['query'], additionalProperties: false } } },
+      {
+        type: 'function' as const,
+        function: {
+          name: 'search_logs',
+          description: 'Search the logs',
+          parameters: {
+            type: 'object',
+            properties: { query: { type: 'string', maxLength: 30 } },
+            required: ['query'],
+            additionalProperties: false,
+          },
+        },
+      },
     ];
-    const a = await provider().chat({ feature: 'agent', messages: [{ role: 'user', content: 'find the failed logins' }], tools, toolChoice: 'required', maxTokens: 200 });
+    const a = await provider().chat({
+      feature: 'agent',
+      messages: [{ role: 'user', content: 'find the failed logins' }],
+      tools,
+      toolChoice: 'required',
+      maxTokens: 200,
+    });
     assert.equal(a.toolCalls.length, 1);
     assert.equal(a.toolCalls[0].name, 'search_logs');
     const args = JSON.parse(a.toolCalls[0].arguments) as { query: unknown };
@@ -82,10 +126,35 @@ describe('LLM provider on llama.cpp', { skip }, () => {
       srv = await startTestServer({ SVC_LLM_URL: url, SVC_LLM_MODEL: 'tiny', SVC_LLM_TIMEOUT_SECS: '120' });
       const admin = await adminToken(srv);
       const token = await createIngestToken(srv, { env: 'default' });
-      const body = Array.from({ length: 5 }, (_, i) => JSON.stringify({ time: new Date(Date.now() - 30_000 + i).toISOString(), message: `error ${i}` })).join('\n');
-      assert.equal((await fetch(`${srv.url}/api/ingest`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' }, body })).status, 200);
-      const m = (await call(srv, 'POST', '/api/monitors', { token: admin, body: { name: 'ai', query: 'error', env: 'default', every: '5m', condition: { ai: 'errors appear', maxRows: 5 } }, expect: 201 })) as { id: string };
-      const r = (await call(srv, 'POST', `/api/monitors/${m.id}/run`, { token: admin, expect: 200 })) as { outcome: string; ai?: { severity: string }; error?: unknown };
+      const body = Array.from({ length: 5 }, (_, i) =>
+        JSON.stringify({ time: new Date(Date.now() - 30_000 + i).toISOString(), message: `error ${i}` }),
+      ).join('\n');
+      assert.equal(
+        (
+          await fetch(`${srv.url}/api/ingest`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+            body,
+          })
+        ).status,
+        200,
+      );
+      const m = (await call(srv, 'POST', '/api/monitors', {
+        token: admin,
+        body: {
+          name: 'ai',
+          query: 'error',
+          env: 'default',
+          every: '5m',
+          condition: { ai: 'errors appear', maxRows: 5 },
+        },
+        expect: 201,
+      })) as { id: string };
+      const r = (await call(srv, 'POST', `/api/monitors/${m.id}/run`, { token: admin, expect: 200 })) as {
+        outcome: string;
+        ai?: { severity: string };
+        error?: unknown;
+      };
       assert.equal(r.outcome, 'ok', JSON.stringify(r.error));
       assert.ok(SEVERITIES.includes(r.ai!.severity as (typeof SEVERITIES)[number]));
     } finally {

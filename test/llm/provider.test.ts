@@ -18,14 +18,21 @@ import { freePort } from '../helpers/ports.js';
 
 const KEY = 'sk-test-secret-key-123';
 const PROMPT = 'the prompt holds log data: user=alice password-reset';
-const schema = { name: 'verdict', schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'], additionalProperties: false } };
+const schema = {
+  name: 'verdict',
+  schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'], additionalProperties: false },
+};
 const check = z.object({ ok: z.boolean() }).strict();
 /** As svc builds it with SVC_OUTBOUND_ALLOW unset: the provider's own URL is trusted all the same. */
 const OUTBOUND = new OutboundClient(NO_ALLOW);
 
 function recorder(): SelfLog & { got: Record<string, unknown>[] } {
   const got: Record<string, unknown>[] = [];
-  return { ...NULL_SELFLOG, got, service: (event: string, detail: Record<string, unknown>) => void got.push({ event, ...detail }) } as SelfLog & { got: typeof got };
+  return {
+    ...NULL_SELFLOG,
+    got,
+    service: (event: string, detail: Record<string, unknown>) => void got.push({ event, ...detail }),
+  } as SelfLog & { got: typeof got };
 }
 
 describe('LLM provider', () => {
@@ -33,8 +40,24 @@ describe('LLM provider', () => {
   let log: ReturnType<typeof recorder>;
   let llm: LlmProvider;
   let now = Date.UTC(2026, 10, 24);
-  const make = (env: Record<string, string> = {}) => new LlmProvider(loadConfig({ SVC_LLM_URL: server.url, SVC_LLM_MODEL: 'tiny', SVC_LLM_API_KEY: KEY, SVC_LLM_MAX_RETRIES: '2', ...env }).llm, log, () => now, OUTBOUND);
-  const req = (extra: Partial<ChatRequest> = {}): ChatRequest => ({ feature: 'monitor', messages: [{ role: 'user', content: PROMPT }], ...extra });
+  const make = (env: Record<string, string> = {}) =>
+    new LlmProvider(
+      loadConfig({
+        SVC_LLM_URL: server.url,
+        SVC_LLM_MODEL: 'tiny',
+        SVC_LLM_API_KEY: KEY,
+        SVC_LLM_MAX_RETRIES: '2',
+        ...env,
+      }).llm,
+      log,
+      () => now,
+      OUTBOUND,
+    );
+  const req = (extra: Partial<ChatRequest> = {}): ChatRequest => ({
+    feature: 'monitor',
+    messages: [{ role: 'user', content: PROMPT }],
+    ...extra,
+  });
   const noSecrets = () => {
     const text = JSON.stringify(log.got);
     assert.doesNotMatch(text, new RegExp(KEY));
@@ -62,7 +85,12 @@ describe('LLM provider', () => {
 
   it('passes tools and a forced tool choice, and reads the tool calls', async () => {
     server.play({ toolCalls: [{ name: 'search', arguments: { query: 'error' } }] });
-    const tools = [{ type: 'function' as const, function: { name: 'search', parameters: { type: 'object', properties: { query: { type: 'string' } } } } }];
+    const tools = [
+      {
+        type: 'function' as const,
+        function: { name: 'search', parameters: { type: 'object', properties: { query: { type: 'string' } } } },
+      },
+    ];
     const a = await llm.chat(req({ tools, toolChoice: 'required' }));
     assert.deepEqual(a.toolCalls, [{ id: 'call_0', name: 'search', arguments: '{"query":"error"}' }]);
     assert.equal(a.finishReason, 'tool_calls');
@@ -82,7 +110,10 @@ describe('LLM provider', () => {
     await assert.rejects(llm.chat(req()), (e: Error & { code?: string }) => e.code === 'llm_unavailable');
     assert.equal(server.received.length, 3);
     assert.equal(log.got.length, 1);
-    assert.deepEqual([log.got[0].event, log.got[0].reason, log.got[0].status, log.got[0].feature, log.got[0].model], ['llm_error', 'server_error', 503, 'monitor', 'tiny']);
+    assert.deepEqual(
+      [log.got[0].event, log.got[0].reason, log.got[0].status, log.got[0].feature, log.got[0].model],
+      ['llm_error', 'server_error', 503, 'monitor', 'tiny'],
+    );
     assert.equal(log.got[0].provider, new URL(server.url).host);
     noSecrets();
   });
@@ -91,22 +122,43 @@ describe('LLM provider', () => {
     llm = make({ SVC_LLM_TIMEOUT_SECS: '1', SVC_LLM_MAX_RETRIES: '0' });
     server.play({ hang: true });
     await assert.rejects(llm.chat(req()), /timeout/);
-    assert.deepEqual(log.got.map((g) => g.reason), ['timeout']);
+    assert.deepEqual(
+      log.got.map((g) => g.reason),
+      ['timeout'],
+    );
   });
 
   it('records a provider it cannot reach', async () => {
     const port = await freePort();
-    llm = new LlmProvider(loadConfig({ SVC_LLM_URL: `http://127.0.0.1:${port}/v1`, SVC_LLM_MAX_RETRIES: '0' }).llm, log, () => now, OUTBOUND);
+    llm = new LlmProvider(
+      loadConfig({ SVC_LLM_URL: `http://127.0.0.1:${port}/v1`, SVC_LLM_MAX_RETRIES: '0' }).llm,
+      log,
+      () => now,
+      OUTBOUND,
+    );
     await assert.rejects(llm.chat(req()), (e: Error & { code?: string }) => e.code === 'llm_unavailable');
-    assert.deepEqual(log.got.map((g) => g.reason), ['unreachable']);
+    assert.deepEqual(
+      log.got.map((g) => g.reason),
+      ['unreachable'],
+    );
   });
 
   it('refuses output cut at the token limit, output that is not JSON, and JSON of another shape', async () => {
-    server.play({ content: '{"ok": tr', finish: 'length' }, { content: 'Sure! Here is the JSON you asked for' }, { json: { ok: 'yes' } });
+    server.play(
+      { content: '{"ok": tr', finish: 'length' },
+      { content: 'Sure! Here is the JSON you asked for' },
+      { json: { ok: 'yes' } },
+    );
     for (const why of [/cut off/, /not JSON/, /does not match the schema: ok/]) {
-      await assert.rejects(llm.chatJson({ ...req(), jsonSchema: schema }, check), (e: Error & { code?: string }) => e.code === 'llm_invalid_output' && why.test(e.message));
+      await assert.rejects(
+        llm.chatJson({ ...req(), jsonSchema: schema }, check),
+        (e: Error & { code?: string }) => e.code === 'llm_invalid_output' && why.test(e.message),
+      );
     }
-    assert.deepEqual(log.got.map((g) => g.reason), ['invalid_output', 'invalid_output', 'invalid_output']);
+    assert.deepEqual(
+      log.got.map((g) => g.reason),
+      ['invalid_output', 'invalid_output', 'invalid_output'],
+    );
     noSecrets();
   });
 
@@ -128,21 +180,40 @@ describe('LLM provider', () => {
     await llm.chatJson({ ...req(), jsonSchema: schema }, check);
     await assert.rejects(llm.chat(req()), (e: Error & { code?: string }) => e.code === 'llm_budget_exhausted');
     assert.equal(server.received.length, 1);
-    assert.deepEqual(log.got.map((g) => g.reason), ['budget_exhausted']);
+    assert.deepEqual(
+      log.got.map((g) => g.reason),
+      ['budget_exhausted'],
+    );
     assert.deepEqual(llm.status().tokensToday, { limit: 40, used: 45 });
     now += 86_400_000;
     assert.deepEqual(await llm.chatJson({ ...req(), jsonSchema: schema }, check), { ok: true });
   });
 
-  it('follows no redirect of the provider\'s (a 307 is a failed call, its target never asked)', async () => {
-    const moved = createHttpServer((_req, res) => res.writeHead(307, { location: `${server.url}/chat/completions` }).end());
+  it("follows no redirect of the provider's (a 307 is a failed call, its target never asked)", async () => {
+    const moved = createHttpServer((_req, res) =>
+      res.writeHead(307, { location: `${server.url}/chat/completions` }).end(),
+    );
     await new Promise<void>((r) => moved.listen(0, '127.0.0.1', r));
     try {
-      llm = new LlmProvider(loadConfig({ SVC_LLM_URL: `http://127.0.0.1:${(moved.address() as { port: number }).port}/v1`, SVC_LLM_MAX_RETRIES: '0' }).llm, log, () => now, OUTBOUND);
+      llm = new LlmProvider(
+        loadConfig({
+          SVC_LLM_URL: `http://127.0.0.1:${(moved.address() as { port: number }).port}/v1`,
+          SVC_LLM_MAX_RETRIES: '0',
+        }).llm,
+        log,
+        () => now,
+        OUTBOUND,
+      );
       server.play({ json: { ok: true } });
-      await assert.rejects(llm.chat(req()), (e: Error & { code?: string }) => e.code === 'llm_unavailable' && /307/.test(e.message));
+      await assert.rejects(
+        llm.chat(req()),
+        (e: Error & { code?: string }) => e.code === 'llm_unavailable' && /307/.test(e.message),
+      );
       assert.equal(server.received.length, 0);
-      assert.deepEqual(log.got.map((g) => [g.reason, g.status]), [['refused', 307]]);
+      assert.deepEqual(
+        log.got.map((g) => [g.reason, g.status]),
+        [['refused', 307]],
+      );
     } finally {
       moved.close();
     }

@@ -8,7 +8,12 @@ import { suiteServer, type TestServer } from '../helpers/server.js';
 /** /api/admin/lookups against a real server on a temporary data dir (docs/lookups.md). */
 const USERS = 'uid,name,team\nu1,Alice,core\nu2,Bob,\nu1,Alice again,dup\n"u,3","Carol ""CJ""",web\n';
 
-async function send(srv: TestServer, method: string, path: string, opts: { token: string; body?: string; type?: string }) {
+async function send(
+  srv: TestServer,
+  method: string,
+  path: string,
+  opts: { token: string; body?: string; type?: string },
+) {
   const headers: Record<string, string> = { authorization: `Bearer ${opts.token}` };
   if (opts.body !== undefined) headers['content-type'] = opts.type ?? 'text/csv';
   const res = await fetch(`${srv.url}${path}`, { method, headers, body: opts.body });
@@ -21,16 +26,30 @@ describe('the lookup tables admin API', () => {
   let srv: TestServer;
   let admin: string;
   suiteServer((s, a) => ([srv, admin] = [s, a]), { SVC_LOOKUP_MAX_BYTES: '4096' });
-  const put = (name: string, body: string, type?: string) => send(srv, 'PUT', `/api/admin/lookups/${name}`, { token: admin, body, type });
+  const put = (name: string, body: string, type?: string) =>
+    send(srv, 'PUT', `/api/admin/lookups/${name}`, { token: admin, body, type });
 
   it('creates a table from a CSV with 201, lists it with its columns, rows, size, time and uploader', async () => {
     const r = await put('users', USERS);
     assert.equal(r.status, 201, r.text);
-    assert.deepEqual({ ...r.json, updatedAt: undefined }, { name: 'users', columns: ['uid', 'name', 'team'], rows: 4, bytes: Buffer.byteLength(USERS), updatedAt: undefined, updatedBy: 'admin' });
+    assert.deepEqual(
+      { ...r.json, updatedAt: undefined },
+      {
+        name: 'users',
+        columns: ['uid', 'name', 'team'],
+        rows: 4,
+        bytes: Buffer.byteLength(USERS),
+        updatedAt: undefined,
+        updatedBy: 'admin',
+      },
+    );
     assert.ok(Date.now() - Date.parse(r.json.updatedAt) < 60_000);
     const list = await send(srv, 'GET', '/api/admin/lookups', { token: admin });
     assert.equal(list.status, 200);
-    assert.deepEqual(list.json.lookups.map((l: { name: string; rows: number }) => [l.name, l.rows]), [['users', 4]]);
+    assert.deepEqual(
+      list.json.lookups.map((l: { name: string; rows: number }) => [l.name, l.rows]),
+      [['users', 4]],
+    );
   });
 
   it('gives the CSV back byte for byte, and its first rows as JSON with ?preview=1', async () => {
@@ -42,14 +61,18 @@ describe('the lookup tables admin API', () => {
     const preview = await send(srv, 'GET', '/api/admin/lookups/users?preview=1&rows=3', { token: admin });
     assert.equal(preview.status, 200);
     assert.deepEqual(preview.json.columns, ['uid', 'name', 'team']);
-    assert.deepEqual(preview.json.rows, [['u1', 'Alice', 'core'], ['u2', 'Bob', null], ['u1', 'Alice again', 'dup']]);
+    assert.deepEqual(preview.json.rows, [
+      ['u1', 'Alice', 'core'],
+      ['u2', 'Bob', null],
+      ['u1', 'Alice again', 'dup'],
+    ]);
     assert.equal(preview.json.lookup.rows, 4);
     const bad = await send(srv, 'GET', '/api/admin/lookups/users?preview=1&rows=0', { token: admin });
     assert.equal(bad.status, 400);
     assert.match(bad.json.error.message, /^rows: must be at least 1/);
   });
 
-  it('replaces a table with 200, keeping the old version\'s files a while for searches compiled against it', async () => {
+  it("replaces a table with 200, keeping the old version's files a while for searches compiled against it", async () => {
     const r = await put('users', 'uid,name\nu9,Zed\n', 'text/csv; charset=utf-8');
     assert.equal(r.status, 200, r.text);
     assert.deepEqual([r.json.columns, r.json.rows], [['uid', 'name'], 1]);
@@ -78,7 +101,11 @@ describe('the lookup tables admin API', () => {
       assert.match(r.json.error.message, re, JSON.stringify(body));
     }
     assert.equal((await send(srv, 'GET', '/api/admin/lookups/broken', { token: admin })).status, 404);
-    assert.ok(!existsSync(join(srv.dataDir, 'lookups', 'broken')) || readdirSync(join(srv.dataDir, 'lookups', 'broken')).length === 0, 'no file left by a refused upload');
+    assert.ok(
+      !existsSync(join(srv.dataDir, 'lookups', 'broken')) ||
+        readdirSync(join(srv.dataDir, 'lookups', 'broken')).length === 0,
+      'no file left by a refused upload',
+    );
   });
 
   it('refuses bad names, other content types and bodies over SVC_LOOKUP_MAX_BYTES', async () => {
@@ -101,7 +128,9 @@ describe('the lookup tables admin API', () => {
     assert.equal((await put('gone', 'k,v\n1,2\n')).status, 201);
     assert.equal((await send(srv, 'DELETE', '/api/admin/lookups/gone', { token: admin })).status, 204);
     assert.equal((await send(srv, 'GET', '/api/admin/lookups/gone', { token: admin })).status, 404);
-    const names = (await send(srv, 'GET', '/api/admin/lookups', { token: admin })).json.lookups.map((l: { name: string }) => l.name);
+    const names = (await send(srv, 'GET', '/api/admin/lookups', { token: admin })).json.lookups.map(
+      (l: { name: string }) => l.name,
+    );
     assert.deepEqual(names, ['users']);
   });
 
@@ -116,7 +145,10 @@ describe('the lookup tables admin API', () => {
     }
     assert.equal((await fetch(`${srv.url}/api/admin/lookups`)).status, 401);
     // the table is still there, and a user may search with it
-    const r = await fetch(`${srv.url}/api/search?q=${encodeURIComponent('* | head 1 | eval uid="u9" | lookup users uid | table uid, name')}`, { headers: { authorization: `Bearer ${user}` } });
+    const r = await fetch(
+      `${srv.url}/api/search?q=${encodeURIComponent('* | head 1 | eval uid="u9" | lookup users uid | table uid, name')}`,
+      { headers: { authorization: `Bearer ${user}` } },
+    );
     assert.equal(r.status, 200);
   });
 });

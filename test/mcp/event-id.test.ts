@@ -33,8 +33,17 @@ describe('event ids', () => {
   });
 
   it('give a one-millisecond window around the time', () => {
-    assert.deepEqual(timeWindow('2026-11-22T04:21:27.123456Z'), { from: '2026-11-22T04:21:27.123Z', to: '2026-11-22T04:21:27.124Z' });
-    assert.deepEqual(timeWindow('2026-11-22T04:21:27Z'), { from: '2026-11-22T04:21:27.000Z', to: '2026-11-22T04:21:27.001Z' });
-    assert.deepEqual(timeWindow('2026-11-22T05:21:27.5+01:00'), { from: '2026-11-22T04:21:27.500Z', to: '2026-11-22T04:21:27.501Z' });
+    assert.deepEqual(timeWindow('2026-11-22T04:21:27.123456Z'), {
+      from: '2026-11-22T04:21:27.123Z',
+      to: '2026-11-22T04:21:27.124Z',
+    });
+    assert.deepEqual(timeWindow('2026-11-22T04:21:27Z'), {
+      from: '2026-11-22T04:21:27.000Z',
+      to: '2026-11-22T04:21:27.001Z',
+    });
+    assert.deepEqual(timeWindow('2026-11-22T05:21:27.5+01:00'), {
+      from: '2026-11-22T04:21:27.500Z',
+      to: '2026-11-22T04:21:27.501Z',
+    });
   });
 });

@@ -48,7 +48,9 @@ describe('/mcp over Streamable HTTP', () => {
       { time: now(), message: 'GET /checkout 500 upstream timeout', host: 'web-1', status: 500 },
       { time: now(), message: 'GET /health 200', host: 'web-2', status: 200 },
     ]);
-    await ingest(srv, 'prod', 'payments', [{ time: now(), message: 'prod-only secret payment failure', host: 'pay-1' }]);
+    await ingest(srv, 'prod', 'payments', [
+      { time: now(), message: 'prod-only secret payment failure', host: 'pay-1' },
+    ]);
     mcpKey = (await createApiKeyRecord(srv, { scopes: ['mcp'], name: keyName })).secret;
   });
   after(async () => {
@@ -58,8 +60,19 @@ describe('/mcp over Streamable HTTP', () => {
   it('lists the tools and answers a search with an MCP key', async () => {
     const client = await connect(srv, mcpKey);
     const { tools } = await client.listTools();
-    for (const name of ['search', 'aggregate', 'histogram', 'list_environments', 'list_indexes', 'discover_fields', 'get_event']) {
-      assert.ok(tools.some((t) => t.name === name), `missing tool ${name}`);
+    for (const name of [
+      'search',
+      'aggregate',
+      'histogram',
+      'list_environments',
+      'list_indexes',
+      'discover_fields',
+      'get_event',
+    ]) {
+      assert.ok(
+        tools.some((t) => t.name === name),
+        `missing tool ${name}`,
+      );
     }
     const res = await client.callTool({ name: 'search', arguments: { query: 'timeout', env: 'default', limit: 10 } });
     assert.equal(res.isError, undefined, text(res));
@@ -72,7 +85,10 @@ describe('/mcp over Streamable HTTP', () => {
     assert.equal(one.isError, undefined, text(one));
     assert.match(text(one), /message: GET \/checkout 500 upstream timeout/);
 
-    const agg = await client.callTool({ name: 'aggregate', arguments: { query: '*', aggregation: 'count by host', env: 'default' } });
+    const agg = await client.callTool({
+      name: 'aggregate',
+      arguments: { query: '*', aggregation: 'count by host', env: 'default' },
+    });
     assert.equal(agg.isError, undefined, text(agg));
     assert.match(text(agg), /web-1 \| 1/);
     await client.close();
@@ -86,7 +102,11 @@ describe('/mcp over Streamable HTTP', () => {
     const admin = await createApiKeyRecord(srv, { scopes: ['admin'] });
     await refusedWith(srv, admin.secret, 403);
     await refusedWith(srv, await createApiKey(srv, { scopes: ['standard'] }), 403);
-    const found = await searchSelfLog(srv, `event=credential_rejected reason=insufficient_scope key_name="${admin.name}"`, '_svclogs');
+    const found = await searchSelfLog(
+      srv,
+      `event=credential_rejected reason=insufficient_scope key_name="${admin.name}"`,
+      '_svclogs',
+    );
     assert.ok(found.events.length >= 1, 'no credential_rejected record');
     assert.equal(found.events[0].fields.path, '/mcp');
     assert.doesNotMatch(JSON.stringify(found), new RegExp(admin.secret));
@@ -104,7 +124,11 @@ describe('/mcp over Streamable HTTP', () => {
   it('answers a notification with 202 and no body', async () => {
     const res = await fetch(`${srv.url}/mcp`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${mcpKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        authorization: `Bearer ${mcpKey}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
     });
     assert.equal(res.status, 202);
@@ -112,11 +136,13 @@ describe('/mcp over Streamable HTTP', () => {
   });
 
   it('answers GET /mcp with 405', async () => {
-    const res = await fetch(`${srv.url}/mcp`, { headers: { authorization: `Bearer ${mcpKey}`, accept: 'text/event-stream' } });
+    const res = await fetch(`${srv.url}/mcp`, {
+      headers: { authorization: `Bearer ${mcpKey}`, accept: 'text/event-stream' },
+    });
     assert.equal(res.status, 405);
   });
 
-  it('hides a tool outside the key\'s tool allowlist and rejects a call to it', async () => {
+  it("hides a tool outside the key's tool allowlist and rejects a call to it", async () => {
     const key = await createApiKey(srv, { scopes: ['mcp'], allow: { tools: ['search', 'list_environments'] } });
     const client = await connect(srv, key);
     const { tools } = await client.listTools();
@@ -128,7 +154,7 @@ describe('/mcp over Streamable HTTP', () => {
     await client.close();
   });
 
-  it('keeps another environment\'s events out of results under an env allowlist', async () => {
+  it("keeps another environment's events out of results under an env allowlist", async () => {
     const key = await createApiKey(srv, { scopes: ['mcp'], allow: { envs: ['default'] } });
     const client = await connect(srv, key);
     const all = await client.callTool({ name: 'search', arguments: { query: '*', env: '*', limit: 100 } });
@@ -139,7 +165,10 @@ describe('/mcp over Streamable HTTP', () => {
     assert.equal(prod.isError, true);
     assert.doesNotMatch(text(prod), /prod-only/);
     const envs = await client.callTool({ name: 'list_environments', arguments: {} });
-    assert.deepEqual((envs.structuredContent as { environments: { env: string }[] }).environments.map((e) => e.env), ['default']);
+    assert.deepEqual(
+      (envs.structuredContent as { environments: { env: string }[] }).environments.map((e) => e.env),
+      ['default'],
+    );
     await client.close();
   });
 

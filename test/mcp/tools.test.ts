@@ -19,8 +19,26 @@ import { NULL_SELFLOG } from '../../src/selflog/types.js';
  */
 
 const EVENTS: EventJson[] = [
-  { time: '2026-11-22T04:00:02.000001Z', env: 'default', index: 'web', host: 'web-1', source: 'nginx', sourcetype: 'access', message: 'GET /a 500', fields: { status: 500 } },
-  { time: '2026-11-22T04:00:01Z', env: 'prod', index: 'api', host: 'api-1', source: 'app', sourcetype: 'json', message: 'payment declined', fields: { user: 'u1' } },
+  {
+    time: '2026-11-22T04:00:02.000001Z',
+    env: 'default',
+    index: 'web',
+    host: 'web-1',
+    source: 'nginx',
+    sourcetype: 'access',
+    message: 'GET /a 500',
+    fields: { status: 500 },
+  },
+  {
+    time: '2026-11-22T04:00:01Z',
+    env: 'prod',
+    index: 'api',
+    host: 'api-1',
+    source: 'app',
+    sourcetype: 'json',
+    message: 'payment declined',
+    fields: { user: 'u1' },
+  },
 ];
 
 class FakeSearch implements SearchService {
@@ -30,24 +48,49 @@ class FakeSearch implements SearchService {
     this.calls.push(req);
     const t = resolveSearchTargets(p, req, ['default', 'prod']);
     let events = EVENTS.filter((e) => t.envs.includes(e.env) && (t.indexes === null || t.indexes.includes(e.index)));
-    if (req.q.includes('| stats')) return { events: [], columns: ['index', 'count'], rows: [['web', 1]], meta: { matched: 1, scanned: 2, tookMs: 1 } };
+    if (req.q.includes('| stats'))
+      return {
+        events: [],
+        columns: ['index', 'count'],
+        rows: [['web', 1]],
+        meta: { matched: 1, scanned: 2, tookMs: 1 },
+      };
     if (req.q === 'hang') {
       // runs until its caller goes away, like a long search that DuckDB is interrupted in
-      return new Promise((_, reject) => req.signal?.addEventListener('abort', () => ((this.stopped = true), reject(new Error('stopped'))), { once: true }));
+      return new Promise((_, reject) =>
+        req.signal?.addEventListener('abort', () => ((this.stopped = true), reject(new Error('stopped'))), {
+          once: true,
+        }),
+      );
     }
-    if (req.q === 'many') events = Array.from({ length: 300 }, (_, i) => ({ ...EVENTS[0], message: `${'x'.repeat(500)} ${i}` }));
+    if (req.q === 'many')
+      events = Array.from({ length: 300 }, (_, i) => ({ ...EVENTS[0], message: `${'x'.repeat(500)} ${i}` }));
     return { events: events.slice(0, req.limit ?? 100), meta: { matched: events.length, scanned: 2, tookMs: 1 } };
   }
   async histogram() {
-    return { spanSecs: 60, buckets: [{ time: '2026-11-22T04:00:00Z', count: 2 }], meta: { matched: 2, scanned: 2, tookMs: 1 } };
+    return {
+      spanSecs: 60,
+      buckets: [{ time: '2026-11-22T04:00:00Z', count: 2 }],
+      meta: { matched: 2, scanned: 2, tookMs: 1 },
+    };
   }
   async fields() {
-    return { fields: [{ name: 'status', type: 'number', count: 1, top: [{ value: 500, count: 1 }] }], meta: { matched: 1, scanned: 1, tookMs: 1 } };
+    return {
+      fields: [{ name: 'status', type: 'number', count: 1, top: [{ value: 500, count: 1 }] }],
+      meta: { matched: 1, scanned: 1, tookMs: 1 },
+    };
   }
 }
 
 function key(allow: Partial<ApiKeyPrincipal['allow']> = {}): ApiKeyPrincipal {
-  return { kind: 'api_key', id: 'k_1', name: 'assistant', scopes: new Set(['mcp']), allow: { ...ALLOW_ALL, ...allow }, createdBy: 'admin' };
+  return {
+    kind: 'api_key',
+    id: 'k_1',
+    name: 'assistant',
+    scopes: new Set(['mcp']),
+    allow: { ...ALLOW_ALL, ...allow },
+    createdBy: 'admin',
+  };
 }
 
 async function connect(principal: Principal, records: McpCallRecord[] = []) {
@@ -55,12 +98,23 @@ async function connect(principal: Principal, records: McpCallRecord[] = []) {
   const selflog: SelfLog = { ...NULL_SELFLOG, mcpCall: (r) => void records.push(r) };
   const deps: McpDeps = {
     search,
-    control: { envs: () => [{ name: 'default', createdAt: '' }, { name: 'prod', createdAt: '' }] },
+    control: {
+      envs: () => [
+        { name: 'default', createdAt: '' },
+        { name: 'prod', createdAt: '' },
+      ],
+    },
     store: {
       partitions: () => [
         { env: 'default', index: 'web', events: 1, minTimeUs: 1_700_000_000_000_000, maxTimeUs: 1_700_000_001_000_000 },
         { env: 'prod', index: 'api', events: 1, minTimeUs: 1_700_000_000_000_000, maxTimeUs: 1_700_000_000_000_000 },
-        { env: '_system', index: '_svcmcp', events: 3, minTimeUs: 1_700_000_000_000_000, maxTimeUs: 1_700_000_000_000_000 },
+        {
+          env: '_system',
+          index: '_svcmcp',
+          events: 3,
+          minTimeUs: 1_700_000_000_000_000,
+          maxTimeUs: 1_700_000_000_000_000,
+        },
       ],
     },
     selflog,
@@ -82,7 +136,10 @@ describe('MCP tools', () => {
   it('lists every tool with a description that teaches the query language', async () => {
     const { client } = await connect(key());
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ['search', 'aggregate', 'histogram', 'list_environments', 'list_indexes', 'discover_fields', 'get_event']);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['search', 'aggregate', 'histogram', 'list_environments', 'list_indexes', 'discover_fields', 'get_event'],
+    );
     const search = tools.find((t) => t.name === 'search')!;
     assert.match(search.description!, /stats count/);
     assert.match(search.description!, /-15m/);
@@ -121,8 +178,14 @@ describe('MCP tools', () => {
     const records: McpCallRecord[] = [];
     const { client } = await connect(key({ tools: ['search'] }), records);
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ['search']);
-    await assert.rejects(client.callTool({ name: 'aggregate', arguments: { aggregation: 'count' } }), (e: unknown) => e instanceof McpError && e.code === -32602 && /not available/.test(e.message));
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['search'],
+    );
+    await assert.rejects(
+      client.callTool({ name: 'aggregate', arguments: { aggregation: 'count' } }),
+      (e: unknown) => e instanceof McpError && e.code === -32602 && /not available/.test(e.message),
+    );
     assert.equal(records[0].outcome, 'rejected');
     assert.equal(records[0].errorCode, 'tool_hidden');
   });
@@ -133,9 +196,15 @@ describe('MCP tools', () => {
     assert.equal(res.isError, true);
     assert.match(text(res), /access_denied/);
     const envs = await client.callTool({ name: 'list_environments', arguments: {} });
-    assert.deepEqual((envs.structuredContent as { environments: { env: string }[] }).environments.map((e) => e.env), ['default']);
+    assert.deepEqual(
+      (envs.structuredContent as { environments: { env: string }[] }).environments.map((e) => e.env),
+      ['default'],
+    );
     const idx = await client.callTool({ name: 'list_indexes', arguments: {} });
-    assert.deepEqual((idx.structuredContent as { indexes: { index: string }[] }).indexes.map((i) => i.index), ['web']);
+    assert.deepEqual(
+      (idx.structuredContent as { indexes: { index: string }[] }).indexes.map((i) => i.index),
+      ['web'],
+    );
   });
 
   it('records each call with the key name, tool, outcome and result count', async () => {
@@ -152,11 +221,17 @@ describe('MCP tools', () => {
 
   it('rejects arguments of the wrong type with a JSON-RPC error', async () => {
     const { client } = await connect(key());
-    await assert.rejects(client.callTool({ name: 'search', arguments: { limit: 'lots' } }), (e: unknown) => e instanceof McpError && e.code === -32602);
-    await assert.rejects(client.callTool({ name: 'search', arguments: { q: 'error' } }), (e: unknown) => e instanceof McpError && /unknown argument "q"; this tool takes query, env/.test(e.message));
+    await assert.rejects(
+      client.callTool({ name: 'search', arguments: { limit: 'lots' } }),
+      (e: unknown) => e instanceof McpError && e.code === -32602,
+    );
+    await assert.rejects(
+      client.callTool({ name: 'search', arguments: { q: 'error' } }),
+      (e: unknown) => e instanceof McpError && /unknown argument "q"; this tool takes query, env/.test(e.message),
+    );
   });
 
-  it('stops a tool\'s search when the client goes away', async () => {
+  it("stops a tool's search when the client goes away", async () => {
     const { client, search } = await connect(key());
     const call = client.callTool({ name: 'search', arguments: { query: 'hang' } }).catch(() => 'gone');
     while (search.calls.length === 0) await new Promise((r) => setImmediate(r));
@@ -167,10 +242,19 @@ describe('MCP tools', () => {
     assert.equal(search.stopped, true);
   });
 
-  it('answers tools/call params that are not the schema\'s (arguments not an object, no name) with -32602, not -32603', async () => {
+  it("answers tools/call params that are not the schema's (arguments not an object, no name) with -32602, not -32603", async () => {
     const { client } = await connect(key());
-    for (const params of [{ name: 'search', arguments: 'error' }, { name: 'search', arguments: [1] }, { arguments: {} }, { name: 7 }]) {
-      await assert.rejects(client.callTool(params as never), (e: unknown) => e instanceof McpError && e.code === -32602 && /Invalid tools\/call request/.test(e.message), JSON.stringify(params));
+    for (const params of [
+      { name: 'search', arguments: 'error' },
+      { name: 'search', arguments: [1] },
+      { arguments: {} },
+      { name: 7 },
+    ]) {
+      await assert.rejects(
+        client.callTool(params as never),
+        (e: unknown) => e instanceof McpError && e.code === -32602 && /Invalid tools\/call request/.test(e.message),
+        JSON.stringify(params),
+      );
     }
   });
 });

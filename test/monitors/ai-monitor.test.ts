@@ -34,12 +34,32 @@ describe('AI monitors', () => {
     await llm.start();
     await hook.start();
     hookUrl = `${hook.url}/ai`;
-    srv = await startTestServer({ SVC_LLM_URL: llm.url, SVC_LLM_MODEL: 'judge', SVC_LLM_API_KEY: 'sk-ai-test', SVC_LLM_MAX_RETRIES: '0', SVC_LLM_REDACT_FIELDS: 'user, card', SVC_MONITOR_WEBHOOK_BACKOFF_MS: '10', SVC_OUTBOUND_ALLOW: '127.0.0.1' });
+    srv = await startTestServer({
+      SVC_LLM_URL: llm.url,
+      SVC_LLM_MODEL: 'judge',
+      SVC_LLM_API_KEY: 'sk-ai-test',
+      SVC_LLM_MAX_RETRIES: '0',
+      SVC_LLM_REDACT_FIELDS: 'user, card',
+      SVC_MONITOR_WEBHOOK_BACKOFF_MS: '10',
+      SVC_OUTBOUND_ALLOW: '127.0.0.1',
+    });
     admin = await adminToken(srv);
     const token = await createIngestToken(srv, { env: 'default' });
     const now = Date.now();
-    const lines = Array.from({ length: 12 }, (_, i) => JSON.stringify({ time: new Date(now - 60_000 + i * 1000).toISOString(), host: 'web-1', message: `login failed for root from 10.0.0.${i}`, user: `secret-user-${i}`, card: '4111111111111111' }));
-    const res = await fetch(`${srv.url}/api/ingest`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' }, body: lines.join('\n') });
+    const lines = Array.from({ length: 12 }, (_, i) =>
+      JSON.stringify({
+        time: new Date(now - 60_000 + i * 1000).toISOString(),
+        host: 'web-1',
+        message: `login failed for root from 10.0.0.${i}`,
+        user: `secret-user-${i}`,
+        card: '4111111111111111',
+      }),
+    );
+    const res = await fetch(`${srv.url}/api/ingest`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+      body: lines.join('\n'),
+    });
     assert.equal(res.status, 200);
   });
   after(async () => {
@@ -55,7 +75,15 @@ describe('AI monitors', () => {
     assert.deepEqual([status.configured, status.model], [true, 'judge']);
     const m = (await call(srv, 'POST', '/api/monitors', {
       token: admin,
-      body: { name: 'brute force', query: '"login failed"', env: 'default', every: '5m', window: '10m', condition: { ai: 'Someone is guessing passwords for root', maxRows: 5 }, destinations: [{ webhook: hookUrl }] },
+      body: {
+        name: 'brute force',
+        query: '"login failed"',
+        env: 'default',
+        every: '5m',
+        window: '10m',
+        condition: { ai: 'Someone is guessing passwords for root', maxRows: 5 },
+        destinations: [{ webhook: hookUrl }],
+      },
       expect: 201,
     })) as { id: string; condition: unknown };
     id = m.id;
@@ -63,7 +91,14 @@ describe('AI monitors', () => {
   });
 
   it('sends the condition and at most maxRows rows, redacted, and fires on the judgement', async () => {
-    llm.play({ json: { triggered: true, severity: 'high', summary: '12 failed root logins from 12 addresses in a minute', evidence: ['login failed for root from 10.0.0.3'] } });
+    llm.play({
+      json: {
+        triggered: true,
+        severity: 'high',
+        summary: '12 failed root logins from 12 addresses in a minute',
+        evidence: ['login failed for root from 10.0.0.3'],
+      },
+    });
     const r = await run();
     assert.equal(r.outcome, 'ok');
     assert.deepEqual(r.firing, ['*']);
@@ -77,7 +112,10 @@ describe('AI monitors', () => {
     assert.doesNotMatch(user, /secret-user|4111111111111111/);
     assert.match(user, /"user":"\[redacted\]"/);
     const note = posted().at(-1)!;
-    assert.deepEqual([note.state, note.severity, note.evidence], ['firing', 'high', ['login failed for root from 10.0.0.3']]);
+    assert.deepEqual(
+      [note.state, note.severity, note.evidence],
+      ['firing', 'high', ['login failed for root from 10.0.0.3']],
+    );
     assert.match(String(note.summary), /brute force \[high\]: 12 failed root logins/);
   });
 
@@ -93,11 +131,19 @@ describe('AI monitors', () => {
       assert.equal(r.outcome, 'error');
       assert.equal(r.error!.code, code);
     }
-    const got = (await call(srv, 'GET', `/api/monitors/${id}`, { token: admin })) as { state: string; firing: unknown[] };
+    const got = (await call(srv, 'GET', `/api/monitors/${id}`, { token: admin })) as {
+      state: string;
+      firing: unknown[];
+    };
     assert.equal(got.state, 'error');
     assert.equal(got.firing.length, 1, 'still firing: a failed run is not "not triggered"');
     const recs = await searchSelfLog(srv, 'event=llm_error', '_svclogs');
-    assert.deepEqual(recs.events.map((e) => e.fields.reason).sort(), ['invalid_output', 'invalid_output', 'invalid_output', 'server_error']);
+    assert.deepEqual(recs.events.map((e) => e.fields.reason).sort(), [
+      'invalid_output',
+      'invalid_output',
+      'invalid_output',
+      'server_error',
+    ]);
     assert.doesNotMatch(JSON.stringify(recs.events), /sk-ai-test|secret-user|login failed/);
     const runs = await searchSelfLog(srv, `event=monitor_run monitor_id=${id} outcome=error`, '_svclogs');
     assert.equal(runs.events.length, 4);
@@ -107,7 +153,10 @@ describe('AI monitors', () => {
     llm.play({ json: { triggered: false, severity: 'info', summary: 'quiet', evidence: [] } });
     const r = await run();
     assert.deepEqual(r.firing, []);
-    assert.deepEqual(r.notifications!.map((n) => n.state), ['resolved']);
+    assert.deepEqual(
+      r.notifications!.map((n) => n.state),
+      ['resolved'],
+    );
     assert.equal(posted().at(-1)!.state, 'resolved');
   });
 });

@@ -22,7 +22,12 @@ interface Outcome {
   triggered?: boolean;
   firing?: string[];
   groups?: { group: string; value: number; triggered: boolean }[];
-  notifications?: { state: string; group: string; repeat?: boolean; deliveries: { ok: boolean; attempts: number; destination: string }[] }[];
+  notifications?: {
+    state: string;
+    group: string;
+    repeat?: boolean;
+    deliveries: { ok: boolean; attempts: number; destination: string }[];
+  }[];
   error?: { code: string; message: string };
 }
 
@@ -30,7 +35,12 @@ interface Outcome {
 function eventsOf(lines: string[], nowMs: number): { ndjson: string; hosts: string[] } {
   const hosts = lines.map((_, i) => (i < lines.length / 2 ? 'web-1' : 'web-2'));
   const start = nowMs - 90_000 - lines.length * 10;
-  const ndjson = lines.map((message, i) => JSON.stringify({ time: new Date(start + i * 10).toISOString(), host: hosts[i], source: 'sshd', message })).join('\n') + '\n';
+  const ndjson =
+    lines
+      .map((message, i) =>
+        JSON.stringify({ time: new Date(start + i * 10).toISOString(), host: hosts[i], source: 'sshd', message }),
+      )
+      .join('\n') + '\n';
   return { ndjson, hosts };
 }
 
@@ -42,7 +52,11 @@ describe('monitors over HTTP', () => {
   /** Per host: lines with "Failed password", counted from the raw file (the oracle). */
   const failed = new Map<string, number>();
   // the receiver listens on loopback: allowed the way an operator allows an internal destination
-  const settings = { SVC_MONITOR_WEBHOOK_BACKOFF_MS: '20', SVC_MONITOR_WEBHOOK_ATTEMPTS: '3', SVC_OUTBOUND_ALLOW: '127.0.0.1' };
+  const settings = {
+    SVC_MONITOR_WEBHOOK_BACKOFF_MS: '20',
+    SVC_MONITOR_WEBHOOK_ATTEMPTS: '3',
+    SVC_OUTBOUND_ALLOW: '127.0.0.1',
+  };
 
   before(async () => {
     await hook.start();
@@ -50,13 +64,24 @@ describe('monitors over HTTP', () => {
     admin = await adminToken(srv);
     // real lines when the data set is there, else lines of the same shape
     lines = existsSync(SSH_LOG)
-      ? readFileSync(SSH_LOG, 'utf8').split('\n').filter((l) => l.length > 0)
-      : Array.from({ length: 400 }, (_, i) => (i % 3 === 0 || (i > 200 && i % 2 === 0) ? `sshd[${i}]: Failed password for root from 10.0.0.${i % 250} port ${40000 + i} ssh2` : `sshd[${i}]: Accepted publickey for deploy`));
-    if (!existsSync(SSH_LOG)) console.log(`# real OpenSSH log not found at ${SSH_LOG}: skipped the real lines, using generated ones`);
+      ? readFileSync(SSH_LOG, 'utf8')
+          .split('\n')
+          .filter((l) => l.length > 0)
+      : Array.from({ length: 400 }, (_, i) =>
+          i % 3 === 0 || (i > 200 && i % 2 === 0)
+            ? `sshd[${i}]: Failed password for root from 10.0.0.${i % 250} port ${40000 + i} ssh2`
+            : `sshd[${i}]: Accepted publickey for deploy`,
+        );
+    if (!existsSync(SSH_LOG))
+      console.log(`# real OpenSSH log not found at ${SSH_LOG}: skipped the real lines, using generated ones`);
     const { ndjson, hosts } = eventsOf(lines, Date.now());
     lines.forEach((l, i) => l.includes('Failed password') && failed.set(hosts[i], (failed.get(hosts[i]) ?? 0) + 1));
     const token = await createIngestToken(srv, { env: 'default' });
-    const res = await fetch(`${srv.url}/api/ingest`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' }, body: ndjson });
+    const res = await fetch(`${srv.url}/api/ingest`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+      body: ndjson,
+    });
     assert.equal(res.status, 200, await res.text());
   });
   after(async () => {
@@ -65,8 +90,10 @@ describe('monitors over HTTP', () => {
     if (srv) rmSync(srv.dataDir, { recursive: true, force: true });
   });
 
-  const create = (body: Record<string, unknown>, token = admin, expect = 201) => call(srv, 'POST', '/api/monitors', { token, body, expect }) as Promise<Record<string, unknown>>;
-  const run = (id: string, token = admin) => call(srv, 'POST', `/api/monitors/${id}/run`, { token, expect: 200 }) as Promise<Outcome>;
+  const create = (body: Record<string, unknown>, token = admin, expect = 201) =>
+    call(srv, 'POST', '/api/monitors', { token, body, expect }) as Promise<Record<string, unknown>>;
+  const run = (id: string, token = admin) =>
+    call(srv, 'POST', `/api/monitors/${id}/run`, { token, expect: 200 }) as Promise<Outcome>;
 
   it('fires once per group over the threshold, with the counts of the raw lines, then holds its cooldown', async () => {
     const [low, high] = [...failed.values()].sort((a, b) => a - b);
@@ -108,24 +135,41 @@ describe('monitors over HTTP', () => {
     assert.deepEqual(second.firing, expected);
     assert.deepEqual(second.notifications, []);
     assert.equal(hook.take('/alerts').length, 0);
-    const got = (await call(srv, 'GET', `/api/monitors/${m.id}`, { token: admin })) as { state: string; firing: { group: string }[] };
+    const got = (await call(srv, 'GET', `/api/monitors/${m.id}`, { token: admin })) as {
+      state: string;
+      firing: { group: string }[];
+    };
     assert.equal(got.state, 'firing');
-    assert.deepEqual(got.firing.map((f) => f.group), expected);
+    assert.deepEqual(
+      got.firing.map((f) => f.group),
+      expected,
+    );
 
     const fired = await searchSelfLog(srv, `event=monitor_fired monitor_id=${m.id}`, '_svclogs');
     assert.equal(fired.events.length, 1);
     const runs = await searchSelfLog(srv, `event=monitor_run monitor_id=${m.id}`, '_svclogs');
-    assert.deepEqual(runs.events.map((e) => [e.fields.outcome, e.fields.trigger, e.fields.triggered]), [
-      ['ok', 'manual', true],
-      ['ok', 'manual', true],
-    ]);
+    assert.deepEqual(
+      runs.events.map((e) => [e.fields.outcome, e.fields.trigger, e.fields.triggered]),
+      [
+        ['ok', 'manual', true],
+        ['ok', 'manual', true],
+      ],
+    );
   });
 
   it('previews a monitor without storing or sending anything, and lists what a saved one did', async () => {
     const before = hook.got.size;
     const p = (await call(srv, 'POST', '/api/monitors/preview', {
       token: admin,
-      body: { name: 'draft', query: '"Failed password" | stats count by host', env: 'default', every: '5m', window: '15m', condition: { threshold: 'count > 0' }, destinations: [{ webhook: `${hook.url}/draft` }] },
+      body: {
+        name: 'draft',
+        query: '"Failed password" | stats count by host',
+        env: 'default',
+        every: '5m',
+        window: '15m',
+        condition: { threshold: 'count > 0' },
+        destinations: [{ webhook: `${hook.url}/draft` }],
+      },
       expect: 200,
     })) as { groups: { group: string; value: number; triggered: boolean }[] };
     assert.deepEqual(
@@ -133,30 +177,35 @@ describe('monitors over HTTP', () => {
       [...failed].map(([h, n]) => [`host=${h}`, n, true]).sort(),
     );
     assert.equal(hook.got.size, before, 'a preview notifies nobody');
-    const list = (await call(srv, 'GET', '/api/monitors', { token: admin })) as { monitors: { id: string; name: string }[] };
+    const list = (await call(srv, 'GET', '/api/monitors', { token: admin })) as {
+      monitors: { id: string; name: string }[];
+    };
     assert.ok(!list.monitors.some((m) => m.name === 'draft'), 'a preview stores nothing');
     const m = list.monitors.find((x) => x.name === 'ssh failures')!;
     // the self-log writes in the background: wait (≤ 3 s) for the three records to be searchable
     let runs: { event: string }[] = [];
     for (let i = 0; i < 30 && runs.length < 3; i++) {
       await srv.deps.selflog.flush();
-      runs = ((await call(srv, 'GET', `/api/monitors/${m.id}/runs`, { token: admin })) as { runs: { event: string }[] }).runs;
+      runs = ((await call(srv, 'GET', `/api/monitors/${m.id}/runs`, { token: admin })) as { runs: { event: string }[] })
+        .runs;
       if (runs.length < 3) await new Promise((r) => setTimeout(r, 100));
     }
-    assert.deepEqual(
-      runs.map((r) => r.event).sort(),
-      ['monitor_fired', 'monitor_run', 'monitor_run'],
-    );
+    assert.deepEqual(runs.map((r) => r.event).sort(), ['monitor_fired', 'monitor_run', 'monitor_run']);
   });
 
   it('resolves once the events leave the window, and says so to its destinations', async () => {
-    const list = (await call(srv, 'GET', '/api/monitors', { token: admin })) as { monitors: { id: string; name: string }[] };
+    const list = (await call(srv, 'GET', '/api/monitors', { token: admin })) as {
+      monitors: { id: string; name: string }[];
+    };
     const m = list.monitors.find((x) => x.name === 'ssh failures')!;
     // the events are 90 s old: a 1-minute window no longer holds them
     await call(srv, 'PATCH', `/api/monitors/${m.id}`, { token: admin, body: { window: '1m' } });
     const r = await run(m.id);
     assert.deepEqual(r.firing, []);
-    assert.deepEqual(r.notifications!.map((n) => n.state), ['resolved']);
+    assert.deepEqual(
+      r.notifications!.map((n) => n.state),
+      ['resolved'],
+    );
     const alerts = hook.take('/alerts');
     assert.equal(alerts.length, 1);
     assert.equal(alerts[0].state, 'resolved');
@@ -176,7 +225,10 @@ describe('monitors over HTTP', () => {
       destinations: [{ webhook: `${hook.url}/flaky` }, { webhook: `${hook.url}/dead` }],
     });
     const r = await run(m.id as string);
-    assert.equal(r.groups![0].value, [...failed.values()].reduce((a, b) => a + b, 0));
+    assert.equal(
+      r.groups![0].value,
+      [...failed.values()].reduce((a, b) => a + b, 0),
+    );
     const [flaky, dead] = r.notifications![0].deliveries;
     assert.deepEqual([flaky.ok, flaky.attempts], [true, 3]);
     assert.deepEqual([dead.ok, dead.attempts], [false, 3]);
@@ -190,7 +242,13 @@ describe('monitors over HTTP', () => {
   });
 
   it('records a run that cannot complete as an error, never as "not triggered"', async () => {
-    const m = await create({ name: 'bad column', query: '* | stats count by host', env: 'default', every: '1m', condition: { threshold: 'p95 > 1' } });
+    const m = await create({
+      name: 'bad column',
+      query: '* | stats count by host',
+      env: 'default',
+      every: '1m',
+      condition: { threshold: 'p95 > 1' },
+    });
     const r = await run(m.id as string);
     assert.equal(r.outcome, 'error');
     assert.match(r.error!.message, /lacks/);
@@ -216,15 +274,25 @@ describe('monitors over HTTP', () => {
     await bad({ ...ok, condition: { threshold: 'count > 0', ai: 'x' } }, /condition: want/);
   });
 
-  it('belongs to its maker and runs with the maker\'s access only', async () => {
+  it("belongs to its maker and runs with the maker's access only", async () => {
     await createEnv(srv, 'secret');
     await createUser(srv, { username: 'alice', password: 'alice-password-1', allow: { envs: ['default'] } });
     const alice = await login(srv, 'alice', 'alice-password-1');
-    const res = (await create({ name: 'peek', query: '*', env: 'secret', every: '5m', condition: { threshold: 'count > 0' } }, alice, 403)) as { error: { code: string } };
+    const res = (await create(
+      { name: 'peek', query: '*', env: 'secret', every: '5m', condition: { threshold: 'count > 0' } },
+      alice,
+      403,
+    )) as { error: { code: string } };
     assert.equal(res.error.code, 'access_denied');
-    const mine = await create({ name: 'mine', query: '*', env: 'default', every: '5m', condition: { threshold: 'count > 0' } }, alice);
+    const mine = await create(
+      { name: 'mine', query: '*', env: 'default', every: '5m', condition: { threshold: 'count > 0' } },
+      alice,
+    );
     const seen = (await call(srv, 'GET', '/api/monitors', { token: alice })) as { monitors: { id: string }[] };
-    assert.deepEqual(seen.monitors.map((m) => m.id), [mine.id]);
+    assert.deepEqual(
+      seen.monitors.map((m) => m.id),
+      [mine.id],
+    );
     const all = (await call(srv, 'GET', '/api/monitors', { token: admin })) as { monitors: { id: string }[] };
     assert.ok(all.monitors.some((m) => m.id === mine.id) && all.monitors.length > 1);
     const others = all.monitors.find((m) => m.id !== mine.id)!;
@@ -248,7 +316,10 @@ describe('monitors over HTTP', () => {
     await srv.close();
     srv = await startTestServer(settings, { dataDir });
     admin = await adminToken(srv);
-    const got = (await call(srv, 'GET', `/api/monitors/${m.id}`, { token: admin })) as { state: string; firing: unknown[] };
+    const got = (await call(srv, 'GET', `/api/monitors/${m.id}`, { token: admin })) as {
+      state: string;
+      firing: unknown[];
+    };
     assert.equal(got.state, 'firing');
     const again = await run(m.id as string);
     assert.deepEqual(again.firing, ['*']);

@@ -32,7 +32,11 @@ const T = Date.UTC(2026, 0, 10, 12, 0, 30);
 /** svc's own records, kept in order: [event, detail]. */
 function recorder(): SelfLog & { got: [string, Record<string, unknown>][] } {
   const got: [string, Record<string, unknown>][] = [];
-  return { ...NULL_SELFLOG, got, service: (event: string, detail: Record<string, unknown>) => void got.push([event, detail]) } as SelfLog & { got: typeof got };
+  return {
+    ...NULL_SELFLOG,
+    got,
+    service: (event: string, detail: Record<string, unknown>) => void got.push([event, detail]),
+  } as SelfLog & { got: typeof got };
 }
 
 describe('monitor schedule', () => {
@@ -55,13 +59,24 @@ describe('monitor schedule', () => {
     createdAt: new Date(T).toISOString(),
     updatedAt: new Date(T).toISOString(),
   };
-  doc.users.push({ id: 'u1', username: 'ops', passwordHash: 'x', role: 'admin', allow: ALLOW_ALL, sessionEpoch: 0, createdAt: '', updatedAt: '' });
+  doc.users.push({
+    id: 'u1',
+    username: 'ops',
+    passwordHash: 'x',
+    role: 'admin',
+    allow: ALLOW_ALL,
+    sessionEpoch: 0,
+    createdAt: '',
+    updatedAt: '',
+  });
   doc.monitors.push(monitor);
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-monitor-schedule-'));
     s = await openStorage({ clock });
-    await s.engine.writer.write(makeEvents(120, { startUs: (T - 30 * MIN) * 1000, stepUs: 10_000_000 }), { wait: true });
+    await s.engine.writer.write(makeEvents(120, { startUs: (T - 30 * MIN) * 1000, stepUs: 10_000_000 }), {
+      wait: true,
+    });
   });
   after(async () => {
     await s.close();
@@ -69,16 +84,32 @@ describe('monitor schedule', () => {
   });
 
   /** A scheduler as a fresh process would build it: state read from the file (or from a shared store, as node `node`). */
-  async function boot(log: SelfLog, shared?: { store: DirStore; node: string }): Promise<{ sched: MonitorScheduler; states: MonitorStates }> {
+  async function boot(
+    log: SelfLog,
+    shared?: { store: DirStore; node: string },
+  ): Promise<{ sched: MonitorScheduler; states: MonitorStates }> {
     const states = new MonitorStates(stateBlob(dir, shared?.store));
     assert.equal(await states.load(), 'ok');
     const search = new QueryService({ store: s.engine, control: s.control, clock });
-    const deps: MonitorDeps = { search, control: { doc }, states, selflog: log, clock, log: pino({ level: 'silent' }), baseUrl: () => 'http://svc', delivery: { attempts: 1, backoffMs: 0, timeoutMs: 1000 }, outbound: new OutboundClient(NO_ALLOW), llm: new LlmProvider(undefined, NULL_SELFLOG, () => clock.now(), new OutboundClient(NO_ALLOW)), redactFields: [] };
+    const deps: MonitorDeps = {
+      search,
+      control: { doc },
+      states,
+      selflog: log,
+      clock,
+      log: pino({ level: 'silent' }),
+      baseUrl: () => 'http://svc',
+      delivery: { attempts: 1, backoffMs: 0, timeoutMs: 1000 },
+      outbound: new OutboundClient(NO_ALLOW),
+      llm: new LlmProvider(undefined, NULL_SELFLOG, () => clock.now(), new OutboundClient(NO_ALLOW)),
+      redactFields: [],
+    };
     const lease = shared && new Lease(shared.store, 'leases/monitors.json', shared.node, 30_000);
     return { sched: new MonitorScheduler(deps, () => doc.monitors, { tickMs: 3_600_000, lease }), states };
   }
 
-  const runs = (log: { got: [string, Record<string, unknown>][] }) => log.got.filter(([e]) => e === 'monitor_run').map(([, d]) => [d.outcome, d.slot, d.missed_runs ?? d.triggered]);
+  const runs = (log: { got: [string, Record<string, unknown>][] }) =>
+    log.got.filter(([e]) => e === 'monitor_run').map(([, d]) => [d.outcome, d.slot, d.missed_runs ?? d.triggered]);
 
   it('runs each scheduled time once, starting at the first one after the monitor was made', async () => {
     const log = recorder();
@@ -94,7 +125,10 @@ describe('monitor schedule', () => {
     clock.advance(MIN);
     await sched.tick();
     await sched.stop();
-    assert.deepEqual(runs(log).map((r) => r[1]), ['2026-01-10T12:01:00.000Z', '2026-01-10T12:02:00.000Z']);
+    assert.deepEqual(
+      runs(log).map((r) => r[1]),
+      ['2026-01-10T12:01:00.000Z', '2026-01-10T12:02:00.000Z'],
+    );
     assert.equal(log.got.filter(([e]) => e === 'monitor_fired').length, 1, 'fired once, then held by the cooldown');
   });
 
@@ -109,7 +143,11 @@ describe('monitor schedule', () => {
       ['missed', '2026-01-10T12:07:00.000Z', 4],
       ['ok', '2026-01-10T12:07:00.000Z', true],
     ]);
-    assert.equal(log.got.filter(([e]) => e === 'monitor_fired').length, 0, 'still firing from before the restart, inside its cooldown');
+    assert.equal(
+      log.got.filter(([e]) => e === 'monitor_fired').length,
+      0,
+      'still firing from before the restart, inside its cooldown',
+    );
   });
 
   it('records a run a stop cut short and does not run its time again', async () => {
@@ -149,6 +187,10 @@ describe('monitor schedule', () => {
     clock.advance(MIN);
     await b.sched.tick();
     await b.sched.stop();
-    assert.deepEqual(runs(logB), [['ok', '2026-01-10T12:22:00.000Z', true]], "b goes on from a's state: no missed time, no repeat");
+    assert.deepEqual(
+      runs(logB),
+      [['ok', '2026-01-10T12:22:00.000Z', true]],
+      "b goes on from a's state: no missed time, no repeat",
+    );
   });
 });

@@ -31,14 +31,32 @@ describe('the address rule', () => {
   });
 
   it('judges IPv6 forms that carry an IPv4 address by that address', () => {
-    for (const ip of ['::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:169.254.169.254', '::ffff:10.0.0.1', '::ffff:0:127.0.0.1', '64:ff9b::127.0.0.1', '2002:a9fe:a9fe::1', '::127.0.0.1']) {
+    for (const ip of [
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '::ffff:169.254.169.254',
+      '::ffff:10.0.0.1',
+      '::ffff:0:127.0.0.1',
+      '64:ff9b::127.0.0.1',
+      '2002:a9fe:a9fe::1',
+      '::127.0.0.1',
+    ]) {
       assert.ok(refusedRange(ip), `${ip} must be refused`);
     }
-    for (const ip of ['::ffff:8.8.8.8', '64:ff9b::8.8.8.8', '2002:808:808::1']) assert.equal(refusedRange(ip), undefined, ip);
+    for (const ip of ['::ffff:8.8.8.8', '64:ff9b::8.8.8.8', '2002:808:808::1'])
+      assert.equal(refusedRange(ip), undefined, ip);
   });
 
   it('lets public unicast addresses through', () => {
-    for (const ip of ['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e']) assert.equal(refusedRange(ip), undefined, ip);
+    for (const ip of [
+      '8.8.8.8',
+      '1.1.1.1',
+      '172.32.0.1',
+      '100.128.0.1',
+      '2606:4700:4700::1111',
+      '2a00:1450:4001:80b::200e',
+    ])
+      assert.equal(refusedRange(ip), undefined, ip);
   });
 
   it('refuses what is not an address at all', () => {
@@ -49,7 +67,9 @@ describe('the address rule', () => {
 
 describe('SVC_OUTBOUND_ALLOW', () => {
   it('takes host names, wildcard suffixes, addresses and CIDR ranges', () => {
-    const list = parseAllowList('hooks.corp.example, *.svc.cluster.local  10.20.0.0/16,127.0.0.1 [::1] fd00::/8 Chat.Example.');
+    const list = parseAllowList(
+      'hooks.corp.example, *.svc.cluster.local  10.20.0.0/16,127.0.0.1 [::1] fd00::/8 Chat.Example.',
+    );
     assert.ok(allowsHost(list, 'hooks.corp.example'));
     assert.ok(allowsHost(list, 'HOOKS.corp.example.'));
     assert.ok(allowsHost(list, 'relay.ns.svc.cluster.local'));
@@ -68,7 +88,11 @@ describe('SVC_OUTBOUND_ALLOW', () => {
 
   it('stops start-up naming an entry it cannot read', () => {
     for (const bad of ['127.0.0.1:8080', 'http://hooks.example', '10.0.0.0/33', 'a b/c', '*']) {
-      assert.throws(() => loadConfig({ SVC_OUTBOUND_ALLOW: bad }), /SVC_OUTBOUND_ALLOW: not a host name, address or CIDR range/, bad);
+      assert.throws(
+        () => loadConfig({ SVC_OUTBOUND_ALLOW: bad }),
+        /SVC_OUTBOUND_ALLOW: not a host name, address or CIDR range/,
+        bad,
+      );
     }
     assert.deepEqual(loadConfig({}).outboundAllow, { hosts: [], ranges: [] });
   });

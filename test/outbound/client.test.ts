@@ -51,7 +51,14 @@ describe('the outbound client', () => {
 
   it('refuses loopback, link-local and names that resolve to loopback, before connecting', async () => {
     const client = new OutboundClient(NO_ALLOW);
-    const urls = [`http://127.0.0.1:${v4.port}/`, `http://[::1]:${v6.port}/`, `http://[::ffff:127.0.0.1]:${v4.port}/`, 'http://169.254.169.254/latest/meta-data/', `http://localhost:${v4.port}/`, `http://0x7f.1:${v4.port}/`];
+    const urls = [
+      `http://127.0.0.1:${v4.port}/`,
+      `http://[::1]:${v6.port}/`,
+      `http://[::ffff:127.0.0.1]:${v4.port}/`,
+      'http://169.254.169.254/latest/meta-data/',
+      `http://localhost:${v4.port}/`,
+      `http://0x7f.1:${v4.port}/`,
+    ];
     const hostsName = loopbackNameInHosts();
     if (hostsName) urls.push(`http://${hostsName}:${v4.port}/`);
     else console.log('# no name besides localhost maps to 127.x in /etc/hosts: skipped that case');
@@ -110,7 +117,10 @@ describe('the outbound client', () => {
       { address: '93.184.216.34', family: 4 },
       { address: '10.0.0.5', family: 4 },
     ];
-    await assert.rejects(new OutboundClient(NO_ALLOW, resolver).fetch('http://mixed.test/', {}, LIMITS), (e: unknown) => e instanceof OutboundRefused && e.address === '10.0.0.5');
+    await assert.rejects(
+      new OutboundClient(NO_ALLOW, resolver).fetch('http://mixed.test/', {}, LIMITS),
+      (e: unknown) => e instanceof OutboundRefused && e.address === '10.0.0.5',
+    );
   });
 
   it('hands back a redirect as it is, never following it', async () => {
@@ -125,7 +135,10 @@ describe('the outbound client', () => {
     const client = new OutboundClient(parseAllowList('127.0.0.1'));
     const big = await client.fetch(`http://127.0.0.1:${v4.port}/big`, {}, { idleTimeoutMs: 5000, maxBytes: 1000 });
     await assert.rejects(big.text(), (e: unknown) => e instanceof OutboundFailure && e.reason === 'too_large');
-    await assert.rejects(client.fetch(`http://127.0.0.1:${v4.port}/silent`, {}, { idleTimeoutMs: 200, maxBytes: 1000 }), (e: unknown) => e instanceof OutboundFailure && e.reason === 'timeout');
+    await assert.rejects(
+      client.fetch(`http://127.0.0.1:${v4.port}/silent`, {}, { idleTimeoutMs: 200, maxBytes: 1000 }),
+      (e: unknown) => e instanceof OutboundFailure && e.reason === 'timeout',
+    );
     v4.got.splice(0);
   });
 
@@ -135,7 +148,10 @@ describe('the outbound client', () => {
     const res = await client.fetch(`${origin}/llm`, {}, { ...LIMITS, trusted: [origin] });
     assert.equal(res.status, 200);
     await res.text();
-    await assert.rejects(client.fetch(`${origin}/other`, {}, { ...LIMITS, trusted: ['http://127.0.0.1:1'] }), OutboundRefused);
+    await assert.rejects(
+      client.fetch(`${origin}/other`, {}, { ...LIMITS, trusted: ['http://127.0.0.1:1'] }),
+      OutboundRefused,
+    );
     assert.deepEqual(v4.got.splice(0), ['/llm']);
   });
 });

@@ -1,7 +1,18 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,7 +64,11 @@ describe('the single executable', () => {
   let running: Running | undefined;
 
   before(() => {
-    const build = spawnSync('npm', ['run', 'package', '--', '--out', join(base, 'built', 'svc-linux-x64'), '--work', join(base, 'work')], { cwd: ROOT, encoding: 'utf8' });
+    const build = spawnSync(
+      'npm',
+      ['run', 'package', '--', '--out', join(base, 'built', 'svc-linux-x64'), '--work', join(base, 'work')],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
     assert.equal(build.status, 0, `npm run package failed:\n${build.stdout}${build.stderr}`);
     mkdirSync(join(base, 'run'));
     mkdirSync(home);
@@ -116,18 +131,34 @@ describe('the single executable', () => {
 
     const token = await createIngestToken(srv, { env: 'default' });
     const post = async (lines: object[]) => {
-      const res = await fetch(`${srv.url}/api/ingest?index=pkg`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' }, body: lines.map((l) => JSON.stringify(l)).join('\n') });
+      const res = await fetch(`${srv.url}/api/ingest?index=pkg`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+        body: lines.map((l) => JSON.stringify(l)).join('\n'),
+      });
       assert.equal(res.status, 200, await res.clone().text());
       return (await res.json()) as { ingested: number; errors: number };
     };
-    assert.deepEqual(await post([{ message: 'packaged hello', level: 'info' }, { message: 'packaged oops', level: 'error' }]), { ingested: 2, errors: 0, firstErrors: [] });
+    assert.deepEqual(
+      await post([
+        { message: 'packaged hello', level: 'info' },
+        { message: 'packaged oops', level: 'error' },
+      ]),
+      { ingested: 2, errors: 0, firstErrors: [] },
+    );
     // ≥ 64 KiB: decoded by a worker thread, which the executable starts from its carried source
     const big = Array.from({ length: 1000 }, (_, i) => ({ message: `bulk line ${i} ${'x'.repeat(80)}`, seq: i }));
     assert.equal((await post(big)).ingested, 1000);
 
-    const search = async (q: string) => (await call(srv, 'GET', `/api/search?${new URLSearchParams({ q, env: 'default', index: 'pkg', from: '-1h' })}`, { token: await adminToken(srv) })) as { rows: unknown[][]; events: { message?: string }[] };
+    const search = async (q: string) =>
+      (await call(srv, 'GET', `/api/search?${new URLSearchParams({ q, env: 'default', index: 'pkg', from: '-1h' })}`, {
+        token: await adminToken(srv),
+      })) as { rows: unknown[][]; events: { message?: string }[] };
     assert.deepEqual((await search('* | stats count')).rows, [[1002]]);
-    assert.deepEqual((await search('level=error')).events.map((e) => e.message), ['packaged oops']);
+    assert.deepEqual(
+      (await search('level=error')).events.map((e) => e.message),
+      ['packaged oops'],
+    );
 
     assert.equal(await srv.stop(), 0, srv.output());
     running = undefined;
@@ -148,7 +179,12 @@ describe('the single executable', () => {
     const srv = running;
     assert.deepEqual({ addon: fileSha256(addon), lib: fileSha256(lib) }, good);
     // the data written before the restart is found again
-    const res = (await call(srv, 'GET', `/api/search?${new URLSearchParams({ q: '* | stats count', env: 'default', index: 'pkg', from: '-1h' })}`, { token: await adminToken(srv) })) as { rows: unknown[][] };
+    const res = (await call(
+      srv,
+      'GET',
+      `/api/search?${new URLSearchParams({ q: '* | stats count', env: 'default', index: 'pkg', from: '-1h' })}`,
+      { token: await adminToken(srv) },
+    )) as { rows: unknown[][] };
     assert.deepEqual(res.rows, [[1002]]);
     assert.equal(await srv.stop(), 0, srv.output());
     running = undefined;

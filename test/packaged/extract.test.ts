@@ -36,7 +36,11 @@ describe('writing carried files to the cache', () => {
   });
 
   it('rewrites a tampered, a truncated and a missing file', () => {
-    const files = [wanted('duckdb.node', 'addon bytes'), wanted('libduckdb.so', 'library bytes'), wanted('extra.txt', 'x')];
+    const files = [
+      wanted('duckdb.node', 'addon bytes'),
+      wanted('libduckdb.so', 'library bytes'),
+      wanted('extra.txt', 'x'),
+    ];
     extractVerified(dir, files);
     writeFileSync(join(dir, 'duckdb.node'), 'addon bytEs');
     truncateSync(join(dir, 'libduckdb.so'), 3);
@@ -82,7 +86,10 @@ describe('the carried files outside the executable', () => {
 
 describe('the unpack folder', () => {
   it('is SVC_UNPACK_DIR, else $XDG_CACHE_HOME/svc, else ~/.cache/svc', () => {
-    assert.equal(unpackDir({ SVC_UNPACK_DIR: '/var/cache/svc-own', XDG_CACHE_HOME: '/x', HOME: '/home/u' }), '/var/cache/svc-own');
+    assert.equal(
+      unpackDir({ SVC_UNPACK_DIR: '/var/cache/svc-own', XDG_CACHE_HOME: '/x', HOME: '/home/u' }),
+      '/var/cache/svc-own',
+    );
     assert.equal(unpackDir({ XDG_CACHE_HOME: '/x/cache', HOME: '/home/u' }), '/x/cache/svc');
     assert.equal(unpackDir({ XDG_CACHE_HOME: 'relative/ignored', HOME: '/home/u' }), '/home/u/.cache/svc');
     assert.equal(unpackDir({ HOME: '/home/u' }), '/home/u/.cache/svc');

@@ -8,9 +8,17 @@ import { isSvcError } from '../../src/errors/svc-error.js';
  * order, who is refused and how. Waits are bounded by settings; none of these tests waits for one
  * to pass but the one about the bounded wait (a 50 ms bound).
  */
-const limits = (over: Partial<AdmissionLimits> = {}): AdmissionLimits => ({ maxRunning: 2, maxPerPrincipal: 2, maxQueued: 4, maxWaitMs: 60_000, monitorRunning: 1, ...over });
+const limits = (over: Partial<AdmissionLimits> = {}): AdmissionLimits => ({
+  maxRunning: 2,
+  maxPerPrincipal: 2,
+  maxQueued: 4,
+  maxWaitMs: 60_000,
+  monitorRunning: 1,
+  ...over,
+});
 const tick = () => new Promise((r) => setImmediate(r));
-const refusedTooMany = (e: unknown) => isSvcError(e) && e.code === 'too_many_searches' && e.kind === 'too_many_requests' && e.retryAfterSecs !== undefined;
+const refusedTooMany = (e: unknown) =>
+  isSvcError(e) && e.code === 'too_many_searches' && e.kind === 'too_many_requests' && e.retryAfterSecs !== undefined;
 
 describe('search admission', () => {
   it('lets searches run up to the cap, then admits the waiters in arrival order as slots free', async () => {
@@ -53,7 +61,10 @@ describe('search admission', () => {
     const queued = gate.admit({ who: 'u2' });
     await assert.rejects(gate.admit({ who: 'u3' }), (e: unknown) => {
       assert.ok(refusedTooMany(e));
-      assert.match((e as Error).message, /queue is full.*at most 1 searches at once \(SVC_MAX_CONCURRENT_SEARCHES\) and 2 per user or key \(SVC_MAX_SEARCHES_PER_USER\)/);
+      assert.match(
+        (e as Error).message,
+        /queue is full.*at most 1 searches at once \(SVC_MAX_CONCURRENT_SEARCHES\) and 2 per user or key \(SVC_MAX_SEARCHES_PER_USER\)/,
+      );
       assert.equal((e as { retryAfterSecs: number }).retryAfterSecs, 3);
       return true;
     });
@@ -64,13 +75,16 @@ describe('search admission', () => {
   it('refuses a search that waited longer than the bound, and lets the next one in when a slot frees', async () => {
     const gate = new SearchAdmission(limits({ maxRunning: 1, maxWaitMs: 50 }));
     const running = await gate.admit({ who: 'u1' });
-    await assert.rejects(gate.admit({ who: 'u2' }), (e: unknown) => refusedTooMany(e) && /no search slot freed within 0.05 s/.test((e as Error).message));
+    await assert.rejects(
+      gate.admit({ who: 'u2' }),
+      (e: unknown) => refusedTooMany(e) && /no search slot freed within 0.05 s/.test((e as Error).message),
+    );
     assert.equal(gate.load.queued, 0);
     running();
     (await gate.admit({ who: 'u2' }))();
   });
 
-  it('drops a waiter whose caller went away, with the caller\'s reason', async () => {
+  it("drops a waiter whose caller went away, with the caller's reason", async () => {
     const gate = new SearchAdmission(limits({ maxRunning: 1 }));
     const running = await gate.admit({ who: 'u1' });
     const ac = new AbortController();

@@ -31,14 +31,19 @@ describe('query analysis', () => {
   }
 
   it('splits required tokens the way the store token filter does', () => {
-    for (const t of ['blk_-1608999687919862906', 'user@example.com', 'GET /a/b?c=d', 'o\'brien']) {
+    for (const t of ['blk_-1608999687919862906', 'user@example.com', 'GET /a/b?c=d', "o'brien"]) {
       assert.deepEqual(requiredTokensOf(t), tokenPieces(t));
     }
   });
 
   it('asks the store for the user fields a table pipeline reads, and for all fields when events come back', () => {
     assert.deepEqual(analyze(parse('status>=500 | stats count by host, code'), NOW).fields, ['code', 'status']);
-    assert.deepEqual(analyze(parse('x | eval y=a + b | where y > c | stats avg(y) by d'), NOW).fields, ['a', 'b', 'c', 'd']);
+    assert.deepEqual(analyze(parse('x | eval y=a + b | where y > c | stats avg(y) by d'), NOW).fields, [
+      'a',
+      'b',
+      'c',
+      'd',
+    ]);
     assert.deepEqual(analyze(parse('x | rex "(?<u>\\w+)" | stats count by u'), NOW).fields, []);
     assert.equal(analyze(parse('x | where a > 1'), NOW).fields, '*');
     assert.equal(analyze(parse('x | table id.*'), NOW).fields, '*');
@@ -73,7 +78,8 @@ describe('time values', () => {
     it(`reads ${v}`, () => assert.equal(parseTime(v, NOW), ms));
   }
   it('rejects what it cannot read with invalid_time', () => {
-    for (const v of ['yesterday', '-15q', '2024-13-45', '']) assert.throws(() => parseTime(v, NOW), { code: 'invalid_time' });
+    for (const v of ['yesterday', '-15q', '2024-13-45', ''])
+      assert.throws(() => parseTime(v, NOW), { code: 'invalid_time' });
   });
   it('reads spans and picks nice automatic ones', () => {
     assert.equal(parseSpan('1m'), 60);

@@ -41,8 +41,10 @@ describe('append over the real store', () => {
   });
   after(() => st.close());
 
-  it('puts the subquery\'s rows after the main ones: per-host counts, then a total', async () => {
-    const r = await search('index=main error | stats count by host | append [search index=main error | stats count as count]');
+  it("puts the subquery's rows after the main ones: per-host counts, then a total", async () => {
+    const r = await search(
+      'index=main error | stats count by host | append [search index=main error | stats count as count]',
+    );
     const errors = EVENTS.filter((e) => e.index === 'main' && e.message.startsWith('error'));
     const hostRows = [...countBy(errors, (e) => e.host)].sort(([a], [b]) => (a < b ? -1 : 1)).map(([h, n]) => [h, n]);
     assert.deepEqual(r.columns, ['host', 'count']);
@@ -50,23 +52,33 @@ describe('append over the real store', () => {
   });
 
   it('reads another index and other words than the main search, from the same scan', async () => {
-    const r = await search('index=main error | stats count as n by index | append [search index=audit info | stats count as n by index]');
+    const r = await search(
+      'index=main error | stats count as n by index | append [search index=audit info | stats count as n by index]',
+    );
     assert.deepEqual(r.rows, [
       ['main', EVENTS.filter((e) => e.index === 'main' && e.message.startsWith('error')).length],
       ['audit', EVENTS.filter((e) => e.index === 'audit' && e.message.startsWith('info')).length],
     ]);
   });
 
-  it('keeps events as events: the main events newest first, then the subquery\'s', async () => {
+  it("keeps events as events: the main events newest first, then the subquery's", async () => {
     const r = await search('request 7 | append [search request 8]');
     assert.equal(r.columns, undefined);
-    assert.deepEqual(r.events.map((e) => e.message), [EVENTS[7].message, EVENTS[8].message]);
+    assert.deepEqual(
+      r.events.map((e) => e.message),
+      [EVENTS[7].message, EVENTS[8].message],
+    );
     assert.equal(r.meta.matched, 2);
   });
 
   it('feeds later pipes and finds fields in the text on both sides', async () => {
-    const r = await search('host=web-1 | stats count as n by status | append [search host=db-1 | stats count as n by status] | stats sum(n) as total by status');
-    const expect = countBy(EVENTS.filter((e) => e.host !== 'web-2'), (e) => /status=(\d+)/.exec(e.message)![1]);
+    const r = await search(
+      'host=web-1 | stats count as n by status | append [search host=db-1 | stats count as n by status] | stats sum(n) as total by status',
+    );
+    const expect = countBy(
+      EVENTS.filter((e) => e.host !== 'web-2'),
+      (e) => /status=(\d+)/.exec(e.message)![1],
+    );
     assert.deepEqual(new Map(r.rows!.map((x) => [String(x[0]), Number(x[1])])), expect);
   });
 });

@@ -29,7 +29,8 @@ function iso(us: number): string {
 
 function makeEvents(): Ev[] {
   const out: Ev[] = [];
-  const ev = (timeUs: number, message: string, o: Partial<Ev> = {}) => out.push({ env: 'default', index: 'app', host: 'web-1', source: '/var/log/app.log', timeUs, message, ...o });
+  const ev = (timeUs: number, message: string, o: Partial<Ev> = {}) =>
+    out.push({ env: 'default', index: 'app', host: 'web-1', source: '/var/log/app.log', timeUs, message, ...o });
   for (let k = 0; k < 12; k++) ev(T, `at ${k}`);
   // a microsecond apart: a millisecond window would wrongly take these as the same time
   for (let k = 0; k < 3; k++) ev(T - 1, `just before ${k}`);
@@ -60,30 +61,56 @@ describe('context around an event', () => {
   let admin: string;
   const events = makeEvents();
 
-  const get = async <T>(params: Record<string, string | number>, token = admin): Promise<{ status: number; body: T }> => {
+  const get = async <T>(
+    params: Record<string, string | number>,
+    token = admin,
+  ): Promise<{ status: number; body: T }> => {
     const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
     const res = await fetch(`${srv.url}/api/context?${qs}`, { headers: { authorization: `Bearer ${token}` } });
     return { status: res.status, body: (await res.json()) as T };
   };
 
   /** The test's own answer. */
-  function expected(env: string, index: string, t: number, o: { host?: string; source?: string; before?: number; after?: number } = {}) {
-    const mine = events.filter((e) => e.env === env && e.index === index && (o.host === undefined || e.host === o.host) && (o.source === undefined || e.source === o.source)).sort(byTime);
+  function expected(
+    env: string,
+    index: string,
+    t: number,
+    o: { host?: string; source?: string; before?: number; after?: number } = {},
+  ) {
+    const mine = events
+      .filter(
+        (e) =>
+          e.env === env &&
+          e.index === index &&
+          (o.host === undefined || e.host === o.host) &&
+          (o.source === undefined || e.source === o.source),
+      )
+      .sort(byTime);
     const older = mine.filter((e) => e.timeUs < t);
     const newer = mine.filter((e) => e.timeUs > t);
     const nb = o.before ?? 20;
     const na = o.after ?? 20;
     return {
       before: older.slice(Math.max(0, older.length - nb)).map(key),
-      at: mine.filter((e) => e.timeUs === t).slice(0, 1000).map(key),
+      at: mine
+        .filter((e) => e.timeUs === t)
+        .slice(0, 1000)
+        .map(key),
       after: newer.slice(0, na).map(key),
       moreBefore: older.length > nb,
       moreAfter: newer.length > na,
     };
   }
-  const key = (e: Pick<Ev, 'timeUs' | 'host' | 'source' | 'message'>) => `${iso(e.timeUs)} ${e.host} ${e.source} ${e.message}`;
+  const key = (e: Pick<Ev, 'timeUs' | 'host' | 'source' | 'message'>) =>
+    `${iso(e.timeUs)} ${e.host} ${e.source} ${e.message}`;
   const keyOf = (e: EventJson) => `${e.time} ${e.host} ${e.source} ${e.message}`;
-  const shape = (r: ContextResult) => ({ before: r.before.map(keyOf), at: r.at.map(keyOf), after: r.after.map(keyOf), moreBefore: r.moreBefore, moreAfter: r.moreAfter });
+  const shape = (r: ContextResult) => ({
+    before: r.before.map(keyOf),
+    at: r.at.map(keyOf),
+    after: r.after.map(keyOf),
+    moreBefore: r.moreBefore,
+    moreAfter: r.moreAfter,
+  });
 
   before(async () => {
     srv = await startTestServer();
@@ -97,8 +124,14 @@ describe('context around an event', () => {
       const token = await createIngestToken(srv, { env, index });
       // half of each group sealed into blocks, the rest still live in the WAL
       for (const part of [list.filter((_, i) => i % 2 === 0), list.filter((_, i) => i % 2 === 1)]) {
-        const body = part.map((e) => JSON.stringify({ time: iso(e.timeUs), host: e.host, source: e.source, message: e.message })).join('\n');
-        const res = await fetch(`${srv.url}/api/ingest`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' }, body });
+        const body = part
+          .map((e) => JSON.stringify({ time: iso(e.timeUs), host: e.host, source: e.source, message: e.message }))
+          .join('\n');
+        const res = await fetch(`${srv.url}/api/ingest`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+          body,
+        });
         assert.equal(res.status, 200, await res.text());
         if (n++ % 2 === 0) await srv.deps.storage.flush();
       }
@@ -114,8 +147,14 @@ describe('context around an event', () => {
     assert.equal(r.status, 200);
     assert.deepEqual(shape(r.body), expected('default', 'app', T, o));
     assert.equal(r.body.at.length, 12);
-    assert.deepEqual(r.body.before.slice(-3).map((e) => e.message), ['just before 0', 'just before 1', 'just before 2']);
-    assert.deepEqual(r.body.after.slice(0, 3).map((e) => e.message), ['just after 0', 'just after 1', 'just after 2']);
+    assert.deepEqual(
+      r.body.before.slice(-3).map((e) => e.message),
+      ['just before 0', 'just before 1', 'just before 2'],
+    );
+    assert.deepEqual(
+      r.body.after.slice(0, 3).map((e) => e.message),
+      ['just after 0', 'just after 1', 'just after 2'],
+    );
   });
 
   it('takes every host and source of the env and index when they are not given', async () => {
@@ -126,14 +165,29 @@ describe('context around an event', () => {
   });
 
   it('cuts between events that share a time and says more exist, or none', async () => {
-    for (const [b, a] of [[0, 0], [1, 1], [4, 5], [500, 500]]) {
+    for (const [b, a] of [
+      [0, 0],
+      [1, 1],
+      [4, 5],
+      [500, 500],
+    ]) {
       const o = { host: 'web-1', source: '/var/log/app.log', before: b, after: a };
       const r = await get<ContextResult>({ env: 'default', index: 'app', time: iso(T), ...o });
       assert.deepEqual(shape(r.body), expected('default', 'app', T, o), `${b}/${a}`);
     }
     // everything fits: the far events are found and nothing lies beyond them
-    const all = await get<ContextResult>({ env: 'default', index: 'app', time: iso(T), host: 'web-1', before: 500, after: 500 });
-    assert.deepEqual([all.body.before[0].message, all.body.after.at(-1)!.message, all.body.moreBefore, all.body.moreAfter], ['far before', 'far after', false, false]);
+    const all = await get<ContextResult>({
+      env: 'default',
+      index: 'app',
+      time: iso(T),
+      host: 'web-1',
+      before: 500,
+      after: 500,
+    });
+    assert.deepEqual(
+      [all.body.before[0].message, all.body.after.at(-1)!.message, all.body.moreBefore, all.body.moreAfter],
+      ['far before', 'far after', false, false],
+    );
   });
 
   it('finds the neighbours of a lone event far from the rest', async () => {
@@ -144,31 +198,62 @@ describe('context around an event', () => {
   });
 
   it('returns at most 1000 events at one time', async () => {
-    const r = await get<ContextResult>({ env: 'default', index: 'app', time: iso(T_BURST), host: 'burst', before: 2, after: 2 });
+    const r = await get<ContextResult>({
+      env: 'default',
+      index: 'app',
+      time: iso(T_BURST),
+      host: 'burst',
+      before: 2,
+      after: 2,
+    });
     assert.equal(r.body.at.length, 1000);
     assert.ok(r.body.at.every((e) => e.time === iso(T_BURST) && e.host === 'burst'));
     assert.deepEqual([r.body.before, r.body.after, r.body.moreBefore, r.body.moreAfter], [[], [], false, false]);
   });
 
   it('answers events in the same JSON as search', async () => {
-    const s = await fetch(`${srv.url}/api/search?${new URLSearchParams({ q: 'host=web-2', index: 'app', limit: '100' })}`, { headers: { authorization: `Bearer ${admin}` } });
+    const s = await fetch(
+      `${srv.url}/api/search?${new URLSearchParams({ q: 'host=web-2', index: 'app', limit: '100' })}`,
+      { headers: { authorization: `Bearer ${admin}` } },
+    );
     const found = ((await s.json()) as SearchResult).events;
-    const r = await get<ContextResult>({ env: 'default', index: 'app', time: found[0].time, host: 'web-2', before: 0, after: 0 });
+    const r = await get<ContextResult>({
+      env: 'default',
+      index: 'app',
+      time: found[0].time,
+      host: 'web-2',
+      before: 0,
+      after: 0,
+    });
     const byMessage = (a: EventJson, b: EventJson) => cmp(a.message, b.message);
     assert.deepEqual([...r.body.at].sort(byMessage), [...found].sort(byMessage));
   });
 
   it('treats a time given with fewer digits or an offset as the same instant', async () => {
     const t = Date.UTC(2025, 2, 1, 12, 0, 0) * 1000 + 500_000;
-    const r = await get<ContextResult>({ env: 'default', index: 'app', time: '2025-03-01T13:00:00.5+01:00', host: 'web-2', before: 0, after: 0 });
-    assert.deepEqual(r.body.at.map((e) => e.time), Array(7).fill(iso(t)));
+    const r = await get<ContextResult>({
+      env: 'default',
+      index: 'app',
+      time: '2025-03-01T13:00:00.5+01:00',
+      host: 'web-2',
+      before: 0,
+      after: 0,
+    });
+    assert.deepEqual(
+      r.body.at.map((e) => e.time),
+      Array(7).fill(iso(t)),
+    );
   });
 
   it('refuses an env or index the caller may not read with 403', async () => {
     const key = await createApiKey(srv, { scopes: ['standard'], allow: { envs: ['default'], indexes: ['app'] } });
     const ok = await get<ContextResult>({ env: 'default', index: 'app', time: iso(T), before: 1, after: 1 }, key);
     assert.equal(ok.status, 200);
-    for (const [env, index] of [['prod', 'app'], ['default', 'audit'], ['_system', '_svclogs']]) {
+    for (const [env, index] of [
+      ['prod', 'app'],
+      ['default', 'audit'],
+      ['_system', '_svclogs'],
+    ]) {
       const r = await get<{ error: { code: string } }>({ env, index, time: iso(T) }, key);
       assert.deepEqual([r.status, r.body.error.code], [403, 'access_denied'], `${env}/${index}`);
     }
@@ -192,7 +277,11 @@ describe('context around an event', () => {
     ];
     for (const [params, field] of cases) {
       const r = await get<{ error: { code: string; field: string } }>(params);
-      assert.deepEqual([r.status, r.body.error.code, r.body.error.field], [400, 'invalid_input', field], JSON.stringify(params));
+      assert.deepEqual(
+        [r.status, r.body.error.code, r.body.error.field],
+        [400, 'invalid_input', field],
+        JSON.stringify(params),
+      );
     }
   });
 });

@@ -43,9 +43,16 @@ describe('eval branches of different types', () => {
   it('takes a numeric field or a field no event has in if()', async () => {
     const big = await values('eval v=if(ms > 900, ms, absent_field)');
     assert.equal(big.size, EVENTS.length);
-    for (const e of EVENTS) assert.equal(big.get(e.message) === null ? null : Number(big.get(e.message)), ms(e) > 900 ? ms(e) : null, e.message);
+    for (const e of EVENTS)
+      assert.equal(
+        big.get(e.message) === null ? null : Number(big.get(e.message)),
+        ms(e) > 900 ? ms(e) : null,
+        e.message,
+      );
     // and the result still counts as a number for the pipes after it
-    const r = await svc.search(SYSTEM_PRINCIPAL, { q: '* | eval big=if(ms > 900, ms, absent_field) | where big > 950 | stats count, sum(big) as s' });
+    const r = await svc.search(SYSTEM_PRINCIPAL, {
+      q: '* | eval big=if(ms > 900, ms, absent_field) | where big > 950 | stats count, sum(big) as s',
+    });
     const slow = EVENTS.filter((e) => ms(e) > 950);
     assert.deepEqual(r.rows, [[slow.length, slow.reduce((a, e) => a + ms(e), 0)]]);
   });

@@ -17,7 +17,16 @@ const EVENTS: LogEvent[] = Array.from({ length: 240 }, (_, i) => {
   if (i % 4 === 0) fields.user = i % 8 === 0 ? 'alice' : 'bob';
   if (i % 6 === 0) fields.team = 'core';
   if (i % 5 === 0) fields.retries = i % 3;
-  return { timeUs: (T0 + i * 60_000) * 1000, env: 'default', index: 'main', host: HOSTS[i % 3], source: 'test', sourcetype: 'unit', message: `request ${i}`, fields };
+  return {
+    timeUs: (T0 + i * 60_000) * 1000,
+    env: 'default',
+    index: 'main',
+    host: HOSTS[i % 3],
+    source: 'test',
+    sourcetype: 'unit',
+    message: `request ${i}`,
+    fields,
+  };
 });
 
 describe('eventstats, fillnull and fieldsummary over the real store', () => {
@@ -33,12 +42,16 @@ describe('eventstats, fillnull and fieldsummary over the real store', () => {
   });
   after(() => st.close());
 
-  it('adds each group\'s count and mean to every event, keeping the events and their order', async () => {
+  it("adds each group's count and mean to every event, keeping the events and their order", async () => {
     const r = await search('* | eventstats count, avg(ms) as mean by host');
     assert.equal(r.columns, undefined, 'still events');
     assert.equal(r.events.length, EVENTS.length);
     const times = r.events.map((e) => Date.parse(e.time));
-    assert.deepEqual(times, [...times].sort((a, b) => b - a), 'newest first, as before the pipe');
+    assert.deepEqual(
+      times,
+      [...times].sort((a, b) => b - a),
+      'newest first, as before the pipe',
+    );
     for (const h of HOSTS) {
       const mine = EVENTS.filter((e) => e.host === h);
       const mean = mine.reduce((s, e) => s + Number(e.fields.ms), 0) / mine.length;
@@ -52,7 +65,8 @@ describe('eventstats, fillnull and fieldsummary over the real store', () => {
 
   it('computes over all events without by, leaves events lacking a by field without, and feeds later pipes', async () => {
     const all = await search('* | eventstats dc(user) as users, max(ms) as top | head 3');
-    for (const e of all.events) assert.deepEqual([e.fields.users, e.fields.top], [2, Math.max(...EVENTS.map((x) => Number(x.fields.ms)))]);
+    for (const e of all.events)
+      assert.deepEqual([e.fields.users, e.fields.top], [2, Math.max(...EVENTS.map((x) => Number(x.fields.ms)))]);
     const byUser = await search('* | eventstats count as n by user');
     for (const e of byUser.events) {
       const u = e.fields.user;
@@ -64,13 +78,16 @@ describe('eventstats, fillnull and fieldsummary over the real store', () => {
       const mine = EVENTS.filter((e) => e.host === h);
       const mean = mine.reduce((s, e) => s + Number(e.fields.ms), 0) / mine.length;
       return [h, mine.filter((e) => Number(e.fields.ms) > 1.5 * mean).length];
-    }).filter(([, n]) => Number(n) > 0).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+    })
+      .filter(([, n]) => Number(n) > 0)
+      .sort((a, b) => (a[0] < b[0] ? -1 : 1));
     assert.deepEqual(slow.rows, expect);
   });
 
   it('replaces a field of the same name instead of adding a second one', async () => {
     const r = await search('* | eventstats max(ms) as ms by host | head 5');
-    for (const e of r.events) assert.equal(e.fields.ms, Math.max(...EVENTS.filter((x) => x.host === e.host).map((x) => Number(x.fields.ms))));
+    for (const e of r.events)
+      assert.equal(e.fields.ms, Math.max(...EVENTS.filter((x) => x.host === e.host).map((x) => Number(x.fields.ms))));
   });
 
   it('fills missing values with 0 or a text, in the fields named or all of them', async () => {
@@ -81,22 +98,52 @@ describe('eventstats, fillnull and fieldsummary over the real store', () => {
         const k = JSON.stringify([user(e), team(e)]);
         m.set(k, (m.get(k) ?? 0) + 1);
       }
-      return [...m].map(([k, n]) => [...(JSON.parse(k) as unknown[]), n]).sort((a, b) => (JSON.stringify(a.slice(0, 2)) < JSON.stringify(b.slice(0, 2)) ? -1 : 1));
+      return [...m]
+        .map(([k, n]) => [...(JSON.parse(k) as unknown[]), n])
+        .sort((a, b) => (JSON.stringify(a.slice(0, 2)) < JSON.stringify(b.slice(0, 2)) ? -1 : 1));
     };
-    const sortRows = (rows: unknown[][] | undefined) => [...(rows ?? [])].sort((a, b) => (JSON.stringify(a.slice(0, 2)) < JSON.stringify(b.slice(0, 2)) ? -1 : 1));
-    assert.deepEqual(sortRows(await counts('fillnull value="none" user, team')), expectRows((e) => e.fields.user ?? 'none', (e) => e.fields.team ?? 'none'));
-    assert.deepEqual(sortRows(await counts('fillnull value="-"')), expectRows((e) => e.fields.user ?? '-', (e) => e.fields.team ?? '-'));
+    const sortRows = (rows: unknown[][] | undefined) =>
+      [...(rows ?? [])].sort((a, b) => (JSON.stringify(a.slice(0, 2)) < JSON.stringify(b.slice(0, 2)) ? -1 : 1));
+    assert.deepEqual(
+      sortRows(await counts('fillnull value="none" user, team')),
+      expectRows(
+        (e) => e.fields.user ?? 'none',
+        (e) => e.fields.team ?? 'none',
+      ),
+    );
+    assert.deepEqual(
+      sortRows(await counts('fillnull value="-"')),
+      expectRows(
+        (e) => e.fields.user ?? '-',
+        (e) => e.fields.team ?? '-',
+      ),
+    );
     // a numeric field stays numeric (0 in the gaps); a field no event has is created
-    const r = await search('* | fillnull retries, nosuch | stats sum(retries) as s, count(retries) as n, count(nosuch) as c, max(nosuch) as m');
+    const r = await search(
+      '* | fillnull retries, nosuch | stats sum(retries) as s, count(retries) as n, count(nosuch) as c, max(nosuch) as m',
+    );
     const [[sum, n, c, m]] = r.rows as number[][];
-    assert.deepEqual([sum, n, c, Number(m)], [EVENTS.reduce((a, e) => a + Number(e.fields.retries ?? 0), 0), EVENTS.length, EVENTS.length, 0]);
+    assert.deepEqual(
+      [sum, n, c, Number(m)],
+      [EVENTS.reduce((a, e) => a + Number(e.fields.retries ?? 0), 0), EVENTS.length, EVENTS.length, 0],
+    );
     const typed = await search('* | fillnull retries | where retries >= 0 | stats count');
     assert.deepEqual(typed.rows, [[EVENTS.length]]);
   });
 
   it('summarises every field: counts, numbers and its first distinct values', async () => {
     const r = await search('* | fieldsummary maxvals=3');
-    assert.deepEqual(r.columns, ['field', 'count', 'distinct_count', 'numeric_count', 'min', 'max', 'mean', 'stdev', 'values']);
+    assert.deepEqual(r.columns, [
+      'field',
+      'count',
+      'distinct_count',
+      'numeric_count',
+      'min',
+      'max',
+      'mean',
+      'stdev',
+      'values',
+    ]);
     const row = (f: string) => {
       const x = r.rows!.find((y) => y[0] === f);
       assert.ok(x, `a row for ${f}`);
@@ -107,16 +154,25 @@ describe('eventstats, fillnull and fieldsummary over the real store', () => {
     const ms = EVENTS.map((e) => Number(e.fields.ms));
     const m = row('ms');
     const mean = ms.reduce((a, b) => a + b, 0) / ms.length;
-    assert.deepEqual([m.count, m.distinct_count, m.numeric_count, m.min, m.max], [ms.length, new Set(ms).size, ms.length, Math.min(...ms), Math.max(...ms)]);
+    assert.deepEqual(
+      [m.count, m.distinct_count, m.numeric_count, m.min, m.max],
+      [ms.length, new Set(ms).size, ms.length, Math.min(...ms), Math.max(...ms)],
+    );
     assert.ok(Math.abs(Number(m.mean) - mean) < 1e-9);
     const sd = Math.sqrt(ms.reduce((a, b) => a + (b - mean) ** 2, 0) / (ms.length - 1));
     assert.ok(Math.abs(Number(m.stdev) - sd) < 1e-6, `${m.stdev} vs ${sd}`);
     assert.deepEqual(m.values, [...new Set(ms.map(String))].sort().slice(0, 3));
     const u = row('user');
-    assert.deepEqual([u.count, u.distinct_count, u.numeric_count, u.values], [EVENTS.filter((e) => e.fields.user).length, 2, 0, ['alice', 'bob']]);
+    assert.deepEqual(
+      [u.count, u.distinct_count, u.numeric_count, u.values],
+      [EVENTS.filter((e) => e.fields.user).length, 2, 0, ['alice', 'bob']],
+    );
     const h = row('host');
     assert.deepEqual([h.count, h.distinct_count, h.values], [EVENTS.length, HOSTS.length, [...HOSTS].sort()]);
     const after = await search('* | where host="db-1" | fieldsummary | where field="host"');
-    assert.deepEqual(after.rows!.map((y) => [y[0], y[1]]), [['host', EVENTS.filter((e) => e.host === 'db-1').length]]);
+    assert.deepEqual(
+      after.rows!.map((y) => [y[0], y[1]]),
+      [['host', EVENTS.filter((e) => e.host === 'db-1').length]],
+    );
   });
 });

@@ -25,7 +25,10 @@ class HeldSink implements ExportSink {
   private release: (() => void) | undefined;
   private arrived: (() => void) | undefined;
 
-  constructor(private readonly hold = false, private readonly delayMs = 0) {}
+  constructor(
+    private readonly hold = false,
+    private readonly delayMs = 0,
+  ) {}
 
   async begin(head: ExportHead): Promise<void> {
     this.head = head;
@@ -100,7 +103,10 @@ describe('export streaming in the query service', () => {
   it('stops a statement that runs past the time limit before its first rows, without beginning the sink', async () => {
     const svc = new QueryService({ store: st.engine, control: st.control, clock: st.clock, timeoutMs: 1 });
     const sink = new HeldSink();
-    await assert.rejects(svc.export(SYSTEM_PRINCIPAL, { q: '* | eval a = lower(message) . host | stats dc(a) by host' }, sink), (e: unknown) => isSvcError(e) && e.code === 'query_timeout');
+    await assert.rejects(
+      svc.export(SYSTEM_PRINCIPAL, { q: '* | eval a = lower(message) . host | stats dc(a) by host' }, sink),
+      (e: unknown) => isSvcError(e) && e.code === 'query_timeout',
+    );
     assert.equal(sink.head, undefined);
   });
 
@@ -130,9 +136,17 @@ describe('export streaming over HTTP', () => {
     for (let part = 0; part < 3; part++) {
       const lines = Array.from({ length: N / 3 }, (_, k) => {
         const i = part * (N / 3) + k;
-        return JSON.stringify({ time: new Date(Date.UTC(2025, 0, 1) + i * 10).toISOString(), message: `row ${i} ${PAD}`, seq: i });
+        return JSON.stringify({
+          time: new Date(Date.UTC(2025, 0, 1) + i * 10).toISOString(),
+          message: `row ${i} ${PAD}`,
+          seq: i,
+        });
       });
-      const res = await fetch(`${srv.url}/api/ingest`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' }, body: lines.join('\n') });
+      const res = await fetch(`${srv.url}/api/ingest`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+        body: lines.join('\n'),
+      });
       assert.equal(res.status, 200);
     }
   });
@@ -141,9 +155,15 @@ describe('export streaming over HTTP', () => {
   });
 
   const open = (signal?: AbortSignal) =>
-    fetch(`${srv.url}/api/export?${new URLSearchParams({ q: '*', index: 'big', format: 'ndjson', max: String(N) })}`, { headers: { authorization: `Bearer ${admin}` }, signal });
+    fetch(`${srv.url}/api/export?${new URLSearchParams({ q: '*', index: 'big', format: 'ndjson', max: String(N) })}`, {
+      headers: { authorization: `Bearer ${admin}` },
+      signal,
+    });
 
-  async function readAll(reader: ReadableStreamDefaultReader<Uint8Array>, pauseMs = 0): Promise<{ bytes: number; lines: number }> {
+  async function readAll(
+    reader: ReadableStreamDefaultReader<Uint8Array>,
+    pauseMs = 0,
+  ): Promise<{ bytes: number; lines: number }> {
     let bytes = 0;
     let lines = 0;
     for (;;) {
@@ -174,7 +194,9 @@ describe('export streaming over HTTP', () => {
     await reader.read();
     await sleep(4500);
     await assert.rejects(readAll(reader), 'the connection was cut before the end');
-    const again = await fetch(`${srv.url}/api/export?q=*&index=big&format=csv&max=3`, { headers: { authorization: `Bearer ${admin}` } });
+    const again = await fetch(`${srv.url}/api/export?q=*&index=big&format=csv&max=3`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
     assert.equal((await again.text()).split('\r\n').filter(Boolean).length, 4);
   });
 
@@ -182,13 +204,17 @@ describe('export streaming over HTTP', () => {
     // node:http rather than fetch: an aborted fetch leaves a spare connection open that holds the
     // server's close for its keep-alive time
     await new Promise<void>((resolve, reject) => {
-      const req = http.get(`${srv.url}/api/export?q=*&index=big&format=ndjson`, { headers: { authorization: `Bearer ${admin}` } }, (res) => {
-        assert.equal(res.statusCode, 200);
-        res.once('data', () => {
-          req.destroy();
-          resolve();
-        });
-      });
+      const req = http.get(
+        `${srv.url}/api/export?q=*&index=big&format=ndjson`,
+        { headers: { authorization: `Bearer ${admin}` } },
+        (res) => {
+          assert.equal(res.statusCode, 200);
+          res.once('data', () => {
+            req.destroy();
+            resolve();
+          });
+        },
+      );
       req.on('error', (e) => (req.destroyed ? undefined : reject(e)));
     });
     await sleep(200);

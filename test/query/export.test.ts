@@ -37,18 +37,27 @@ const N_GEN = 6000;
 function generated(): string[] {
   const r = rng(7);
   const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
-  const users = ['alice', 'bob', 'o\'brien', 'Zoë', 'smith, john', 'say "hi"', '李雷', 'emoji 🚀', ' padded '];
+  const users = ['alice', 'bob', "o'brien", 'Zoë', 'smith, john', 'say "hi"', '李雷', 'emoji 🚀', ' padded '];
   const lines: string[] = [];
   for (let i = 0; i < N_GEN; i++) {
     // many events share a second; some carry microseconds
     const ms = T0 + Math.floor(i / 4) * 1000 + (i % 3 === 0 ? 0 : Math.floor(r() * 1000));
-    const time = i % 3 === 0 ? new Date(ms).toISOString().replace('.000Z', 'Z') : new Date(ms).toISOString().replace('Z', `${String(Math.floor(r() * 1000)).padStart(3, '0')}Z`);
+    const time =
+      i % 3 === 0
+        ? new Date(ms).toISOString().replace('.000Z', 'Z')
+        : new Date(ms).toISOString().replace('Z', `${String(Math.floor(r() * 1000)).padStart(3, '0')}Z`);
     const status = pick([200, 200, 200, 201, 304, 404, 500, 503]);
     const o: Record<string, unknown> = {
       time,
       host: `web-${i % 5}`,
       source: i % 2 ? '/var/log/app.log' : 'stdin',
-      message: pick([`GET /api/items?id=${i} ${status}`, `user ${pick(users)} logged in`, `multi\nline\r\nmessage ${i}`, `quoted "value", with comma`, `  leading space ${i}`]),
+      message: pick([
+        `GET /api/items?id=${i} ${status}`,
+        `user ${pick(users)} logged in`,
+        `multi\nline\r\nmessage ${i}`,
+        `quoted "value", with comma`,
+        `  leading space ${i}`,
+      ]),
       status,
       bytes: Math.floor(r() * 100_000),
       duration_ms: Math.round(r() * 10_000) / 100,
@@ -66,7 +75,14 @@ function generated(): string[] {
 
 /** An event as the test writes it into CSV: the columns then each field as JSON shows it, text that a spreadsheet would run as a formula after a `'`. */
 function csvRowOf(e: EventJson, fields: string[]): string[] {
-  const text = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' ? (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v) : JSON.stringify(v));
+  const text = (v: unknown) =>
+    v === undefined || v === null
+      ? ''
+      : typeof v === 'string'
+        ? /^[=+\-@\t\r]/.test(v)
+          ? `'${v}`
+          : v
+        : JSON.stringify(v);
   return [e.time, e.env, e.index, e.host, e.source, e.sourcetype, e.message, ...fields.map((f) => text(e.fields[f]))];
 }
 
@@ -80,18 +96,26 @@ describe('export', () => {
 
   async function ingest(env: string, index: string, body: string, type: string): Promise<void> {
     const token = await createIngestToken(srv, { env, index });
-    const res = await fetch(`${srv.url}/api/ingest`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': type }, body });
+    const res = await fetch(`${srv.url}/api/ingest`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': type },
+      body,
+    });
     const answer = (await res.json()) as { errors: number };
     assert.equal(res.status, 200, JSON.stringify(answer));
     assert.equal(answer.errors, 0);
   }
 
   const exportOf = async (params: Record<string, string>, token = admin) => {
-    const res = await fetch(`${srv.url}/api/export?${new URLSearchParams(params)}`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${srv.url}/api/export?${new URLSearchParams(params)}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     return { res, text: await res.text() };
   };
   const search = async (params: Record<string, string>): Promise<SearchResult> => {
-    const res = await fetch(`${srv.url}/api/search?${new URLSearchParams({ limit: '10000', ...params })}`, { headers: { authorization: `Bearer ${admin}` } });
+    const res = await fetch(`${srv.url}/api/search?${new URLSearchParams({ limit: '10000', ...params })}`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
     assert.equal(res.status, 200);
     return (await res.json()) as SearchResult;
   };
@@ -123,17 +147,38 @@ describe('export', () => {
     const csv = await exportOf({ ...params, format: 'csv', ...extra });
     assert.equal(csv.res.status, 200, csv.text.slice(0, 300));
     const [header, ...rows] = parseCsv(csv.text);
-    const fields = [...new Set(s.events.flatMap((e) => Object.entries(e.fields).filter(([, v]) => v !== null).map(([k]) => k)))].sort();
-    assert.deepEqual(header, [...CORE, ...fields], 'the header: the core columns, then the fields some exported event has, by name');
+    const fields = [
+      ...new Set(
+        s.events.flatMap((e) =>
+          Object.entries(e.fields)
+            .filter(([, v]) => v !== null)
+            .map(([k]) => k),
+        ),
+      ),
+    ].sort();
+    assert.deepEqual(
+      header,
+      [...CORE, ...fields],
+      'the header: the core columns, then the fields some exported event has, by name',
+    );
     assert.equal(rows.length, s.events.length);
     // newest first, like search; the order among events of one time is not part of either answer
-    assert.deepEqual(rows.map((r) => r[0]), s.events.map((e) => e.time));
+    assert.deepEqual(
+      rows.map((r) => r[0]),
+      s.events.map((e) => e.time),
+    );
     assert.deepEqual(sortedJson(rows), sortedJson(s.events.map((e) => csvRowOf(e, fields))));
     const nd = await exportOf({ ...params, format: 'ndjson', ...extra });
     assert.equal(nd.res.status, 200);
     assert.ok(nd.text.endsWith('\n'));
-    const objs = nd.text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as EventJson);
-    assert.deepEqual(objs.map((e) => e.time), s.events.map((e) => e.time));
+    const objs = nd.text
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as EventJson);
+    assert.deepEqual(
+      objs.map((e) => e.time),
+      s.events.map((e) => e.time),
+    );
     assert.deepEqual(sortedJson(objs), sortedJson(s.events));
     return rows.length;
   }
@@ -144,7 +189,10 @@ describe('export', () => {
 
   it('exports a filtered search and an event pipeline the same way', async () => {
     await assertEventsMatchSearch({ q: 'status>=500 OR user="smith, john"', index: 'gen' });
-    await assertEventsMatchSearch({ q: 'logged | eval kb=round(bytes / 1024, 1) | where kb > 20 | fields host, user, kb', index: 'gen' });
+    await assertEventsMatchSearch({
+      q: 'logged | eval kb=round(bytes / 1024, 1) | where kb > 20 | fields host, user, kb',
+      index: 'gen',
+    });
   });
 
   it('exports real logs the same way', { skip: realPresent ? false : `no real data at ${REAL}` }, async () => {
@@ -171,7 +219,12 @@ describe('export', () => {
   });
 
   it('exports a table with its columns and all its rows', async () => {
-    for (const q of ['* | stats count, avg(bytes) as avg_bytes, values(status) by host, ok', '* | timechart span=10m count by status', '* | top 3 user by host', '* | table _time host user']) {
+    for (const q of [
+      '* | stats count, avg(bytes) as avg_bytes, values(status) by host, ok',
+      '* | timechart span=10m count by status',
+      '* | top 3 user by host',
+      '* | table _time host user',
+    ]) {
       const s = await search({ q, index: 'gen' });
       assert.ok(s.columns && s.rows && s.rows.length > 0, q);
       const csv = await exportOf({ q, index: 'gen', format: 'csv' });
@@ -182,7 +235,10 @@ describe('export', () => {
       // `table` keeps the event order, where events of one time may come in any order
       if (q.includes('| table')) assert.deepEqual(sortedJson(rows), sortedJson(want), q);
       else assert.deepEqual(rows, want, q);
-      const nd = (await exportOf({ q, index: 'gen', format: 'ndjson' })).text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      const nd = (await exportOf({ q, index: 'gen', format: 'ndjson' })).text
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
       const objs = s.rows.map((r) => Object.fromEntries(s.columns!.map((c, i) => [c, r[i]])));
       if (q.includes('| table')) assert.deepEqual(sortedJson(nd), sortedJson(objs), q);
       else assert.deepEqual(nd, objs, q);
@@ -202,7 +258,15 @@ describe('export', () => {
 
   it('writes text that a spreadsheet would run as a formula with a leading quote, and numbers as they are (OWASP CSV injection)', async () => {
     const cells = ["=cmd|' /C calc'!A0", '+1+1', '@SUM(A1)', '-2+3', '\tTAB', '\rCR', '=HYPERLINK("http://x","y")'];
-    const lines = cells.map((message, i) => JSON.stringify({ time: new Date(T0 + i * 1000).toISOString(), message, note: message, n: -5 - i, host: i === 0 ? '=evil' : 'ok' }));
+    const lines = cells.map((message, i) =>
+      JSON.stringify({
+        time: new Date(T0 + i * 1000).toISOString(),
+        message,
+        note: message,
+        n: -5 - i,
+        host: i === 0 ? '=evil' : 'ok',
+      }),
+    );
     await ingest('default', 'formula', lines.join('\n'), 'application/x-ndjson');
     const [header, ...rows] = parseCsv((await exportOf({ q: '*', index: 'formula', format: 'csv' })).text);
     assert.deepEqual(header, [...CORE, 'n', 'note']);
@@ -214,11 +278,19 @@ describe('export', () => {
     });
     assert.equal(byN.get('-5')![3], "'=evil");
     // a table's cells too; its numbers (-5) stay numbers
-    const table = parseCsv((await exportOf({ q: '* | stats count by note, n | sort n', index: 'formula', format: 'csv' })).text);
+    const table = parseCsv(
+      (await exportOf({ q: '* | stats count by note, n | sort n', index: 'formula', format: 'csv' })).text,
+    );
     assert.deepEqual(table[0], ['note', 'n', 'count']);
-    assert.deepEqual(table.slice(1).map((r) => [r[0], r[1]]), cells.map((c, i) => [`'${c}`, String(-5 - i)]).reverse());
+    assert.deepEqual(
+      table.slice(1).map((r) => [r[0], r[1]]),
+      cells.map((c, i) => [`'${c}`, String(-5 - i)]).reverse(),
+    );
     // NDJSON carries the values unchanged
-    const nd = (await exportOf({ q: '*', index: 'formula', format: 'ndjson' })).text.trim().split('\n').map((l) => (JSON.parse(l) as EventJson).message);
+    const nd = (await exportOf({ q: '*', index: 'formula', format: 'ndjson' })).text
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as EventJson).message);
     assert.deepEqual(nd.sort(), [...cells].sort());
   });
 
@@ -252,9 +324,16 @@ describe('export', () => {
     const key = await createApiKey(srv, { scopes: ['standard'], allow: { envs: ['default'], indexes: ['gen'] } });
     for (const params of [{ env: 'prod' }, { index: 'apache' }] as Record<string, string>[]) {
       const { res, text } = await exportOf({ q: '*', format: 'ndjson', ...params }, key);
-      assert.deepEqual([res.status, (JSON.parse(text) as { error: { code: string } }).error.code], [403, 'access_denied'], JSON.stringify(params));
+      assert.deepEqual(
+        [res.status, (JSON.parse(text) as { error: { code: string } }).error.code],
+        [403, 'access_denied'],
+        JSON.stringify(params),
+      );
     }
     const all = await exportOf({ q: '* | stats count by env, index', env: '*', format: 'csv' }, key);
-    assert.deepEqual(parseCsv(all.text), [['env', 'index', 'count'], ['default', 'gen', String(N_GEN)]]);
+    assert.deepEqual(parseCsv(all.text), [
+      ['env', 'index', 'count'],
+      ['default', 'gen', String(N_GEN)],
+    ]);
   });
 });

@@ -22,7 +22,16 @@ function makeEvents(): LogEvent[] {
     fields['src ip'] = i % 6 === 0 ? 'unknown' : `10.0.${i % 3}.${(i * 7) % 12}`;
     // text holding numbers, so numeric and text order differ ("95" > "120" as text)
     fields.size = i % 5 === 0 ? 'n/a' : String((i * 37) % 1000);
-    out.push({ timeUs: (T0 + i * 60_000) * 1000, env: 'default', index: 'main', host: `h${i % 2}`, source: 't', sourcetype: 'unit', message: `event ${i}`, fields });
+    out.push({
+      timeUs: (T0 + i * 60_000) * 1000,
+      env: 'default',
+      index: 'main',
+      host: `h${i % 2}`,
+      source: 't',
+      sourcetype: 'unit',
+      message: `event ${i}`,
+      fields,
+    });
   }
   return out;
 }
@@ -83,7 +92,9 @@ describe('quoted field names and sort functions over the real store', () => {
       perHour.set(hour, m);
     }
     const total = (col: number) => r.rows!.reduce((n, row) => n + Number(row[col] ?? 0), 0);
-    NAMES.slice().sort().forEach((name, i) => assert.equal(total(i + 1), countBy('user name').find(([n]) => n === name)![1], name));
+    NAMES.slice()
+      .sort()
+      .forEach((name, i) => assert.equal(total(i + 1), countBy('user name').find(([n]) => n === name)![1], name));
     assert.equal(r.rows!.length, perHour.size);
   });
 
@@ -97,23 +108,37 @@ describe('quoted field names and sort functions over the real store', () => {
   it('tables quoted names in the current order', async () => {
     const r = await table('* | head 5 | table _time, "user name", "src ip"');
     assert.deepEqual(r.columns, ['_time', 'user name', 'src ip']);
-    assert.deepEqual(r.rows!.map((row) => [row[1], row[2]]), NEWEST_FIRST.slice(0, 5).map((e) => [str(e, 'user name') ?? null, str(e, 'src ip')]));
+    assert.deepEqual(
+      r.rows!.map((row) => [row[1], row[2]]),
+      NEWEST_FIRST.slice(0, 5).map((e) => [str(e, 'user name') ?? null, str(e, 'src ip')]),
+    );
   });
 
   it('keeps and drops quoted names with fields', async () => {
     const kept = await svc.search(SYSTEM_PRINCIPAL, { q: '* | fields "user name", seq', limit: 4 });
     assert.deepEqual(
       kept.events.map((e) => e.fields),
-      NEWEST_FIRST.slice(0, 4).map((e) => ({ ...(e.fields['user name'] === undefined ? {} : { 'user name': e.fields['user name'] }), seq: e.fields.seq })),
+      NEWEST_FIRST.slice(0, 4).map((e) => ({
+        ...(e.fields['user name'] === undefined ? {} : { 'user name': e.fields['user name'] }),
+        seq: e.fields.seq,
+      })),
     );
     const dropped = await svc.search(SYSTEM_PRINCIPAL, { q: '* | fields - "user name", "src ip", id.*', limit: 4 });
-    assert.deepEqual(dropped.events.map((e) => Object.keys(e.fields).sort()), NEWEST_FIRST.slice(0, 4).map(() => ['seq', 'size']));
+    assert.deepEqual(
+      dropped.events.map((e) => Object.keys(e.fields).sort()),
+      NEWEST_FIRST.slice(0, 4).map(() => ['seq', 'size']),
+    );
   });
 
   it('dedups on a quoted name, keeping the newest of each value', async () => {
     const r = await svc.search(SYSTEM_PRINCIPAL, { q: '* | dedup "user name"', limit: 100 });
-    const expect = NAMES.map((n) => NEWEST_FIRST.find((e) => e.fields['user name'] === n)!).sort((a, b) => b.timeUs - a.timeUs);
-    assert.deepEqual(r.events.map((e) => e.fields.seq), expect.map((e) => e.fields.seq));
+    const expect = NAMES.map((n) => NEWEST_FIRST.find((e) => e.fields['user name'] === n)!).sort(
+      (a, b) => b.timeUs - a.timeUs,
+    );
+    assert.deepEqual(
+      r.events.map((e) => e.fields.seq),
+      expect.map((e) => e.fields.seq),
+    );
   });
 
   it('counts top values of a quoted name by another quoted name', async () => {
@@ -131,29 +156,52 @@ describe('quoted field names and sort functions over the real store', () => {
       const [name, n] = [...groups.get(ip)!].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
       return [ip, name, n];
     });
-    assert.deepEqual(r.rows!.map((row) => row.slice(0, 3)), expect);
+    assert.deepEqual(
+      r.rows!.map((row) => row.slice(0, 3)),
+      expect,
+    );
   });
 
   it('sorts descending by a quoted name', async () => {
     const r = await table('* | sort -"user name", seq | table seq "user name"');
-    const expect = [...EVENTS].sort((a, b) => -nullsFirst(str(a, 'user name'), str(b, 'user name')) || Number(a.fields.seq) - Number(b.fields.seq));
-    assert.deepEqual(r.rows, expect.map((e) => [e.fields.seq, str(e, 'user name') ?? null]));
+    const expect = [...EVENTS].sort(
+      (a, b) => -nullsFirst(str(a, 'user name'), str(b, 'user name')) || Number(a.fields.seq) - Number(b.fields.seq),
+    );
+    assert.deepEqual(
+      r.rows,
+      expect.map((e) => [e.fields.seq, str(e, 'user name') ?? null]),
+    );
   });
 
   it('sorts text holding numbers numerically with num(), non-numbers as null', async () => {
     const num = (e: LogEvent) => (str(e, 'size') === 'n/a' ? undefined : Number(str(e, 'size')));
     const desc = await table('* | sort -num(size), seq | head 10 | table seq size');
-    const expectDesc = [...EVENTS].sort((a, b) => -nullsFirst(num(a), num(b)) || Number(a.fields.seq) - Number(b.fields.seq));
-    assert.deepEqual(desc.rows, expectDesc.slice(0, 10).map((e) => [e.fields.seq, str(e, 'size')]));
+    const expectDesc = [...EVENTS].sort(
+      (a, b) => -nullsFirst(num(a), num(b)) || Number(a.fields.seq) - Number(b.fields.seq),
+    );
+    assert.deepEqual(
+      desc.rows,
+      expectDesc.slice(0, 10).map((e) => [e.fields.seq, str(e, 'size')]),
+    );
     const asc = await table('* | sort num(size), seq | table seq size');
-    const expectAsc = [...EVENTS].sort((a, b) => nullsFirst(num(a), num(b)) || Number(a.fields.seq) - Number(b.fields.seq));
-    assert.deepEqual(asc.rows, expectAsc.map((e) => [e.fields.seq, str(e, 'size')]));
+    const expectAsc = [...EVENTS].sort(
+      (a, b) => nullsFirst(num(a), num(b)) || Number(a.fields.seq) - Number(b.fields.seq),
+    );
+    assert.deepEqual(
+      asc.rows,
+      expectAsc.map((e) => [e.fields.seq, str(e, 'size')]),
+    );
   });
 
   it('sorts numbers as text with str()', async () => {
     const r = await table('* | sort str(size), -seq | table seq size');
-    const expect = [...EVENTS].sort((a, b) => nullsFirst(str(a, 'size'), str(b, 'size')) || Number(b.fields.seq) - Number(a.fields.seq));
-    assert.deepEqual(r.rows, expect.map((e) => [e.fields.seq, str(e, 'size')]));
+    const expect = [...EVENTS].sort(
+      (a, b) => nullsFirst(str(a, 'size'), str(b, 'size')) || Number(b.fields.seq) - Number(a.fields.seq),
+    );
+    assert.deepEqual(
+      r.rows,
+      expect.map((e) => [e.fields.seq, str(e, 'size')]),
+    );
     // the data makes the two orders differ, so the test above is not the numeric order by chance
     const numeric = await table('* | sort num(size), -seq | table seq size');
     assert.notDeepEqual(r.rows, numeric.rows);
@@ -162,15 +210,27 @@ describe('quoted field names and sort functions over the real store', () => {
   it('sorts addresses with ip(), other values with the nulls', async () => {
     const key = (e: LogEvent) => ipNumber(str(e, 'src ip')!);
     const r = await table('* | sort ip("src ip"), seq | table seq "src ip"');
-    const expect = [...EVENTS].sort((a, b) => nullsFirst(key(a), key(b)) || Number(a.fields.seq) - Number(b.fields.seq));
-    assert.deepEqual(r.rows, expect.map((e) => [e.fields.seq, str(e, 'src ip')]));
+    const expect = [...EVENTS].sort(
+      (a, b) => nullsFirst(key(a), key(b)) || Number(a.fields.seq) - Number(b.fields.seq),
+    );
+    assert.deepEqual(
+      r.rows,
+      expect.map((e) => [e.fields.seq, str(e, 'src ip')]),
+    );
     const text = await table('* | sort str("src ip"), seq | table seq "src ip"');
     assert.notDeepEqual(r.rows, text.rows);
   });
 
   it('keeps the first N rows of a sort function order', async () => {
     const r = await table('* | sort 3 -ip("src ip"), -seq | table seq "src ip"');
-    const expect = [...EVENTS].sort((a, b) => -nullsFirst(ipNumber(str(a, 'src ip')!), ipNumber(str(b, 'src ip')!)) || Number(b.fields.seq) - Number(a.fields.seq));
-    assert.deepEqual(r.rows, expect.slice(0, 3).map((e) => [e.fields.seq, str(e, 'src ip')]));
+    const expect = [...EVENTS].sort(
+      (a, b) =>
+        -nullsFirst(ipNumber(str(a, 'src ip')!), ipNumber(str(b, 'src ip')!)) ||
+        Number(b.fields.seq) - Number(a.fields.seq),
+    );
+    assert.deepEqual(
+      r.rows,
+      expect.slice(0, 3).map((e) => [e.fields.seq, str(e, 'src ip')]),
+    );
   });
 });

@@ -14,7 +14,16 @@ interface Row {
 }
 
 const T0 = Date.UTC(2025, 2, 1, 10, 0, 0) * 1000;
-const LEVELS: [string | undefined, number][] = [['info', 200], ['error', 100], ['warn', 80], ['debug', 50], ['trace', 30], ['fatal', 10], ['OTHER', 5], [undefined, 130]];
+const LEVELS: [string | undefined, number][] = [
+  ['info', 200],
+  ['error', 100],
+  ['warn', 80],
+  ['debug', 50],
+  ['trace', 30],
+  ['fatal', 10],
+  ['OTHER', 5],
+  [undefined, 130],
+];
 
 /** 605 events over ten minutes at odd microseconds; the level mix above, three hosts. */
 function makeRows(): Row[] {
@@ -22,7 +31,12 @@ function makeRows(): Row[] {
   let i = 0;
   for (const [level, n] of LEVELS) {
     for (let k = 0; k < n; k++, i++) {
-      rows.push({ timeUs: T0 + ((i * 7_919_137) % 600_000_000), host: `web-${i % 3}`, ...(level ? { level } : {}), status: i % 4 === 0 ? 500 : 200 });
+      rows.push({
+        timeUs: T0 + ((i * 7_919_137) % 600_000_000),
+        host: `web-${i % 3}`,
+        ...(level ? { level } : {}),
+        status: i % 4 === 0 ? 500 : 200,
+      });
     }
   }
   return rows;
@@ -37,7 +51,10 @@ describe('histogram stacked by a field', () => {
   let admin: string;
   const rows = makeRows();
   const get = async <T>(params: Record<string, string>, token = admin): Promise<{ status: number; body: T }> => {
-    const res = await fetch(`${srv.url}/api/histogram?${new URLSearchParams({ env: 'default', index: 'app', buckets: '10', ...params })}`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(
+      `${srv.url}/api/histogram?${new URLSearchParams({ env: 'default', index: 'app', buckets: '10', ...params })}`,
+      { headers: { authorization: `Bearer ${token}` } },
+    );
     return { status: res.status, body: (await res.json()) as T };
   };
 
@@ -45,8 +62,22 @@ describe('histogram stacked by a field', () => {
     srv = await startTestServer();
     admin = await adminToken(srv);
     const token = await createIngestToken(srv, { env: 'default', index: 'app' });
-    const body = rows.map((r) => JSON.stringify({ time: iso(r.timeUs), host: r.host, message: `request ${r.status}`, level: r.level, status: r.status })).join('\n');
-    const res = await fetch(`${srv.url}/api/ingest`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' }, body });
+    const body = rows
+      .map((r) =>
+        JSON.stringify({
+          time: iso(r.timeUs),
+          host: r.host,
+          message: `request ${r.status}`,
+          level: r.level,
+          status: r.status,
+        }),
+      )
+      .join('\n');
+    const res = await fetch(`${srv.url}/api/ingest`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+      body,
+    });
     assert.equal(res.status, 200, await res.text());
   });
   after(async () => {
@@ -54,14 +85,23 @@ describe('histogram stacked by a field', () => {
   });
 
   /** The test's own stacked counts: series name → bucket start → events. */
-  function expected(pick: (r: Row) => string | undefined, k: number, spanSecs: number, keep: (r: Row) => boolean = () => true) {
+  function expected(
+    pick: (r: Row) => string | undefined,
+    k: number,
+    spanSecs: number,
+    keep: (r: Row) => boolean = () => true,
+  ) {
     const kept = rows.filter(keep);
     const totals = new Map<string, number>();
     for (const r of kept) {
       const v = pick(r);
       if (v !== undefined) totals.set(v, (totals.get(v) ?? 0) + 1);
     }
-    const top = [...totals].filter(([v]) => v !== 'OTHER' && v !== 'NULL').sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, k).map(([v]) => v);
+    const top = [...totals]
+      .filter(([v]) => v !== 'OTHER' && v !== 'NULL')
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, k)
+      .map(([v]) => v);
     const spanUs = spanSecs * 1_000_000;
     const cells = new Map<string, Map<string, number>>();
     for (const r of kept) {
@@ -81,7 +121,11 @@ describe('histogram stacked by a field', () => {
     for (const b of h.buckets) {
       const got = Object.entries(b.series!).filter(([, n]) => n > 0);
       assert.deepEqual(new Map(got), want.cells.get(b.time) ?? new Map(), b.time);
-      assert.equal(got.reduce((s, [, n]) => s + n, 0), b.count, `series sum to the count at ${b.time}`);
+      assert.equal(
+        got.reduce((s, [, n]) => s + n, 0),
+        b.count,
+        `series sum to the count at ${b.time}`,
+      );
     }
   }
 
@@ -90,7 +134,10 @@ describe('histogram stacked by a field', () => {
     assert.equal(h.status, 200);
     assert.equal(h.body.series, undefined);
     assert.ok(h.body.buckets.every((b) => b.series === undefined && Object.keys(b).join() === 'time,count'));
-    assert.equal(h.body.buckets.reduce((s, b) => s + b.count, 0), rows.length);
+    assert.equal(
+      h.body.buckets.reduce((s, b) => s + b.count, 0),
+      rows.length,
+    );
   });
 
   it('stacks by the top values of a field, then OTHER (a value spelled OTHER included) and NULL', async () => {
@@ -98,42 +145,73 @@ describe('histogram stacked by a field', () => {
     const h = await get<HistogramResult>({ q: '*', by: 'level', series: '3' });
     assert.equal(h.status, 200);
     assert.deepEqual(h.body.series, ['info', 'error', 'warn', 'OTHER', 'NULL']);
-    assertStacked(h.body, expected((r) => r.level, 3, h.body.spanSecs));
-    assert.deepEqual(h.body.buckets.map((b) => [b.time, b.count]), plain.body.buckets.map((b) => [b.time, b.count]), 'the same buckets and counts as the plain histogram');
+    assertStacked(
+      h.body,
+      expected((r) => r.level, 3, h.body.spanSecs),
+    );
+    assert.deepEqual(
+      h.body.buckets.map((b) => [b.time, b.count]),
+      plain.body.buckets.map((b) => [b.time, b.count]),
+      'the same buckets and counts as the plain histogram',
+    );
     assert.equal(h.body.meta.matched, rows.length);
   });
 
   it('agrees with stats count by the field over the same search', async () => {
     const h = await get<HistogramResult>({ q: 'status=500', by: 'level', series: '20' });
-    const res = await fetch(`${srv.url}/api/search?${new URLSearchParams({ q: 'status=500 | stats count by level', index: 'app' })}`, { headers: { authorization: `Bearer ${admin}` } });
+    const res = await fetch(
+      `${srv.url}/api/search?${new URLSearchParams({ q: 'status=500 | stats count by level', index: 'app' })}`,
+      { headers: { authorization: `Bearer ${admin}` } },
+    );
     const stats = (await res.json()) as SearchResult;
     const totals = new Map<string, number>();
-    for (const b of h.body.buckets) for (const [name, n] of Object.entries(b.series!)) totals.set(name, (totals.get(name) ?? 0) + n);
+    for (const b of h.body.buckets)
+      for (const [name, n] of Object.entries(b.series!)) totals.set(name, (totals.get(name) ?? 0) + n);
     const withoutLevel = rows.filter((r) => r.status === 500 && r.level === undefined).length;
     // the literal value OTHER is folded into the OTHER series, which nothing else joins at 20 series
     const fromStats = new Map(stats.rows!.map(([v, n]) => [String(v), n as number]));
     assert.deepEqual(totals, new Map([...fromStats, ['NULL', withoutLevel]]));
-    assertStacked(h.body, expected((r) => r.level, 20, h.body.spanSecs, (r) => r.status === 500));
+    assertStacked(
+      h.body,
+      expected(
+        (r) => r.level,
+        20,
+        h.body.spanSecs,
+        (r) => r.status === 500,
+      ),
+    );
   });
 
   it('stacks by a core field and by a numeric field named as the JSON shows it', async () => {
     const byHost = await get<HistogramResult>({ q: '*', by: 'host' });
-    assertStacked(byHost.body, expected((r) => r.host, 5, byHost.body.spanSecs));
+    assertStacked(
+      byHost.body,
+      expected((r) => r.host, 5, byHost.body.spanSecs),
+    );
     assert.deepEqual(byHost.body.series, ['web-0', 'web-1', 'web-2']);
     const byStatus = await get<HistogramResult>({ q: '*', by: 'status', series: '1' });
     assert.deepEqual(byStatus.body.series, ['200', 'OTHER']);
-    assertStacked(byStatus.body, expected((r) => String(r.status), 1, byStatus.body.spanSecs));
+    assertStacked(
+      byStatus.body,
+      expected((r) => String(r.status), 1, byStatus.body.spanSecs),
+    );
   });
 
   it('stacks after counted pipes, by a field one of them made', async () => {
     const h = await get<HistogramResult>({ q: '* | eval sev=if(status >= 500, "bad", "good")', by: 'sev' });
-    assertStacked(h.body, expected((r) => (r.status >= 500 ? 'bad' : 'good'), 5, h.body.spanSecs));
+    assertStacked(
+      h.body,
+      expected((r) => (r.status >= 500 ? 'bad' : 'good'), 5, h.body.spanSecs),
+    );
   });
 
   it('puts every event in NULL for a field no event has, and answers empty for no data', async () => {
     const h = await get<HistogramResult>({ q: '*', by: '"no such field"' });
     assert.deepEqual(h.body.series, ['NULL']);
-    assert.equal(h.body.buckets.reduce((s, b) => s + (b.series!.NULL ?? 0), 0), rows.length);
+    assert.equal(
+      h.body.buckets.reduce((s, b) => s + (b.series!.NULL ?? 0), 0),
+      rows.length,
+    );
     const none = await get<HistogramResult>({ q: '*', index: 'nothing-here', by: 'level' });
     assert.deepEqual([none.status, none.body.series, none.body.buckets], [200, [], []]);
   });

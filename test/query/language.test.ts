@@ -21,12 +21,18 @@ import type { LookupCatalog } from '../../src/query/lookup-catalog.js';
 const REL: RelationInfo = { sql: '(SELECT 1)', fieldColumns: [], candidateEvents: 0 };
 /** Every table the examples name, with the columns the lookup pipe's example reads. */
 const LOOKUPS: LookupCatalog = {
-  table: (name) => ({ name, relation: "(SELECT 0 AS r, 'u1' AS c0, 'Ann' AS c1, 'core' AS c2)", columns: ['uid', 'name', 'team'].map((n, i) => ({ name: n, sql: `c${i}` })), rowSql: 'r' }),
+  table: (name) => ({
+    name,
+    relation: "(SELECT 0 AS r, 'u1' AS c0, 'Ann' AS c1, 'core' AS c2)",
+    columns: ['uid', 'name', 'team'].map((n, i) => ({ name: n, sql: `c${i}` })),
+    rowSql: 'r',
+  }),
 };
 
 function assertDoc(what: string, d: ConstructDoc | undefined): void {
   assert.ok(d, `${what} has no doc`);
-  for (const k of ['syntax', 'description', 'example'] as const) assert.ok(typeof d[k] === 'string' && d[k].trim().length > 0, `${what}: empty ${k}`);
+  for (const k of ['syntax', 'description', 'example'] as const)
+    assert.ok(typeof d[k] === 'string' && d[k].trim().length > 0, `${what}: empty ${k}`);
   assert.match(d.description, /^[A-Za-z0-9(].*\.$/, `${what}: the description is one sentence ending in a full stop`);
   assert.doesNotMatch(d.description, /\. [A-Z]/, `${what}: the description is one sentence`);
 }
@@ -44,11 +50,15 @@ describe('language reference', () => {
   for (const [name, def] of Object.entries(PIPES)) {
     it(`documents the pipe ${name} with an example the parser accepts`, () => {
       assertDoc(`pipe ${name}`, def.doc);
-      assert.ok(def.doc.syntax.startsWith(`${name} `) || def.doc.syntax === name, `pipe ${name}: the syntax starts with its name`);
+      assert.ok(
+        def.doc.syntax.startsWith(`${name} `) || def.doc.syntax === name,
+        `pipe ${name}: the syntax starts with its name`,
+      );
       const q = assertExample(`pipe ${name}`, def.doc.example);
       assert.ok(def.doc.example.includes(`| ${name}`), `pipe ${name}: the example uses it`);
       // an alias (bucket) parses to its main pipe and prints under that name; the others print back exactly
-      if (q.pipes.some((p) => p.kind === name)) assert.equal(print(q), def.doc.example, `pipe ${name}: the example is canonical`);
+      if (q.pipes.some((p) => p.kind === name))
+        assert.equal(print(q), def.doc.example, `pipe ${name}: the example is canonical`);
     });
   }
 
@@ -66,7 +76,20 @@ describe('language reference', () => {
     const docs = aggregationDocs();
     const byName = new Map(docs.map((d) => [d.name, d]));
     // every name the parser accepts among these has an entry (pN through the p95 one), and the rest are refused
-    const candidates = [...docs.map((d) => d.name), ...Array.from({ length: 101 }, (_, i) => `p${i}`), 'stdev', 'mode', 'range', 'first', 'last', 'list', 'perc95', 'distinct_count', 'estdc', 'var'];
+    const candidates = [
+      ...docs.map((d) => d.name),
+      ...Array.from({ length: 101 }, (_, i) => `p${i}`),
+      'stdev',
+      'mode',
+      'range',
+      'first',
+      'last',
+      'list',
+      'perc95',
+      'distinct_count',
+      'estdc',
+      'var',
+    ];
     for (const name of candidates) {
       const accepted = isAggName(name);
       const entry = byName.get(name) ?? (/^p\d+$/.test(name) ? byName.get('p95') : undefined);
@@ -88,10 +111,22 @@ describe('language reference', () => {
 
   it('gathers every pipe, aggregation and function, with the keywords and core fields', () => {
     const ref = languageReference();
-    assert.deepEqual(ref.pipes.map((p) => p.name), Object.keys(PIPES).sort());
-    assert.deepEqual(ref.functions.map((f) => f.name), Object.keys(FUNCTIONS).sort());
-    assert.deepEqual(ref.aggregations.map((a) => a.name), aggregationDocs().map((a) => a.name));
-    assert.deepEqual(ref.pipes.find((p) => p.name === 'stats'), { name: 'stats', ...PIPES.stats.doc });
+    assert.deepEqual(
+      ref.pipes.map((p) => p.name),
+      Object.keys(PIPES).sort(),
+    );
+    assert.deepEqual(
+      ref.functions.map((f) => f.name),
+      Object.keys(FUNCTIONS).sort(),
+    );
+    assert.deepEqual(
+      ref.aggregations.map((a) => a.name),
+      aggregationDocs().map((a) => a.name),
+    );
+    assert.deepEqual(
+      ref.pipes.find((p) => p.name === 'stats'),
+      { name: 'stats', ...PIPES.stats.doc },
+    );
     assert.deepEqual(new Set(ref.coreFields), new Set(CORE_NAMES));
     assert.deepEqual(ref.coreFields, [...CORE_FIELDS_ORDER]);
     for (const k of ['AND', 'OR', 'NOT', 'by', 'as']) assert.ok(ref.keywords.includes(k), k);

@@ -25,14 +25,42 @@ const EVENTS: LogEvent[] = Array.from({ length: 240 }, (_, i) => {
   const fields: LogEvent['fields'] = { code: [200, 404, 500][i % 3], ms: i % 8 === 0 ? i / 2 : i + 0.5 };
   if (i % 5 !== 0) fields.uid = `u${i % 10}`;
   if (i % 6 === 0) fields.team = 'own-team';
-  return { timeUs: (T0 + i * 60_000) * 1000, env: 'default', index: 'main', host: HOSTS[i % 3], source: 'test', sourcetype: 'unit', message: `request ${i}`, fields };
+  return {
+    timeUs: (T0 + i * 60_000) * 1000,
+    env: 'default',
+    index: 'main',
+    host: HOSTS[i % 3],
+    source: 'test',
+    sourcetype: 'unit',
+    message: `request ${i}`,
+    fields,
+  };
 });
 
 /** u8 and u9 have no row; u1 has two (the first wins); u2's team cell is empty. */
-const USERS: [string, string, string][] = [['u0', 'Ann', 'core'], ['u1', 'Bob', 'core'], ['u2', 'Cy', ''], ['u3', 'Di', 'web'], ['u1', 'Bob Two', 'other'], ['u4', 'Ed', 'web'], ['u5', 'Flo', 'db'], ['u6', 'Gus', 'db'], ['u7', 'Hal', 'ops']];
-const CODES = [['200', 'OK'], ['404', 'Not Found']];
-const OWNERS = [['web-1', '200', 'alice'], ['web-2', '404', 'bob'], ['db-1', '500', 'carol'], ['web-1', '404', 'dave']];
-const csv = (header: string, rows: string[][]) => Buffer.from([header, ...rows.map((r) => r.join(','))].join('\n') + '\n');
+const USERS: [string, string, string][] = [
+  ['u0', 'Ann', 'core'],
+  ['u1', 'Bob', 'core'],
+  ['u2', 'Cy', ''],
+  ['u3', 'Di', 'web'],
+  ['u1', 'Bob Two', 'other'],
+  ['u4', 'Ed', 'web'],
+  ['u5', 'Flo', 'db'],
+  ['u6', 'Gus', 'db'],
+  ['u7', 'Hal', 'ops'],
+];
+const CODES = [
+  ['200', 'OK'],
+  ['404', 'Not Found'],
+];
+const OWNERS = [
+  ['web-1', '200', 'alice'],
+  ['web-2', '404', 'bob'],
+  ['db-1', '500', 'carol'],
+  ['web-1', '404', 'dave'],
+];
+const csv = (header: string, rows: string[][]) =>
+  Buffer.from([header, ...rows.map((r) => r.join(','))].join('\n') + '\n');
 
 const firstUser = (uid: unknown) => USERS.find((u) => u[0] === uid);
 
@@ -48,12 +76,26 @@ describe('the lookup pipe over the real store', () => {
     st = await openStorage();
     dir = mkdtempSync(join(tmpdir(), 'svc-lookups-'));
     const log = pino({ level: 'silent' });
-    control = await ControlStore.open({ blob: new FileBlobStore(join(dir, 'control.json')), encryptionKey: undefined, clock: systemClock, log });
+    control = await ControlStore.open({
+      blob: new FileBlobStore(join(dir, 'control.json')),
+      encryptionKey: undefined,
+      clock: systemClock,
+      log,
+    });
     lookups = await openLookups({ control, dataDir: dir, clock: systemClock, log });
     await lookups.service.put('users', csv('uid,name,team', USERS), 'test');
     await lookups.service.put('codes', csv('code,desc', CODES), 'test');
     await lookups.service.put('owners', csv('host,code,owner', OWNERS), 'test');
-    await lookups.service.put('ms', csv('ms,label', [['4', 'four'], ['4.5', 'four and a half'], ['8', 'eight'], ['64', 'sixty-four']]), 'test');
+    await lookups.service.put(
+      'ms',
+      csv('ms,label', [
+        ['4', 'four'],
+        ['4.5', 'four and a half'],
+        ['8', 'eight'],
+        ['64', 'sixty-four'],
+      ]),
+      'test',
+    );
     svc = new QueryService({ store: st.engine, control: st.control, clock: st.clock, lookups: lookups.catalog });
     await st.engine.writer.write(EVENTS.slice(0, 120), { wait: true });
     await st.engine.flush();
@@ -71,7 +113,11 @@ describe('the lookup pipe over the real store', () => {
     assert.equal(r.events.length, EVENTS.length);
     assert.equal(r.meta.matched, EVENTS.length);
     const times = r.events.map((e) => Date.parse(e.time));
-    assert.deepEqual(times, [...times].sort((a, b) => b - a), 'newest first, as before the pipe');
+    assert.deepEqual(
+      times,
+      [...times].sort((a, b) => b - a),
+      'newest first, as before the pipe',
+    );
     for (const e of r.events) {
       const u = firstUser(e.fields.uid);
       assert.equal(e.fields.name ?? null, u ? u[1] : null, `${e.message}: name`);
@@ -120,16 +166,24 @@ describe('the lookup pipe over the real store', () => {
       if (o) m.set(o, (m.get(o) ?? 0) + 1);
     }
     assert.ok(m.size >= 3, 'several owners match');
-    assert.deepEqual(r.rows, [...m].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+    assert.deepEqual(
+      r.rows,
+      [...m].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
+    );
   });
 
   it('keeps an order that read a field the lookup replaces', async () => {
-    const r = await search('* | where isnotnull(uid) | sort uid, -_time | lookup users uid output name as uid | head 50');
+    const r = await search(
+      '* | where isnotnull(uid) | sort uid, -_time | lookup users uid output name as uid | head 50',
+    );
     const expected = EVENTS.filter((e) => e.fields.uid !== undefined)
       .sort((a, b) => (a.fields.uid! < b.fields.uid! ? -1 : a.fields.uid! > b.fields.uid! ? 1 : b.timeUs - a.timeUs))
       .slice(0, 50)
       .map((e) => firstUser(e.fields.uid)?.[1] ?? null);
-    assert.deepEqual(r.events.map((e) => e.fields.uid ?? null), expected);
+    assert.deepEqual(
+      r.events.map((e) => e.fields.uid ?? null),
+      expected,
+    );
   });
 
   it('rejects an unknown table or column with a 400 naming it, whatever the data', async () => {
@@ -143,7 +197,11 @@ describe('the lookup pipe over the real store', () => {
       ['* | lookup users uid output name as x, team as x', /^lookup: "x" would name two columns/],
     ];
     for (const [q, re] of cases) {
-      await assert.rejects(search(q), (e: unknown) => isSvcError(e) && e.code === 'invalid_query' && re.test(e.message), q);
+      await assert.rejects(
+        search(q),
+        (e: unknown) => isSvcError(e) && e.code === 'invalid_query' && re.test(e.message),
+        q,
+      );
     }
   });
 

@@ -34,17 +34,42 @@ const subs = (n: number) => `* | append ${times('[search * | append ', n - 1)}[s
 const REJECTED: [string, string, string, (q: string) => number][] = [
   ['10,000 nested parentheses', `${times('(', 10_000)}a${times(')', 10_000)}`, NEST, () => MAX_NESTING],
   ['10,000 NOTs', `${times('NOT ', 10_000)}a`, NEST, () => 4 * MAX_NESTING],
-  ['parentheses one past the limit', `${times('(', MAX_NESTING + 1)}a${times(')', MAX_NESTING + 1)}`, NEST, () => MAX_NESTING],
-  ['10,000 parentheses in eval', `* | eval x=${times('(', 10_000)}1${times(')', 10_000)}`, NEST, () => 11 + MAX_NESTING],
+  [
+    'parentheses one past the limit',
+    `${times('(', MAX_NESTING + 1)}a${times(')', MAX_NESTING + 1)}`,
+    NEST,
+    () => MAX_NESTING,
+  ],
+  [
+    '10,000 parentheses in eval',
+    `* | eval x=${times('(', 10_000)}1${times(')', 10_000)}`,
+    NEST,
+    () => 11 + MAX_NESTING,
+  ],
   ['10,000 minus signs in eval', `* | eval x=${times('-', 10_000)}1`, NEST, () => 11 + MAX_NESTING],
   ['10,000 NOTs in where', `* | where ${times('NOT ', 10_000)}true`, NEST, () => 10 + 4 * MAX_NESTING],
-  ['10,000 nested function calls', `* | eval x=${times('abs(', 10_000)}1${times(')', 10_000)}`, NEST, () => 11 + 4 * MAX_NESTING],
+  [
+    '10,000 nested function calls',
+    `* | eval x=${times('abs(', 10_000)}1${times(')', 10_000)}`,
+    NEST,
+    () => 11 + 4 * MAX_NESTING,
+  ],
   ['5,000 additions in eval', `* | eval x=${plus(5000)}`, CHAIN, (q) => nth(q, '+', MAX_OPERATORS + 1)],
   ['5,000 ANDs in where', `* | where ${conds(5000)}`, CHAIN, (q) => nth(q, '=', MAX_OPERATORS / 2 + 1)],
-  ['additions past the limit split by parentheses', `* | eval x=(${plus(MAX_OPERATORS / 2)}) + (${plus(MAX_OPERATORS / 2)})`, CHAIN, (q) => q.lastIndexOf('+')],
+  [
+    'additions past the limit split by parentheses',
+    `* | eval x=(${plus(MAX_OPERATORS / 2)}) + (${plus(MAX_OPERATORS / 2)})`,
+    CHAIN,
+    (q) => q.lastIndexOf('+'),
+  ],
   ['subsearches one past the limit', subs(MAX_NESTING + 1), NEST, (q) => nth(q, '[', MAX_NESTING + 1)],
   ['5,000 ANDed terms', anded(5001), TERMS, (q) => q.indexOf(`t${MAX_TERMS} `)],
-  ['5,000 ANDed field filters', anded(5001, (i) => `f${i % 7}=v${i}`), TERMS, (q) => q.indexOf(`f${MAX_TERMS % 7}=v${MAX_TERMS} `)],
+  [
+    '5,000 ANDed field filters',
+    anded(5001, (i) => `f${i % 7}=v${i}`),
+    TERMS,
+    (q) => q.indexOf(`f${MAX_TERMS % 7}=v${MAX_TERMS} `),
+  ],
   ['one term past the limit, negated', `${anded(MAX_TERMS)} -last`, TERMS, (q) => q.indexOf('-last')],
 ];
 
@@ -61,13 +86,16 @@ const ACCEPTED: [string, string][] = [
 describe('query nesting limits', () => {
   for (const [name, q, message, position] of REJECTED) {
     it(`rejects ${name} with invalid_query at the token past the limit`, () => {
-      assert.throws(() => parse(q), (e: unknown) => {
-        assert.ok(isSvcError(e), `not an SvcError: ${String(e)}`);
-        assert.equal(e.code, 'invalid_query');
-        assert.equal(e.message, message);
-        assert.equal(e.details?.position, position(q));
-        return true;
-      });
+      assert.throws(
+        () => parse(q),
+        (e: unknown) => {
+          assert.ok(isSvcError(e), `not an SvcError: ${String(e)}`);
+          assert.equal(e.code, 'invalid_query');
+          assert.equal(e.message, message);
+          assert.equal(e.details?.position, position(q));
+          return true;
+        },
+      );
     });
   }
 
@@ -101,10 +129,17 @@ describe('query nesting limits', () => {
 
     for (const [name, q, message, position] of REJECTED.slice(0, 2)) {
       it(`answers ${name} posted to /api/search with 400 invalid_query at the position`, async () => {
-        const res = await fetch(`${srv.url}/api/search`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify({ q }) });
+        const res = await fetch(`${srv.url}/api/search`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ q }),
+        });
         assert.equal(res.status, 400);
         const body = (await res.json()) as { error: { code: string; message: string; position: number } };
-        assert.deepEqual([body.error.code, body.error.message, body.error.position], ['invalid_query', message, position(q)]);
+        assert.deepEqual(
+          [body.error.code, body.error.message, body.error.position],
+          ['invalid_query', message, position(q)],
+        );
       });
     }
   });

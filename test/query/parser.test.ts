@@ -32,7 +32,7 @@ const CANONICAL = [
   'http://example.com/a?b',
   '10.0.0.1',
   'user@example.com',
-  "* | stats count, dc('src ip') by \"id orig\", host",
+  '* | stats count, dc(\'src ip\') by "id orig", host',
   '* | bin span=1h _time | stats count by _time, host',
   'error host=web* | rex "took (?<ms>\\d+)ms" | eval s=ms / 1000 | where s > 1 | stats count, p95(s) by host | sort -count | head 3',
 ];
@@ -65,7 +65,11 @@ const REJECTED: [string, string, number][] = [
   ['"open', 'missing closing " for the string starting at position 0', 0],
   ['a ""', 'missing text inside the phrase ""', 2],
   ['1host=x', 'invalid field name "1host"', 0],
-  ['earliest=yesterday', 'cannot parse earliest time "yesterday": want RFC 3339, epoch seconds, now or relative like -15m', 9],
+  [
+    'earliest=yesterday',
+    'cannot parse earliest time "yesterday": want RFC 3339, epoch seconds, now or relative like -15m',
+    9,
+  ],
 ];
 
 describe('query parser', () => {
@@ -73,13 +77,28 @@ describe('query parser', () => {
 
   it('keeps terms case as written but ANDs implicitly', () => {
     const q = parse('Error FAILED');
-    assert.deepEqual(q.search, { kind: 'and', items: [{ kind: 'term', text: 'Error' }, { kind: 'term', text: 'FAILED' }] });
+    assert.deepEqual(q.search, {
+      kind: 'and',
+      items: [
+        { kind: 'term', text: 'Error' },
+        { kind: 'term', text: 'FAILED' },
+      ],
+    });
   });
 
   it('binds AND tighter than OR', () => {
     assert.deepEqual(parse('a b OR c').search, {
       kind: 'or',
-      items: [{ kind: 'and', items: [{ kind: 'term', text: 'a' }, { kind: 'term', text: 'b' }] }, { kind: 'term', text: 'c' }],
+      items: [
+        {
+          kind: 'and',
+          items: [
+            { kind: 'term', text: 'a' },
+            { kind: 'term', text: 'b' },
+          ],
+        },
+        { kind: 'term', text: 'c' },
+      ],
     });
   });
 });

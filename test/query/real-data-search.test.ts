@@ -18,7 +18,10 @@ const present = existsSync(join(DATA, 'elastic-examples-apache'));
 if (!present) console.log(`# skipping real-data search tests: no real data at ${DATA} (set SVC_REAL_DATA)`);
 
 const ENV = 'realq';
-const lines = (rel: string) => readFileSync(join(DATA, rel), 'utf8').split(/\r?\n/).filter((l) => l.length > 0);
+const lines = (rel: string) =>
+  readFileSync(join(DATA, rel), 'utf8')
+    .split(/\r?\n/)
+    .filter((l) => l.length > 0);
 
 /** The test's own whole-token rule (case-insensitive; no letter, digit or _ directly around). */
 function hasToken(text: string, term: string): boolean {
@@ -57,11 +60,16 @@ describe('search correctness on real logs', { skip: present ? false : `no real d
     assert.equal(res.status, 200, `${q}: ${text}`);
     return JSON.parse(text) as SearchResult;
   }
-  const matched = async (q: string, index: string, params: Record<string, string> = {}) => (await search(q, { index, ...params })).meta.matched;
+  const matched = async (q: string, index: string, params: Record<string, string> = {}) =>
+    (await search(q, { index, ...params })).meta.matched;
 
   async function ingest(index: string, body: string, contentType: string): Promise<void> {
     const ingestToken = await createIngestToken(srv, { env: ENV });
-    const res = await fetch(`${srv.url}/api/ingest?index=${index}`, { method: 'POST', headers: { authorization: `Bearer ${ingestToken}`, 'content-type': contentType }, body });
+    const res = await fetch(`${srv.url}/api/ingest?index=${index}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ingestToken}`, 'content-type': contentType },
+      body,
+    });
     const answer = (await res.json()) as { ingested: number; errors: number };
     assert.equal(res.status, 200, JSON.stringify(answer));
     assert.equal(answer.errors, 0);
@@ -70,7 +78,11 @@ describe('search correctness on real logs', { skip: present ? false : `no real d
   before(async () => {
     srv = await startTestServer();
     await createEnv(srv, ENV);
-    await ingest('apache', readFileSync(join(DATA, 'elastic-examples-apache/apache_access_combined.log'), 'utf8'), 'text/plain');
+    await ingest(
+      'apache',
+      readFileSync(join(DATA, 'elastic-examples-apache/apache_access_combined.log'), 'utf8'),
+      'text/plain',
+    );
     await ingest('ssh', readFileSync(join(DATA, 'loghub/OpenSSH/OpenSSH_2k.log'), 'utf8'), 'text/plain');
     await ingest('zeek', zeekLines.join('\n') + '\n', 'application/x-ndjson');
     token = await adminToken(srv);
@@ -101,14 +113,29 @@ describe('search correctness on real logs', { skip: present ? false : `no real d
 
   it('counts boolean combinations of OpenSSH terms', async () => {
     const has = (l: string, t: string) => hasToken(l, t);
-    assert.equal(await matched('Failed password', 'ssh'), openssh.filter((l) => has(l, 'failed') && has(l, 'password')).length);
-    assert.equal(await matched('"Failed password for invalid user"', 'ssh'), openssh.filter((l) => has(l, 'Failed password for invalid user')).length);
-    assert.equal(await matched('preauth NOT Disconnecting', 'ssh'), openssh.filter((l) => has(l, 'preauth') && !has(l, 'disconnecting')).length);
-    assert.equal(await matched('invalid OR failure', 'ssh'), openssh.filter((l) => has(l, 'invalid') || has(l, 'failure')).length);
+    assert.equal(
+      await matched('Failed password', 'ssh'),
+      openssh.filter((l) => has(l, 'failed') && has(l, 'password')).length,
+    );
+    assert.equal(
+      await matched('"Failed password for invalid user"', 'ssh'),
+      openssh.filter((l) => has(l, 'Failed password for invalid user')).length,
+    );
+    assert.equal(
+      await matched('preauth NOT Disconnecting', 'ssh'),
+      openssh.filter((l) => has(l, 'preauth') && !has(l, 'disconnecting')).length,
+    );
+    assert.equal(
+      await matched('invalid OR failure', 'ssh'),
+      openssh.filter((l) => has(l, 'invalid') || has(l, 'failure')).length,
+    );
   });
 
   it('extracts fields with rex and counts by them', async () => {
-    const r = await search('"Failed password" | rex "Failed password for (invalid user )?(?<user>\\S+) from" | stats count by user', { index: 'ssh' });
+    const r = await search(
+      '"Failed password" | rex "Failed password for (invalid user )?(?<user>\\S+) from" | stats count by user',
+      { index: 'ssh' },
+    );
     const expect = new Map<string, number>();
     for (const l of openssh) {
       const m = /Failed password for (invalid user )?(\S+) from/.exec(l);
@@ -119,10 +146,19 @@ describe('search correctness on real logs', { skip: present ? false : `no real d
 
   it('filters JSON fields by value, case-insensitively and numerically', async () => {
     assert.equal(await matched('id.resp_p=22', 'zeek'), zeek.filter((o) => o['id.resp_p'] === 22).length);
-    assert.equal(await matched('severity=info', 'zeek'), zeek.filter((o) => String(o.severity ?? '').toLowerCase() === 'info').length);
+    assert.equal(
+      await matched('severity=info', 'zeek'),
+      zeek.filter((o) => String(o.severity ?? '').toLowerCase() === 'info').length,
+    );
     assert.equal(await matched('id.orig_p>=60000', 'zeek'), zeek.filter((o) => Number(o['id.orig_p']) >= 60000).length);
-    assert.equal(await matched('proto=udp id.resp_p!=514', 'zeek'), zeek.filter((o) => o.proto === 'udp' && o['id.resp_p'] !== undefined && o['id.resp_p'] !== 514).length);
-    assert.equal(await matched('id.resp_h=10.47.8.*', 'zeek'), zeek.filter((o) => String(o['id.resp_h'] ?? '').startsWith('10.47.8.')).length);
+    assert.equal(
+      await matched('proto=udp id.resp_p!=514', 'zeek'),
+      zeek.filter((o) => o.proto === 'udp' && o['id.resp_p'] !== undefined && o['id.resp_p'] !== 514).length,
+    );
+    assert.equal(
+      await matched('id.resp_h=10.47.8.*', 'zeek'),
+      zeek.filter((o) => String(o['id.resp_h'] ?? '').startsWith('10.47.8.')).length,
+    );
   });
 
   it('matches terms in the message of JSON events, or their line when they have none', async () => {
@@ -134,15 +170,28 @@ describe('search correctness on real logs', { skip: present ? false : `no real d
   it('answers stats count by two fields like the test does', async () => {
     const r = await search('* | stats count by facility, severity', { index: 'zeek', limit: '1000' });
     const expect = new Map<string, number>();
-    for (const o of zeek) if (o.facility !== undefined && o.severity !== undefined) expect.set(`${o.facility}|${o.severity}`, (expect.get(`${o.facility}|${o.severity}`) ?? 0) + 1);
+    for (const o of zeek)
+      if (o.facility !== undefined && o.severity !== undefined)
+        expect.set(`${o.facility}|${o.severity}`, (expect.get(`${o.facility}|${o.severity}`) ?? 0) + 1);
     assert.deepEqual(new Map(r.rows!.map((row) => [`${row[0]}|${row[1]}`, row[2]])), expect);
   });
 
   it('aggregates numeric JSON fields like the test does', async () => {
     const ports = zeek.filter((o) => o._path === 'ssh').map((o) => Number(o['id.orig_p']));
-    const r = await search('id.resp_p=22 | stats count, sum(id.orig_p) as s, min(id.orig_p) as lo, max(id.orig_p) as hi, dc(id.orig_h) as hosts', { index: 'zeek' });
+    const r = await search(
+      'id.resp_p=22 | stats count, sum(id.orig_p) as s, min(id.orig_p) as lo, max(id.orig_p) as hi, dc(id.orig_h) as hosts',
+      { index: 'zeek' },
+    );
     const ssh = zeek.filter((o) => o['id.resp_p'] === 22);
-    assert.deepEqual(r.rows, [[ssh.length, ssh.reduce((s, o) => s + Number(o['id.orig_p']), 0), Math.min(...ssh.map((o) => Number(o['id.orig_p']))), Math.max(...ssh.map((o) => Number(o['id.orig_p']))), new Set(ssh.map((o) => o['id.orig_h'])).size]]);
+    assert.deepEqual(r.rows, [
+      [
+        ssh.length,
+        ssh.reduce((s, o) => s + Number(o['id.orig_p']), 0),
+        Math.min(...ssh.map((o) => Number(o['id.orig_p']))),
+        Math.max(...ssh.map((o) => Number(o['id.orig_p']))),
+        new Set(ssh.map((o) => o['id.orig_h'])).size,
+      ],
+    ]);
     assert.ok(ports.length > 0);
   });
 
@@ -151,10 +200,16 @@ describe('search correctness on real logs', { skip: present ? false : `no real d
     const to = Date.UTC(2015, 4, 19, 6, 30, 0);
     const expect = apache.filter((l) => apacheTime(l) >= from && apacheTime(l) < to).length;
     assert.ok(expect > 0 && expect < apache.length);
-    assert.equal(await matched('*', 'apache', { from: new Date(from).toISOString(), to: new Date(to).toISOString() }), expect);
+    assert.equal(
+      await matched('*', 'apache', { from: new Date(from).toISOString(), to: new Date(to).toISOString() }),
+      expect,
+    );
     assert.equal(await matched(`earliest=${new Date(from).toISOString()} latest=${to / 1000}`, 'apache'), expect);
     const gets = apache.filter((l) => apacheTime(l) >= from && apacheTime(l) < to && hasToken(l, 'GET')).length;
-    assert.equal(await matched('GET', 'apache', { from: new Date(from).toISOString(), to: new Date(to).toISOString() }), gets);
+    assert.equal(
+      await matched('GET', 'apache', { from: new Date(from).toISOString(), to: new Date(to).toISOString() }),
+      gets,
+    );
   });
 
   it('counts per hour with timechart like the test does', async () => {
@@ -166,13 +221,23 @@ describe('search correctness on real logs', { skip: present ? false : `no real d
     }
     const got = new Map(r.rows!.map((row) => [Date.parse(row[0] as string), row[1] as number]));
     for (const [h, n] of expect) assert.equal(got.get(h), n, new Date(h).toISOString());
-    assert.equal([...got.values()].reduce((a, b) => a + b, 0), apache.length);
+    assert.equal(
+      [...got.values()].reduce((a, b) => a + b, 0),
+      apache.length,
+    );
   });
 
   it('returns the newest matching events first', async () => {
     const r = await search('googlebot', { index: 'apache', limit: '5' });
-    const times = apache.filter((l) => hasToken(l, 'googlebot')).map(apacheTime).sort((a, b) => b - a).slice(0, 5);
-    assert.deepEqual(r.events.map((e) => Date.parse(e.time)), times);
+    const times = apache
+      .filter((l) => hasToken(l, 'googlebot'))
+      .map(apacheTime)
+      .sort((a, b) => b - a)
+      .slice(0, 5);
+    assert.deepEqual(
+      r.events.map((e) => Date.parse(e.time)),
+      times,
+    );
   });
 
   it('says how many events lie outside a time range that misses them', async () => {

@@ -30,8 +30,13 @@ describe('rename and bin', () => {
   });
 
   it('renames a field, and the new name works in later pipes', async () => {
-    const got = new Map((await rows('* | rename host as server | stats count by server')).map(([k, n]) => [k as string, n as number]));
-    assert.deepEqual(got, tally((e) => e.host));
+    const got = new Map(
+      (await rows('* | rename host as server | stats count by server')).map(([k, n]) => [k as string, n as number]),
+    );
+    assert.deepEqual(
+      got,
+      tally((e) => e.host),
+    );
     assert.deepEqual(await rows('* | rename seq as n | where n < 10 | stats count'), [[10]]);
     assert.deepEqual(await rows('* | rename host as server | stats count(host) as h'), [[0]], 'the old name is gone');
   });
@@ -49,12 +54,17 @@ describe('rename and bin', () => {
 
   it('keeps the event order when the ordering field is renamed', async () => {
     const r = await svc.search(SYSTEM_PRINCIPAL, { q: '* | rename _time as t | head 3' });
-    assert.deepEqual(r.events.map((e) => e.fields.seq), [499, 498, 497]);
+    assert.deepEqual(
+      r.events.map((e) => e.fields.seq),
+      [499, 498, 497],
+    );
   });
 
   it('bins _time by a span, and stats by the bucket counts per hour as the test does', async () => {
     const got = await rows('* | bin span=1h _time | stats count by _time');
-    const want = [...tally((e) => new Date(Math.floor(e.timeUs / 3_600_000_000) * 3_600_000).toISOString().replace('Z', '000Z'))];
+    const want = [
+      ...tally((e) => new Date(Math.floor(e.timeUs / 3_600_000_000) * 3_600_000).toISOString().replace('Z', '000Z')),
+    ];
     assert.deepEqual(got, want);
     const byHost = await rows('* | bin span=2h _time as slot | stats count by slot, host | head 2');
     assert.equal(byHost.length, 2);
@@ -62,8 +72,19 @@ describe('rename and bin', () => {
   });
 
   it('bins a number into ranges named as Splunk names them', async () => {
-    const got = new Map((await rows('* | bin span=100 seq | stats count by seq')).map(([k, n]) => [k as string, n as number]));
-    assert.deepEqual(got, new Map([['0-100', 100], ['100-200', 100], ['200-300', 100], ['300-400', 100], ['400-500', 100]]));
+    const got = new Map(
+      (await rows('* | bin span=100 seq | stats count by seq')).map(([k, n]) => [k as string, n as number]),
+    );
+    assert.deepEqual(
+      got,
+      new Map([
+        ['0-100', 100],
+        ['100-200', 100],
+        ['200-300', 100],
+        ['300-400', 100],
+        ['400-500', 100],
+      ]),
+    );
     assert.deepEqual(await rows('* | bucket span=0.5 ratio as r | where seq = 3 | table r seq'), [['0.5-1', 3]]);
   });
 });

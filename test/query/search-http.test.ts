@@ -15,10 +15,20 @@ describe('search routes', () => {
     srv = await startTestServer();
     admin = await adminToken(srv);
     await createEnv(srv, 'prod');
-    const lines = Array.from({ length: 30 }, (_, i) => JSON.stringify({ ts: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(), message: `request ${i} ${i % 3 === 0 ? 'failed' : 'ok'}`, status: i % 3 === 0 ? 500 : 200 }));
+    const lines = Array.from({ length: 30 }, (_, i) =>
+      JSON.stringify({
+        ts: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(),
+        message: `request ${i} ${i % 3 === 0 ? 'failed' : 'ok'}`,
+        status: i % 3 === 0 ? 500 : 200,
+      }),
+    );
     for (const env of ['default', 'prod']) {
       const t = await createIngestToken(srv, { env, index: 'web' });
-      const res = await fetch(`${srv.url}/api/ingest`, { method: 'POST', headers: { authorization: `Bearer ${t}`, 'content-type': 'application/x-ndjson' }, body: lines.join('\n') });
+      const res = await fetch(`${srv.url}/api/ingest`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t}`, 'content-type': 'application/x-ndjson' },
+        body: lines.join('\n'),
+      });
       assert.equal(res.status, 200);
     }
   });
@@ -44,7 +54,11 @@ describe('search routes', () => {
   });
 
   it('takes the same parameters as a JSON body on POST', async () => {
-    const res = await fetch(`${srv.url}/api/search`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify({ q: 'status>=500 | stats count', env: 'prod' }) });
+    const res = await fetch(`${srv.url}/api/search`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ q: 'status>=500 | stats count', env: 'prod' }),
+    });
     assert.equal(res.status, 200);
     assert.deepEqual(((await res.json()) as { rows: unknown[][] }).rows, [[10]]);
   });
@@ -93,10 +107,16 @@ describe('search routes', () => {
   it('answers a histogram and the fields with top values', async () => {
     const h = await get('/api/histogram?q=failed&buckets=3', admin);
     assert.equal(h.status, 200);
-    assert.equal(h.body.buckets.reduce((s: number, b: { count: number }) => s + b.count, 0), 10);
+    assert.equal(
+      h.body.buckets.reduce((s: number, b: { count: number }) => s + b.count, 0),
+      10,
+    );
     const f = await get('/api/fields?q=*&top=2', admin);
     assert.equal(f.status, 200);
     const status = f.body.fields.find((x: { name: string }) => x.name === 'status');
-    assert.deepEqual(status.top, [{ value: 200, count: 20 }, { value: 500, count: 10 }]);
+    assert.deepEqual(status.top, [
+      { value: 200, count: 20 },
+      { value: 500, count: 10 },
+    ]);
   });
 });

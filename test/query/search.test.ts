@@ -67,13 +67,21 @@ function hasToken(message: string, term: string): boolean {
 }
 
 function principal(envs: string[], indexes: string[] = ['*']): ApiKeyPrincipal {
-  return { kind: 'api_key', id: 'k', name: 'k', scopes: new Set<Scope>(['standard']), allow: { envs, indexes, tools: [] }, createdBy: 'test' };
+  return {
+    kind: 'api_key',
+    id: 'k',
+    name: 'k',
+    scopes: new Set<Scope>(['standard']),
+    allow: { envs, indexes, tools: [] },
+    createdBy: 'test',
+  };
 }
 
 describe('search semantics over the real store', () => {
   let st: TestStorage;
   let svc: QueryService;
-  const count = async (q: string, extra: Record<string, string> = {}) => (await svc.search(SYSTEM_PRINCIPAL, { q, limit: 1, ...extra })).meta.matched;
+  const count = async (q: string, extra: Record<string, string> = {}) =>
+    (await svc.search(SYSTEM_PRINCIPAL, { q, limit: 1, ...extra })).meta.matched;
   const table = async (q: string, extra: Record<string, string> = {}) => svc.search(SYSTEM_PRINCIPAL, { q, ...extra });
 
   before(async () => {
@@ -94,7 +102,10 @@ describe('search semantics over the real store', () => {
   }
 
   it('matches a phrase as a contiguous run of tokens', async () => {
-    assert.equal(await count('"connection refused"'), DEFAULT.filter((e) => hasToken(e.message, 'connection refused')).length);
+    assert.equal(
+      await count('"connection refused"'),
+      DEFAULT.filter((e) => hasToken(e.message, 'connection refused')).length,
+    );
     assert.ok((await count('"connection refused"')) > 0);
   });
 
@@ -109,24 +120,39 @@ describe('search semantics over the real store', () => {
     assert.equal(await count('error OR refused'), DEFAULT.filter((e) => has(e, 'error') || has(e, 'refused')).length);
     assert.equal(await count('refused NOT error'), DEFAULT.filter((e) => has(e, 'refused') && !has(e, 'error')).length);
     assert.equal(await count('refused -error'), DEFAULT.filter((e) => has(e, 'refused') && !has(e, 'error')).length);
-    assert.equal(await count('(error OR errors) host=web-1'), DEFAULT.filter((e) => (has(e, 'error') || has(e, 'errors')) && e.host === 'web-1').length);
+    assert.equal(
+      await count('(error OR errors) host=web-1'),
+      DEFAULT.filter((e) => (has(e, 'error') || has(e, 'errors')) && e.host === 'web-1').length,
+    );
   });
 
   it('filters fields by value, wildcard, case-insensitive equality and numeric comparison', async () => {
     assert.equal(await count('host=web-1'), DEFAULT.filter((e) => e.host === 'web-1').length);
     assert.equal(await count('host:WEB*'), DEFAULT.filter((e) => e.host.startsWith('web')).length);
-    assert.equal(await count('user=bob'), DEFAULT.filter((e) => String(e.fields.user ?? '').toLowerCase() === 'bob').length);
-    assert.equal(await count('user!=bob'), DEFAULT.filter((e) => e.fields.user !== undefined && e.fields.user !== 'Bob').length);
+    assert.equal(
+      await count('user=bob'),
+      DEFAULT.filter((e) => String(e.fields.user ?? '').toLowerCase() === 'bob').length,
+    );
+    assert.equal(
+      await count('user!=bob'),
+      DEFAULT.filter((e) => e.fields.user !== undefined && e.fields.user !== 'Bob').length,
+    );
     assert.equal(await count('NOT user=bob'), DEFAULT.filter((e) => e.fields.user !== 'Bob').length);
     // code is stored as text: numeric comparisons still work
     assert.equal(await count('code>=500'), DEFAULT.filter((e) => Number(e.fields.code) >= 500).length);
     assert.equal(await count('code=404'), DEFAULT.filter((e) => e.fields.code === '404').length);
-    assert.equal(await count('seq<100 seq>=10'), DEFAULT.filter((e) => Number(e.fields.seq) < 100 && Number(e.fields.seq) >= 10).length);
+    assert.equal(
+      await count('seq<100 seq>=10'),
+      DEFAULT.filter((e) => Number(e.fields.seq) < 100 && Number(e.fields.seq) >= 10).length,
+    );
     assert.equal(await count('ratio>10.5'), DEFAULT.filter((e) => Number(e.fields.ratio) > 10.5).length);
     assert.equal(await count('id.orig_h=10.0.0.1'), DEFAULT.filter((e) => e.fields['id.orig_h'] === '10.0.0.1').length);
     assert.equal(await count('user=*'), DEFAULT.filter((e) => e.fields.user !== undefined).length);
     assert.equal(await count('index=web'), DEFAULT.filter((e) => e.index === 'web').length);
-    assert.equal(await count('index=WE* error'), DEFAULT.filter((e) => e.index === 'web' && hasToken(e.message, 'error')).length);
+    assert.equal(
+      await count('index=WE* error'),
+      DEFAULT.filter((e) => e.index === 'web' && hasToken(e.message, 'error')).length,
+    );
     assert.equal(await count('index=nosuch'), 0);
     assert.equal(await count('index=web OR index=app'), DEFAULT.length);
   });
@@ -141,7 +167,9 @@ describe('search semantics over the real store', () => {
   });
 
   it('aggregates sum, avg, min, max, dc and values', async () => {
-    const r = await table('host=db-1 | stats sum(seq) as s, avg(seq), min(seq), max(seq), dc(code), values(code) as codes');
+    const r = await table(
+      'host=db-1 | stats sum(seq) as s, avg(seq), min(seq), max(seq), dc(code), values(code) as codes',
+    );
     const seqs = DEFAULT.filter((e) => e.host === 'db-1').map((e) => Number(e.fields.seq));
     const codes = [...new Set(DEFAULT.filter((e) => e.host === 'db-1').map((e) => String(e.fields.code)))].sort();
     const sum = seqs.reduce((a, b) => a + b, 0);
@@ -151,32 +179,54 @@ describe('search semantics over the real store', () => {
 
   it('counts over all allowed envs with env=* and by index', async () => {
     const r = await table('* | stats count by env', { env: '*' });
-    assert.deepEqual(r.rows, [['default', DEFAULT.length], ['other', EVENTS.length - DEFAULT.length]]);
+    assert.deepEqual(r.rows, [
+      ['default', DEFAULT.length],
+      ['other', EVENTS.length - DEFAULT.length],
+    ]);
   });
 
   it('restricts to the from/to range and to earliest/latest', async () => {
     const from = new Date(T0 + 100 * 60_000).toISOString();
     const to = new Date(T0 + 200 * 60_000).toISOString();
-    const inRange = DEFAULT.filter((e) => e.timeUs >= (T0 + 100 * 60_000) * 1000 && e.timeUs < (T0 + 200 * 60_000) * 1000);
+    const inRange = DEFAULT.filter(
+      (e) => e.timeUs >= (T0 + 100 * 60_000) * 1000 && e.timeUs < (T0 + 200 * 60_000) * 1000,
+    );
     assert.equal(await count('*', { from, to }), inRange.length);
     assert.equal(await count(`earliest=${from} latest=${to}`), inRange.length);
-    assert.equal(await count(`earliest=${from} latest=${to} error`), inRange.filter((e) => hasToken(e.message, 'error')).length);
+    assert.equal(
+      await count(`earliest=${from} latest=${to} error`),
+      inRange.filter((e) => hasToken(e.message, 'error')).length,
+    );
   });
 
   it('returns the newest events first, up to limit, with their fields', async () => {
     const r = await svc.search(SYSTEM_PRINCIPAL, { q: 'error', limit: 5 });
-    const expect = DEFAULT.filter((e) => hasToken(e.message, 'error')).sort((a, b) => b.timeUs - a.timeUs).slice(0, 5);
-    assert.deepEqual(r.events.map((e) => e.message), expect.map((e) => e.message));
+    const expect = DEFAULT.filter((e) => hasToken(e.message, 'error'))
+      .sort((a, b) => b.timeUs - a.timeUs)
+      .slice(0, 5);
+    assert.deepEqual(
+      r.events.map((e) => e.message),
+      expect.map((e) => e.message),
+    );
     assert.equal(r.events[0].time, new Date(expect[0].timeUs / 1000).toISOString().replace('.000Z', '.000000Z'));
     assert.equal(r.events[0].fields.seq, expect[0].fields.seq);
     assert.equal(r.meta.matched, DEFAULT.filter((e) => hasToken(e.message, 'error')).length);
   });
 
   it('applies where, eval, rex, sort, head, table', async () => {
-    const r = await table('took | rex "#(?<n>\\d+)" | eval double=n * 2 | where double > 100 | sort -double | head 3 | table n double');
-    const expect = DEFAULT.filter((e) => hasToken(e.message, 'took')).map((e) => Number(/#(\d+)/.exec(e.message)![1])).filter((n) => n * 2 > 100).sort((a, b) => b - a).slice(0, 3);
+    const r = await table(
+      'took | rex "#(?<n>\\d+)" | eval double=n * 2 | where double > 100 | sort -double | head 3 | table n double',
+    );
+    const expect = DEFAULT.filter((e) => hasToken(e.message, 'took'))
+      .map((e) => Number(/#(\d+)/.exec(e.message)![1]))
+      .filter((n) => n * 2 > 100)
+      .sort((a, b) => b - a)
+      .slice(0, 3);
     assert.deepEqual(r.columns, ['n', 'double']);
-    assert.deepEqual(r.rows, expect.map((n) => [String(n), n * 2]));
+    assert.deepEqual(
+      r.rows,
+      expect.map((n) => [String(n), n * 2]),
+    );
   });
 
   it('answers top, rare and dedup', async () => {
@@ -184,14 +234,23 @@ describe('search semantics over the real store', () => {
     const counts = new Map<string, number>();
     for (const e of DEFAULT) counts.set(String(e.fields.code), (counts.get(String(e.fields.code)) ?? 0) + 1);
     const sorted = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-    assert.deepEqual(top.rows!.map((r) => [r[0], r[1]]), sorted.slice(0, 2));
+    assert.deepEqual(
+      top.rows!.map((r) => [r[0], r[1]]),
+      sorted.slice(0, 2),
+    );
     const rare = await table('* | rare 1 code');
-    assert.deepEqual(rare.rows!.map((r) => [r[0], r[1]]), [...sorted].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 1));
+    assert.deepEqual(
+      rare.rows!.map((r) => [r[0], r[1]]),
+      [...sorted].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 1),
+    );
     const dedup = await svc.search(SYSTEM_PRINCIPAL, { q: '* | dedup host', limit: 10 });
     assert.equal(dedup.events.length, HOSTS.length);
     const dedup2 = await svc.search(SYSTEM_PRINCIPAL, { q: '* | dedup 2 host', limit: 100 });
     const perHost = HOSTS.map((h) => Math.min(2, DEFAULT.filter((e) => e.host === h).length));
-    assert.equal(dedup2.events.length, perHost.reduce((a, b) => a + b, 0));
+    assert.equal(
+      dedup2.events.length,
+      perHost.reduce((a, b) => a + b, 0),
+    );
     for (const h of HOSTS) assert.ok(dedup2.events.filter((e) => e.host === h).length <= 2);
   });
 
@@ -201,11 +260,15 @@ describe('search semantics over the real store', () => {
     const expected: [string, string, number][] = [];
     for (const host of [...new Set(DEFAULT.map((e) => e.host))].sort()) {
       const counts = new Map<string, number>();
-      for (const e of DEFAULT.filter((x) => x.host === host)) counts.set(String(e.fields.code), (counts.get(String(e.fields.code)) ?? 0) + 1);
+      for (const e of DEFAULT.filter((x) => x.host === host))
+        counts.set(String(e.fields.code), (counts.get(String(e.fields.code)) ?? 0) + 1);
       const ranked = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 2);
       for (const [code, n] of ranked) expected.push([host, code, n]);
     }
-    assert.deepEqual(r.rows!.map((row) => [row[0], row[1], row[2]]), expected);
+    assert.deepEqual(
+      r.rows!.map((row) => [row[0], row[1], row[2]]),
+      expected,
+    );
     const firstHost = expected[0][0];
     const hostTotal = DEFAULT.filter((e) => e.host === firstHost).length;
     assert.ok(Math.abs((r.rows![0][3] as number) - (100 * expected[0][2]) / hostTotal) < 1e-9);
@@ -226,7 +289,10 @@ describe('search semantics over the real store', () => {
     assert.equal(await count('"\\"quoted\\""'), DEFAULT.filter((e) => e.message.includes('"quoted"')).length);
     assert.equal(await count('"C:\\temp\\x"'), DEFAULT.filter((e) => e.message.includes('C:\\temp\\x')).length);
     assert.ok((await count('"C:\\temp\\x"')) > 0);
-    assert.equal(await count('"DROP TABLE events; --"'), DEFAULT.filter((e) => e.message.includes('DROP TABLE events; --')).length);
+    assert.equal(
+      await count('"DROP TABLE events; --"'),
+      DEFAULT.filter((e) => e.message.includes('DROP TABLE events; --')).length,
+    );
     assert.equal(await count(`host="x'); DROP TABLE t; --"`), 0);
     assert.equal(await count(`* | where host = "'; SELECT 1; --"`), 0);
     assert.equal(await count(`* | eval "x""y"=1 | where 'a"b' = "c'd"`).catch(() => -1), -1);
@@ -246,16 +312,28 @@ describe('search semantics over the real store', () => {
   });
 
   it('narrows env=* to the allowed envs and refuses a forbidden one', async () => {
-    assert.equal((await svc.search(principal(['default']), { q: '*', env: '*', limit: 1 })).meta.matched, DEFAULT.length);
-    await assert.rejects(svc.search(principal(['default']), { q: '*', env: 'other' }), (e) => isSvcError(e) && e.code === 'access_denied');
+    assert.equal(
+      (await svc.search(principal(['default']), { q: '*', env: '*', limit: 1 })).meta.matched,
+      DEFAULT.length,
+    );
+    await assert.rejects(
+      svc.search(principal(['default']), { q: '*', env: 'other' }),
+      (e) => isSvcError(e) && e.code === 'access_denied',
+    );
     const webOnly = await svc.search(principal(['*'], ['web']), { q: '* | stats count by index', env: '*' });
-    assert.deepEqual(webOnly.rows!.map((r) => r[0]), ['web']);
+    assert.deepEqual(
+      webOnly.rows!.map((r) => r[0]),
+      ['web'],
+    );
   });
 
   it('answers a histogram whose buckets add up to the matches', async () => {
     const h = await svc.histogram(SYSTEM_PRINCIPAL, { q: 'error', buckets: 10 });
     const expect = DEFAULT.filter((e) => hasToken(e.message, 'error')).length;
-    assert.equal(h.buckets.reduce((s, b) => s + b.count, 0), expect);
+    assert.equal(
+      h.buckets.reduce((s, b) => s + b.count, 0),
+      expect,
+    );
     assert.ok(h.buckets.length <= 10 && h.buckets.length > 0);
   });
 

@@ -24,17 +24,31 @@ for (let i = 0, t = T0; i < 240; i++, t += GAPS[i % GAPS.length] * 1000) {
   if (i % 10 !== 9) fields.acct = acct;
   if (i % 11 !== 0) fields.route = ROUTES[i % ROUTES.length];
   const kind = KINDS[(Math.floor(i / 4) * 7 + (i % 4)) % KINDS.length];
-  EVENTS.push({ timeUs: t * 1000, env: 'default', index: 'main', host: HOSTS[i % 3], source: 'test', sourcetype: 'unit', message: `${kind} [${acct}] #${i}`, fields });
+  EVENTS.push({
+    timeUs: t * 1000,
+    env: 'default',
+    index: 'main',
+    host: HOSTS[i % 3],
+    source: 'test',
+    sourcetype: 'unit',
+    message: `${kind} [${acct}] #${i}`,
+    fields,
+  });
 }
 const BY_MESSAGE = new Map(EVENTS.map((e) => [e.message, e]));
 const ms = (e: LogEvent) => Number(e.fields.ms);
 const raw = (e: EventJson) => BY_MESSAGE.get(e.message)!;
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 const close = (a: unknown, b: number | null, what: string) =>
-  b === null ? assert.equal(a ?? null, null, what) : assert.ok(Math.abs(Number(a) - b) < 1e-9, `${what}: ${String(a)} vs ${b}`);
+  b === null
+    ? assert.equal(a ?? null, null, what)
+    : assert.ok(Math.abs(Number(a) - b) < 1e-9, `${what}: ${String(a)} vs ${b}`);
 
 /** The transactions the test expects, by the rules of docs/query-language.md, computed event by event. */
-function transactions(key: (e: LogEvent) => string | undefined, o: { maxspan?: number; maxpause?: number; sw?: RegExp; ew?: RegExp }) {
+function transactions(
+  key: (e: LogEvent) => string | undefined,
+  o: { maxspan?: number; maxpause?: number; sw?: RegExp; ew?: RegExp },
+) {
   const groups = new Map<string, LogEvent[]>();
   for (const e of EVENTS) {
     const k = key(e);
@@ -48,7 +62,14 @@ function transactions(key: (e: LogEvent) => string | undefined, o: { maxspan?: n
       if (cur.length === 0) return;
       const okStart = !o.sw || o.sw.test(cur[0].message);
       const okEnd = !o.ew || o.ew.test(cur[cur.length - 1].message);
-      if (okStart && okEnd) out.push({ key: k, start: cur[0].timeUs, duration: (cur[cur.length - 1].timeUs - cur[0].timeUs) / 1e6, count: cur.length, messages: cur.map((e) => e.message) });
+      if (okStart && okEnd)
+        out.push({
+          key: k,
+          start: cur[0].timeUs,
+          duration: (cur[cur.length - 1].timeUs - cur[0].timeUs) / 1e6,
+          count: cur.length,
+          messages: cur.map((e) => e.message),
+        });
       cur = [];
     };
     for (const e of evs) {
@@ -85,21 +106,42 @@ describe('streamstats, chart and transaction over the real store', () => {
     assert.equal(r.columns, undefined, 'still events');
     assert.deepEqual(new Set(r.events.map((e) => e.message)), new Set(EVENTS.map((e) => e.message)));
     const times = r.events.map((e) => Date.parse(e.time));
-    assert.deepEqual(times, [...times].sort((a, b) => b - a), 'newest first, as before the pipe');
+    assert.deepEqual(
+      times,
+      [...times].sort((a, b) => b - a),
+      'newest first, as before the pipe',
+    );
     r.events.forEach((e, i) => {
-      const before = r.events.slice(0, i + 1).filter((x) => x.host === e.host).map((x) => ms(raw(x)));
-      assert.deepEqual([e.fields.count, e.fields.s, e.fields.top], [before.length, sum(before), Math.max(...before)], e.message);
+      const before = r.events
+        .slice(0, i + 1)
+        .filter((x) => x.host === e.host)
+        .map((x) => ms(raw(x)));
+      assert.deepEqual(
+        [e.fields.count, e.fields.s, e.fields.top],
+        [before.length, sum(before), Math.max(...before)],
+        e.message,
+      );
     });
   });
 
   it('takes the last N events before each one with window and current=false, oldest first after a sort', async () => {
-    const r = await search('* | sort _time | streamstats window=3 current=false avg(ms) as a, dc(acct) as users, count');
+    const r = await search(
+      '* | sort _time | streamstats window=3 current=false avg(ms) as a, dc(acct) as users, count',
+    );
     const times = r.events.map((e) => Date.parse(e.time));
-    assert.deepEqual(times, [...times].sort((a, b) => a - b), 'oldest first');
+    assert.deepEqual(
+      times,
+      [...times].sort((a, b) => a - b),
+      'oldest first',
+    );
     r.events.forEach((e, i) => {
       const win = r.events.slice(Math.max(0, i - 3), i).map(raw);
       close(e.fields.a, win.length ? sum(win.map(ms)) / win.length : null, `avg at ${i}`);
-      assert.equal(e.fields.users, new Set(win.map((x) => x.fields.acct).filter((u) => u !== undefined)).size, `dc at ${i}`);
+      assert.equal(
+        e.fields.users,
+        new Set(win.map((x) => x.fields.acct).filter((u) => u !== undefined)).size,
+        `dc at ${i}`,
+      );
       assert.equal(e.fields.count, win.length);
     });
   });
@@ -107,12 +149,19 @@ describe('streamstats, chart and transaction over the real store', () => {
   it('counts the window over all groups by default and within the group with global=false', async () => {
     const global = await search('* | sort _time | streamstats window=4 count as n, sum(ms) as s by host');
     global.events.forEach((e, i) => {
-      const win = global.events.slice(Math.max(0, i - 3), i + 1).filter((x) => x.host === e.host).map(raw);
+      const win = global.events
+        .slice(Math.max(0, i - 3), i + 1)
+        .filter((x) => x.host === e.host)
+        .map(raw);
       assert.deepEqual([e.fields.n, e.fields.s], [win.length, sum(win.map(ms))], `global at ${i}`);
     });
     const apart = await search('* | sort _time | streamstats window=4 global=false count as n, sum(ms) as s by host');
     apart.events.forEach((e, i) => {
-      const win = apart.events.slice(0, i + 1).filter((x) => x.host === e.host).slice(-4).map(raw);
+      const win = apart.events
+        .slice(0, i + 1)
+        .filter((x) => x.host === e.host)
+        .slice(-4)
+        .map(raw);
       assert.deepEqual([e.fields.n, e.fields.s], [win.length, sum(win.map(ms))], `per host at ${i}`);
     });
   });
@@ -121,10 +170,22 @@ describe('streamstats, chart and transaction over the real store', () => {
     const r = await search('* | streamstats count as n by acct');
     r.events.forEach((e, i) => {
       const u = raw(e).fields.acct;
-      assert.equal(e.fields.n ?? null, u === undefined ? null : r.events.slice(0, i + 1).filter((x) => raw(x).fields.acct === u).length);
+      assert.equal(
+        e.fields.n ?? null,
+        u === undefined ? null : r.events.slice(0, i + 1).filter((x) => raw(x).fields.acct === u).length,
+      );
     });
     const firstTen = await search('* | sort _time | streamstats count as seq | where seq <= 10 | stats max(ms) as m');
-    assert.deepEqual(firstTen.rows, [[Math.max(...[...EVENTS].sort((a, b) => a.timeUs - b.timeUs).slice(0, 10).map(ms))]]);
+    assert.deepEqual(firstTen.rows, [
+      [
+        Math.max(
+          ...[...EVENTS]
+            .sort((a, b) => a.timeUs - b.timeUs)
+            .slice(0, 10)
+            .map(ms),
+        ),
+      ],
+    ]);
   });
 
   it('charts one row per value of over and one column per value of by, NULL for events lacking it', async () => {
@@ -132,21 +193,31 @@ describe('streamstats, chart and transaction over the real store', () => {
     const routes = [...new Set(EVENTS.map((e) => e.fields.route).filter((p) => p !== undefined))].map(String).sort();
     assert.deepEqual(r.columns, ['host', ...routes, 'NULL']);
     const count = (h: string, p: unknown) => EVENTS.filter((e) => e.host === h && e.fields.route === p).length;
-    assert.deepEqual(r.rows, [...HOSTS].sort().map((h) => [h, ...routes.map((p) => count(h, p)), count(h, undefined)]));
+    assert.deepEqual(
+      r.rows,
+      [...HOSTS].sort().map((h) => [h, ...routes.map((p) => count(h, p)), count(h, undefined)]),
+    );
     assert.equal(r.meta.matched, EVENTS.length);
     // Splunk's `by x, y` is `over x by y`; without by it is one row per x
     const same = await search('* | chart count by host, route');
     assert.deepEqual([same.columns, same.rows], [r.columns, r.rows]);
     // an export pivots the same way
     const exported: { head?: ExportHead; rows: unknown[][] } = { rows: [] };
-    await svc.export(SYSTEM_PRINCIPAL, { q: '* | chart count over host by route' }, {
-      begin: async (head) => void (exported.head = head),
-      events: async () => assert.fail('a chart exports rows'),
-      rows: async (batch) => void exported.rows.push(...batch),
-    });
+    await svc.export(
+      SYSTEM_PRINCIPAL,
+      { q: '* | chart count over host by route' },
+      {
+        begin: async (head) => void (exported.head = head),
+        events: async () => assert.fail('a chart exports rows'),
+        rows: async (batch) => void exported.rows.push(...batch),
+      },
+    );
     assert.deepEqual([exported.head, exported.rows], [{ mode: 'table', columns: r.columns }, r.rows]);
     const flat = await search('* | chart sum(ms) as total by code');
-    assert.deepEqual(flat.rows, ['200', '404', '500'].map((c) => [c, sum(EVENTS.filter((e) => e.fields.code === c).map(ms))]));
+    assert.deepEqual(
+      flat.rows,
+      ['200', '404', '500'].map((c) => [c, sum(EVENTS.filter((e) => e.fields.code === c).map(ms))]),
+    );
   });
 
   it('keeps the N largest columns by the first aggregation and gathers the rest as OTHER', async () => {
@@ -154,7 +225,10 @@ describe('streamstats, chart and transaction over the real store', () => {
     const series = (e: LogEvent) => String(e.fields.route ?? 'NULL');
     const totals = new Map<string, number>();
     for (const e of EVENTS) totals.set(series(e), (totals.get(series(e)) ?? 0) + 1);
-    const top = [...totals].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 2).map(([s]) => s);
+    const top = [...totals]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, 2)
+      .map(([s]) => s);
     const name = (e: LogEvent) => (top.includes(series(e)) ? series(e) : 'OTHER');
     const cols = [...top.filter((s) => s !== 'NULL').sort(), ...(top.includes('NULL') ? ['NULL'] : []), 'OTHER'];
     assert.deepEqual(r.columns, ['code', ...cols.map((c) => `count: ${c}`), ...cols.map((c) => `mean: ${c}`)]);
@@ -168,9 +242,19 @@ describe('streamstats, chart and transaction over the real store', () => {
     }
     const only = await search('* | chart limit=2 usenull=false useother=false count over code by route');
     const named = [...new Set(EVENTS.map((e) => e.fields.route).filter((p) => p !== undefined))].map(String);
-    const top2 = named.map((p) => [p, EVENTS.filter((e) => e.fields.route === p).length] as const).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 2).map(([p]) => p);
+    const top2 = named
+      .map((p) => [p, EVENTS.filter((e) => e.fields.route === p).length] as const)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, 2)
+      .map(([p]) => p);
     assert.deepEqual(only.columns, ['code', ...[...top2].sort()]);
-    assert.deepEqual(only.rows, ['200', '404', '500'].map((c) => [c, ...[...top2].sort().map((p) => EVENTS.filter((e) => e.fields.code === c && e.fields.route === p).length)]));
+    assert.deepEqual(
+      only.rows,
+      ['200', '404', '500'].map((c) => [
+        c,
+        ...[...top2].sort().map((p) => EVENTS.filter((e) => e.fields.code === c && e.fields.route === p).length),
+      ]),
+    );
   });
 
   it('groups events into transactions cut by maxpause and maxspan', async () => {
@@ -194,7 +278,10 @@ describe('streamstats, chart and transaction over the real store', () => {
 
   it('starts transactions at startswith, ends them after endswith, and keeps only the complete ones', async () => {
     const r = await search('* | transaction acct, host startswith=login endswith="log out"');
-    const want = transactions((e) => (e.fields.acct === undefined ? undefined : `${String(e.fields.acct)}|${e.host}`), { sw: /\blogin\b/i, ew: /\blog out\b/i });
+    const want = transactions((e) => (e.fields.acct === undefined ? undefined : `${String(e.fields.acct)}|${e.host}`), {
+      sw: /\blogin\b/i,
+      ew: /\blog out\b/i,
+    });
     assert.ok(want.length > 3, 'the data has complete transactions');
     assert.deepEqual(
       r.rows!.map(([u, h, t, , n]) => [`${String(u)}|${String(h)}`, Date.parse(t as string) * 1000, n]),
@@ -210,8 +297,18 @@ describe('streamstats, chart and transaction over the real store', () => {
     const sorted = [...EVENTS].sort((a, b) => a.timeUs - b.timeUs || (a.message < b.message ? -1 : 1));
     assert.equal(r.rows!.length, 1);
     const [t, d, n, m] = r.rows![0];
-    assert.deepEqual([Date.parse(t as string) * 1000, d, n], [sorted[0].timeUs, (sorted[sorted.length - 1].timeUs - sorted[0].timeUs) / 1e6, EVENTS.length]);
-    assert.equal(m, sorted.slice(0, 100).map((e) => e.message).join('\n'), 'the first 100 messages, oldest first');
+    assert.deepEqual(
+      [Date.parse(t as string) * 1000, d, n],
+      [sorted[0].timeUs, (sorted[sorted.length - 1].timeUs - sorted[0].timeUs) / 1e6, EVENTS.length],
+    );
+    assert.equal(
+      m,
+      sorted
+        .slice(0, 100)
+        .map((e) => e.message)
+        .join('\n'),
+      'the first 100 messages, oldest first',
+    );
     const avg = await search('* | transaction host maxpause=2m | stats avg(duration) as d, sum(eventcount) as n');
     const want = transactions((e) => e.host, { maxpause: 120 });
     const [[ad, sn]] = avg.rows as number[][];

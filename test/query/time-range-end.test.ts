@@ -21,14 +21,19 @@ describe('the end of a relative time range', () => {
   before(async () => {
     st = await openStorage({ clock: new ManualClock(NOW) });
     // 10 events an hour apart ending 2 days ago, and 5 stamped a year ahead
-    const past = makeEvents(10, { startUs: NOW * 1000 - 2 * DAY_US - 10 * 3_600_000_000, stepUs: 3_600_000_000, tag: 'past' });
+    const past = makeEvents(10, {
+      startUs: NOW * 1000 - 2 * DAY_US - 10 * 3_600_000_000,
+      stepUs: 3_600_000_000,
+      tag: 'past',
+    });
     const future = makeEvents(5, { startUs: NOW * 1000 + 365 * DAY_US, tag: 'future' });
     await writeHalfSealed(st.engine, [...past, ...future]);
     svc = new QueryService({ store: st.engine, control: st.control, clock: st.clock });
   });
   after(async () => st.close());
 
-  const matched = async (req: { q: string; from?: string; to?: string }) => (await svc.search(SYSTEM_PRINCIPAL, req)).meta.matched;
+  const matched = async (req: { q: string; from?: string; to?: string }) =>
+    (await svc.search(SYSTEM_PRINCIPAL, req)).meta.matched;
 
   it('ends from=-8d without to at now, leaving future-dated events out', async () => {
     assert.equal(await matched({ q: '*', from: '-8d' }), 10);
@@ -36,7 +41,7 @@ describe('the end of a relative time range', () => {
     assert.equal(await matched({ q: '*', from: 'now' }), 0);
   });
 
-  it('ends a query\'s own relative earliest= without latest= at now', async () => {
+  it("ends a query's own relative earliest= without latest= at now", async () => {
     assert.equal(await matched({ q: 'earliest=-8d' }), 10);
     assert.equal(await matched({ q: 'earliest=-8d | stats count' }), 10);
   });
@@ -50,7 +55,10 @@ describe('the end of a relative time range', () => {
 
   it('ends the histogram of a relative range at now', async () => {
     const h = await svc.histogram(SYSTEM_PRINCIPAL, { q: '*', from: '-8d', buckets: 8 });
-    assert.equal(h.buckets.reduce((s, b) => s + b.count, 0), 10);
+    assert.equal(
+      h.buckets.reduce((s, b) => s + b.count, 0),
+      10,
+    );
     assert.ok(Date.parse(h.buckets[h.buckets.length - 1].time) <= NOW, h.buckets[h.buckets.length - 1].time);
   });
 
@@ -64,7 +72,12 @@ describe('the end of a relative time range', () => {
         if (prop !== 'scan') return Reflect.get(target, prop, receiver);
         return async (...args: Parameters<EventStore['scan']>) => {
           // the hint's count: a scan that needs no tokens and no fields
-          if (!landed && args[0].requiredTokens.length === 0 && Array.isArray(args[0].fields) && args[0].fields.length === 0) {
+          if (
+            !landed &&
+            args[0].requiredTokens.length === 0 &&
+            Array.isArray(args[0].fields) &&
+            args[0].fields.length === 0
+          ) {
             landed = true;
             await st.engine.writer.write(makeEvents(20, { startUs: NOW * 1000 - DAY_US, tag: 'late' }), { wait: true });
           }

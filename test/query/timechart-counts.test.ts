@@ -42,11 +42,14 @@ const DEFAULT = [...SEALED, ...LIVE].filter((e) => e.env === 'default');
 function chart(events: LogEvent[], spanSecs: number, fromMs = -Infinity, toMs = Infinity): [string, number][] {
   const spanUs = spanSecs * 1_000_000;
   const acc = new Map<number, number>();
-  for (const e of events) if (e.timeUs >= fromMs * 1000 && e.timeUs < toMs * 1000) acc.set(Math.floor(e.timeUs / spanUs), (acc.get(Math.floor(e.timeUs / spanUs)) ?? 0) + 1);
+  for (const e of events)
+    if (e.timeUs >= fromMs * 1000 && e.timeUs < toMs * 1000)
+      acc.set(Math.floor(e.timeUs / spanUs), (acc.get(Math.floor(e.timeUs / spanUs)) ?? 0) + 1);
   if (acc.size === 0) return [];
   const keys = [...acc.keys()];
   const out: [string, number][] = [];
-  for (let b = Math.min(...keys); b <= Math.max(...keys); b++) out.push([new Date((b * spanUs) / 1000).toISOString().replace('Z', '000Z'), acc.get(b) ?? 0]);
+  for (let b = Math.min(...keys); b <= Math.max(...keys); b++)
+    out.push([new Date((b * spanUs) / 1000).toISOString().replace('Z', '000Z'), acc.get(b) ?? 0]);
   return out;
 }
 
@@ -100,7 +103,10 @@ describe('unfiltered counts per time bucket from metadata', () => {
   it('charts a range that cuts through blocks at odd milliseconds, with an alias', async () => {
     const from = new Date(T0 + 7 * HOUR_MS + 123_457).toISOString();
     const to = new Date(T0 + 31 * HOUR_MS + 59_999).toISOString();
-    const r = await both('* | timechart span=5m count as n', '* | eval z=1 | timechart span=5m count as n', { from, to });
+    const r = await both('* | timechart span=5m count as n', '* | eval z=1 | timechart span=5m count as n', {
+      from,
+      to,
+    });
     assert.deepEqual(r.columns, ['_time', 'n']);
     assert.deepEqual(r.rows, chart(DEFAULT, 300, Date.parse(from), Date.parse(to)));
   });
@@ -129,7 +135,14 @@ describe('unfiltered counts per time bucket from metadata', () => {
   });
 
   it('answers the histogram of * from counts, equal to the SQL path and to the events', async () => {
-    for (const req of [{} as { from?: string; to?: string; buckets?: number }, { from: new Date(T0 + 5 * HOUR_MS + 7).toISOString(), to: new Date(T0 + 9 * HOUR_MS + 30_001).toISOString(), buckets: 40 }]) {
+    for (const req of [
+      {} as { from?: string; to?: string; buckets?: number },
+      {
+        from: new Date(T0 + 5 * HOUR_MS + 7).toISOString(),
+        to: new Date(T0 + 9 * HOUR_MS + 30_001).toISOString(),
+        buckets: 40,
+      },
+    ]) {
       const n = calls.countByBucket;
       const fast = await svc.histogram(SYSTEM_PRINCIPAL, { q: '*', ...req });
       assert.equal(calls.countByBucket, n + 1);

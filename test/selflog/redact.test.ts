@@ -14,18 +14,27 @@ describe('redact', () => {
   });
 
   it('keeps fields that only mention a credential kind or a key name', () => {
-    assert.deepEqual(redact({ credential: 'api_key', key_name: 'bot', token_id: 't_1', last_four: 'aB3d', tokens: 3 }), {
-      credential: 'api_key',
-      key_name: 'bot',
-      token_id: 't_1',
-      last_four: 'aB3d',
-      tokens: 3,
+    assert.deepEqual(
+      redact({ credential: 'api_key', key_name: 'bot', token_id: 't_1', last_four: 'aB3d', tokens: 3 }),
+      {
+        credential: 'api_key',
+        key_name: 'bot',
+        token_id: 't_1',
+        last_four: 'aB3d',
+        tokens: 3,
+      },
+    );
+    assert.deepEqual(redact({ accessToken: 'x', 'x-api-key': 'y', clientSecret: 'z' }), {
+      accessToken: '[redacted]',
+      'x-api-key': '[redacted]',
+      clientSecret: '[redacted]',
     });
-    assert.deepEqual(redact({ accessToken: 'x', 'x-api-key': 'y', clientSecret: 'z' }), { accessToken: '[redacted]', 'x-api-key': '[redacted]', clientSecret: '[redacted]' });
   });
 
   it('removes svc secrets, bearer credentials, JWTs and key=value secrets from text', () => {
-    const s = redactString('curl -H "Authorization: Bearer abcdefghijklmnop" svk_AbC123 svi_XyZ eyJhbGciOi.eyJzdWIiOi.c2lnbmF0dXJl password=hunter2 token: xyz');
+    const s = redactString(
+      'curl -H "Authorization: Bearer abcdefghijklmnop" svk_AbC123 svi_XyZ eyJhbGciOi.eyJzdWIiOi.c2lnbmF0dXJl password=hunter2 token: xyz',
+    );
     assert.doesNotMatch(s, /abcdefghijklmnop|AbC123|XyZ|c2lnbmF0dXJl|hunter2|xyz/);
     assert.equal(redactString('sent Bearer abcdefghijklmnop'), 'sent Bearer [redacted]');
   });

@@ -26,7 +26,13 @@ describe('self-log in a running svc', () => {
   });
 
   it('records a service event a subsystem reports, with secrets redacted', async () => {
-    srv.deps.selflog.service('credential_rejected', { reason: 'expired_credentials', credential: 'api_key', path: '/mcp', last_four: 'aB3d', authorization: 'Bearer svk_shouldnotappear' });
+    srv.deps.selflog.service('credential_rejected', {
+      reason: 'expired_credentials',
+      credential: 'api_key',
+      path: '/mcp',
+      last_four: 'aB3d',
+      authorization: 'Bearer svk_shouldnotappear',
+    });
     const res = await searchSelfLog(srv, 'event=credential_rejected reason=expired_credentials', '_svclogs');
     assert.equal(res.events.length, 1);
     assert.equal(res.events[0].fields.level, 'warn');
@@ -40,7 +46,11 @@ describe('self-log in a running svc', () => {
   });
 
   it('refuses an ingest token for the _system environment', async () => {
-    await call(srv, 'POST', '/api/admin/ingest-tokens', { token: await adminToken(srv), body: { name: 'sneaky', env: '_system' }, expect: [400, 403] });
+    await call(srv, 'POST', '/api/admin/ingest-tokens', {
+      token: await adminToken(srv),
+      body: { name: 'sneaky', env: '_system' },
+      expect: [400, 403],
+    });
   });
 });
 

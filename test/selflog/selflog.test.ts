@@ -52,9 +52,24 @@ describe('selflog', () => {
   it('names the node in every record, so several nodes sharing _svclogs and _svcmcp can be told apart', async () => {
     const { writer, selflog } = setup({ node: 'b' });
     selflog.service('stop', { uptime_secs: 3 });
-    selflog.mcpCall({ tool: 'search', principalName: 'bot', principalId: 'k1', principalKind: 'api_key', outcome: 'ok', durationMs: 2, resultCount: 0, args: {} });
+    selflog.mcpCall({
+      tool: 'search',
+      principalName: 'bot',
+      principalId: 'k1',
+      principalKind: 'api_key',
+      outcome: 'ok',
+      durationMs: 2,
+      resultCount: 0,
+      args: {},
+    });
     await selflog.flush();
-    assert.deepEqual(writer.events.map((e) => [e.index, e.fields.node]), [['_svclogs', 'b'], ['_svcmcp', 'b']]);
+    assert.deepEqual(
+      writer.events.map((e) => [e.index, e.fields.node]),
+      [
+        ['_svclogs', 'b'],
+        ['_svcmcp', 'b'],
+      ],
+    );
   });
 
   it('records an MCP call in _system/_svcmcp with the key name and redacted arguments', async () => {
@@ -88,7 +103,12 @@ describe('selflog', () => {
 
   it('redacts secrets in service event detail', async () => {
     const { writer, selflog } = setup();
-    selflog.service('credential_rejected', { reason: 'invalid_credentials', credential: 'api_key', path: '/mcp', authorization: 'Bearer svk_secretsecret' });
+    selflog.service('credential_rejected', {
+      reason: 'invalid_credentials',
+      credential: 'api_key',
+      path: '/mcp',
+      authorization: 'Bearer svk_secretsecret',
+    });
     await selflog.flush();
     assert.doesNotMatch(JSON.stringify(writer.events[0]), /svk_secret/);
     assert.equal(writer.events[0].fields.level, 'warn');
@@ -106,7 +126,8 @@ describe('selflog', () => {
   it('keeps a batch the writer refused as queue_full and writes it once there is room', async () => {
     const { writer, selflog } = setup({ retryAfterMs: 20 });
     let full = true;
-    writer.refuse = () => (full ? new SvcError('queue_full', 'writer queue is full', { retryAfterSecs: 1 }) : undefined);
+    writer.refuse = () =>
+      full ? new SvcError('queue_full', 'writer queue is full', { retryAfterSecs: 1 }) : undefined;
     selflog.service('retention_sweep', { forced: true, deleted_blocks: 2 });
     await new Promise((r) => setTimeout(r, 5));
     assert.equal(writer.events.length, 0);
@@ -123,7 +144,12 @@ describe('selflog', () => {
     const writer = new MemoryWriter();
     const selflog = createSelfLog({ writer, clock: new ManualClock(T0), log, capacity: 3, storageRetryMs: 20 });
     let full = true;
-    writer.refuse = () => (full ? new SvcError('storage_unavailable', 'cannot write the write-ahead log (ENOSPC: no space left on the disk)', { retryAfterSecs: 5 }) : undefined);
+    writer.refuse = () =>
+      full
+        ? new SvcError('storage_unavailable', 'cannot write the write-ahead log (ENOSPC: no space left on the disk)', {
+            retryAfterSecs: 5,
+          })
+        : undefined;
     for (let i = 0; i < 3; i++) selflog.service('config_warning', { setting: `S${i}`, message: 'x' });
     await new Promise((r) => setTimeout(r, 10)); // the first write fails: the outage begins
     for (let i = 3; i < 5; i++) selflog.service('config_warning', { setting: `S${i}`, message: 'x' });
@@ -132,8 +158,13 @@ describe('selflog', () => {
     assert.deepEqual(selflog.stats(), { queued: 3, written: 0, dropped: 2 });
     full = false;
     await new Promise((r) => setTimeout(r, 60));
-    assert.deepEqual(writer.events.map((e) => e.fields.setting), ['S0', 'S1', 'S2']);
-    const told = lines.map((l) => JSON.parse(l) as { msg: string; dropped?: number }).find((l) => l.msg.startsWith('self-log writes again'));
+    assert.deepEqual(
+      writer.events.map((e) => e.fields.setting),
+      ['S0', 'S1', 'S2'],
+    );
+    const told = lines
+      .map((l) => JSON.parse(l) as { msg: string; dropped?: number })
+      .find((l) => l.msg.startsWith('self-log writes again'));
     assert.equal(told?.dropped, 2);
     assert.match(told!.msg, /2 records could not be held meanwhile and were dropped/);
   });
@@ -144,7 +175,18 @@ describe('selflog', () => {
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic.self = cyclic;
     assert.doesNotThrow(() => selflog.service('saml_login_failed', cyclic as never));
-    assert.doesNotThrow(() => selflog.mcpCall({ tool: 't', principalName: 'n', principalId: 'i', principalKind: 'user', args: cyclic, outcome: 'error', durationMs: 1, resultCount: 0 }));
+    assert.doesNotThrow(() =>
+      selflog.mcpCall({
+        tool: 't',
+        principalName: 'n',
+        principalId: 'i',
+        principalKind: 'user',
+        args: cyclic,
+        outcome: 'error',
+        durationMs: 1,
+        resultCount: 0,
+      }),
+    );
     await selflog.flush();
     assert.equal(selflog.stats().written, 0);
     assert.equal(selflog.stats().dropped, 2);
@@ -165,7 +207,12 @@ describe('configWarnings', () => {
     const { loadConfig } = await import('../../src/config/load.js');
     const { configWarnings } = await import('../../src/selflog/config-warnings.js');
     assert.deepEqual(configWarnings(loadConfig({})), []);
-    const w = configWarnings(loadConfig({ SVC_CONTROL_ENCRYPTION: 'off', SVC_LISTEN: '0.0.0.0:7300', SVC_TEST_HOLD_WRITER: '1' }));
-    assert.deepEqual(w.map((x) => x.setting), ['SVC_CONTROL_ENCRYPTION', 'SVC_LISTEN', 'SVC_TEST_HOLD_WRITER']);
+    const w = configWarnings(
+      loadConfig({ SVC_CONTROL_ENCRYPTION: 'off', SVC_LISTEN: '0.0.0.0:7300', SVC_TEST_HOLD_WRITER: '1' }),
+    );
+    assert.deepEqual(
+      w.map((x) => x.setting),
+      ['SVC_CONTROL_ENCRYPTION', 'SVC_LISTEN', 'SVC_TEST_HOLD_WRITER'],
+    );
   });
 });

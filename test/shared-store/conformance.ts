@@ -10,7 +10,11 @@ import { StoreConflict, type ObjectStore } from '../../src/shared-store/object-s
  * What every ObjectStore must do (src/shared-store/object-store.ts), run against each
  * implementation: a directory, and a real S3 server. `open` gives a store rooted at an empty prefix.
  */
-export function describeObjectStore(name: string, open: () => Promise<{ store: ObjectStore; close(): Promise<void> }>, opts: { skip?: string | false } = {}): void {
+export function describeObjectStore(
+  name: string,
+  open: () => Promise<{ store: ObjectStore; close(): Promise<void> }>,
+  opts: { skip?: string | false } = {},
+): void {
   describe(`${name} as the shared store`, { skip: opts.skip }, () => {
     let store: ObjectStore;
     let close: () => Promise<void>;
@@ -32,7 +36,13 @@ export function describeObjectStore(name: string, open: () => Promise<{ store: O
       assert.equal(got?.data.toString(), '1');
       assert.equal(got?.version, v1);
       assert.deepEqual((await store.head('a/two.json'))?.size, 2);
-      assert.deepEqual((await store.list('a/')).map((o) => [o.key, o.size]), [['a/one.json', 1], ['a/two.json', 2]]);
+      assert.deepEqual(
+        (await store.list('a/')).map((o) => [o.key, o.size]),
+        [
+          ['a/one.json', 1],
+          ['a/two.json', 2],
+        ],
+      );
       await store.delete('a/one.json');
       await store.delete('a/never-there.json');
       assert.equal(await store.get('a/one.json'), undefined);
@@ -62,7 +72,9 @@ export function describeObjectStore(name: string, open: () => Promise<{ store: O
     });
 
     it('lets exactly one of 16 racing writers create an object', async () => {
-      const results = await Promise.allSettled(Array.from({ length: 16 }, (_, i) => store.put('e/race', Buffer.from(`w${i}`), { ifAbsent: true })));
+      const results = await Promise.allSettled(
+        Array.from({ length: 16 }, (_, i) => store.put('e/race', Buffer.from(`w${i}`), { ifAbsent: true })),
+      );
       assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
       assert.ok(results.every((r) => r.status === 'fulfilled' || r.reason instanceof StoreConflict));
     });
@@ -73,16 +85,20 @@ export function describeObjectStore(name: string, open: () => Promise<{ store: O
         for (;;) {
           const cur = (await store.get('f/counter'))!;
           try {
-            await store.put('f/counter', Buffer.from(String(Number(cur.data.toString()) + 1)), { ifVersion: cur.version });
+            await store.put('f/counter', Buffer.from(String(Number(cur.data.toString()) + 1)), {
+              ifVersion: cur.version,
+            });
             return;
           } catch (e) {
             if (!(e instanceof StoreConflict)) throw e;
           }
         }
       };
-      await Promise.all(Array.from({ length: 6 }, async () => {
-        for (let i = 0; i < 5; i++) await bump();
-      }));
+      await Promise.all(
+        Array.from({ length: 6 }, async () => {
+          for (let i = 0; i < 5; i++) await bump();
+        }),
+      );
       assert.equal((await store.get('f/counter'))?.data.toString(), '30');
     });
 

@@ -11,7 +11,7 @@ describeObjectStore('a shared directory', async () => {
   return { store: new DirStore(dir), close: async () => rmSync(dir, { recursive: true, force: true }) };
 });
 
-describe('a shared directory\'s locks', () => {
+describe("a shared directory's locks", () => {
   it('breaks a lock that a writer which died left behind', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-dirstore-'));
     try {

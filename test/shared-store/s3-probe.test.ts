@@ -21,10 +21,13 @@ interface FakeRules {
 }
 
 /** An S3-ish server keeping objects in memory: PUT (with the rules' conditions) and DELETE, path-style. */
-async function fakeS3(rules: FakeRules): Promise<{ endpoint: string; requests: string[]; objects: Map<string, string>; close(): Promise<void> }> {
+async function fakeS3(
+  rules: FakeRules,
+): Promise<{ endpoint: string; requests: string[]; objects: Map<string, string>; close(): Promise<void> }> {
   const objects = new Map<string, string>();
   const requests: string[] = [];
-  const answer = (res: ServerResponse, status: number, headers: Record<string, string> = {}, body = '') => res.writeHead(status, headers).end(body);
+  const answer = (res: ServerResponse, status: number, headers: Record<string, string> = {}, body = '') =>
+    res.writeHead(status, headers).end(body);
   const server = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -39,9 +42,18 @@ async function fakeS3(rules: FakeRules): Promise<{ endpoint: string; requests: s
       const etag = createHash('md5').update(Buffer.concat(chunks)).digest('hex');
       const current = objects.get(path);
       const ifMatch = req.headers['if-match'];
-      const refused = (rules.ifNoneMatch && req.headers['if-none-match'] === '*' && current !== undefined) ||
-        (rules.ifMatch !== 'ignored' && ifMatch !== undefined && ifMatch !== (rules.ifMatch === 'quoted' ? `"${current}"` : current));
-      if (refused) return answer(res, 412, { 'content-type': 'application/xml' }, '<Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message></Error>');
+      const refused =
+        (rules.ifNoneMatch && req.headers['if-none-match'] === '*' && current !== undefined) ||
+        (rules.ifMatch !== 'ignored' &&
+          ifMatch !== undefined &&
+          ifMatch !== (rules.ifMatch === 'quoted' ? `"${current}"` : current));
+      if (refused)
+        return answer(
+          res,
+          412,
+          { 'content-type': 'application/xml' },
+          '<Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message></Error>',
+        );
       objects.set(path, etag);
       answer(res, 200, { etag: `"${etag}"` });
     });
@@ -65,13 +77,16 @@ const options = (endpoint: string, more: Partial<S3StoreOptions> = {}): S3StoreO
   ...more,
 });
 
-describe('the S3 store\'s check of conditional writes', () => {
+describe("the S3 store's check of conditional writes", () => {
   it('refuses a server that ignores If-None-Match and If-Match, and says why', async () => {
     const fake = await fakeS3({ ifNoneMatch: false, ifMatch: 'ignored' });
     try {
       await assert.rejects(S3Store.open(options(fake.endpoint)), (e) => {
         assert.ok(e instanceof StoreUnsupported);
-        assert.match(e.message, /^the store at s3:\/\/svc-probe-test\/cluster\/a does not honour conditional writes \(If-None-Match\/If-Match\): several svc nodes need them; AWS S3, MinIO and Ceph 16\+ do/);
+        assert.match(
+          e.message,
+          /^the store at s3:\/\/svc-probe-test\/cluster\/a does not honour conditional writes \(If-None-Match\/If-Match\): several svc nodes need them; AWS S3, MinIO and Ceph 16\+ do/,
+        );
         return true;
       });
     } finally {
@@ -82,7 +97,10 @@ describe('the S3 store\'s check of conditional writes', () => {
   it('refuses a server that keeps to If-None-Match but ignores If-Match', async () => {
     const fake = await fakeS3({ ifNoneMatch: true, ifMatch: 'ignored' });
     try {
-      await assert.rejects(S3Store.open(options(fake.endpoint)), /does not honour conditional writes.*If-Match did not keep to the ETag/);
+      await assert.rejects(
+        S3Store.open(options(fake.endpoint)),
+        /does not honour conditional writes.*If-Match did not keep to the ETag/,
+      );
     } finally {
       await fake.close();
     }
@@ -95,7 +113,14 @@ describe('the S3 store\'s check of conditional writes', () => {
       store.close();
       assert.equal(store.ifMatchForm, 'bare');
       assert.ok(fake.requests.length <= 7, fake.requests.join('\n'));
-      assert.ok(fake.requests.every((r) => r.startsWith('PUT /svc-probe-test/cluster/a/.svc-probe/') || r.startsWith('DELETE /svc-probe-test/cluster/a/.svc-probe/')), fake.requests.join('\n'));
+      assert.ok(
+        fake.requests.every(
+          (r) =>
+            r.startsWith('PUT /svc-probe-test/cluster/a/.svc-probe/') ||
+            r.startsWith('DELETE /svc-probe-test/cluster/a/.svc-probe/'),
+        ),
+        fake.requests.join('\n'),
+      );
       assert.equal(fake.objects.size, 0);
     } finally {
       await fake.close();
@@ -123,10 +148,11 @@ async function silentServer(): Promise<{ endpoint: string; close(): Promise<void
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     endpoint: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
-    close: () => new Promise((r) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -135,8 +161,12 @@ describe('an S3 store that cannot be reached', () => {
     const port = await freePort();
     let retries = 0;
     await assert.rejects(
-      S3Store.open(options(`http://127.0.0.1:${port}`, { retry: { attempts: 3, baseDelayMs: 10, onRetry: () => retries++ } })),
-      (e) => e instanceof StoreUnavailable && /s3:\/\/svc-probe-test\/cluster\/a unavailable: cannot open: .*ECONNREFUSED/.test(e.message),
+      S3Store.open(
+        options(`http://127.0.0.1:${port}`, { retry: { attempts: 3, baseDelayMs: 10, onRetry: () => retries++ } }),
+      ),
+      (e) =>
+        e instanceof StoreUnavailable &&
+        /s3:\/\/svc-probe-test\/cluster\/a unavailable: cannot open: .*ECONNREFUSED/.test(e.message),
     );
     assert.equal(retries, 2);
   });
@@ -144,7 +174,10 @@ describe('an S3 store that cannot be reached', () => {
   it('answers StoreUnavailable, not a hang, when the server never answers', { timeout: 20_000 }, async () => {
     const silent = await silentServer();
     try {
-      await assert.rejects(S3Store.open(options(silent.endpoint, { retry: { attempts: 2, baseDelayMs: 10, idleTimeoutMs: 300 } })), (e) => e instanceof StoreUnavailable && /timed out/.test(e.message));
+      await assert.rejects(
+        S3Store.open(options(silent.endpoint, { retry: { attempts: 2, baseDelayMs: 10, idleTimeoutMs: 300 } })),
+        (e) => e instanceof StoreUnavailable && /timed out/.test(e.message),
+      );
     } finally {
       await silent.close();
     }

@@ -26,12 +26,19 @@ describe('POST /api/admin/gc', () => {
     await w.write(makeEvents(10, { env: 'short', startUs: at(10), tag: 's10' }), { wait: true });
     await w.write(makeEvents(10, { env: 'short', startUs: at(1) - 3600_000_000, tag: 's1' }), { wait: true });
     await srv.deps.storage.flush();
-    const r = (await call(srv, 'POST', '/api/admin/gc', { token, expect: 200 })) as { deletedBlocks: number; deletedEvents: number; blocks: { env: string }[] };
+    const r = (await call(srv, 'POST', '/api/admin/gc', { token, expect: 200 })) as {
+      deletedBlocks: number;
+      deletedEvents: number;
+      blocks: { env: string }[];
+    };
     assert.equal(r.deletedBlocks, 2);
     assert.equal(r.deletedEvents, 20);
     assert.deepEqual(r.blocks.map((b) => b.env).sort(), ['default', 'short']);
     const left = srv.deps.store.partitions(['default', 'short']).map((p) => [p.env, p.events]);
-    assert.deepEqual(left, [['default', 10], ['short', 10]]);
+    assert.deepEqual(left, [
+      ['default', 10],
+      ['short', 10],
+    ]);
 
     // the forced sweep is recorded in the self-log, for admins to audit
     const recorded = (await searchSelfLog(srv, 'event=retention_sweep forced=true', '_svclogs')).events;

@@ -35,7 +35,18 @@ describe('bad data on disk over HTTP', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-bad-times-'));
     mkdirSync(join(dataDir, 'wal'));
     const times = [T0, 253402300800000000, -62167219200000000, 1e308];
-    const lines = times.map((timeUs, i) => JSON.stringify({ timeUs, env: 'default', index: 'main', host: 'h', source: 's', sourcetype: 't', message: `odd time ${i}`, fields: { seq: i } }));
+    const lines = times.map((timeUs, i) =>
+      JSON.stringify({
+        timeUs,
+        env: 'default',
+        index: 'main',
+        host: 'h',
+        source: 's',
+        sourcetype: 't',
+        message: `odd time ${i}`,
+        fields: { seq: i },
+      }),
+    );
     writeFileSync(Wal.segmentPath(join(dataDir, 'wal'), 1), lines.join('\n') + '\n');
     const srv = await startTestServer({}, { dataDir });
     try {
@@ -48,7 +59,10 @@ describe('bad data on disk over HTTP', () => {
       const r = await get(srv, admin, search('"odd time"'));
       assert.equal(r.status, 200, JSON.stringify(r.body));
       assert.equal(r.body.meta.matched, 4);
-      const originals = r.body.events.map((e: any) => e.fields.time_original).filter(Boolean).sort();
+      const originals = r.body.events
+        .map((e: any) => e.fields.time_original)
+        .filter(Boolean)
+        .sort();
       assert.deepEqual(originals, ['+010000-01-01T00:00:00.000Z', '0000-01-01T00:00:00.000Z', '1e+308']);
     } finally {
       await srv.close();
@@ -56,7 +70,7 @@ describe('bad data on disk over HTTP', () => {
     }
   });
 
-  it('answers a search meeting an unreadable block with 200, the other blocks\' events and a warning, never invalid_query', async () => {
+  it("answers a search meeting an unreadable block with 200, the other blocks' events and a warning, never invalid_query", async () => {
     const srv = await startTestServer({}, { keepData: true });
     try {
       const admin = await adminToken(srv);
@@ -79,7 +93,10 @@ describe('bad data on disk over HTTP', () => {
       // the count fast path (minute counts, rows only at the edges) leaves it out too
       const chart = await get(srv, admin, search('* | timechart span=1d count'));
       assert.equal(chart.status, 200, JSON.stringify(chart.body));
-      assert.equal(chart.body.rows.reduce((n: number, r: unknown[]) => n + Number(r[1]), 0), 30);
+      assert.equal(
+        chart.body.rows.reduce((n: number, r: unknown[]) => n + Number(r[1]), 0),
+        30,
+      );
       // the other env's searches are not told of it
       const other = await get(srv, admin, search('*', '_system'));
       assert.equal(other.status, 200);

@@ -23,7 +23,9 @@ describe('block writer', () => {
     try {
       const wrong: PartRow = { env: 'default', index: 'main', day: DAY, count: 7, minUs: 0, maxUs: 1 };
       const target = { root: join(dir, 'blocks'), node: 'n1', nextSeq: () => Date.now() };
-      const [b] = await duck.with((c) => writeBlocks(c, rowsSql(50), target, { walSeg: 1, replaces: [] }, new Map(), [wrong]));
+      const [b] = await duck.with((c) =>
+        writeBlocks(c, rowsSql(50), target, { walSeg: 1, replaces: [] }, new Map(), [wrong]),
+      );
       assert.equal(b.meta.count, 50);
       assert.equal(b.meta.minUs, DAY * DAY_US);
       assert.equal(b.meta.maxUs, DAY * DAY_US + 49_000_000);
@@ -43,7 +45,14 @@ describe('block writer', () => {
       const n = 3 * GRANULE_ROWS + GRANULE_ROWS / 2;
       const rows = `(SELECT make_timestamp(${DAY} * ${DAY_US} + i * 300000) AS _time, 'default' AS env, 'main' AS "index", 'h' || (i % 7) AS host,
           's' || (i % 3) AS source, '' AS sourcetype, 'event ' || i AS message, NULL::JSON AS _f, ${DAY}::BIGINT AS _day FROM range(${n}) t(i))`;
-      const part: PartRow = { env: 'default', index: 'main', day: DAY, count: n, minUs: DAY * DAY_US, maxUs: DAY * DAY_US + (n - 1) * 300_000 };
+      const part: PartRow = {
+        env: 'default',
+        index: 'main',
+        day: DAY,
+        count: n,
+        minUs: DAY * DAY_US,
+        maxUs: DAY * DAY_US + (n - 1) * 300_000,
+      };
       const target = { root: join(dir, 'blocks'), node: 'n1', nextSeq: () => Date.now() };
       const [b] = await duck.with((c) => writeBlocks(c, rows, target, { walSeg: 1, replaces: [] }, new Map(), [part]));
       // each row group holds the events a plain time order would put there: tight _time statistics
@@ -54,7 +63,11 @@ describe('block writer', () => {
       const rg = GRANULE_ROWS;
       assert.deepEqual(
         groups.rows.map((r) => r.map(Number)),
-        [0, 1, 2, 3].map((k) => [Math.min(rg, n - k * rg), DAY * DAY_US + k * rg * 300_000, DAY * DAY_US + (Math.min(n, (k + 1) * rg) - 1) * 300_000]),
+        [0, 1, 2, 3].map((k) => [
+          Math.min(rg, n - k * rg),
+          DAY * DAY_US + k * rg * 300_000,
+          DAY * DAY_US + (Math.min(n, (k + 1) * rg) - 1) * 300_000,
+        ]),
       );
       // inside a row group, rows go by source, host, time
       const unordered = await duck.query(

@@ -9,8 +9,13 @@ describe('token filter', () => {
     const inst = await DuckDBInstance.create(':memory:');
     const c = await inst.connect();
     const tokens = ['hello', 'blk_38865049064139660', 'ünïcode', '0'];
-    const r = await c.runAndReadAll(`SELECT md5_number_upper(t) FROM unnest([${tokens.map((t) => `'${t}'`).join(', ')}]) AS u(t)`);
-    assert.deepEqual(r.getRowsJS().map((row) => row[0]), tokens.map(tokenHash));
+    const r = await c.runAndReadAll(
+      `SELECT md5_number_upper(t) FROM unnest([${tokens.map((t) => `'${t}'`).join(', ')}]) AS u(t)`,
+    );
+    assert.deepEqual(
+      r.getRowsJS().map((row) => row[0]),
+      tokens.map(tokenHash),
+    );
     c.closeSync();
     inst.closeSync();
   });

@@ -44,17 +44,25 @@ function expected(events: LogEvent[], spec: BucketCountSpec, spanUs: number): [n
   const acc = new Map<number, number>();
   for (const e of events) {
     if (!spec.envs.includes(e.env) || (spec.indexes !== null && !spec.indexes.includes(e.index))) continue;
-    if ((spec.fromUs !== undefined && e.timeUs < spec.fromUs) || (spec.toUs !== undefined && e.timeUs >= spec.toUs)) continue;
+    if ((spec.fromUs !== undefined && e.timeUs < spec.fromUs) || (spec.toUs !== undefined && e.timeUs >= spec.toUs))
+      continue;
     const b = Math.floor(e.timeUs / spanUs);
     acc.set(b, (acc.get(b) ?? 0) + 1);
   }
   return [...acc].sort((a, b) => a[0] - b[0]);
 }
 
-async function rowCounts(engine: StorageEngine, spec: BucketCountSpec, spanUs: number): Promise<{ buckets: [number, number][]; candidates: number }> {
+async function rowCounts(
+  engine: StorageEngine,
+  spec: BucketCountSpec,
+  spanUs: number,
+): Promise<{ buckets: [number, number][]; candidates: number }> {
   return engine.scan({ ...spec, requiredTokens: [], fields: [] }, async (rel, exec) => {
     const r = await exec(`SELECT epoch_us(_time) // ${spanUs}, count(*) FROM ${rel.sql} AS e GROUP BY 1 ORDER BY 1`);
-    return { buckets: r.rows.map(([b, n]) => [Number(b), Number(n)] as [number, number]), candidates: rel.candidateEvents };
+    return {
+      buckets: r.rows.map(([b, n]) => [Number(b), Number(n)] as [number, number]),
+      candidates: rel.candidateEvents,
+    };
   });
 }
 
@@ -65,7 +73,11 @@ async function check(engine: StorageEngine, events: LogEvent[], spec: BucketCoun
   assert.deepEqual(got.buckets, rows.buckets, `${label}: same as DuckDB over the rows`);
   assert.deepEqual(got.buckets, expected(events, spec, spanUs), `${label}: same as the events written`);
   assert.equal(got.candidateEvents, rows.candidates, `${label}: candidate events as the scan`);
-  assert.equal(got.fromMetadata + got.fromRows, got.buckets.reduce((s, [, n]) => s + n, 0), `${label}: every event counted once`);
+  assert.equal(
+    got.fromMetadata + got.fromRows,
+    got.buckets.reduce((s, [, n]) => s + n, 0),
+    `${label}: every event counted once`,
+  );
   return got;
 }
 
@@ -75,9 +87,20 @@ function ranges(): [string, BucketCountSpec][] {
     ['unbounded', ALL],
     ['from inside a day', { ...ALL, fromUs: DAY0 + 13 * HOUR + 17 * MIN + 123_457 }],
     ['to inside a day', { ...ALL, toUs: DAY0 + 40 * HOUR + 3 * MIN + 999_999 }],
-    ['both inside one day, web only', { ...ALL, indexes: ['web'], fromUs: DAY0 + 25 * HOUR + 1, toUs: DAY0 + 47 * HOUR - 1 }],
+    [
+      'both inside one day, web only',
+      { ...ALL, indexes: ['web'], fromUs: DAY0 + 25 * HOUR + 1, toUs: DAY0 + 47 * HOUR - 1 },
+    ],
     ['whole minutes', { ...ALL, fromUs: DAY0 + 90 * MIN, toUs: DAY0 + 50 * HOUR }],
-    ['inside one minute', { envs: ['default', 'other'], indexes: null, fromUs: DAY0 + 30 * HOUR + 10_000_000, toUs: DAY0 + 30 * HOUR + 50_000_000 }],
+    [
+      'inside one minute',
+      {
+        envs: ['default', 'other'],
+        indexes: null,
+        fromUs: DAY0 + 30 * HOUR + 10_000_000,
+        toUs: DAY0 + 30 * HOUR + 50_000_000,
+      },
+    ],
     ['only the live days', { ...ALL, fromUs: DAY0 + 3 * 24 * HOUR + 5 * MIN + 7 }],
     ['nothing', { ...ALL, fromUs: DAY0 - 10 * HOUR, toUs: DAY0 - HOUR }],
   ];
@@ -97,17 +120,24 @@ describe('counts per time bucket from minute counts', () => {
       const live = [...randomEvents(1500, 11), ...randomEvents(800, 13, DAY0 + 3 * 24 * HOUR, 1)];
       await s.engine.writer.write(live, { wait: true });
       assert.ok(s.engine.stats().liveEvents > 0 && s.engine.stats().blocks > 0, 'both blocks and live data');
-      assert.ok(s.engine.listBlocks().every((b) => b.minutes !== undefined), 'new blocks carry minute counts');
+      assert.ok(
+        s.engine.listBlocks().every((b) => b.minutes !== undefined),
+        'new blocks carry minute counts',
+      );
       const events = [...sealed, ...live];
       for (const [label, spec] of ranges()) {
-        for (const span of [MIN, 5 * MIN, 7 * MIN, HOUR, 24 * HOUR]) await check(s.engine, events, spec, span, `${label}, span ${span / MIN}m`);
+        for (const span of [MIN, 5 * MIN, 7 * MIN, HOUR, 24 * HOUR])
+          await check(s.engine, events, spec, span, `${label}, span ${span / MIN}m`);
       }
       const whole = await s.engine.countByBucket(ALL, HOUR);
       assert.equal(whole.fromRows, 0, 'an unbounded range reads no rows');
       const edge = await s.engine.countByBucket(ranges()[1][1], HOUR);
       assert.ok(edge.fromRows >= 2, 'the events of the edge minute inside the range come from rows');
       const cut = await check(s.engine, events, ranges()[3][1], HOUR, 'cut');
-      assert.ok(cut.fromRows < 20 && cut.fromMetadata > 500, `only the sub-minute edges are read (${cut.fromRows} rows, ${cut.fromMetadata} from metadata)`);
+      assert.ok(
+        cut.fromRows < 20 && cut.fromMetadata > 500,
+        `only the sub-minute edges are read (${cut.fromRows} rows, ${cut.fromMetadata} from metadata)`,
+      );
     } finally {
       await s.close();
     }
@@ -141,7 +171,10 @@ describe('counts per time bucket from minute counts', () => {
       assert.equal(await s.engine.mergeRound(true), 1);
       const [merged] = s.engine.listBlocks();
       assert.equal(s.engine.listBlocks().length, 1);
-      assert.equal(merged.minutes?.counts.reduce((a, b) => a + b, 0), 2800);
+      assert.equal(
+        merged.minutes?.counts.reduce((a, b) => a + b, 0),
+        2800,
+      );
       for (const [label, spec] of ranges()) await check(s.engine, events, spec, 5 * MIN, `merged, ${label}`);
     } finally {
       await s.close();
@@ -203,8 +236,11 @@ describe('live minute counts', () => {
     const seg = new LiveSegment(1, '/nowhere');
     for (const e of events) seg.record(e);
     const back = parseSummary(summaryJson(seg));
-    for (const p of back) assert.deepEqual(p.minutes, seg.partitions.get(`${p.env}\u0001${p.index}\u0001${p.day}`)!.minutes);
-    const old = JSON.stringify(JSON.parse(summaryJson(seg)).map((p: Record<string, unknown>) => ({ ...p, minutes: undefined })));
+    for (const p of back)
+      assert.deepEqual(p.minutes, seg.partitions.get(`${p.env}\u0001${p.index}\u0001${p.day}`)!.minutes);
+    const old = JSON.stringify(
+      JSON.parse(summaryJson(seg)).map((p: Record<string, unknown>) => ({ ...p, minutes: undefined })),
+    );
     assert.ok(parseSummary(old).every((p) => p.minutes === undefined));
   });
 

@@ -18,7 +18,10 @@ function withDir(fn: (dir: string) => Promise<void> | void): () => Promise<void>
 }
 
 function plant(dir: string, h: Partial<LockHolder>): void {
-  writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid: 1, host: hostname(), startedAt: '2026-11-26T00:00:00.000Z', ...h }));
+  writeFileSync(
+    join(dir, LOCK_FILE),
+    JSON.stringify({ pid: 1, host: hostname(), startedAt: '2026-11-26T00:00:00.000Z', ...h }),
+  );
 }
 
 /** A process that runs until killed, and its start time as /proc tells it. */
@@ -32,57 +35,86 @@ async function sleeper(): Promise<{ pid: number; procStart: string | undefined; 
 }
 
 describe('the data-dir lock', () => {
-  it('is taken on a fresh data dir, names this process, and is given up by release', withDir((dir) => {
-    const lock = DataDirLock.acquire(dir);
-    const held = JSON.parse(readFileSync(join(dir, LOCK_FILE), 'utf8')) as LockHolder;
-    assert.equal(held.pid, process.pid);
-    assert.equal(held.host, hostname());
-    lock.release();
-    assert.equal(existsSync(join(dir, LOCK_FILE)), false);
-  }));
+  it(
+    'is taken on a fresh data dir, names this process, and is given up by release',
+    withDir((dir) => {
+      const lock = DataDirLock.acquire(dir);
+      const held = JSON.parse(readFileSync(join(dir, LOCK_FILE), 'utf8')) as LockHolder;
+      assert.equal(held.pid, process.pid);
+      assert.equal(held.host, hostname());
+      lock.release();
+      assert.equal(existsSync(join(dir, LOCK_FILE)), false);
+    }),
+  );
 
-  it('refuses while a live process holds it, naming pid, host and start time', withDir(async (dir) => {
-    const s = await sleeper();
-    try {
+  it(
+    'refuses while a live process holds it, naming pid, host and start time',
+    withDir(async (dir) => {
+      const s = await sleeper();
+      try {
+        plant(dir, { pid: s.pid, procStart: s.procStart });
+        assert.throws(
+          () => DataDirLock.acquire(dir),
+          (e: unknown) => {
+            assert.ok(e instanceof DataDirLockError);
+            assert.equal(e.holder?.pid, s.pid);
+            assert.match(
+              e.message,
+              new RegExp(
+                `in use by svc pid ${s.pid} on host .+ \\(started 2026-11-26T00:00:00\\.000Z\\); stop that process first$`,
+              ),
+            );
+            return true;
+          },
+        );
+      } finally {
+        await s.kill();
+      }
+    }),
+  );
+
+  it(
+    'takes over a lock whose process is gone (kill -9), or whose pid now runs another process',
+    withDir(async (dir) => {
+      const s = await sleeper();
       plant(dir, { pid: s.pid, procStart: s.procStart });
-      assert.throws(() => DataDirLock.acquire(dir), (e: unknown) => {
-        assert.ok(e instanceof DataDirLockError);
-        assert.equal(e.holder?.pid, s.pid);
-        assert.match(e.message, new RegExp(`in use by svc pid ${s.pid} on host .+ \\(started 2026-11-26T00:00:00\\.000Z\\); stop that process first$`));
-        return true;
-      });
-    } finally {
       await s.kill();
-    }
-  }));
+      const stale: (LockHolder | undefined)[] = [];
+      DataDirLock.acquire(dir, (h) => stale.push(h)).release();
+      assert.deepEqual(
+        stale.map((h) => h?.pid),
+        [s.pid],
+      );
 
-  it('takes over a lock whose process is gone (kill -9), or whose pid now runs another process', withDir(async (dir) => {
-    const s = await sleeper();
-    plant(dir, { pid: s.pid, procStart: s.procStart });
-    await s.kill();
-    const stale: (LockHolder | undefined)[] = [];
-    DataDirLock.acquire(dir, (h) => stale.push(h)).release();
-    assert.deepEqual(stale.map((h) => h?.pid), [s.pid]);
+      const other = await sleeper();
+      try {
+        plant(dir, { pid: other.pid, procStart: '1' }); // the pid was reused: another start time
+        DataDirLock.acquire(dir).release();
+      } finally {
+        await other.kill();
+      }
+    }),
+  );
 
-    const other = await sleeper();
-    try {
-      plant(dir, { pid: other.pid, procStart: '1' }); // the pid was reused: another start time
-      DataDirLock.acquire(dir).release();
-    } finally {
-      await other.kill();
-    }
-  }));
+  it(
+    'takes over a lock naming its own pid (a container restarted as pid 1), and leaves a lock that is not its own on release',
+    withDir((dir) => {
+      plant(dir, { pid: process.pid });
+      const lock = DataDirLock.acquire(dir);
+      plant(dir, { pid: 12345, host: 'elsewhere' });
+      lock.release();
+      assert.equal(existsSync(join(dir, LOCK_FILE)), true);
+    }),
+  );
 
-  it('takes over a lock naming its own pid (a container restarted as pid 1), and leaves a lock that is not its own on release', withDir((dir) => {
-    plant(dir, { pid: process.pid });
-    const lock = DataDirLock.acquire(dir);
-    plant(dir, { pid: 12345, host: 'elsewhere' });
-    lock.release();
-    assert.equal(existsSync(join(dir, LOCK_FILE)), true);
-  }));
-
-  it('refuses a lock held on another host, saying how to clear it if that process is gone', withDir((dir) => {
-    plant(dir, { pid: 42, host: 'other-host' });
-    assert.throws(() => DataDirLock.acquire(dir), /in use by svc pid 42 on host other-host .*, or remove .*svc\.lock if it is gone/);
-  }));
+  it(
+    'refuses a lock held on another host, saying how to clear it if that process is gone',
+    withDir((dir) => {
+      plant(dir, { pid: 42, host: 'other-host' });
+      assert.throws(
+        () => DataDirLock.acquire(dir),
+        /in use by svc pid 42 on host other-host .*, or remove .*svc\.lock if it is gone/,
+      );
+    }),
+  );
 });

@@ -14,7 +14,10 @@ describe('WAL write faults in health', () => {
     const faults = new WalFaults(problems, () => free);
     faults.failed(enospc);
     faults.succeeded(); // svc's own self-log batch fitted in the open segment's last page
-    assert.deepEqual(problems.active().map((p) => p.kind), ['disk_full']);
+    assert.deepEqual(
+      problems.active().map((p) => p.kind),
+      ['disk_full'],
+    );
     free = 40 << 20;
     faults.succeeded();
     assert.deepEqual(problems.active(), []);

@@ -9,7 +9,11 @@ import { onLines } from './fixtures/child-engine.js';
 
 /** Runs the writer child until `ms` has passed, SIGKILLs it, and returns the acknowledged ids. */
 async function writeThenKill(dataDir: string, ms: number, firstId: number): Promise<Set<number>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'writer-child.ts'), dataDir, String(firstId)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'writer-child.ts'), dataDir, String(firstId)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const acked = new Set<number>();
   onLines(child.stdout, (l) => {
     const [, a, b] = l.split(' ').map(Number);
@@ -24,7 +28,9 @@ async function writeThenKill(dataDir: string, ms: number, firstId: number): Prom
   return acked;
 }
 
-async function countsAfterRestart(dataDir: string): Promise<{ counts: Map<number, number>; sealedAfterFlush: boolean }> {
+async function countsAfterRestart(
+  dataDir: string,
+): Promise<{ counts: Map<number, number>; sealedAfterFlush: boolean }> {
   const s = await openStorage({ dataDir });
   const before = await idCounts(s.engine);
   await s.engine.flush();
@@ -40,7 +46,11 @@ describe('durability under kill -9', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-kill-'));
     try {
       const allAcked = new Set<number>();
-      for (const [round, ms] of [[0, 1500], [1, 700], [2, 1100]]) {
+      for (const [round, ms] of [
+        [0, 1500],
+        [1, 700],
+        [2, 1100],
+      ]) {
         const acked = await writeThenKill(dataDir, ms, round * 10_000_000);
         assert.ok(acked.size > 500, `round ${round}: child acknowledged ${acked.size} events`);
         for (const id of acked) allAcked.add(id);

@@ -30,7 +30,11 @@ describe('a full disk under a stream of writes', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-full-'));
     try {
       const fixture = join(import.meta.dirname, 'fixtures', 'full-disk-child.ts');
-      const child = spawn('bash', ['-c', `ulimit -S -f ${LIMIT_KIB}; exec "${process.execPath}" --import tsx "${fixture}" "${dataDir}"`], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(
+        'bash',
+        ['-c', `ulimit -S -f ${LIMIT_KIB}; exec "${process.execPath}" --import tsx "${fixture}" "${dataDir}"`],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
       const acked = new Set<number>();
       const rejected = new Set<number>();
       const codes = new Set<string>();
@@ -66,14 +70,20 @@ describe('a full disk under a stream of writes', () => {
       assert.deepEqual([...codes], ['storage_unavailable']);
       // told once when appends began to fail (EFBIG under the file size limit: disk_full), resolved
       // by the first append that succeeded again
-      assert.deepEqual(problems.filter((p) => /^(wal_write_failed|disk_full|disk_read_only) /.test(p)), ['disk_full told', 'disk_full resolved']);
+      assert.deepEqual(
+        problems.filter((p) => /^(wal_write_failed|disk_full|disk_read_only) /.test(p)),
+        ['disk_full told', 'disk_full resolved'],
+      );
 
       const s = await openStorage({ dataDir });
       try {
-        const counts = await s.engine.scan({ envs: ['default'], indexes: null, requiredTokens: [], fields: ['id'] }, async (rel, exec) => {
-          const r = await exec(`SELECT id, count(*) FROM ${rel.sql} AS e GROUP BY id`);
-          return new Map(r.rows.map(([id, n]) => [Number(id), Number(n)]));
-        });
+        const counts = await s.engine.scan(
+          { envs: ['default'], indexes: null, requiredTokens: [], fields: ['id'] },
+          async (rel, exec) => {
+            const r = await exec(`SELECT id, count(*) FROM ${rel.sql} AS e GROUP BY id`);
+            return new Map(r.rows.map(([id, n]) => [Number(id), Number(n)]));
+          },
+        );
         for (const id of acked) assert.equal(counts.get(id), 1, `acknowledged id ${id} present exactly once`);
         for (const id of rejected) assert.equal(counts.get(id), undefined, `rejected id ${id} left nothing behind`);
         for (const [id, n] of counts) assert.equal(n, 1, `id ${id} not duplicated`);

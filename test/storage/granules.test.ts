@@ -14,12 +14,19 @@ const [RARE, G2_FIRST, G2_LAST] = [2 * G + 1234, 2 * G, 3 * G - 1];
 
 /** One block's worth (one day from midnight, 0.3 s apart); an event of granule 0 and one of granule 2 carry the word "marker". */
 function events() {
-  return makeEvents(N, { startUs: T0 - 12 * 3600 * 1_000_000, stepUs: 300_000 }).map((e, i) => (i === 100 || i === 2 * G + 500 ? { ...e, message: `${e.message} marker` } : e));
+  return makeEvents(N, { startUs: T0 - 12 * 3600 * 1_000_000, stepUs: 300_000 }).map((e, i) =>
+    i === 100 || i === 2 * G + 500 ? { ...e, message: `${e.message} marker` } : e,
+  );
 }
 
 /** Events whose messages hold `token` as a whole token, counted over the generated events (the oracle). */
 function oracle(token: string): number {
-  return events().filter((e) => e.message.toLowerCase().split(/[^a-z0-9_]+/).includes(token)).length;
+  return events().filter((e) =>
+    e.message
+      .toLowerCase()
+      .split(/[^a-z0-9_]+/)
+      .includes(token),
+  ).length;
 }
 
 describe('granule token filters', () => {
@@ -34,7 +41,9 @@ describe('granule token filters', () => {
   /** What a scan needing `tokens` reads, and how many of its rows hold them all. */
   const scan = (tokens: string[]) =>
     s.engine.scan({ envs: ['default'], indexes: null, requiredTokens: tokens, fields: [] }, async (rel, exec) => {
-      const where = tokens.map((t) => `list_contains(regexp_split_to_array(lower(message), '[^a-z0-9_]+'), '${t}')`).join(' AND ');
+      const where = tokens
+        .map((t) => `list_contains(regexp_split_to_array(lower(message), '[^a-z0-9_]+'), '${t}')`)
+        .join(' AND ');
       const r = await exec(`SELECT count(*) FROM ${rel.sql} AS e WHERE ${where}`);
       return { candidates: rel.candidateEvents, matched: Number(r.rows[0][0]), sql: rel.sql };
     });
@@ -47,7 +56,8 @@ describe('granule token filters', () => {
     // rows are sorted by time and the events are one per second: row i is event i
     events().forEach((e, i) => {
       const granule = b.granules!.blooms[Math.floor(i / GRANULE_ROWS)];
-      for (const piece of tokenPieces(e.message)) assert.ok(granule.mightContain(piece), `event ${i}: "${piece}" missing from its granule`);
+      for (const piece of tokenPieces(e.message))
+        assert.ok(granule.mightContain(piece), `event ${i}: "${piece}" missing from its granule`);
     });
   });
 
@@ -64,7 +74,10 @@ describe('granule token filters', () => {
     assert.equal(r.matched, oracle('marker'));
     assert.equal(r.matched, 2);
     assert.equal(r.candidates, 2 * GRANULE_ROWS);
-    assert.ok(r.sql.includes(`file_row_number BETWEEN 0 AND ${G - 1} OR file_row_number BETWEEN ${G2_FIRST} AND ${G2_LAST}`), r.sql);
+    assert.ok(
+      r.sql.includes(`file_row_number BETWEEN 0 AND ${G - 1} OR file_row_number BETWEEN ${G2_FIRST} AND ${G2_LAST}`),
+      r.sql,
+    );
   });
 
   it('drops the block when no granule may hold the token', async () => {
@@ -115,12 +128,18 @@ describe('granule token filters across merges and older blocks', () => {
     writeFileSync(b.sidecar, JSON.stringify(meta));
     const again = await openStorage({ dataDir: s.dataDir });
     try {
-      const r = await again.engine.scan({ envs: ['default'], indexes: null, requiredTokens: ['marker'], fields: [] }, async (rel, exec) => {
-        const n = await exec(`SELECT count(*) FROM ${rel.sql} AS e WHERE contains(message, 'marker')`);
-        return { candidates: rel.candidateEvents, matched: Number(n.rows[0][0]) };
-      });
+      const r = await again.engine.scan(
+        { envs: ['default'], indexes: null, requiredTokens: ['marker'], fields: [] },
+        async (rel, exec) => {
+          const n = await exec(`SELECT count(*) FROM ${rel.sql} AS e WHERE contains(message, 'marker')`);
+          return { candidates: rel.candidateEvents, matched: Number(n.rows[0][0]) };
+        },
+      );
       assert.deepEqual(r, { candidates: N, matched: 2 });
-      const none = await again.engine.scan({ envs: ['default'], indexes: null, requiredTokens: ['nosuchtoken'], fields: [] }, async (rel) => rel.candidateEvents);
+      const none = await again.engine.scan(
+        { envs: ['default'], indexes: null, requiredTokens: ['nosuchtoken'], fields: [] },
+        async (rel) => rel.candidateEvents,
+      );
       assert.equal(none, 0, 'the old filter still skips the block');
     } finally {
       await again.close();

@@ -7,7 +7,12 @@ import { ProblemReporter } from '../../src/storage/problems.js';
 import { StorageHealth } from '../../src/storage/health.js';
 
 function view(dataDir: string, problems: ProblemReporter, waitingSince?: () => number | undefined) {
-  return new StorageHealth({ dataDir, problems, oldestWaitingSince: waitingSince ?? (() => undefined), stallMs: 10_000 });
+  return new StorageHealth({
+    dataDir,
+    problems,
+    oldestWaitingSince: waitingSince ?? (() => undefined),
+    stallMs: 10_000,
+  });
 }
 
 describe('the storage side of GET /api/health', () => {
@@ -16,7 +21,11 @@ describe('the storage side of GET /api/health', () => {
     try {
       const r = new ProblemReporter(() => 5000);
       const h = view(dir, r);
-      r.report('seal_failed', `cannot seal WAL segment 7: EROFS: read-only file system, open '${dir}/blocks/x.parquet.tmp'`, join(dir, 'wal', '000000000007.ndjson'));
+      r.report(
+        'seal_failed',
+        `cannot seal WAL segment 7: EROFS: read-only file system, open '${dir}/blocks/x.parquet.tmp'`,
+        join(dir, 'wal', '000000000007.ndjson'),
+      );
       const [p] = h.problems(6000);
       assert.equal(p.kind, 'seal_failed');
       assert.equal(p.path, 'wal/000000000007.ndjson');
@@ -53,7 +62,10 @@ describe('the storage side of GET /api/health', () => {
       writeFileSync(join(q, 'n-1.json'), 'x');
       const h = view(dir, r);
       const ps = h.problems(100_000);
-      assert.deepEqual(ps.map((p) => [p.kind, p.count, p.path]), [['blocks_set_aside', 1, 'quarantine']]);
+      assert.deepEqual(
+        ps.map((p) => [p.kind, p.count, p.path]),
+        [['blocks_set_aside', 1, 'quarantine']],
+      );
       rmSync(join(dir, 'quarantine'), { recursive: true });
       assert.deepEqual(h.problems(200_000), []);
     } finally {
@@ -75,6 +87,9 @@ describe('the storage side of GET /api/health', () => {
     r.report('block_unreadable', 'cannot read block', '/data/blocks/default/main/2026-01-01/n-1.parquet');
     r.report('block_unreadable', 'block of node b is not searchable here', 'nodes/b/blocks/x.json');
     const h = view('/data', r);
-    assert.deepEqual(h.problems(11 * 60_000).map((p) => p.path), ['blocks/default/main/2026-01-01/n-1.parquet']);
+    assert.deepEqual(
+      h.problems(11 * 60_000).map((p) => p.path),
+      ['blocks/default/main/2026-01-01/n-1.parquet'],
+    );
   });
 });

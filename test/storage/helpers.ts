@@ -11,7 +11,9 @@ import type { ObjectStore } from '../../src/shared-store/object-store.js';
 
 /** An in-memory ControlReader (a stand-in for the control plane's, which tests do not need). */
 export class MemoryControl implements ControlReader {
-  readonly envMap = new Map<string, EnvRecord>([['default', { name: 'default', createdAt: new Date(0).toISOString() }]]);
+  readonly envMap = new Map<string, EnvRecord>([
+    ['default', { name: 'default', createdAt: new Date(0).toISOString() }],
+  ]);
   settingsValue: Settings = {};
   env(name: string): EnvRecord | undefined {
     return this.envMap.get(name);
@@ -37,7 +39,14 @@ export interface TestStorage {
 
 /** A real storage engine on a fresh temporary data dir (or `dataDir` to reopen one). */
 export async function openStorage(
-  opts: { dataDir?: string; env?: Record<string, string>; tuning?: StorageOptions['tuning']; control?: MemoryControl; clock?: Clock; store?: ObjectStore } = {},
+  opts: {
+    dataDir?: string;
+    env?: Record<string, string>;
+    tuning?: StorageOptions['tuning'];
+    control?: MemoryControl;
+    clock?: Clock;
+    store?: ObjectStore;
+  } = {},
 ): Promise<TestStorage> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-storage-'));
   const config = loadConfig({ SVC_DATA_DIR: dataDir, SVC_DUCKDB_MEMORY_LIMIT: '512MB', ...opts.env });
@@ -66,7 +75,10 @@ export async function openStorage(
 export const T0 = Date.UTC(2026, 0, 10, 12, 0, 0) * 1000;
 
 /** n events, one per second from `startUs`, alternating hosts, with a few typed fields. */
-export function makeEvents(n: number, o: { startUs?: number; env?: string; index?: string; stepUs?: number; tag?: string } = {}): LogEvent[] {
+export function makeEvents(
+  n: number,
+  o: { startUs?: number; env?: string; index?: string; stepUs?: number; tag?: string } = {},
+): LogEvent[] {
   const start = o.startUs ?? T0;
   const out: LogEvent[] = [];
   for (let i = 0; i < n; i++) {
@@ -85,11 +97,18 @@ export function makeEvents(n: number, o: { startUs?: number; env?: string; index
 }
 
 /** Counts rows of the scan relation matching `where` (SQL over the relation's columns). */
-export async function countWhere(engine: StorageEngine, where = 'true', spec: Partial<Parameters<StorageEngine['scan']>[0]> = {}): Promise<number> {
-  return engine.scan({ envs: ['default'], indexes: null, requiredTokens: [], fields: '*', ...spec }, async (rel, exec) => {
-    const r = await exec(`SELECT count(*) FROM ${rel.sql} AS e WHERE ${where}`);
-    return Number(r.rows[0][0]);
-  });
+export async function countWhere(
+  engine: StorageEngine,
+  where = 'true',
+  spec: Partial<Parameters<StorageEngine['scan']>[0]> = {},
+): Promise<number> {
+  return engine.scan(
+    { envs: ['default'], indexes: null, requiredTokens: [], fields: '*', ...spec },
+    async (rel, exec) => {
+      const r = await exec(`SELECT count(*) FROM ${rel.sql} AS e WHERE ${where}`);
+      return Number(r.rows[0][0]);
+    },
+  );
 }
 
 /** How many times each `id` field value is stored (the exactly-once checks of the kill -9 tests). */

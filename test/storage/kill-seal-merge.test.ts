@@ -10,7 +10,8 @@ import { onLines } from './fixtures/child-engine.js';
 /** Block files being written right now: a seal's or a merge's COPY, before its rename and sidecar. */
 function writingBlocks(dataDir: string): number {
   try {
-    return readdirSync(join(dataDir, 'blocks'), { recursive: true }).filter((f) => String(f).endsWith('.parquet.tmp')).length;
+    return readdirSync(join(dataDir, 'blocks'), { recursive: true }).filter((f) => String(f).endsWith('.parquet.tmp'))
+      .length;
   } catch {
     return 0;
   }
@@ -21,7 +22,11 @@ function writingBlocks(dataDir: string): number {
  * SIGKILLs it at once. Answers the acknowledged ids.
  */
 async function killWhileWritingBlock(mode: 'seal' | 'merge', dataDir: string, firstId: number): Promise<Set<number>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'seal-merge-child.ts'), mode, dataDir, String(firstId)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'seal-merge-child.ts'), mode, dataDir, String(firstId)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const acked = new Set<number>();
   let ready = mode === 'seal';
   onLines(child.stdout, (l) => {
@@ -31,7 +36,7 @@ async function killWhileWritingBlock(mode: 'seal' | 'merge', dataDir: string, fi
   });
   const exited = new Promise<number | null>((r) => child.on('exit', r));
   let caught = false;
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline && child.exitCode === null; ) {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline && child.exitCode === null;) {
     if (ready && acked.size > 0 && writingBlocks(dataDir) > 0) {
       child.kill('SIGKILL');
       caught = true;
@@ -56,10 +61,13 @@ async function countsAfterRestart(dataDir: string): Promise<Map<number, number>>
     assert.deepEqual([...after].sort(), [...before].sort(), 'the same events once sealed and merged');
     // a rare token still finds its event through the granule filters of the blocks written since
     const one = [...after.keys()][0];
-    const found = await s.engine.scan({ envs: ['default'], indexes: null, requiredTokens: [String(one)], fields: ['id'] }, async (rel, exec) => {
-      const r = await exec(`SELECT count(*) FROM ${rel.sql} AS e WHERE id = ${one}`);
-      return Number(r.rows[0][0]);
-    });
+    const found = await s.engine.scan(
+      { envs: ['default'], indexes: null, requiredTokens: [String(one)], fields: ['id'] },
+      async (rel, exec) => {
+        const r = await exec(`SELECT count(*) FROM ${rel.sql} AS e WHERE id = ${one}`);
+        return Number(r.rows[0][0]);
+      },
+    );
     assert.equal(found, 1, `id ${one} found by its token`);
     return after;
   } finally {
@@ -76,7 +84,8 @@ describe('kill -9 while a block is being written', () => {
         for (let round = 0; round < 3; round++) {
           for (const id of await killWhileWritingBlock(mode, dataDir, round * 1_000_000)) all.add(id);
           const counts = await countsAfterRestart(dataDir);
-          for (const id of all) assert.equal(counts.get(id), 1, `round ${round}: acknowledged id ${id} present exactly once`);
+          for (const id of all)
+            assert.equal(counts.get(id), 1, `round ${round}: acknowledged id ${id} present exactly once`);
           for (const [id, n] of counts) assert.equal(n, 1, `round ${round}: id ${id} not duplicated`);
         }
       } finally {

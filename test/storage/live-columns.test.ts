@@ -54,12 +54,19 @@ describe('columnar copies of live segments', () => {
   const rows = async (spec: Partial<ScanSpec>) => {
     const full: ScanSpec = { envs: ['default'], indexes: null, requiredTokens: [], fields: '*', ...spec };
     const plan = planScan([], [seg], full);
-    const r = await duck.query(`SELECT to_json(e)::VARCHAR FROM ${relationSql(plan, full)} AS e ORDER BY _time, message`);
+    const r = await duck.query(
+      `SELECT to_json(e)::VARCHAR FROM ${relationSql(plan, full)} AS e ORDER BY _time, message`,
+    );
     return { fields: [...plan.fields], rows: r.rows.map((x) => String(x[0])) };
   };
 
   it('answers every search exactly as the WAL JSON does', async () => {
-    const specs: Partial<ScanSpec>[] = [{}, { envs: ['default', 'other'] }, { fromUs: T0 + DAY_US, toUs: T0 + 2.5 * DAY_US }, { indexes: ['nope'] }];
+    const specs: Partial<ScanSpec>[] = [
+      {},
+      { envs: ['default', 'other'] },
+      { fromUs: T0 + DAY_US, toUs: T0 + 2.5 * DAY_US },
+      { indexes: ['nope'] },
+    ];
     const fromJson = [];
     for (const s of specs) fromJson.push(await rows(s));
     await duck.with((c) => writeColumns(c, seg, dir));
@@ -77,7 +84,14 @@ describe('columnar copies of live segments', () => {
   });
 
   it('seals from the copy into the same blocks as from the JSON', async () => {
-    const target = (root: string) => ({ root, node: 'n', nextSeq: (() => { let n = 0; return () => ++n; })() });
+    const target = (root: string) => ({
+      root,
+      node: 'n',
+      nextSeq: (() => {
+        let n = 0;
+        return () => ++n;
+      })(),
+    });
     const contents = async (blocks: { path: string }[]) => {
       const r = await duck.query(
         `SELECT to_json(b)::VARCHAR FROM read_parquet([${blocks.map((b) => `'${b.path}'`).join(', ')}], union_by_name=true) AS b ORDER BY _time, message`,
@@ -109,8 +123,14 @@ describe('columnar copies in the engine', () => {
       await s.engine.flush();
       assert.equal(s.engine.stats().liveSegments, 0);
       assert.equal(await countWhere(s.engine, 'true', { envs: ['default', 'other'] }), evs.length);
-      assert.equal(await countWhere(s.engine, "host = ''", { envs: ['default', 'other'] }), evs.filter((e) => !e.host).length);
-      assert.deepEqual(readdirSync(join(s.dataDir, 'tmp')).filter((n) => n.endsWith('.parquet')), []);
+      assert.equal(
+        await countWhere(s.engine, "host = ''", { envs: ['default', 'other'] }),
+        evs.filter((e) => !e.host).length,
+      );
+      assert.deepEqual(
+        readdirSync(join(s.dataDir, 'tmp')).filter((n) => n.endsWith('.parquet')),
+        [],
+      );
     } finally {
       await s.close();
     }

@@ -3,13 +3,29 @@ import assert from 'node:assert/strict';
 import { pickMerges, type MergePolicy } from '../../src/storage/blocks/merge-policy.js';
 import type { Block } from '../../src/storage/blocks/block-files.js';
 
-const POLICY: MergePolicy = { smallEvents: 1000, settledEvents: 50_000, settledMs: 600_000, hotMaxBlocks: 8, targetEvents: 100_000, minBlocks: 4, coldMs: 30_000 };
+const POLICY: MergePolicy = {
+  smallEvents: 1000,
+  settledEvents: 50_000,
+  settledMs: 600_000,
+  hotMaxBlocks: 8,
+  targetEvents: 100_000,
+  minBlocks: 4,
+  coldMs: 30_000,
+};
 const NOW = 10_000_000;
 
 let seq = 0;
 /** A block of `count` events of day `day`, made `ageMs` before NOW. */
 function block(count: number, ageMs: number, o: { day?: string; hasExtra?: boolean } = {}): Block {
-  const meta = { env: 'default', index: 'main', day: o.day ?? '2026-11-20', count, createdAt: NOW - ageMs, hasExtra: o.hasExtra ?? false, name: `b${++seq}` };
+  const meta = {
+    env: 'default',
+    index: 'main',
+    day: o.day ?? '2026-11-20',
+    count,
+    createdAt: NOW - ageMs,
+    hasExtra: o.hasExtra ?? false,
+    name: `b${++seq}`,
+  };
   return { meta, path: `/x/${meta.name}.parquet` } as unknown as Block;
 }
 
@@ -47,7 +63,12 @@ describe('merge policy', () => {
   it('never merges blocks at settledEvents or carrying _extra, and keeps partitions apart', () => {
     const big = [block(50_000, POLICY.settledMs * 2), block(60_000, POLICY.settledMs * 2)];
     const extra = [1, 2, 3, 4].map((i) => block(10, i, { hasExtra: true }));
-    const apart = [block(10, 1, { day: '2026-11-21' }), block(10, 2, { day: '2026-11-22' }), block(10, 3, { day: '2026-11-23' }), block(10, 4, { day: '2026-11-24' })];
+    const apart = [
+      block(10, 1, { day: '2026-11-21' }),
+      block(10, 2, { day: '2026-11-22' }),
+      block(10, 3, { day: '2026-11-23' }),
+      block(10, 4, { day: '2026-11-24' }),
+    ];
     assert.deepEqual(pickMerges([...big, ...extra, ...apart], NOW, POLICY), []);
   });
 

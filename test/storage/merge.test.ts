@@ -21,7 +21,10 @@ describe('background merge', () => {
       for (const b of inputs) assert.equal(existsSync(b.path), false);
       assert.equal(await countWhere(s.engine), 100);
       assert.equal(await countWhere(s.engine, "tag = 'm2' AND even"), 13);
-      const tokens = await s.engine.scan({ envs: ['default'], indexes: null, requiredTokens: ['m3'], fields: [] }, async (rel) => rel.candidateEvents);
+      const tokens = await s.engine.scan(
+        { envs: ['default'], indexes: null, requiredTokens: ['m3'], fields: [] },
+        async (rel) => rel.candidateEvents,
+      );
       assert.equal(tokens, 100, 'the merged block carries a token filter over all inputs');
     } finally {
       await s.close();
@@ -31,13 +34,22 @@ describe('background merge', () => {
   it('widens a field whose type differs between the inputs', async () => {
     const s = await openStorage();
     try {
-      await s.engine.writer.write(makeEvents(10).map((e, i) => ({ ...e, fields: { code: i } })), { wait: true });
+      await s.engine.writer.write(
+        makeEvents(10).map((e, i) => ({ ...e, fields: { code: i } })),
+        { wait: true },
+      );
       await s.engine.flush();
-      await s.engine.writer.write(makeEvents(10, { startUs: T0 + 50_000_000 }).map((e) => ({ ...e, fields: { code: 'E1', other: 1.5 } })), { wait: true });
+      await s.engine.writer.write(
+        makeEvents(10, { startUs: T0 + 50_000_000 }).map((e) => ({ ...e, fields: { code: 'E1', other: 1.5 } })),
+        { wait: true },
+      );
       await s.engine.flush();
       assert.equal(await s.engine.mergeRound(true), 1);
       const [b] = s.engine.listBlocks();
-      assert.deepEqual(b.meta.fields.map((f) => [f.name, f.type, f.count]).sort(), [['code', 'VARCHAR', 20], ['other', 'DOUBLE', 10]]);
+      assert.deepEqual(b.meta.fields.map((f) => [f.name, f.type, f.count]).sort(), [
+        ['code', 'VARCHAR', 20],
+        ['other', 'DOUBLE', 10],
+      ]);
       assert.equal(await countWhere(s.engine, "code = 'E1'"), 10);
       assert.equal(await countWhere(s.engine, "code = '3'"), 1);
       assert.equal(await countWhere(s.engine, 'other > 1'), 10);

@@ -5,10 +5,26 @@ import { countWhere, openStorage, T0 } from './helpers.js';
 
 // Field names that are JSON-path syntax: `*` (a wildcard to DuckDB even inside `$."…"`), `/` and
 // `~` (JSON Pointer's own escapes), `$.`, quotes. Each must be read back live and from a block.
-const NAMES: Record<string, string | number> = { '*': 'star', 'a*b': 7, '$.x': 'dollar', 'q"q': 'quote', 'a/b~c': 'pointer', 'back\\slash': 'bs' };
+const NAMES: Record<string, string | number> = {
+  '*': 'star',
+  'a*b': 7,
+  '$.x': 'dollar',
+  'q"q': 'quote',
+  'a/b~c': 'pointer',
+  'back\\slash': 'bs',
+};
 
 function events(n: number): LogEvent[] {
-  return Array.from({ length: n }, (_, i) => ({ timeUs: T0 + i, env: 'default', index: 'main', host: 'h', source: 's', sourcetype: 't', message: `odd ${i}`, fields: { ...NAMES, seq: i } }));
+  return Array.from({ length: n }, (_, i) => ({
+    timeUs: T0 + i,
+    env: 'default',
+    index: 'main',
+    host: 'h',
+    source: 's',
+    sourcetype: 't',
+    message: `odd ${i}`,
+    fields: { ...NAMES, seq: i },
+  }));
 }
 
 const ALL_MATCH = `"*" = 'star' AND "a*b" = 7 AND "$.x" = 'dollar' AND "q""q" = 'quote' AND "a/b~c" = 'pointer' AND "back\\slash" = 'bs'`;

@@ -23,13 +23,23 @@ describe('blocks an older svc sealed with times past year 9999', () => {
     const day = Math.floor(YEAR_10000_US / DAY_US);
     const rows = `(SELECT make_timestamp(${YEAR_10000_US} + i * 1000000) AS _time, 'default' AS env, 'main' AS "index", 'h' AS host, 's' AS source, 't' AS sourcetype,
         'far future ' || i AS message, NULL::JSON AS _f, ${day}::BIGINT AS _day FROM range(5) t(i))`;
-    const [b] = await duck.with((c) => writeBlocks(c, rows, { root, node: 'old', nextSeq: () => 1 }, { walSeg: null, replaces: [] }));
+    const [b] = await duck.with((c) =>
+      writeBlocks(c, rows, { root, node: 'old', nextSeq: () => 1 }, { walSeg: null, replaces: [] }),
+    );
     duck.close();
     const oldDir = join(dirname(dirname(b.path)), '+010000-01');
     renameSync(dirname(b.path), oldDir);
     const side = join(oldDir, sidecarPath(b.path).split('/').pop()!);
     // and its time range as DuckDB's text for a BIGINT past 2^53
-    writeFileSync(side, JSON.stringify({ ...JSON.parse(readFileSync(side, 'utf8')), day: '+010000-01', minUs: String(YEAR_10000_US), maxUs: String(YEAR_10000_US + 4_000_000) }));
+    writeFileSync(
+      side,
+      JSON.stringify({
+        ...JSON.parse(readFileSync(side, 'utf8')),
+        day: '+010000-01',
+        minUs: String(YEAR_10000_US),
+        maxUs: String(YEAR_10000_US + 4_000_000),
+      }),
+    );
 
     const s = await openStorage({ dataDir });
     try {

@@ -9,7 +9,10 @@ describe('storage problem reporting', () => {
     r.report('block_quarantined', 'b', '/x/b.parquet');
     const told: StorageProblem[] = [];
     r.listen((p) => told.push(p));
-    assert.deepEqual(told.map((p) => p.path), ['/x/a.parquet', '/x/b.parquet']);
+    assert.deepEqual(
+      told.map((p) => p.path),
+      ['/x/a.parquet', '/x/b.parquet'],
+    );
   });
 
   it('tells the same problem at most once a minute, with the number held back', () => {
@@ -21,7 +24,14 @@ describe('storage problem reporting', () => {
     r.report('seal_failed', 'ENOSPC'); // another problem is told at once
     now = 60_000;
     r.report('wal_write_failed', 'ENOSPC');
-    assert.deepEqual(told.map((p) => [p.kind, p.repeated]), [['wal_write_failed', 0], ['seal_failed', 0], ['wal_write_failed', 4]]);
+    assert.deepEqual(
+      told.map((p) => [p.kind, p.repeated]),
+      [
+        ['wal_write_failed', 0],
+        ['seal_failed', 0],
+        ['wal_write_failed', 4],
+      ],
+    );
   });
 
   it('keeps a problem active from its first report until it is resolved, and tells the end only of a problem that was going on', () => {
@@ -33,11 +43,20 @@ describe('storage problem reporting', () => {
     r.report('disk_full', 'ENOSPC 1');
     now = 2000;
     r.report('disk_full', 'ENOSPC 2');
-    assert.deepEqual(r.active().map((p) => [p.kind, p.message, p.since, p.lastAt, p.count]), [['disk_full', 'ENOSPC 2', 1000, 2000, 2]]);
+    assert.deepEqual(
+      r.active().map((p) => [p.kind, p.message, p.since, p.lastAt, p.count]),
+      [['disk_full', 'ENOSPC 2', 1000, 2000, 2]],
+    );
     r.resolve('disk_full', 'space returned');
     r.resolve('disk_full', 'space returned');
     assert.deepEqual(r.active(), []);
-    assert.deepEqual(told.map((p) => [p.kind, p.resolved ?? false]), [['disk_full', false], ['disk_full', true]]);
+    assert.deepEqual(
+      told.map((p) => [p.kind, p.resolved ?? false]),
+      [
+        ['disk_full', false],
+        ['disk_full', true],
+      ],
+    );
   });
 
   it('keeps problems of one kind apart by path, so one segment sealing does not clear another one failing', () => {
@@ -45,7 +64,10 @@ describe('storage problem reporting', () => {
     r.report('seal_failed', 'a', '/d/wal/1.ndjson');
     r.report('seal_failed', 'b', '/d/wal/2.ndjson');
     r.resolve('seal_failed', 'sealed', '/d/wal/1.ndjson');
-    assert.deepEqual(r.active().map((p) => p.path), ['/d/wal/2.ndjson']);
+    assert.deepEqual(
+      r.active().map((p) => p.path),
+      ['/d/wal/2.ndjson'],
+    );
     assert.equal(r.isActive('seal_failed'), true);
   });
 

@@ -66,8 +66,19 @@ describe('start-up recovery', () => {
     const s2 = await openStorage({ dataDir: s1.dataDir });
     try {
       assert.equal(await countWhere(s2.engine, 'seq >= 20'), 20);
-      assert.deepEqual(s2.engine.partitions().map((p) => p.events), [40]);
-      assert.deepEqual(s2.engine.fields({ envs: ['default'], indexes: null }).map((f) => [f.name, f.type]), [['even', 'boolean'], ['ratio', 'number'], ['seq', 'number'], ['tag', 'string']]);
+      assert.deepEqual(
+        s2.engine.partitions().map((p) => p.events),
+        [40],
+      );
+      assert.deepEqual(
+        s2.engine.fields({ envs: ['default'], indexes: null }).map((f) => [f.name, f.type]),
+        [
+          ['even', 'boolean'],
+          ['ratio', 'number'],
+          ['seq', 'number'],
+          ['tag', 'string'],
+        ],
+      );
     } finally {
       await s2.close();
     }
@@ -155,13 +166,23 @@ describe('start-up recovery', () => {
       // the cut sidecar no longer says where else its events may be: its block stays aside;
       // the other still does (a committed seal): its Parquet rows are sealed again into a new block
       assert.equal(await countWhere(s2.engine), 30, 'index b read back, index c intact');
-      assert.deepEqual(s2.engine.listBlocks().map((b) => b.meta.index).sort(), ['b', 'c']);
+      assert.deepEqual(
+        s2.engine
+          .listBlocks()
+          .map((b) => b.meta.index)
+          .sort(),
+        ['b', 'c'],
+      );
       assert.equal(await countWhere(s2.engine, "\"index\" = 'b' AND seq = 19 AND tag = 'x'"), 1);
       const rel = (b: typeof cut) => relative(join(s1.dataDir, 'blocks'), b.path);
       assert.equal(existsSync(cut.path), false);
       assert.ok(existsSync(join(s1.dataDir, 'quarantine', rel(cut))), `${rel(cut)} moved to quarantine`);
       assert.ok(existsSync(join(s1.dataDir, 'quarantine', rel(cut).replace(/\.parquet$/, '.json'))));
-      assert.equal(existsSync(join(s1.dataDir, 'quarantine', rel(wrong))), false, 'read back, then removed from quarantine');
+      assert.equal(
+        existsSync(join(s1.dataDir, 'quarantine', rel(wrong))),
+        false,
+        'read back, then removed from quarantine',
+      );
     } finally {
       await s2.close();
     }

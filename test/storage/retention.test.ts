@@ -9,7 +9,10 @@ const daysAgo = (d: number) => (NOW - d * 86_400_000) * 1000;
 
 /** Events in env `env`, 10 per day for the given ages in days; sealed. */
 async function seed(s: Awaited<ReturnType<typeof openStorage>>, env: string, ages: number[]): Promise<void> {
-  for (const age of ages) await s.engine.writer.write(makeEvents(10, { env, startUs: daysAgo(age) - 3600_000_000, tag: `${env}${age}` }), { wait: true });
+  for (const age of ages)
+    await s.engine.writer.write(makeEvents(10, { env, startUs: daysAgo(age) - 3600_000_000, tag: `${env}${age}` }), {
+      wait: true,
+    });
   await s.engine.flush();
 }
 
@@ -61,7 +64,11 @@ describe('retention', () => {
         `short:${new Date(daysAgo(5) / 1000).toISOString().slice(0, 10)}`,
       ]);
       const left = s.engine.partitions().map((p) => [p.env, p.events]);
-      assert.deepEqual(left, [['default', 10], ['long', 20], ['short', 10]]);
+      assert.deepEqual(left, [
+        ['default', 10],
+        ['long', 20],
+        ['short', 10],
+      ]);
     } finally {
       await s.close();
     }

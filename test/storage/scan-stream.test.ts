@@ -7,14 +7,22 @@ import type { ScanSpec } from '../../src/storage/types.js';
 describe('streaming a scan', () => {
   let st: TestStorage;
   const N = 20_000;
-  const spec = (signal?: AbortSignal): ScanSpec => ({ envs: ['default'], indexes: null, requiredTokens: [], fields: ['seq'], signal });
+  const spec = (signal?: AbortSignal): ScanSpec => ({
+    envs: ['default'],
+    indexes: null,
+    requiredTokens: [],
+    fields: ['seq'],
+    signal,
+  });
 
   before(async () => {
     st = await openStorage();
     await st.engine.writer.write(makeEvents(N / 2), { wait: true });
     await st.engine.flush();
     // half sealed in blocks, half still live in the WAL
-    await st.engine.writer.write(makeEvents(N / 2, { startUs: Date.UTC(2026, 0, 11) * 1000, tag: 'y' }), { wait: true });
+    await st.engine.writer.write(makeEvents(N / 2, { startUs: Date.UTC(2026, 0, 11) * 1000, tag: 'y' }), {
+      wait: true,
+    });
   });
   after(async () => {
     await st.close();
@@ -50,7 +58,10 @@ describe('streaming a scan', () => {
       /caller left/,
     );
     assert.ok(seen > 0 && seen < N, `read ${seen} rows before stopping`);
-    const n = await st.engine.scan(spec(), async (rel, exec) => (await exec(`SELECT count(*) FROM ${rel.sql} AS e`)).rows[0][0]);
+    const n = await st.engine.scan(
+      spec(),
+      async (rel, exec) => (await exec(`SELECT count(*) FROM ${rel.sql} AS e`)).rows[0][0],
+    );
     assert.equal(n, N);
   });
 
@@ -58,7 +69,8 @@ describe('streaming a scan', () => {
     const t0 = Date.now();
     await assert.rejects(
       st.engine.scan(spec(AbortSignal.timeout(200)), async (_rel, _exec, stream) => {
-        for await (const c of stream('SELECT count(DISTINCT (a * 7919) % 1000000007) FROM range(2000000000) t(a)')) void c;
+        for await (const c of stream('SELECT count(DISTINCT (a * 7919) % 1000000007) FROM range(2000000000) t(a)'))
+          void c;
       }),
       (e: unknown) => (e as Error).name === 'TimeoutError',
     );
@@ -73,7 +85,10 @@ describe('streaming a scan', () => {
       });
       assert.equal(first, 0);
     }
-    const n = await st.engine.scan(spec(), async (rel, exec) => (await exec(`SELECT count(*) FROM ${rel.sql} AS e`)).rows[0][0]);
+    const n = await st.engine.scan(
+      spec(),
+      async (rel, exec) => (await exec(`SELECT count(*) FROM ${rel.sql} AS e`)).rows[0][0],
+    );
     assert.equal(n, N);
   });
 });

@@ -30,10 +30,21 @@ describe('blocks on a shared store', () => {
       assert.equal(await countWhere(c.engine), 100);
       assert.equal(await countWhere(c.engine, "tag = 'pub' AND even"), 50);
       assert.equal(await countWhere(a.engine), 100, 'the owner reads its own block locally, once');
-      assert.deepEqual(c.engine.partitions().map((p) => [p.env, p.index, p.events]), [['default', 'main', 100]]);
-      assert.ok(c.engine.fields({ envs: ['default'], indexes: null }).some((f) => f.name === 'seq' && f.events === 100));
-      const counts = await c.engine.countByBucket({ envs: ['default'], indexes: null, fromUs: T0 + 30_500_000, toUs: T0 + 90_000_000 }, 60_000_000);
-      assert.equal(counts.buckets.reduce((n, [, k]) => n + k, 0), 59);
+      assert.deepEqual(
+        c.engine.partitions().map((p) => [p.env, p.index, p.events]),
+        [['default', 'main', 100]],
+      );
+      assert.ok(
+        c.engine.fields({ envs: ['default'], indexes: null }).some((f) => f.name === 'seq' && f.events === 100),
+      );
+      const counts = await c.engine.countByBucket(
+        { envs: ['default'], indexes: null, fromUs: T0 + 30_500_000, toUs: T0 + 90_000_000 },
+        60_000_000,
+      );
+      assert.equal(
+        counts.buckets.reduce((n, [, k]) => n + k, 0),
+        59,
+      );
     } finally {
       await d.close();
     }
@@ -58,7 +69,10 @@ describe('blocks on a shared store', () => {
       assert.equal(m.blocks.length, 1);
       assert.equal(m.removed.length, 4);
       const replaced = m.removed.map((r) => join(d.dir, 'store', r.key));
-      assert.ok(replaced.every((p) => existsSync(p)), 'readers mid-sync can still fetch the inputs');
+      assert.ok(
+        replaced.every((p) => existsSync(p)),
+        'readers mid-sync can still fetch the inputs',
+      );
 
       assert.equal(await countWhere(c.engine), 100, 'before its next sync the reader still reads the inputs');
       await cluster(c.engine).syncNow();
@@ -68,7 +82,10 @@ describe('blocks on a shared store', () => {
       await new Promise((r) => setTimeout(r, 350));
       await a.engine.flush();
       assert.deepEqual(d.manifest('a').removed, []);
-      assert.ok(replaced.every((p) => !existsSync(p)), 'the grace period passed: the inputs are gone from the store');
+      assert.ok(
+        replaced.every((p) => !existsSync(p)),
+        'the grace period passed: the inputs are gone from the store',
+      );
     } finally {
       await d.close();
     }
@@ -84,14 +101,20 @@ describe('blocks on a shared store', () => {
       await alone.close({ keep: true });
 
       const a = await d.node('a', { dataDir: alone.dataDir });
-      assert.deepEqual(d.manifest('a').blocks.map((e) => e.count), [40]);
+      assert.deepEqual(
+        d.manifest('a').blocks.map((e) => e.count),
+        [40],
+      );
       await a.close();
       rmSync(alone.dataDir, { recursive: true, force: true });
 
       const again = await d.node('a');
       assert.equal(again.engine.listBlocks().length, 1, 'the block came back from the store');
       assert.equal(await countWhere(again.engine, "tag = 'early'"), 40);
-      assert.deepEqual(d.manifest('a').blocks.map((e) => e.count), [40]);
+      assert.deepEqual(
+        d.manifest('a').blocks.map((e) => e.count),
+        [40],
+      );
     } finally {
       await d.close();
     }
@@ -114,7 +137,9 @@ describe('blocks on a shared store', () => {
       renameSync(storeDir, `${storeDir}.away`);
       writeFileSync(storeDir, 'not a directory');
       for (let i = 0; i < 3; i++) {
-        await a.engine.writer.write(makeEvents(10, { tag: `during${i}`, startUs: T0 + i * 1_000_000_000 }), { wait: true });
+        await a.engine.writer.write(makeEvents(10, { tag: `during${i}`, startUs: T0 + i * 1_000_000_000 }), {
+          wait: true,
+        });
         await a.engine.flush();
       }
       await cluster(a.engine).syncNow();
@@ -132,7 +157,11 @@ describe('blocks on a shared store', () => {
       assert.equal(cluster(a.engine).health().available, true);
       assert.equal(await countWhere(c.engine), 40);
       const told = problems.filter((p) => p.kind === 'store_unavailable');
-      assert.deepEqual(told.map((p) => Boolean(p.resolved)), [false, true], 'one report when it went, one when it came back');
+      assert.deepEqual(
+        told.map((p) => Boolean(p.resolved)),
+        [false, true],
+        'one report when it went, one when it came back',
+      );
     } finally {
       await d.close();
     }

@@ -8,7 +8,7 @@ import { cluster, sharedDir } from './shared-helpers.js';
 
 const DAY_US = 86_400_000_000;
 
-describe('the cache of other nodes\' blocks', () => {
+describe("the cache of other nodes' blocks", () => {
   it('downloads a block once for concurrent scans, evicts the least recently used, never a pinned one, and checks each download', async () => {
     const d = sharedDir();
     try {
@@ -50,7 +50,10 @@ describe('the cache of other nodes\' blocks', () => {
       const bytes = readFileSync(stored);
       bytes[bytes.length >> 1] ^= 0xff;
       writeFileSync(stored, bytes);
-      await assert.rejects(count('i3'), (e: Error & { code?: string }) => e.code === 'storage_unavailable' && /SHA-256/.test(e.message));
+      await assert.rejects(
+        count('i3'),
+        (e: Error & { code?: string }) => e.code === 'storage_unavailable' && /SHA-256/.test(e.message),
+      );
       assert.equal(existsSync(file('i3')), false);
     } finally {
       await d.close();
@@ -67,7 +70,9 @@ describe('retention across nodes', () => {
       const c = await d.node('c');
       const old = Date.now() * 1000 - 10 * DAY_US;
       await a.engine.writer.write(makeEvents(50, { env: 'short', startUs: old, tag: 'old' }), { wait: true });
-      await a.engine.writer.write(makeEvents(20, { startUs: Date.now() * 1000 - 60_000_000, tag: 'new' }), { wait: true });
+      await a.engine.writer.write(makeEvents(20, { startUs: Date.now() * 1000 - 60_000_000, tag: 'new' }), {
+        wait: true,
+      });
       await a.engine.flush();
       await cluster(c.engine).syncNow();
       assert.equal(await countWhere(c.engine, 'true', { envs: ['short'] }), 50);
@@ -80,15 +85,33 @@ describe('retention across nodes', () => {
       assert.equal((await c.engine.sweep(false)).deletedBlocks, 0);
       const r = await c.engine.sweep(true);
       assert.equal(r.deletedBlocks, 1);
-      assert.deepEqual(r.blocks.map((b) => [b.node, b.env, b.events]), [['a', 'short', 50]]);
+      assert.deepEqual(
+        r.blocks.map((b) => [b.node, b.env, b.events]),
+        [['a', 'short', 50]],
+      );
       assert.equal(await countWhere(c.engine, 'true', { envs: ['short'] }), 0, 'gone on the sweeping node at once');
       assert.equal(await countWhere(c.engine), 20);
-      assert.deepEqual(d.manifest('a').blocks.map((e) => e.env), ['default']);
-      assert.deepEqual(JSON.parse(readFileSync(join(d.dir, 'store', RETENTION_LEASE), 'utf8')).until, 0, 'the lease is given back');
+      assert.deepEqual(
+        d.manifest('a').blocks.map((e) => e.env),
+        ['default'],
+      );
+      assert.deepEqual(
+        JSON.parse(readFileSync(join(d.dir, 'store', RETENTION_LEASE), 'utf8')).until,
+        0,
+        'the lease is given back',
+      );
 
       const back = await d.node('a', { dataDir });
-      assert.deepEqual(back.engine.listBlocks().map((b) => b.meta.env), ['default'], 'the owner dropped its local copy');
-      assert.deepEqual(d.manifest('a').blocks.map((e) => e.env), ['default'], 'and did not publish it again');
+      assert.deepEqual(
+        back.engine.listBlocks().map((b) => b.meta.env),
+        ['default'],
+        'the owner dropped its local copy',
+      );
+      assert.deepEqual(
+        d.manifest('a').blocks.map((e) => e.env),
+        ['default'],
+        'and did not publish it again',
+      );
     } finally {
       await d.close();
     }

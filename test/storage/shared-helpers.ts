@@ -13,7 +13,10 @@ export interface SharedDir {
   store: DirStore;
   control: MemoryControl;
   /** Opens a node (its own data dir unless given); syncs only when told (syncNow), never on a timer. */
-  node(id: string, o?: { dataDir?: string; env?: Record<string, string>; graceMs?: number; merge?: boolean }): Promise<TestStorage>;
+  node(
+    id: string,
+    o?: { dataDir?: string; env?: Record<string, string>; graceMs?: number; merge?: boolean },
+  ): Promise<TestStorage>;
   manifest(id: string): Manifest;
   close(): Promise<void>;
 }

@@ -1,7 +1,17 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LiveSegment } from '../../src/storage/wal/live-segment.js';
@@ -13,7 +23,8 @@ import { makeEvents, openStorage } from './helpers.js';
 describe('the segment summary file', () => {
   it('is not written on a full disk, without throwing and without a partial temp file left behind', (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-summary-'));
-    const mounted = process.getuid?.() === 0 && spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', dir]).status === 0;
+    const mounted =
+      process.getuid?.() === 0 && spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', dir]).status === 0;
     try {
       if (!mounted) {
         t.skip('cannot mount a tmpfs here (needs root)');

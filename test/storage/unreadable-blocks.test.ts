@@ -23,7 +23,10 @@ describe('a block file that can no longer be read', () => {
       // a forced merge round would take both blocks of the day: it leaves the damaged one alone
       assert.equal(await s.engine.mergeRound(true), 0);
       assert.equal(s.engine.listBlocks().length, 2);
-      assert.deepEqual(told.map((p) => [p.kind, p.path]), [['block_unreadable', damaged.path]]);
+      assert.deepEqual(
+        told.map((p) => [p.kind, p.path]),
+        [['block_unreadable', damaged.path]],
+      );
     } finally {
       await s.close();
     }

@@ -21,7 +21,17 @@ import { writeFileSync } from 'node:fs';
 const HUGE = 36 * 1024 * 1024;
 
 function event(i: number, o: Partial<LogEvent> = {}): LogEvent {
-  return { timeUs: T0 + i * 1_000_000, env: 'default', index: 'main', host: 'h', source: 's', sourcetype: 't', message: `old event ${i}`, fields: { seq: i }, ...o };
+  return {
+    timeUs: T0 + i * 1_000_000,
+    env: 'default',
+    index: 'main',
+    host: 'h',
+    source: 's',
+    sourcetype: 't',
+    message: `old event ${i}`,
+    fields: { seq: i },
+    ...o,
+  };
 }
 
 /** Writes segment `seq` of `dataDir` by hand; with `summary`, the accounting an older svc wrote beside it. */
@@ -47,7 +57,10 @@ describe('segments an older svc could not seal', () => {
     const s1 = await openStorage({ dataDir });
     assert.equal(await countWhere(s1.engine), 3);
     await s1.engine.flush();
-    assert.deepEqual({ live: s1.engine.stats().liveEvents, sealed: s1.engine.stats().blockEvents }, { live: 0, sealed: 3 });
+    assert.deepEqual(
+      { live: s1.engine.stats().liveEvents, sealed: s1.engine.stats().blockEvents },
+      { live: 0, sealed: 3 },
+    );
     await s1.close({ keep: true });
     const s2 = await openStorage({ dataDir });
     try {
@@ -69,7 +82,10 @@ describe('segments an older svc could not seal', () => {
     try {
       // a search before the rewrite leaves the segment out and says so; after it, reads it all: never fails
       const n = await countWhere(s.engine);
-      assert.ok(n === 3 || (n === 0 && s.engine.readWarnings(['default']).length === 1), `${n} events, warnings ${s.engine.readWarnings()}`);
+      assert.ok(
+        n === 3 || (n === 0 && s.engine.readWarnings(['default']).length === 1),
+        `${n} events, warnings ${s.engine.readWarnings()}`,
+      );
       await s.engine.flush();
       assert.equal(s.engine.stats().blockEvents, 3);
       assert.equal(await countWhere(s.engine), 3);
@@ -77,8 +93,12 @@ describe('segments an older svc could not seal', () => {
       assert.ok(!readdirSync(join(dataDir, 'wal')).includes('000000000001.ndjson'));
       // told once when it failed, and told over once it sealed
       const seal = told.filter((p) => p.kind === 'seal_failed');
-      assert.deepEqual(seal.map((p) => Boolean(p.resolved)), [false, true]);
-      for (const p of told.filter((p) => p.kind === 'segment_unreadable')) assert.ok(told.some((q) => q.kind === p.kind && q.resolved));
+      assert.deepEqual(
+        seal.map((p) => Boolean(p.resolved)),
+        [false, true],
+      );
+      for (const p of told.filter((p) => p.kind === 'segment_unreadable'))
+        assert.ok(told.some((q) => q.kind === p.kind && q.resolved));
     } finally {
       await s.close();
     }
@@ -86,13 +106,28 @@ describe('segments an older svc could not seal', () => {
 
   it('answers every write while six such segments wait for their seal, and seals them all', async () => {
     const dataDir = freshDir();
-    for (let seq = 1; seq <= 6; seq++) handSegment(dataDir, seq, [event(seq * 10), event(seq * 10 + 1, { message: 'w'.repeat(HUGE) })], { summary: true });
+    for (let seq = 1; seq <= 6; seq++)
+      handSegment(dataDir, seq, [event(seq * 10), event(seq * 10 + 1, { message: 'w'.repeat(HUGE) })], {
+        summary: true,
+      });
     const s = await openStorage({ dataDir, tuning: { maxUnsealedSegments: 6 } });
     try {
-      const writes = Array.from({ length: 20 }, (_, i) => s.engine.writer.write(makeEvents(50, { tag: `new${i}` }), { wait: i % 2 === 0 }));
-      const settled = await Promise.all(writes.map((w) => w.then(() => 'ok', (e: unknown) => (isSvcError(e) ? e.code : String(e)))));
+      const writes = Array.from({ length: 20 }, (_, i) =>
+        s.engine.writer.write(makeEvents(50, { tag: `new${i}` }), { wait: i % 2 === 0 }),
+      );
+      const settled = await Promise.all(
+        writes.map((w) =>
+          w.then(
+            () => 'ok',
+            (e: unknown) => (isSvcError(e) ? e.code : String(e)),
+          ),
+        ),
+      );
       // waiting writes are committed; the others are committed or told queue_full at once (429), never left hanging
-      assert.ok(settled.every((r) => r === 'ok' || r === 'queue_full'), settled.join(', '));
+      assert.ok(
+        settled.every((r) => r === 'ok' || r === 'queue_full'),
+        settled.join(', '),
+      );
       assert.ok(settled.filter((_, i) => i % 2 === 0).every((r) => r === 'ok'));
       const acked = settled.filter((r) => r === 'ok').length * 50;
       await s.engine.flush();
@@ -113,7 +148,13 @@ describe('segments an older svc could not seal', () => {
     const s2 = await openStorage({ dataDir });
     try {
       assert.equal(await countWhere(s2.engine), 4);
-      assert.equal(await countWhere(s2.engine, "time_original IN ('+010000-01-01T00:00:00.000Z', '0000-01-01T00:00:00.000Z', '1e+308')"), 3);
+      assert.equal(
+        await countWhere(
+          s2.engine,
+          "time_original IN ('+010000-01-01T00:00:00.000Z', '0000-01-01T00:00:00.000Z', '1e+308')",
+        ),
+        3,
+      );
       for (const p of s2.engine.partitions()) assert.ok(p.minTimeUs >= MIN_EVENT_US && p.maxTimeUs <= MAX_EVENT_US);
     } finally {
       await s2.close();
@@ -146,7 +187,9 @@ describe('segments an older svc could not seal', () => {
   it('guards new writes the same way: a 36 MiB message is cut and a year-10000 time replaced, at once searchable', async () => {
     const s = await openStorage();
     try {
-      await s.engine.writer.write([event(0, { message: 'x'.repeat(HUGE) }), event(1, { timeUs: 253402300800000000 })], { wait: true });
+      await s.engine.writer.write([event(0, { message: 'x'.repeat(HUGE) }), event(1, { timeUs: 253402300800000000 })], {
+        wait: true,
+      });
       assert.equal(await countWhere(s.engine, 'svc_truncated IS NOT NULL'), 1);
       assert.equal(await countWhere(s.engine, 'time_original IS NOT NULL AND year(_time) < 10000'), 1);
       await s.engine.flush();
@@ -161,14 +204,22 @@ describe('segments an older svc could not seal', () => {
     try {
       // JSON.stringify writes \ud800 for a lone surrogate, which DuckDB's JSON reader refuses: the
       // line read as NULLs, the event was gone from search and its segment could not be sealed
-      const odd = [event(0, { message: 'half \ud800 pair' }), event(1, { fields: { '\udc00key': 'v', seq: 1 } }), event(2, { fields: { seq: 2, v: 'x\udbff' } }), event(3, { message: 'a literal \\ud800 stays' })];
+      const odd = [
+        event(0, { message: 'half \ud800 pair' }),
+        event(1, { fields: { '\udc00key': 'v', seq: 1 } }),
+        event(2, { fields: { seq: 2, v: 'x\udbff' } }),
+        event(3, { message: 'a literal \\ud800 stays' }),
+      ];
       await s.engine.writer.write(odd, { wait: true });
       assert.equal(await countWhere(s.engine), 4);
       assert.equal(await countWhere(s.engine, "message = 'half \ufffd pair'"), 1);
       assert.equal(await countWhere(s.engine, "v = 'x\ufffd'"), 1);
       assert.equal(await countWhere(s.engine, "message = 'a literal \\ud800 stays'"), 1);
       await s.engine.flush();
-      assert.deepEqual({ live: s.engine.stats().liveEvents, sealed: s.engine.stats().blockEvents }, { live: 0, sealed: 4 });
+      assert.deepEqual(
+        { live: s.engine.stats().liveEvents, sealed: s.engine.stats().blockEvents },
+        { live: 0, sealed: 4 },
+      );
     } finally {
       await s.close();
     }
@@ -176,7 +227,11 @@ describe('segments an older svc could not seal', () => {
 
   it('seals a segment an older svc wrote with lone surrogates, losing no event', async () => {
     const dataDir = freshDir();
-    handSegment(dataDir, 1, [event(0), event(1, { message: 'half \ud800' }), event(2, { fields: { '\ud800': 'v', seq: 2 } })]);
+    handSegment(dataDir, 1, [
+      event(0),
+      event(1, { message: 'half \ud800' }),
+      event(2, { fields: { '\ud800': 'v', seq: 2 } }),
+    ]);
     const s1 = await openStorage({ dataDir });
     try {
       assert.equal(await countWhere(s1.engine), 3);

@@ -26,9 +26,15 @@ describe('a WAL segment that can neither be written nor cut back', () => {
     try {
       const token = await createIngestToken(srv, { env: 'default' });
       const post = (n: number) =>
-        fetch(`${srv.url}/api/ingest?index=cut`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' }, body: JSON.stringify({ message: `event ${n}` }) });
+        fetch(`${srv.url}/api/ingest?index=cut`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+          body: JSON.stringify({ message: `event ${n}` }),
+        });
       assert.equal((await post(1)).status, 200);
-      const open = readdirSync(walDir).filter((n) => n.endsWith('.ndjson')).map((n) => join(walDir, n));
+      const open = readdirSync(walDir)
+        .filter((n) => n.endsWith('.ndjson'))
+        .map((n) => join(walDir, n));
       frozen = [...open, walDir];
       if (!chattr('+i', ...frozen)) {
         frozen = [];
@@ -43,7 +49,10 @@ describe('a WAL segment that can neither be written nor cut back', () => {
         assert.equal(body.error?.code, 'storage_unavailable');
         assert.ok(Number(res.headers.get('retry-after')) >= 1);
       }
-      const h = (await (await fetch(`${srv.url}/api/health`)).json()) as { status: string; problems: { kind: string; message: string }[] };
+      const h = (await (await fetch(`${srv.url}/api/health`)).json()) as {
+        status: string;
+        problems: { kind: string; message: string }[];
+      };
       assert.equal(h.status, 'degraded');
       assert.match(h.problems.find((p) => p.kind === 'wal_write_failed')?.message ?? JSON.stringify(h), /EPERM/);
 
@@ -59,7 +68,9 @@ describe('a WAL segment that can neither be written nor cut back', () => {
         await new Promise((r) => setTimeout(r, 200));
       }
       const qs = new URLSearchParams({ q: '* | stats count', env: 'default', index: 'cut' });
-      const res = await fetch(`${srv.url}/api/search?${qs}`, { headers: { authorization: `Bearer ${await adminToken(srv)}` } });
+      const res = await fetch(`${srv.url}/api/search?${qs}`, {
+        headers: { authorization: `Bearer ${await adminToken(srv)}` },
+      });
       const r = (await res.json()) as { rows: unknown[][] };
       assert.equal(Number(r.rows[0][0]), 2, 'the two acknowledged events, none of the refused ones');
     } finally {

@@ -31,7 +31,9 @@ describe('writer queue', () => {
     try {
       const first = s.engine.writer.write(makeEvents(100), { wait: true });
       let secondDone = false;
-      const second = s.engine.writer.write(makeEvents(50, { tag: 'late' }), { wait: true }).then(() => (secondDone = true));
+      const second = s.engine.writer
+        .write(makeEvents(50, { tag: 'late' }), { wait: true })
+        .then(() => (secondDone = true));
       await new Promise((r) => setTimeout(r, 100));
       assert.equal(secondDone, false, 'waits while the queue is full');
       assert.equal(s.engine.writer.queueDepth().queued, 100);
@@ -61,7 +63,10 @@ describe('writer queue', () => {
     let waiting = true;
     const q = new WriterQueue(1000, () => backlog, { backedUp: () => waiting });
     const held = q.write(makeEvents(10), { wait: true });
-    await assert.rejects(q.write(makeEvents(10), { wait: false }), (e: unknown) => e instanceof SvcError && e.code === 'queue_full' && (e.retryAfterSecs ?? 0) > 0);
+    await assert.rejects(
+      q.write(makeEvents(10), { wait: false }),
+      (e: unknown) => e instanceof SvcError && e.code === 'queue_full' && (e.retryAfterSecs ?? 0) > 0,
+    );
     assert.deepEqual(q.queueDepth(), { queued: 10, capacity: 1000 });
     waiting = false;
     sealed();
@@ -72,7 +77,9 @@ describe('writer queue', () => {
   it('shares one fsync among concurrent batches and acknowledges each', async () => {
     const s = await openStorage();
     try {
-      await Promise.all(Array.from({ length: 20 }, (_, i) => s.engine.writer.write(makeEvents(10, { tag: `b${i}` }), { wait: true })));
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) => s.engine.writer.write(makeEvents(10, { tag: `b${i}` }), { wait: true })),
+      );
       assert.equal(await countWhere(s.engine), 200);
       assert.equal(await countWhere(s.engine, "tag = 'b7'"), 10);
     } finally {
@@ -87,6 +94,9 @@ describe('writer queue shutdown', () => {
     const pending = s.engine.writer.write(makeEvents(5), { wait: true });
     await s.close();
     await assert.rejects(pending, (e: unknown) => e instanceof SvcError && e.code === 'shutting_down');
-    await assert.rejects(s.engine.writer.write(makeEvents(1), { wait: true }), (e: unknown) => e instanceof SvcError && e.code === 'shutting_down');
+    await assert.rejects(
+      s.engine.writer.write(makeEvents(1), { wait: true }),
+      (e: unknown) => e instanceof SvcError && e.code === 'shutting_down',
+    );
   });
 });

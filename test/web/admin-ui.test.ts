@@ -16,7 +16,10 @@ const skip = browserSkipReason();
 if (skip) console.log(`# web UI admin tests ${skip}`);
 
 /** A second origin on loopback: it plays a hostile site and counts requests to planted URLs. */
-async function startOtherSite(page: (svc: string) => string, svc: () => string): Promise<{ url: string; hits: string[]; server: Server }> {
+async function startOtherSite(
+  page: (svc: string) => string,
+  svc: () => string,
+): Promise<{ url: string; hits: string[]; server: Server }> {
   const hits: string[] = [];
   const server = createServer((req, res) => {
     if (req.url === '/attack') {
@@ -35,7 +38,7 @@ async function searchWithKey(url: string, secret: string): Promise<number> {
   return (await fetch(`${url}/api/search?q=*&from=-1h`, { headers: { authorization: `Bearer ${secret}` } })).status;
 }
 
-describe('the admin pages and the UI\'s defences in Chromium', { skip }, () => {
+describe("the admin pages and the UI's defences in Chromium", { skip }, () => {
   let session: UiSession;
   let ui: UiServer;
   let browser: Browser;
@@ -54,7 +57,7 @@ describe('the admin pages and the UI\'s defences in Chromium', { skip }, () => {
         `<script>document.forms[0].submit()</script>`,
       () => ui.srv.url,
     );
-    ({ ui, browser, ctx, page, errors } = (session = await startUiSession()));
+    ({ ui, browser, ctx, page, errors } = session = await startUiSession());
   });
 
   after(async () => {
@@ -101,15 +104,27 @@ describe('the admin pages and the UI\'s defences in Chromium', { skip }, () => {
     await page.click('.modal-foot button:has-text("Create token")');
     const secret = await waitFor('the token secret', () => page.locator('[data-testid=secret]').textContent());
     assert.match(secret, /^svi_/);
-    const res = await fetch(`${base()}/api/ingest`, { method: 'POST', headers: { authorization: `Bearer ${secret}` }, body: '{"message":"via the ui token"}\n' });
+    const res = await fetch(`${base()}/api/ingest`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}` },
+      body: '{"message":"via the ui token"}\n',
+    });
     assert.equal(res.status, 200);
     await page.click('button:has-text("I have copied it")');
   });
 
   it('marks a key whose owner was deleted "owner removed", and the API refuses it', async () => {
-    const ownerId = await createUser(ui.srv, { username: 'leaving-admin', password: 'leaving-admin-password', role: 'admin' });
+    const ownerId = await createUser(ui.srv, {
+      username: 'leaving-admin',
+      password: 'leaving-admin-password',
+      role: 'admin',
+    });
     const session = await login(ui.srv, 'leaving-admin', 'leaving-admin-password');
-    const key = (await call(ui.srv, 'POST', '/api/admin/api-keys', { token: session, body: { name: 'left-behind', scopes: ['admin'] }, expect: 201 })) as { id: string; secret: string };
+    const key = (await call(ui.srv, 'POST', '/api/admin/api-keys', {
+      token: session,
+      body: { name: 'left-behind', scopes: ['admin'] },
+      expect: 201,
+    })) as { id: string; secret: string };
     await call(ui.srv, 'DELETE', `/api/admin/users/${ownerId}`, { token: ui.admin, expect: 204 });
     await page.goto(`${base()}/ui/admin/api-keys`);
     const badge = page.locator('tr[data-key="left-behind"] [data-testid=owner-state]');
@@ -125,8 +140,12 @@ describe('the admin pages and the UI\'s defences in Chromium', { skip }, () => {
     await page.fill('input[aria-label=Name]', 'staging');
     await page.fill('input[aria-label="Retention days"]', '14');
     await page.click('.modal-foot button:has-text("Create")');
-    await waitFor('the new env', async () => (await page.locator('[data-testid=envs]').textContent())!.includes('14 days'));
-    const envs = (await call(ui.srv, 'GET', '/api/admin/envs', { token: ui.admin })) as { envs: { name: string; retentionDays?: number }[] };
+    await waitFor('the new env', async () =>
+      (await page.locator('[data-testid=envs]').textContent())!.includes('14 days'),
+    );
+    const envs = (await call(ui.srv, 'GET', '/api/admin/envs', { token: ui.admin })) as {
+      envs: { name: string; retentionDays?: number }[];
+    };
     assert.equal(envs.envs.find((e) => e.name === 'staging')?.retentionDays, 14);
 
     await page.goto(`${base()}/ui/admin/general`);
@@ -136,7 +155,12 @@ describe('the admin pages and the UI\'s defences in Chromium', { skip }, () => {
   });
 
   it('shows a non-admin no admin pages and only the environments they may read', async () => {
-    await createUser(ui.srv, { username: 'reader', password: 'reader-password', role: 'user', allow: { envs: ['default'], indexes: ['app'] } });
+    await createUser(ui.srv, {
+      username: 'reader',
+      password: 'reader-password',
+      role: 'user',
+      allow: { envs: ['default'], indexes: ['app'] },
+    });
     const c = await newContext(browser);
     const p = await c.newPage();
     await signIn(p, base(), 'reader', 'reader-password');
@@ -146,9 +170,15 @@ describe('the admin pages and the UI\'s defences in Chromium', { skip }, () => {
       const o = await p.locator('select[aria-label=Environment] option').allTextContents();
       return o.some((x) => /^default \(\d/.test(x)) ? o : null;
     });
-    assert.deepEqual(envOptions.map((o) => o.replace(/ \(.*\)$/, '')), ['default', 'All environments']);
+    assert.deepEqual(
+      envOptions.map((o) => o.replace(/ \(.*\)$/, '')),
+      ['default', 'All environments'],
+    );
     const indexOptions = await p.locator('select[aria-label=Index] option').allTextContents();
-    assert.deepEqual(indexOptions.map((o) => o.replace(/ \(.*\)$/, '')), ['All indexes', 'app']);
+    assert.deepEqual(
+      indexOptions.map((o) => o.replace(/ \(.*\)$/, '')),
+      ['All indexes', 'app'],
+    );
     await p.goto(`${base()}/ui/admin/api-keys`);
     await waitFor('the refusal', () => p.locator('text=These pages are for administrators.').count());
     assert.equal(await p.locator('[data-testid=api-keys]').count(), 0);
@@ -164,7 +194,10 @@ describe('the admin pages and the UI\'s defences in Chromium', { skip }, () => {
     await p.click('button[aria-label="Account menu"]');
     await p.click('button:has-text("Sign out everywhere")');
     await p.waitForURL((u) => u.pathname.startsWith('/ui/login'));
-    assert.equal((await fetch(`${base()}/api/auth/me`, { headers: { authorization: `Bearer ${elsewhere}` } })).status, 401);
+    assert.equal(
+      (await fetch(`${base()}/api/auth/me`, { headers: { authorization: `Bearer ${elsewhere}` } })).status,
+      401,
+    );
     await c.close();
   });
 
@@ -175,7 +208,17 @@ describe('the admin pages and the UI\'s defences in Chromium', { skip }, () => {
       `<img src=x onerror="fetch('${plant('img')}')"> img-marker`,
       `<a href="javascript:fetch('${plant('link')}')">click me</a> link-marker`,
     ];
-    await ingestNdjson(ui.srv, ui.ingest, 'hostile', hostile.map((message, i) => ({ '@timestamp': new Date(Date.now() - i * 1000).toISOString(), message, host: `<b onmouseover="fetch('${plant('host')}')">h</b>`, note: `<svg onload="fetch('${plant('field')}')">` })));
+    await ingestNdjson(
+      ui.srv,
+      ui.ingest,
+      'hostile',
+      hostile.map((message, i) => ({
+        '@timestamp': new Date(Date.now() - i * 1000).toISOString(),
+        message,
+        host: `<b onmouseover="fetch('${plant('host')}')">h</b>`,
+        note: `<svg onload="fetch('${plant('field')}')">`,
+      })),
+    );
     const dialogs: string[] = [];
     page.on('dialog', (d) => {
       dialogs.push(d.message());
@@ -191,25 +234,58 @@ describe('the admin pages and the UI\'s defences in Chromium', { skip }, () => {
     assert.ok(text!.includes('<script>window.__pwned = 1;'), 'the script is shown as text');
     assert.ok(text!.includes('<img src=x onerror='), 'the img tag is shown as text');
     assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
-    assert.equal(await page.locator('[data-testid=events] img, [data-testid=events] script, [data-testid=events] a[href^="javascript"]').count(), 0);
+    assert.equal(
+      await page
+        .locator('[data-testid=events] img, [data-testid=events] script, [data-testid=events] a[href^="javascript"]')
+        .count(),
+      0,
+    );
     assert.deepEqual(dialogs, []);
     assert.deepEqual(other.hits, []);
   });
 
   it('refuses a cross-site form post to an admin endpoint made with the session cookie', async () => {
     const p = await ctx.newPage();
-    const [response] = await Promise.all([p.waitForResponse((r) => r.url().endsWith('/api/admin/api-keys')), p.goto(`${other.url}/attack`)]);
+    const [response] = await Promise.all([
+      p.waitForResponse((r) => r.url().endsWith('/api/admin/api-keys')),
+      p.goto(`${other.url}/attack`),
+    ]);
     assert.equal(response.status(), 403);
     assert.match(await response.text(), /cross_site_request/);
-    const keys = (await call(ui.srv, 'GET', '/api/admin/api-keys', { token: ui.admin })) as { apiKeys: { name: string }[] };
-    assert.equal(keys.apiKeys.some((k) => k.name === 'planted-key'), false);
+    const keys = (await call(ui.srv, 'GET', '/api/admin/api-keys', { token: ui.admin })) as {
+      apiKeys: { name: string }[];
+    };
+    assert.equal(
+      keys.apiKeys.some((k) => k.name === 'planted-key'),
+      false,
+    );
     await p.close();
   });
 
   it('renders without script errors or CSP violations, and saves the screenshot for the README', async () => {
-    await call(ui.srv, 'POST', '/api/admin/api-keys', { token: ui.admin, body: { name: 'grafana-dashboards', purpose: 'Read-only dashboards for the SRE team', scopes: ['standard'], expiresInDays: 90, allow: { envs: ['default'], indexes: ['*'], tools: ['*'] } } });
-    await call(ui.srv, 'POST', '/api/admin/api-keys', { token: ui.admin, body: { name: 'claude-desktop', purpose: 'MCP access for on-call investigations', scopes: ['mcp'], allow: { envs: ['*'], indexes: ['*'], tools: ['search', 'aggregate', 'histogram'] } } });
-    await call(ui.srv, 'POST', '/api/admin/api-keys', { token: ui.admin, body: { name: 'ci-admin', scopes: ['admin'], expiresInDays: 30 } });
+    await call(ui.srv, 'POST', '/api/admin/api-keys', {
+      token: ui.admin,
+      body: {
+        name: 'grafana-dashboards',
+        purpose: 'Read-only dashboards for the SRE team',
+        scopes: ['standard'],
+        expiresInDays: 90,
+        allow: { envs: ['default'], indexes: ['*'], tools: ['*'] },
+      },
+    });
+    await call(ui.srv, 'POST', '/api/admin/api-keys', {
+      token: ui.admin,
+      body: {
+        name: 'claude-desktop',
+        purpose: 'MCP access for on-call investigations',
+        scopes: ['mcp'],
+        allow: { envs: ['*'], indexes: ['*'], tools: ['search', 'aggregate', 'histogram'] },
+      },
+    });
+    await call(ui.srv, 'POST', '/api/admin/api-keys', {
+      token: ui.admin,
+      body: { name: 'ci-admin', scopes: ['admin'], expiresInDays: 30 },
+    });
     await page.goto(`${base()}/ui/admin/api-keys`);
     await waitFor('the keys', () => page.locator('tr[data-key="claude-desktop"]').count());
     mkdirSync(SHOTS, { recursive: true });

@@ -6,19 +6,33 @@ export const CHROMIUM = process.env.SVC_CHROMIUM ?? '/usr/bin/chromium';
 
 /** Why the browser tests cannot run here, or false when they can. */
 export function browserSkipReason(): string | false {
-  return existsSync(CHROMIUM) ? false : `skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set SVC_CHROMIUM)`;
+  return existsSync(CHROMIUM)
+    ? false
+    : `skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set SVC_CHROMIUM)`;
 }
 
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     // this machine's network is closed: background fetches of Chromium's own only fail slowly
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
 }
 
 export async function newContext(browser: Browser, opts: { dark?: boolean } = {}): Promise<BrowserContext> {
-  return browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: opts.dark ? 'dark' : 'light', acceptDownloads: true });
+  return browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    colorScheme: opts.dark ? 'dark' : 'light',
+    acceptDownloads: true,
+  });
 }
 
 /** Polls `fn` until it answers something truthy (or stops throwing); fails after `ms` with `what`. */
@@ -33,13 +47,22 @@ export async function waitFor<T>(what: string, fn: () => Promise<T> | T, ms = 20
     } catch (e) {
       last = e;
     }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`);
+    if (Date.now() > end)
+      throw new Error(
+        `timed out waiting for ${what}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`,
+      );
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
 /** Signs in through the login page and waits for the page it leads to. */
-export async function signIn(page: Page, base: string, username: string, password: string, next?: string): Promise<void> {
+export async function signIn(
+  page: Page,
+  base: string,
+  username: string,
+  password: string,
+  next?: string,
+): Promise<void> {
   await page.goto(`${base}/ui/login${next ? `?next=${encodeURIComponent(next)}` : ''}`);
   await page.fill('input[name=username]', username);
   await page.fill('input[name=password]', password);
@@ -55,9 +78,18 @@ export async function signIn(page: Page, base: string, username: string, passwor
 export async function shownCount(page: Page): Promise<number> {
   const text = await waitFor('the result count of the search in the URL', async () => {
     const u = new URL(page.url()).searchParams;
-    const want = { q: u.get('q') ?? '', index: u.get('index') ?? '', from: u.has('from') ? u.get('from')! : '-24h', to: u.get('to') ?? '' };
+    const want = {
+      q: u.get('q') ?? '',
+      index: u.get('index') ?? '',
+      from: u.has('from') ? u.get('from')! : '-24h',
+      to: u.get('to') ?? '',
+    };
     const el = page.locator('[data-testid=result-count]');
-    const got = await el.evaluate((e) => ({ q: e.dataset.q, index: e.dataset.index, from: e.dataset.from, to: e.dataset.to }), undefined, { timeout: 1000 });
+    const got = await el.evaluate(
+      (e) => ({ q: e.dataset.q, index: e.dataset.index, from: e.dataset.from, to: e.dataset.to }),
+      undefined,
+      { timeout: 1000 },
+    );
     if (got.q !== want.q || got.index !== want.index || got.from !== want.from || got.to !== want.to) return null;
     if (await page.locator('[data-testid=cancel]').count()) return null;
     return el.locator('strong').textContent({ timeout: 1000 });

@@ -5,7 +5,15 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServerProcess, type ProcessServer } from '../helpers/process.js';
 import { launchBrowser, newContext, signIn, watchErrors } from './browser.js';
 import { adminToken, createIngestToken, TEST_ADMIN_PASSWORD } from '../helpers/auth.js';
-import { APACHE_LOG, appEvents, ingestFile, ingestNdjson, OPENSSH_LOG, realDataAvailable, type AppEvent } from './data.js';
+import {
+  APACHE_LOG,
+  appEvents,
+  ingestFile,
+  ingestNdjson,
+  OPENSSH_LOG,
+  realDataAvailable,
+  type AppEvent,
+} from './data.js';
 
 export interface UiServer {
   srv: ProcessServer;
@@ -23,7 +31,11 @@ export interface UiServer {
  */
 export async function startUiServer(): Promise<UiServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-ui-'));
-  const srv = await startServerProcess({ SVC_DATA_DIR: dataDir, SVC_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, SVC_LOG_LEVEL: 'info' });
+  const srv = await startServerProcess({
+    SVC_DATA_DIR: dataDir,
+    SVC_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+    SVC_LOG_LEVEL: 'info',
+  });
   const admin = await adminToken(srv);
   const ingest = await createIngestToken(srv, { env: 'default' });
   const app = appEvents(600, Date.now());

@@ -20,9 +20,17 @@ const HOSTS_CSV =
   'web-4,search,us-east-1,,silver\n' +
   'web-5,platform,ap-south-1,dan@example.com,bronze\n';
 
-async function uploadThroughDialog(page: Page, file: { name: string; text: string }, opts: { button?: string; name?: string } = {}): Promise<void> {
+async function uploadThroughDialog(
+  page: Page,
+  file: { name: string; text: string },
+  opts: { button?: string; name?: string } = {},
+): Promise<void> {
   await page.click(opts.button ?? 'button:has-text("Upload CSV")');
-  await page.setInputFiles('input[aria-label="CSV file"]', { name: file.name, mimeType: 'text/csv', buffer: Buffer.from(file.text) });
+  await page.setInputFiles('input[aria-label="CSV file"]', {
+    name: file.name,
+    mimeType: 'text/csv',
+    buffer: Buffer.from(file.text),
+  });
   if (opts.name !== undefined) await page.fill('input[aria-label="Table name"]', opts.name);
   await page.click('.modal-foot button[type=submit]');
 }
@@ -32,7 +40,9 @@ describe('the lookups admin page in Chromium', { skip }, () => {
   let page: Page;
   const base = () => session.ui.srv.url;
   const search = async (q: string) => {
-    const res = await fetch(`${base()}/api/search?${new URLSearchParams({ q, index: 'app', from: '-24h' })}`, { headers: { authorization: `Bearer ${session.ui.admin}` } });
+    const res = await fetch(`${base()}/api/search?${new URLSearchParams({ q, index: 'app', from: '-24h' })}`, {
+      headers: { authorization: `Bearer ${session.ui.admin}` },
+    });
     return (await res.json()) as { rows?: unknown[][]; error?: { message: string } };
   };
 
@@ -54,10 +64,22 @@ describe('the lookups admin page in Chromium', { skip }, () => {
     const row = page.locator('tr[data-lookup="hosts"]');
     await waitFor('the new table in the list', () => row.count());
     const text = (await row.textContent())!;
-    for (const part of ['host', 'team', 'region', 'oncall', 'tier', '5', '* | lookup hosts host output team, region, oncall, tier']) assert.ok(text.includes(part), `${part} in ${text}`);
+    for (const part of [
+      'host',
+      'team',
+      'region',
+      'oncall',
+      'tier',
+      '5',
+      '* | lookup hosts host output team, region, oncall, tier',
+    ])
+      assert.ok(text.includes(part), `${part} in ${text}`);
     // and searches use it at once
     const r = await search('* | lookup hosts host output team | stats count by team | sort team');
-    assert.deepEqual(r.rows?.map((x) => x[0]), ['checkout', 'platform', 'search']);
+    assert.deepEqual(
+      r.rows?.map((x) => x[0]),
+      ['checkout', 'platform', 'search'],
+    );
   });
 
   it('shows what is wrong with a malformed CSV in the dialog, and keeps it open', async () => {
@@ -72,22 +94,49 @@ describe('the lookups admin page in Chromium', { skip }, () => {
     await page.click('tr[data-lookup="hosts"] button:has-text("Preview")');
     const table = page.locator('[data-testid=lookup-preview]');
     await waitFor('the preview rows', async () => (await table.locator('tbody tr').count()) === 5);
-    assert.deepEqual(await table.locator('thead th').allTextContents(), ['#', 'host', 'team', 'region', 'oncall', 'tier']);
-    assert.deepEqual(await table.locator('tbody tr').nth(3).locator('td').allTextContents(), ['4', 'web-4', 'search', 'us-east-1', '—', 'silver']);
+    assert.deepEqual(await table.locator('thead th').allTextContents(), [
+      '#',
+      'host',
+      'team',
+      'region',
+      'oncall',
+      'tier',
+    ]);
+    assert.deepEqual(await table.locator('tbody tr').nth(3).locator('td').allTextContents(), [
+      '4',
+      'web-4',
+      'search',
+      'us-east-1',
+      '—',
+      'silver',
+    ]);
     mkdirSync(SHOTS, { recursive: true });
     await page.locator('dialog').screenshot({ path: join(SHOTS, 'lookup-preview.png') });
     await page.click('.modal-foot button:has-text("Close")');
   });
 
   it('replaces a table with a new file, and searches see the new rows', async () => {
-    await uploadThroughDialog(page, { name: 'hosts-v2.csv', text: HOSTS_CSV + 'web-6,data,eu-west-1,erin@example.com,gold\n' }, { button: 'button[aria-label="Replace hosts"]' });
-    await waitFor('six rows listed', async () => (await page.locator('tr[data-lookup="hosts"] td.num').first().textContent()) === '6');
+    await uploadThroughDialog(
+      page,
+      { name: 'hosts-v2.csv', text: HOSTS_CSV + 'web-6,data,eu-west-1,erin@example.com,gold\n' },
+      { button: 'button[aria-label="Replace hosts"]' },
+    );
+    await waitFor(
+      'six rows listed',
+      async () => (await page.locator('tr[data-lookup="hosts"] td.num').first().textContent()) === '6',
+    );
     const r = await search('* | lookup hosts host output team | stats count by team | sort team');
-    assert.deepEqual(r.rows?.map((x) => x[0]), ['checkout', 'data', 'platform', 'search']);
+    assert.deepEqual(
+      r.rows?.map((x) => x[0]),
+      ['checkout', 'data', 'platform', 'search'],
+    );
   });
 
   it('renders without script errors, and saves the screenshot for the docs', async () => {
-    await uploadThroughDialog(page, { name: 'http-status.csv', text: 'status,reason,class\n200,OK,success\n404,Not Found,client error\n500,Internal Server Error,server error\n' });
+    await uploadThroughDialog(page, {
+      name: 'http-status.csv',
+      text: 'status,reason,class\n200,OK,success\n404,Not Found,client error\n500,Internal Server Error,server error\n',
+    });
     await waitFor('the second table', () => page.locator('tr[data-lookup="http-status"]').count());
     await waitFor('the toasts gone', async () => (await page.locator('.toast').count()) === 0, 10_000);
     await page.screenshot({ path: join(SHOTS, 'lookups.png') });

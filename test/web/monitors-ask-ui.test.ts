@@ -40,14 +40,23 @@ describe('Monitors and Ask in Chromium', { skip }, () => {
   for (const e of app) if (e.level === 'error') errorsByHost.set(e.host, (errorsByHost.get(e.host) ?? 0) + 1);
   const counts = [...errorsByHost.values()].sort((a, b) => a - b);
   const threshold = counts[Math.floor(counts.length / 2)];
-  const expectedFiring = [...errorsByHost].filter(([, n]) => n > threshold).map(([h]) => `host=${h}`).sort();
+  const expectedFiring = [...errorsByHost]
+    .filter(([, n]) => n > threshold)
+    .map(([h]) => `host=${h}`)
+    .sort();
 
   before(async () => {
     await llm.start();
     await hook.start();
     hookUrl = `${hook.url}/alerts`;
     dataDir = mkdtempSync(join(tmpdir(), 'svc-ui-monitors-'));
-    srv = await startServerProcess({ SVC_DATA_DIR: dataDir, SVC_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, SVC_LOG_LEVEL: 'info', SVC_LLM_URL: llm.url, SVC_OUTBOUND_ALLOW: '127.0.0.1' });
+    srv = await startServerProcess({
+      SVC_DATA_DIR: dataDir,
+      SVC_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+      SVC_LOG_LEVEL: 'info',
+      SVC_LLM_URL: llm.url,
+      SVC_OUTBOUND_ALLOW: '127.0.0.1',
+    });
     await adminToken(srv);
     await ingestNdjson(srv, await createIngestToken(srv, { env: 'default' }), 'app', app);
     browser = await launchBrowser();
@@ -67,7 +76,9 @@ describe('Monitors and Ask in Chromium', { skip }, () => {
 
   it('creates a monitor whose preview finds what the events say, runs it, and shows it firing', async () => {
     await page.goto(`${srv.url}/ui/monitors`);
-    await waitFor('the empty list', async () => (await page.locator('[data-testid=monitors]').textContent())!.includes('No monitors yet'));
+    await waitFor('the empty list', async () =>
+      (await page.locator('[data-testid=monitors]').textContent())!.includes('No monitors yet'),
+    );
     await page.click('button:has-text("New monitor")');
     await page.fill('input[aria-label=Name]', 'errors per host');
     await page.fill('textarea[aria-label=Search]', 'level=error | stats count by host');
@@ -75,7 +86,11 @@ describe('Monitors and Ask in Chromium', { skip }, () => {
     await page.fill('input[aria-label=Window]', '6h');
     await page.fill('input[aria-label=Threshold]', `count > ${threshold}`);
     await page.fill('input[aria-label=Webhook]', hookUrl);
-    assert.equal(await page.locator('button[role=radio]:has-text("AI judgement")').isDisabled(), false, 'AI is offered: svc has a provider');
+    assert.equal(
+      await page.locator('button[role=radio]:has-text("AI judgement")').isDisabled(),
+      false,
+      'AI is offered: svc has a provider',
+    );
     await page.click('.modal-foot button:has-text("Preview")');
     const preview = await waitFor('the preview', () => page.locator('[data-testid=preview]').textContent());
     assert.match(preview, new RegExp(`Would fire now for ${expectedFiring.length} of ${errorsByHost.size} groups`));
@@ -90,8 +105,15 @@ describe('Monitors and Ask in Chromium', { skip }, () => {
     assert.match((await row.textContent())!, /Not run yet/);
     await row.locator('button:has-text("Run now")').click();
     await waitFor('the firing state', async () => (await row.textContent())!.includes('Firing'));
-    assert.deepEqual(posted().map((p) => [p.state, p.group]).sort(), expectedFiring.map((g) => ['firing', g]));
-    const list = (await call(srv, 'GET', '/api/monitors', { token: await adminToken(srv) })) as { monitors: { firing: { group: string }[] }[] };
+    assert.deepEqual(
+      posted()
+        .map((p) => [p.state, p.group])
+        .sort(),
+      expectedFiring.map((g) => ['firing', g]),
+    );
+    const list = (await call(srv, 'GET', '/api/monitors', { token: await adminToken(srv) })) as {
+      monitors: { firing: { group: string }[] }[];
+    };
     assert.deepEqual(list.monitors[0].firing.map((f) => f.group).sort(), expectedFiring);
 
     // a second monitor, off, so the list shows more than one state
@@ -117,12 +139,18 @@ describe('Monitors and Ask in Chromium', { skip }, () => {
   });
 
   it('answers a question in the Ask panel, showing each search and linking the event it cites', async () => {
-    const newest = ((await call(srv, 'GET', '/api/search?q=level%3Derror&index=app&limit=1', { token: await adminToken(srv) })) as { events: EventJson[] }).events[0];
+    const newest = (
+      (await call(srv, 'GET', '/api/search?q=level%3Derror&index=app&limit=1', { token: await adminToken(srv) })) as {
+        events: EventJson[];
+      }
+    ).events[0];
     const id = eventId(newest);
     const perHost = [...errorsByHost].sort((a, b) => b[1] - a[1]);
     llm.play(
       { toolCalls: [{ name: 'search', arguments: { query: 'level=error', index: 'app', from: '-6h', limit: 5 } }] },
-      { content: `The newest error is a GET of an item that failed with status ${newest.fields.status} [${id}]. ${perHost[0][0]} logged the most errors in the last 6 hours.` },
+      {
+        content: `The newest error is a GET of an item that failed with status ${newest.fields.status} [${id}]. ${perHost[0][0]} logged the most errors in the last 6 hours.`,
+      },
     );
     await page.goto(`${srv.url}/ui/search?q=level%3Derror&index=app&from=-6h`);
     await page.click('button.ask-toggle');
@@ -141,7 +169,9 @@ describe('Monitors and Ask in Chromium', { skip }, () => {
     llm.play({ json: { query: 'level=error | stats count by host', explanation: 'Counts errors per host.' } });
     await page.fill('textarea[aria-label=Question]', 'errors per host');
     await page.click('.ask-form button:has-text("Write the query")');
-    await waitFor('the query in the URL', async () => (new URL(page.url()).searchParams.get('q') === 'level=error | stats count by host' ? true : undefined));
+    await waitFor('the query in the URL', async () =>
+      new URL(page.url()).searchParams.get('q') === 'level=error | stats count by host' ? true : undefined,
+    );
     assert.deepEqual(errors, []);
   });
 });

@@ -28,7 +28,7 @@ describe('the search page in Chromium', { skip }, () => {
   };
 
   before(async () => {
-    ({ ui, browser, ctx, page, errors } = (session = await startUiSession()));
+    ({ ui, browser, ctx, page, errors } = session = await startUiSession());
   });
 
   after(async () => {
@@ -64,7 +64,10 @@ describe('the search page in Chromium', { skip }, () => {
 
   it('shows the count the API gives, and the count of the raw file, for real data sets', async (t) => {
     if (!ui.real) return t.skip('SVC_REAL_DATA has no Apache/OpenSSH logs');
-    for (const [index, file, term] of [['apache', APACHE_LOG, 'GET'], ['openssh', OPENSSH_LOG, 'invalid']] as const) {
+    for (const [index, file, term] of [
+      ['apache', APACHE_LOG, 'GET'],
+      ['openssh', OPENSSH_LOG, 'invalid'],
+    ] as const) {
       const shown = await open({ q: term, env: 'default', index, from: '' });
       const api = await apiSearch(ui.srv, ui.admin, { q: term, env: 'default', index });
       assert.equal(shown, api.meta.matched, `${index}: UI and API`);
@@ -109,7 +112,9 @@ describe('the search page in Chromium', { skip }, () => {
   });
 
   it('underlines a query the parser refuses at the position it names', async () => {
-    await page.goto(`${base()}/ui/search?${new URLSearchParams({ q: 'level=error | stats count by', index: 'app', from: '-24h' })}`);
+    await page.goto(
+      `${base()}/ui/search?${new URLSearchParams({ q: 'level=error | stats count by', index: 'app', from: '-24h' })}`,
+    );
     const msg = await waitFor('the parse error', () => page.locator('[data-testid=search-error]').textContent());
     assert.match(msg, /missing|unexpected/);
     await waitFor('the underline', () => page.locator('.cm-lintRange-error').count());
@@ -145,7 +150,9 @@ describe('the search page in Chromium', { skip }, () => {
     const to = u.searchParams.get('to')!;
     assert.ok(Date.parse(from) < Date.parse(to), `${from} .. ${to}`);
     const shown = await shownCount(page);
-    const inRange = ui.app.filter((e) => Date.parse(e['@timestamp']) >= Date.parse(from) && Date.parse(e['@timestamp']) < Date.parse(to)).length;
+    const inRange = ui.app.filter(
+      (e) => Date.parse(e['@timestamp']) >= Date.parse(from) && Date.parse(e['@timestamp']) < Date.parse(to),
+    ).length;
     assert.equal(shown, inRange);
     const api = await apiSearch(ui.srv, ui.admin, { q: '*', index: 'app', from, to });
     assert.equal(shown, api.meta.matched);
@@ -165,7 +172,10 @@ describe('the search page in Chromium', { skip }, () => {
 
   it('stacks the histogram by a field and keeps it in the URL', async () => {
     await open({ q: '', index: 'app', from: '-24h', by: 'level' });
-    const legend = await waitFor('the legend', async () => (await page.locator('.histogram-legend').textContent()) || null);
+    const legend = await waitFor(
+      'the legend',
+      async () => (await page.locator('.histogram-legend').textContent()) || null,
+    );
     for (const level of ['info', 'warn', 'error', 'debug']) assert.ok(legend.includes(level), legend);
   });
 
@@ -184,8 +194,15 @@ describe('the search page in Chromium', { skip }, () => {
     const host = await value('host');
     const source = await value('source');
     await detail.locator('button', { hasText: 'Events around this one' }).click();
-    const anchor = await waitFor('the anchor row', async () => ((await page.locator('[data-anchor]').count()) ? page.locator('[data-anchor]') : null));
-    const ctxApi = (await call(ui.srv, 'GET', `/api/context?${new URLSearchParams({ env: 'default', index: 'openssh', time, host, source, before: '20', after: '20' })}`, { token: ui.admin })) as { before: unknown[]; at: unknown[]; after: unknown[] };
+    const anchor = await waitFor('the anchor row', async () =>
+      (await page.locator('[data-anchor]').count()) ? page.locator('[data-anchor]') : null,
+    );
+    const ctxApi = (await call(
+      ui.srv,
+      'GET',
+      `/api/context?${new URLSearchParams({ env: 'default', index: 'openssh', time, host, source, before: '20', after: '20' })}`,
+      { token: ui.admin },
+    )) as { before: unknown[]; at: unknown[]; after: unknown[] };
     const rows = await page.locator('.context-row').count();
     assert.equal(rows, ctxApi.before.length + ctxApi.at.length + ctxApi.after.length);
     assert.ok(rows > 20, `${rows} rows`);
@@ -199,13 +216,17 @@ describe('the search page in Chromium', { skip }, () => {
     await waitFor('live mode', () => page.locator('[data-testid=live-note]').count());
     const marker = `live-marker-${Date.now()}`;
     const t0 = Date.now();
-    await ingestNdjson(ui.srv, ui.ingest, 'app', [{ '@timestamp': new Date().toISOString(), host: 'web-9', level: 'info', message: `${marker} arrived` }]);
+    await ingestNdjson(ui.srv, ui.ingest, 'app', [
+      { '@timestamp': new Date().toISOString(), host: 'web-9', level: 'info', message: `${marker} arrived` },
+    ]);
     await waitFor('the live event', () => page.locator('.event-message', { hasText: marker }).count());
     console.log(`# live tail: event on screen ${Date.now() - t0} ms after its ingest was acknowledged`);
 
     await page.click('button:has-text("Pause")');
     const held = `held-marker-${Date.now()}`;
-    await ingestNdjson(ui.srv, ui.ingest, 'app', [{ '@timestamp': new Date().toISOString(), host: 'web-9', level: 'info', message: held }]);
+    await ingestNdjson(ui.srv, ui.ingest, 'app', [
+      { '@timestamp': new Date().toISOString(), host: 'web-9', level: 'info', message: held },
+    ]);
     await new Promise((r) => setTimeout(r, 2500));
     assert.equal(await page.locator('.event-message', { hasText: held }).count(), 0, 'a paused tail shows nothing new');
     await page.click('button:has-text("Resume")');
@@ -224,7 +245,7 @@ describe('the search page in Chromium', { skip }, () => {
     await other.close();
   });
 
-  it('exports the results as CSV whose rows are the API\'s', async () => {
+  it("exports the results as CSV whose rows are the API's", async () => {
     const params = { q: 'status=404', env: 'default', index: 'app', from: '-24h' };
     const shown = await open(params);
     await page.click('button:has-text("Export")');
@@ -244,7 +265,8 @@ describe('the search page in Chromium', { skip }, () => {
     if (!ui.real) return t.skip('SVC_REAL_DATA has no Apache log');
     await open({ q: '', env: 'default', index: 'apache', from: '' });
     const sidebar = page.locator('[data-testid=fields]');
-    for (const f of ['clientip', 'status', 'useragent']) await waitFor(`the field ${f}`, async () => ((await sidebar.textContent())?.includes(f) ? true : null));
+    for (const f of ['clientip', 'status', 'useragent'])
+      await waitFor(`the field ${f}`, async () => ((await sidebar.textContent())?.includes(f) ? true : null));
     const status404 = linesOf(APACHE_LOG).filter((l) => l.split('"')[2]?.trim().split(' ')[0] === '404').length;
     assert.equal(await open({ q: 'status=404', env: 'default', index: 'apache', from: '' }), status404);
     await page.waitForTimeout(300);
@@ -253,11 +275,23 @@ describe('the search page in Chromium', { skip }, () => {
 
   it('pivots a chart and groups messages into templates, as tables', async (t) => {
     if (!ui.real) return t.skip('SVC_REAL_DATA has no Apache/OpenSSH logs');
-    await page.goto(`${base()}/ui/search?${new URLSearchParams({ q: '* | chart count over method by status', env: 'default', index: 'apache', from: '' })}`);
-    const head = await waitFor('the chart table', async () => ((await page.locator('[data-testid=table-results] th').count()) > 3 ? page.locator('[data-testid=table-results] thead').textContent() : null));
+    await page.goto(
+      `${base()}/ui/search?${new URLSearchParams({ q: '* | chart count over method by status', env: 'default', index: 'apache', from: '' })}`,
+    );
+    const head = await waitFor('the chart table', async () =>
+      (await page.locator('[data-testid=table-results] th').count()) > 3
+        ? page.locator('[data-testid=table-results] thead').textContent()
+        : null,
+    );
     for (const c of ['method', '200', '404']) assert.ok(head?.includes(c), head ?? '');
-    await page.goto(`${base()}/ui/search?${new URLSearchParams({ q: '* | patterns limit=12', env: 'default', index: 'openssh', from: '' })}`);
-    const body = await waitFor('the templates', async () => ((await page.locator('[data-testid=table-results] tbody tr').count()) > 5 ? page.locator('[data-testid=table-results] tbody').textContent() : null));
+    await page.goto(
+      `${base()}/ui/search?${new URLSearchParams({ q: '* | patterns limit=12', env: 'default', index: 'openssh', from: '' })}`,
+    );
+    const body = await waitFor('the templates', async () =>
+      (await page.locator('[data-testid=table-results] tbody tr').count()) > 5
+        ? page.locator('[data-testid=table-results] tbody').textContent()
+        : null,
+    );
     assert.ok(body?.includes('Failed password for <*> from <*> port <*> ssh2'), body ?? '');
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(SHOTS, 'patterns.png') });

@@ -38,7 +38,8 @@ export function classify(message: string): { event: SamlEvent; cause?: string } 
   if (/audience/i.test(message)) return { event: 'saml_audience_mismatch' };
   if (/not yet valid/i.test(message)) return { event: 'saml_assertion_expired', cause: 'not_yet_valid' };
   // an expired SubjectConfirmation leaves "no valid subject confirmation"
-  if (/expired|no valid subject confirmation/i.test(message)) return { event: 'saml_assertion_expired', cause: 'expired' };
+  if (/expired|no valid subject confirmation/i.test(message))
+    return { event: 'saml_assertion_expired', cause: 'expired' };
   if (/InResponseTo is missing/i.test(message)) return { event: 'saml_response_invalid', cause: 'unsolicited' };
   if (/InResponseTo/i.test(message)) return { event: 'saml_response_invalid', cause: 'unknown_request' };
   if (/issuer/i.test(message)) return { event: 'saml_response_invalid', cause: 'wrong_issuer' };

@@ -32,7 +32,9 @@ export class SamlLoginLimiter {
       this.windows.set(address, w);
     }
     if (w.count >= this.max) {
-      throw new SvcError('rate_limited', 'too many single sign-on attempts from this address; try again later', { retryAfterSecs: (w.resetAt - now) / 1000 });
+      throw new SvcError('rate_limited', 'too many single sign-on attempts from this address; try again later', {
+        retryAfterSecs: (w.resetAt - now) / 1000,
+      });
     }
     w.count++;
   }

@@ -18,9 +18,12 @@ const ASSERTION = `${RESPONSE}/*[local-name()='Assertion']`;
 export function readResponse(samlResponse: string): ResponseIds {
   const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
   const doc = parseXml(xml);
-  if (doc.documentElement.localName !== 'Response') throw new Error(`a ${doc.documentElement.localName} is not a SAML Response`);
+  if (doc.documentElement.localName !== 'Response')
+    throw new Error(`a ${doc.documentElement.localName} is not a SAML Response`);
   return {
-    issuer: select(doc, `${RESPONSE}/*[local-name()='Issuer']/text()`)[0] ?? select(doc, `${ASSERTION}/*[local-name()='Issuer']/text()`)[0],
+    issuer:
+      select(doc, `${RESPONSE}/*[local-name()='Issuer']/text()`)[0] ??
+      select(doc, `${ASSERTION}/*[local-name()='Issuer']/text()`)[0],
     inResponseTo: select(doc, `${RESPONSE}/@InResponseTo`)[0],
     assertionId: select(doc, `${ASSERTION}/@ID`)[0],
     nameId: select(doc, `${ASSERTION}/*[local-name()='Subject']/*[local-name()='NameID']/text()`)[0],

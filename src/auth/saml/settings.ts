@@ -14,7 +14,15 @@ import { parseIdpMetadata } from './metadata.js';
  */
 
 export type SamlField = keyof StoredSamlSettings;
-export const SAML_FIELDS: readonly SamlField[] = ['idpMetadata', 'idpSsoUrl', 'idpCert', 'spEntityId', 'match', 'clockSkewSecs', 'idpInitiated'];
+export const SAML_FIELDS: readonly SamlField[] = [
+  'idpMetadata',
+  'idpSsoUrl',
+  'idpCert',
+  'spEntityId',
+  'match',
+  'clockSkewSecs',
+  'idpInitiated',
+];
 
 /** The variable that sets each field (idpCert comes from a file there). */
 export const ENV_NAME: Record<SamlField, string> = {
@@ -64,7 +72,9 @@ export function effectiveSaml(env: SamlEnvSettings, stored: StoredSamlSettings |
 
 /** Any SAML setting at all: without one, single sign-on is simply off. */
 export function samlConfigured(eff: EffectiveSaml): boolean {
-  return SAML_FIELDS.some((f) => eff[f] !== undefined && f !== 'clockSkewSecs' && f !== 'match' && f !== 'idpInitiated');
+  return SAML_FIELDS.some(
+    (f) => eff[f] !== undefined && f !== 'clockSkewSecs' && f !== 'match' && f !== 'idpInitiated',
+  );
 }
 
 /** What node-saml needs. */
@@ -92,18 +102,38 @@ const METADATA_TIMEOUT_MS = 10_000;
 const METADATA_MAX_BYTES = 4 * 1024 * 1024;
 
 /** `outbound` fetches metadata given as a URL (docs/outbound.md). */
-export async function resolveSaml(eff: EffectiveSaml, publicUrl: string | undefined, outbound: OutboundClient): Promise<ResolvedSaml> {
-  if (!publicUrl) throw new SamlSettingError('SVC_PUBLIC_URL', 'is required for single sign-on: the IdP posts its answer to <SVC_PUBLIC_URL>/api/auth/saml/acs');
+export async function resolveSaml(
+  eff: EffectiveSaml,
+  publicUrl: string | undefined,
+  outbound: OutboundClient,
+): Promise<ResolvedSaml> {
+  if (!publicUrl)
+    throw new SamlSettingError(
+      'SVC_PUBLIC_URL',
+      'is required for single sign-on: the IdP posts its answer to <SVC_PUBLIC_URL>/api/auth/saml/acs',
+    );
   const spEntityId = eff.spEntityId?.value;
-  if (!spEntityId) throw new SamlSettingError('SVC_SAML_SP_ENTITY_ID', 'is required: the entity id svc is registered with at the IdP');
+  if (!spEntityId)
+    throw new SamlSettingError('SVC_SAML_SP_ENTITY_ID', 'is required: the entity id svc is registered with at the IdP');
   const meta = eff.idpMetadata ? await loadMetadata(eff.idpMetadata, name('idpMetadata', eff), outbound) : undefined;
   const entryPoint = eff.idpSsoUrl?.value ?? meta?.ssoUrl;
-  if (!entryPoint) throw new SamlSettingError('SVC_SAML_IDP_METADATA', 'or SVC_SAML_IDP_SSO_URL with SVC_SAML_IDP_CERT_PATH is required: where to send people to sign in');
+  if (!entryPoint)
+    throw new SamlSettingError(
+      'SVC_SAML_IDP_METADATA',
+      'or SVC_SAML_IDP_SSO_URL with SVC_SAML_IDP_CERT_PATH is required: where to send people to sign in',
+    );
   checkUrl(entryPoint, name(eff.idpSsoUrl ? 'idpSsoUrl' : 'idpMetadata', eff));
-  const certs = eff.idpCert ? [await loadCert(eff.idpCert, name('idpCert', eff))] : (meta?.certs ?? []).map((c, i) => checkCert(c, `${name('idpMetadata', eff)} certificate ${i + 1}`));
-  if (certs.length === 0) throw new SamlSettingError('SVC_SAML_IDP_CERT_PATH', 'is required with SVC_SAML_IDP_SSO_URL: the certificate the IdP signs with');
+  const certs = eff.idpCert
+    ? [await loadCert(eff.idpCert, name('idpCert', eff))]
+    : (meta?.certs ?? []).map((c, i) => checkCert(c, `${name('idpMetadata', eff)} certificate ${i + 1}`));
+  if (certs.length === 0)
+    throw new SamlSettingError(
+      'SVC_SAML_IDP_CERT_PATH',
+      'is required with SVC_SAML_IDP_SSO_URL: the certificate the IdP signs with',
+    );
   const match = eff.match?.value ?? 'nameid';
-  if (!/^[\w.:/-]{1,200}$/.test(match)) throw new SamlSettingError(name('match', eff), `want "nameid" or an attribute name, not ${JSON.stringify(match)}`);
+  if (!/^[\w.:/-]{1,200}$/.test(match))
+    throw new SamlSettingError(name('match', eff), `want "nameid" or an attribute name, not ${JSON.stringify(match)}`);
   return {
     entryPoint,
     idpCerts: certs,
@@ -155,15 +185,31 @@ async function loadMetadata(src: Source<string>, setting: string, outbound: Outb
  */
 async function fetchMetadata(src: Source<string>, setting: string, outbound: OutboundClient): Promise<string> {
   checkUrl(src.value, setting);
-  const limits = { idleTimeoutMs: METADATA_TIMEOUT_MS, maxBytes: METADATA_MAX_BYTES, trusted: src.from === 'env' ? [new URL(src.value).origin] : [] };
+  const limits = {
+    idleTimeoutMs: METADATA_TIMEOUT_MS,
+    maxBytes: METADATA_MAX_BYTES,
+    trusted: src.from === 'env' ? [new URL(src.value).origin] : [],
+  };
   const failed = (e: unknown): never => {
     if (e instanceof OutboundRefused) throw new SamlSettingError(setting, `cannot fetch ${src.value}: ${e.message}`);
     throw new SamlSettingError(setting, `cannot fetch ${src.value}: ${(e as Error).message}`, true);
   };
-  const res = await outbound.fetch(src.value, { headers: { accept: 'application/samlmetadata+xml, application/xml, text/xml' }, signal: AbortSignal.timeout(METADATA_TIMEOUT_MS) }, limits).catch(failed);
+  const res = await outbound
+    .fetch(
+      src.value,
+      {
+        headers: { accept: 'application/samlmetadata+xml, application/xml, text/xml' },
+        signal: AbortSignal.timeout(METADATA_TIMEOUT_MS),
+      },
+      limits,
+    )
+    .catch(failed);
   if (res.status >= 300 && res.status < 400) {
     await res.body?.cancel();
-    throw new SamlSettingError(setting, `fetching ${src.value} answered ${res.status}: redirects are not followed, give the URL it points to (${res.headers.get('location') ?? 'no Location'})`);
+    throw new SamlSettingError(
+      setting,
+      `fetching ${src.value} answered ${res.status}: redirects are not followed, give the URL it points to (${res.headers.get('location') ?? 'no Location'})`,
+    );
   }
   if (!res.ok) {
     await res.body?.cancel();

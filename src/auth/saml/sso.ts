@@ -10,7 +10,16 @@ import type { AuthService, LoginResult } from '../service.js';
 import { sameEmail } from '../users.js';
 import { classify, SamlFailure, type SamlFailureDetail } from './failures.js';
 import { assertionLifetime, readResponse, type ResponseIds } from './response.js';
-import { effectiveSaml, ENV_NAME, resolveSaml, SamlSettingError, samlConfigured, type EffectiveSaml, type ResolvedSaml, type SamlField } from './settings.js';
+import {
+  effectiveSaml,
+  ENV_NAME,
+  resolveSaml,
+  SamlSettingError,
+  samlConfigured,
+  type EffectiveSaml,
+  type ResolvedSaml,
+  type SamlField,
+} from './settings.js';
 import { REQUEST_TTL_MS, type SamlBinding } from './binding.js';
 import { SamlStateStore } from './state-store.js';
 
@@ -92,7 +101,9 @@ export class SamlSso {
       await sso.current();
     } catch (e) {
       // a variable that cannot work stops svc; saved settings, or an IdP that is down, do not
-      const fromVariable = e instanceof SamlSettingError && (e.setting === 'SVC_PUBLIC_URL' || Object.values(ENV_NAME).includes(e.setting));
+      const fromVariable =
+        e instanceof SamlSettingError &&
+        (e.setting === 'SVC_PUBLIC_URL' || Object.values(ENV_NAME).includes(e.setting));
       if (fromVariable && !e.transient) throw new ConfigError(e.message);
       deps.record('saml_config_invalid', { reason: (e as Error).message });
       deps.log.warn({ err: (e as Error).message }, 'single sign-on is not usable until its settings are fixed');
@@ -206,16 +217,23 @@ export class SamlSso {
    * SVC_SAML_IDP_INITIATED, gives the session at once.
    */
   async acs(samlResponse: string | undefined, relayState: string | undefined): Promise<AcsResult> {
-    if (!samlResponse) throw new SamlFailure('saml_response_invalid', 'the post has no SAMLResponse', { cause: 'malformed' });
+    if (!samlResponse)
+      throw new SamlFailure('saml_response_invalid', 'the post has no SAMLResponse', { cause: 'malformed' });
     let ids: ResponseIds;
     try {
       ids = readResponse(samlResponse);
     } catch (e) {
-      throw new SamlFailure('saml_response_invalid', `not a SAML response: ${(e as Error).message}`, { cause: 'malformed' });
+      throw new SamlFailure('saml_response_invalid', `not a SAML response: ${(e as Error).message}`, {
+        cause: 'malformed',
+      });
     }
     const detail: SamlFailureDetail = { idp: ids.issuer, name_id: ids.nameId, request_id: ids.inResponseTo };
     if (ids.assertionId && (await this.state.assertionSeen(ids.assertionId))) {
-      throw new SamlFailure('saml_assertion_replayed', `assertion ${ids.assertionId} was already used to log in`, detail);
+      throw new SamlFailure(
+        'saml_assertion_replayed',
+        `assertion ${ids.assertionId} was already used to log in`,
+        detail,
+      );
     }
     const { saml, r } = await this.client();
     let profile: Profile;
@@ -230,13 +248,24 @@ export class SamlSso {
     detail.name_id = profile.nameID;
     const user = this.matchUser(profile, r.match, detail);
     const assertionXml = profile.getAssertionXml?.();
-    if (!assertionXml) throw new SamlFailure('saml_response_invalid', 'the validated response gave no assertion', { ...detail, cause: 'malformed' });
+    if (!assertionXml)
+      throw new SamlFailure('saml_response_invalid', 'the validated response gave no assertion', {
+        ...detail,
+        cause: 'malformed',
+      });
     const used = assertionLifetime(assertionXml, this.deps.clock.now() + REQUEST_TTL_MS);
     const until = new Date(Date.parse(used.expiresAt) + r.clockSkewMs).toISOString();
-    if (!(await this.state.useAssertion(used.id, until))) throw new SamlFailure('saml_assertion_replayed', `assertion ${used.id} was already used to log in`, detail);
+    if (!(await this.state.useAssertion(used.id, until)))
+      throw new SamlFailure('saml_assertion_replayed', `assertion ${used.id} was already used to log in`, detail);
     const next = safeNext(relayState);
     // node-saml checked InResponseTo against svc's ids: absent only for an allowed IdP-initiated login
-    if (ids.inResponseTo) return { ticket: this.deps.binding.seal({ userId: user.id, requestId: ids.inResponseTo, next, idp: detail.idp, nameId: detail.name_id }, this.deps.clock.now()) };
+    if (ids.inResponseTo)
+      return {
+        ticket: this.deps.binding.seal(
+          { userId: user.id, requestId: ids.inResponseTo, next, idp: detail.idp, nameId: detail.name_id },
+          this.deps.clock.now(),
+        ),
+      };
     return { login: await this.signIn(user, detail, next) };
   }
 
@@ -247,10 +276,17 @@ export class SamlSso {
    */
   async complete(sealed: string | undefined, pending: string[]): Promise<SsoLogin> {
     const t = sealed === undefined ? undefined : this.deps.binding.open(sealed, this.deps.clock.now());
-    if (!t) throw new SamlFailure('saml_response_invalid', 'the hand-over from the ACS is missing, changed or expired', { cause: 'bad_ticket' });
+    if (!t)
+      throw new SamlFailure('saml_response_invalid', 'the hand-over from the ACS is missing, changed or expired', {
+        cause: 'bad_ticket',
+      });
     const detail: SamlFailureDetail = { idp: t.idp, name_id: t.nameId, request_id: t.requestId };
     if (!pending.includes(t.requestId)) {
-      throw new SamlFailure('saml_response_invalid', 'the answer reached a browser that did not start this login (no matching relay cookie)', { ...detail, cause: 'other_browser' });
+      throw new SamlFailure(
+        'saml_response_invalid',
+        'the answer reached a browser that did not start this login (no matching relay cookie)',
+        { ...detail, cause: 'other_browser' },
+      );
     }
     // the user may have been disabled or deleted in the moment between the ACS and here
     const user = this.deps.control.doc.users.find((u) => u.id === t.userId);
@@ -261,7 +297,12 @@ export class SamlSso {
 
   private async signIn(user: UserRecord, detail: SamlFailureDetail, next: string): Promise<SsoLogin> {
     const session = await this.deps.auth.issueSession(user);
-    this.deps.record('saml_login', { user: user.username, idp: detail.idp, name_id: detail.name_id, request_id: detail.request_id });
+    this.deps.record('saml_login', {
+      user: user.username,
+      idp: detail.idp,
+      name_id: detail.name_id,
+      request_id: detail.request_id,
+    });
     return { session, next, requestId: detail.request_id };
   }
 
@@ -270,8 +311,14 @@ export class SamlSso {
     const attributes = profile.attributes as Record<string, unknown> | undefined;
     const raw = match === 'nameid' ? profile.nameID : (attributes?.[match] ?? profile[match]);
     const key = Array.isArray(raw) ? raw[0] : raw;
-    if (typeof key !== 'string' || key === '') throw new SamlFailure('saml_user_unknown', `the assertion carries no ${match === 'nameid' ? 'NameID' : `attribute "${match}"`}`, detail);
-    const user = this.deps.auth.users.byUsername(key) ?? this.deps.control.doc.users.find((u) => sameEmail(u.email, key));
+    if (typeof key !== 'string' || key === '')
+      throw new SamlFailure(
+        'saml_user_unknown',
+        `the assertion carries no ${match === 'nameid' ? 'NameID' : `attribute "${match}"`}`,
+        detail,
+      );
+    const user =
+      this.deps.auth.users.byUsername(key) ?? this.deps.control.doc.users.find((u) => sameEmail(u.email, key));
     if (!user) throw new SamlFailure('saml_user_unknown', `no user named or with the email "${key}"`, detail);
     if (user.disabled) throw new SamlFailure('saml_user_disabled', `user "${user.username}" is disabled`, detail);
     return user;

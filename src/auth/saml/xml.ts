@@ -13,7 +13,8 @@ export function parseXml(text: string): Document {
       if (level !== 'warning') errors.push(String(msg));
     },
   }).parseFromString(text, 'text/xml') as unknown as Document;
-  if (errors.length > 0 || !doc?.documentElement) throw new Error(`not well-formed XML: ${errors[0] ?? 'no root element'}`);
+  if (errors.length > 0 || !doc?.documentElement)
+    throw new Error(`not well-formed XML: ${errors[0] ?? 'no root element'}`);
   return doc;
 }
 
@@ -21,5 +22,8 @@ export function parseXml(text: string): Document {
 export function select(doc: Node, path: string): string[] {
   const nodes = xpath.select(path, doc);
   if (!Array.isArray(nodes)) return [];
-  return nodes.map((n) => (n as Node).nodeValue ?? (n as Node).textContent ?? '').map((s) => s.trim()).filter((s) => s.length > 0);
+  return nodes
+    .map((n) => (n as Node).nodeValue ?? (n as Node).textContent ?? '')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
 }

@@ -7,8 +7,13 @@ import { allowSchema, itemRoutes, nameSchema, parseInput, scopeSchema } from './
 const createKey = z
   .object({
     name: nameSchema(100),
-    purpose: z.string({ invalid_type_error: 'must be a string' }).max(1000, 'must be at most 1000 characters').optional(),
-    scopes: z.array(scopeSchema, { invalid_type_error: 'must be a list of scopes', required_error: 'is required' }).min(1, 'needs at least one scope'),
+    purpose: z
+      .string({ invalid_type_error: 'must be a string' })
+      .max(1000, 'must be at most 1000 characters')
+      .optional(),
+    scopes: z
+      .array(scopeSchema, { invalid_type_error: 'must be a list of scopes', required_error: 'is required' })
+      .min(1, 'needs at least one scope'),
     expiresInDays: z
       .number({ invalid_type_error: 'must be a whole number of days' })
       .int('must be a whole number of days')

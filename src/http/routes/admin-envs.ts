@@ -19,11 +19,15 @@ export async function adminEnvRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/api/admin/envs', opts, async () => ({ envs: envs().list() }));
 
-  app.post('/api/admin/envs', opts, async (request, reply) => reply.code(201).send(await envs().create(parseInput(createEnv, request.body))));
+  app.post('/api/admin/envs', opts, async (request, reply) =>
+    reply.code(201).send(await envs().create(parseInput(createEnv, request.body))),
+  );
 
   app.get('/api/admin/envs/:name', opts, async (request) => envs().get(parseInput(nameParams, request.params).name));
 
-  app.patch('/api/admin/envs/:name', opts, async (request) => envs().update(parseInput(nameParams, request.params).name, parseInput(updateEnv, request.body)));
+  app.patch('/api/admin/envs/:name', opts, async (request) =>
+    envs().update(parseInput(nameParams, request.params).name, parseInput(updateEnv, request.body)),
+  );
 
   app.delete('/api/admin/envs/:name', opts, async (request, reply) => {
     await envs().delete(parseInput(nameParams, request.params).name);

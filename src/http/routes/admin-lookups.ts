@@ -9,7 +9,12 @@ const nameParams = z.object({ name: z.string().min(1).max(100) });
 const readQuery = z
   .object({
     preview: z.enum(['1', 'true'], { errorMap: () => ({ message: 'want 1 or true' }) }).optional(),
-    rows: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(1000, 'must be at most 1000').optional(),
+    rows: z.coerce
+      .number({ invalid_type_error: 'must be a number' })
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(1000, 'must be at most 1000')
+      .optional(),
   })
   .strict();
 
@@ -27,11 +32,16 @@ export async function adminLookupRoutes(app: FastifyInstance): Promise<void> {
   const opts = { config: { access: 'admin' as const } };
 
   // this plugin's scope only: elsewhere a CSV body is refused as an unknown type
-  app.addContentTypeParser(CSV_TYPES, { parseAs: 'buffer', bodyLimit: maxBytes }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser(CSV_TYPES, { parseAs: 'buffer', bodyLimit: maxBytes }, (_req, body, done) =>
+    done(null, body),
+  );
   app.setErrorHandler((err, request, reply) => {
     const tooLarge = (err as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE';
-    const e = tooLarge ? new SvcError('body_too_large', `the CSV is larger than ${sizeText(maxBytes)} (SVC_LOOKUP_MAX_BYTES)`) : toSvcError(err);
-    if (e.kind === 'internal') request.log.error({ err, reqId: request.id, path: request.url.split('?')[0] }, 'request failed');
+    const e = tooLarge
+      ? new SvcError('body_too_large', `the CSV is larger than ${sizeText(maxBytes)} (SVC_LOOKUP_MAX_BYTES)`)
+      : toSvcError(err);
+    if (e.kind === 'internal')
+      request.log.error({ err, reqId: request.id, path: request.url.split('?')[0] }, 'request failed');
     return sendError(reply, e, request);
   });
 
@@ -41,7 +51,11 @@ export async function adminLookupRoutes(app: FastifyInstance): Promise<void> {
     const { name } = parseInput(nameParams, request.params);
     // an empty body reaches here without the parser
     const body = request.body ?? Buffer.alloc(0);
-    if (!Buffer.isBuffer(body)) throw new SvcError('unsupported_media_type', `send the table as CSV with Content-Type: text/csv (got ${request.headers['content-type'] ?? 'none'})`);
+    if (!Buffer.isBuffer(body))
+      throw new SvcError(
+        'unsupported_media_type',
+        `send the table as CSV with Content-Type: text/csv (got ${request.headers['content-type'] ?? 'none'})`,
+      );
     const r = await lookups().put(name, body, principalOf(request).name);
     return reply.code(r.created ? 201 : 200).send(r.lookup);
   });
@@ -51,7 +65,10 @@ export async function adminLookupRoutes(app: FastifyInstance): Promise<void> {
     const q = parseInput(readQuery, request.query);
     if (q.preview) return lookups().preview(name, q.rows ?? PREVIEW_ROWS);
     const { data } = await lookups().csv(name);
-    return reply.type('text/csv; charset=utf-8').header('Content-Disposition', `attachment; filename="${name}.csv"`).send(data);
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('Content-Disposition', `attachment; filename="${name}.csv"`)
+      .send(data);
   });
 
   app.delete('/api/admin/lookups/:name', opts, async (request, reply) => {

@@ -15,7 +15,10 @@ export async function adminNodeRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/api/admin/nodes', opts, async () => {
     const cluster = app.deps.cluster;
-    return { store: cluster ? app.deps.config.store?.kind ?? null : null, nodes: cluster ? await cluster.nodes() : [] };
+    return {
+      store: cluster ? (app.deps.config.store?.kind ?? null) : null,
+      nodes: cluster ? await cluster.nodes() : [],
+    };
   });
 
   app.post('/api/admin/nodes/:id/retire', opts, async (request) => {

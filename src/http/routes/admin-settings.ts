@@ -6,7 +6,14 @@ import { effectiveSettings, mergeSaml, updateSettings } from '../../control/sett
 import { SvcError } from '../../errors/svc-error.js';
 import { parseInput } from './admin-input.js';
 
-const text = (max: number) => z.string({ invalid_type_error: 'must be a string or null' }).trim().min(1, 'must not be empty (null removes it)').max(max, `must be at most ${max} characters`).nullable().optional();
+const text = (max: number) =>
+  z
+    .string({ invalid_type_error: 'must be a string or null' })
+    .trim()
+    .min(1, 'must not be empty (null removes it)')
+    .max(max, `must be at most ${max} characters`)
+    .nullable()
+    .optional();
 
 /** Single sign-on fields; null removes one. Checked for real (certificate parsed, metadata fetched) before anything is stored. */
 const samlPatch = z
@@ -16,7 +23,13 @@ const samlPatch = z
     idpCert: text(20_000),
     spEntityId: text(1000),
     match: text(200),
-    clockSkewSecs: z.number({ invalid_type_error: 'must be a whole number of seconds or null' }).int().min(0).max(3600).nullable().optional(),
+    clockSkewSecs: z
+      .number({ invalid_type_error: 'must be a whole number of seconds or null' })
+      .int()
+      .min(0)
+      .max(3600)
+      .nullable()
+      .optional(),
     idpInitiated: z.boolean({ invalid_type_error: 'must be true, false or null' }).nullable().optional(),
   })
   .strict();
@@ -47,7 +60,11 @@ export async function adminSettingsRoutes(app: FastifyInstance): Promise<void> {
   const opts = { config: { access: 'admin' as const } };
   const answer = async () => {
     const settings = app.deps.control.settings();
-    return { settings, effective: effectiveSettings(settings, app.deps.config.retentionDefaultDays), sso: await app.deps.sso.status() };
+    return {
+      settings,
+      effective: effectiveSettings(settings, app.deps.config.retentionDefaultDays),
+      sso: await app.deps.sso.status(),
+    };
   };
 
   app.get('/api/admin/settings', opts, async () => answer());

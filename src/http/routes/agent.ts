@@ -7,7 +7,8 @@ import { writeQuery } from '../../agent/write-query.js';
 import { SvcError } from '../../errors/svc-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
 
-const text = (max: number) => z.string({ invalid_type_error: 'must be a string' }).max(max, `must be at most ${max} characters`);
+const text = (max: number) =>
+  z.string({ invalid_type_error: 'must be a string' }).max(max, `must be at most ${max} characters`);
 const agentRequest = z
   .object({
     question: text(4000).trim().min(1, 'must not be empty'),
@@ -22,8 +23,16 @@ const agentRequest = z
   })
   .strict();
 
-const queryRequest = z.object({ question: text(4000).trim().min(1, 'must not be empty'), env: text(200).optional(), index: text(200).optional() }).strict();
-const explainRequest = z.object({ eventId: text(500).trim().min(1, 'must not be empty'), question: text(4000).optional() }).strict();
+const queryRequest = z
+  .object({
+    question: text(4000).trim().min(1, 'must not be empty'),
+    env: text(200).optional(),
+    index: text(200).optional(),
+  })
+  .strict();
+const explainRequest = z
+  .object({ eventId: text(500).trim().min(1, 'must not be empty'), question: text(4000).optional() })
+  .strict();
 
 /**
  * POST /api/agent (DESIGN 13): a question about the logs, answered by the LLM calling the MCP tools
@@ -36,7 +45,11 @@ export async function agentRoutes(app: FastifyInstance): Promise<void> {
   // "write the query for me": a query checked by svc's parser, never shown unchecked
   app.post('/api/agent/query', { config: { access: 'agent' } }, async (request) => {
     const input = parseInput(queryRequest, request.body);
-    if (!app.deps.llm.configured) throw new SvcError('llm_not_configured', 'writing queries needs an LLM provider, and none is configured (SVC_LLM_URL)');
+    if (!app.deps.llm.configured)
+      throw new SvcError(
+        'llm_not_configured',
+        'writing queries needs an LLM provider, and none is configured (SVC_LLM_URL)',
+      );
     return writeQuery(app.deps.llm, input.question, input);
   });
   // "explain this event": the agent fetches the event as the caller (get_event) and explains it
@@ -45,26 +58,44 @@ export async function agentRoutes(app: FastifyInstance): Promise<void> {
     const question = `Explain this log event: what happened, what it means, and what to look at next. Call get_event with id "${input.eventId}" first.${input.question ? ` The user asks: ${input.question}` : ''}`;
     return answerAgent(app, request, reply, { question });
   });
-  app.post('/api/agent', { config: { access: 'agent' } }, async (request, reply) => answerAgent(app, request, reply, parseInput(agentRequest, request.body)));
+  app.post('/api/agent', { config: { access: 'agent' } }, async (request, reply) =>
+    answerAgent(app, request, reply, parseInput(agentRequest, request.body)),
+  );
 }
 
-async function answerAgent(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, input: AgentRequest): Promise<unknown> {
+async function answerAgent(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  input: AgentRequest,
+): Promise<unknown> {
   const { llm, search, control, store, selflog, clock, log } = app.deps;
-  if (!llm.configured) throw new SvcError('llm_not_configured', 'the agent needs an LLM provider, and none is configured (SVC_LLM_URL)');
+  if (!llm.configured)
+    throw new SvcError('llm_not_configured', 'the agent needs an LLM provider, and none is configured (SVC_LLM_URL)');
   const deps = { llm, mcp: { search, control, store, selflog, clock, log } };
   const principal = principalOf(request);
   const ac = new AbortController();
   reply.raw.once('close', () => !reply.raw.writableFinished && ac.abort());
   if ((request.headers.accept ?? '').includes('application/x-ndjson')) {
     reply.hijack();
-    reply.raw.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
+    reply.raw.writeHead(200, {
+      'content-type': 'application/x-ndjson; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-accel-buffering': 'no',
+    });
     await runAgent(deps, principal, input, (e) => reply.raw.write(JSON.stringify(e) + '\n'), ac.signal);
     reply.raw.end();
     return;
   }
   const steps: AgentEvent[] = [];
   let end: AgentEvent | undefined;
-  await runAgent(deps, principal, input, (e) => (e.type === 'answer' || e.type === 'error' ? (end = e) : e.type !== 'text' && steps.push(e)), ac.signal);
+  await runAgent(
+    deps,
+    principal,
+    input,
+    (e) => (e.type === 'answer' || e.type === 'error' ? (end = e) : e.type !== 'text' && steps.push(e)),
+    ac.signal,
+  );
   const done = end as AgentEvent | undefined;
   if (done?.type === 'error') throw new SvcError(done.code as ErrorCode, done.message);
   return { ...(done as Extract<AgentEvent, { type: 'answer' }>), steps };

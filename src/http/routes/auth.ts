@@ -7,8 +7,14 @@ import { parseInput } from './admin-input.js';
 
 const login = z
   .object({
-    username: z.string({ invalid_type_error: 'must be a string', required_error: 'is required' }).min(1, 'must not be empty').max(200),
-    password: z.string({ invalid_type_error: 'must be a string', required_error: 'is required' }).min(1, 'must not be empty').max(1024),
+    username: z
+      .string({ invalid_type_error: 'must be a string', required_error: 'is required' })
+      .min(1, 'must not be empty')
+      .max(200),
+    password: z
+      .string({ invalid_type_error: 'must be a string', required_error: 'is required' })
+      .min(1, 'must not be empty')
+      .max(1024),
   })
   .strict();
 
@@ -19,7 +25,10 @@ const login = z
 export function setSessionCookie(reply: FastifyReply, token: string, maxAgeSecs: number): void {
   const httpsUrl = reply.server.deps.config.publicUrl?.startsWith('https:') ?? false;
   const secure = reply.request.protocol === 'https' || httpsUrl ? '; Secure' : '';
-  reply.header('Set-Cookie', `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.max(0, Math.floor(maxAgeSecs))}${secure}`);
+  reply.header(
+    'Set-Cookie',
+    `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.max(0, Math.floor(maxAgeSecs))}${secure}`,
+  );
 }
 
 /** Who the caller is, for the UI and for tools checking their key. */
@@ -37,7 +46,14 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       const reason = (e as { code?: string }).code ?? 'internal';
       // the name only when such a user exists: a password typed into the name field must not be logged
       const user = app.deps.auth.users.byUsername(input.username) ? input.username : undefined;
-      app.deps.selflog?.service('credential_rejected', { reason, credential: 'password', path: '/api/auth/login', method: 'POST', user, remote_address: request.ip });
+      app.deps.selflog?.service('credential_rejected', {
+        reason,
+        credential: 'password',
+        path: '/api/auth/login',
+        method: 'POST',
+        user,
+        remote_address: request.ip,
+      });
       throw e;
     });
     setSessionCookie(reply, result.token, (Date.parse(result.expiresAt) - app.deps.clock.now()) / 1000);
@@ -53,14 +69,22 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   // "sign out everywhere": a stolen or forgotten session elsewhere ends too
   app.post('/api/auth/logout-everywhere', { config: { access: 'authenticated' } }, async (request, reply) => {
     const p = principalOf(request);
-    if (p.kind !== 'user') throw new SvcError('insufficient_scope', 'only a logged-in user has sessions to end; an API key is disabled or deleted under Admin → API keys');
+    if (p.kind !== 'user')
+      throw new SvcError(
+        'insufficient_scope',
+        'only a logged-in user has sessions to end; an API key is disabled or deleted under Admin → API keys',
+      );
     await app.deps.auth.users.endSessions(p.id);
     setSessionCookie(reply, '', 0);
     return reply.code(204).send();
   });
 
   // what the login page offers
-  app.get('/api/auth/options', { config: { access: 'public' } }, async () => ({ saml: { enabled: app.deps.sso.configured() } }));
+  app.get('/api/auth/options', { config: { access: 'public' } }, async () => ({
+    saml: { enabled: app.deps.sso.configured() },
+  }));
 
-  app.get('/api/auth/me', { config: { access: 'authenticated' } }, async (request) => describePrincipal(principalOf(request)));
+  app.get('/api/auth/me', { config: { access: 'authenticated' } }, async (request) =>
+    describePrincipal(principalOf(request)),
+  );
 }

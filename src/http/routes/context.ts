@@ -19,7 +19,12 @@ const contextParams = z
   .object({
     env: name,
     index: name,
-    time: z.string(once).refine((t) => exactTimeUs(t) !== undefined, 'want the event time as search returned it, such as 2026-01-31T12:00:00.123456Z'),
+    time: z
+      .string(once)
+      .refine(
+        (t) => exactTimeUs(t) !== undefined,
+        'want the event time as search returned it, such as 2026-01-31T12:00:00.123456Z',
+      ),
     host: z.string(once).max(10_000, 'must be at most 10000 characters').optional(),
     source: z.string(once).max(10_000, 'must be at most 10000 characters').optional(),
     before: side.optional(),

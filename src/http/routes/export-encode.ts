@@ -34,7 +34,16 @@ export function cellText(v: unknown): string {
 }
 
 export function eventCsv(e: EventJson, fields: string[]): string {
-  return csvLine([e.time, e.env, e.index, e.host, e.source, e.sourcetype, e.message, ...fields.map((f) => e.fields[f])]);
+  return csvLine([
+    e.time,
+    e.env,
+    e.index,
+    e.host,
+    e.source,
+    e.sourcetype,
+    e.message,
+    ...fields.map((f) => e.fields[f]),
+  ]);
 }
 
 export function rowCsv(row: unknown[]): string {

@@ -7,7 +7,16 @@ import type { EventJson, ExportHead, ExportSink } from '../../query/types.js';
 import { VERSION } from '../../version.js';
 import { principalOf } from '../auth-hook.js';
 import { parseInput } from './admin-input.js';
-import { EVENT_COLUMNS, csvLine, eventCsv, eventNdjson, exportFileName, rowCsv, rowNdjson, type ExportFormat } from './export-encode.js';
+import {
+  EVENT_COLUMNS,
+  csvLine,
+  eventCsv,
+  eventNdjson,
+  exportFileName,
+  rowCsv,
+  rowNdjson,
+  type ExportFormat,
+} from './export-encode.js';
 import { searchParams, withCancel } from './search-params.js';
 
 const exportParams = z
@@ -17,7 +26,12 @@ const exportParams = z
       .string({ invalid_type_error: 'must be given once' })
       .regex(/^\d+$/, `must be an integer from 1 to ${MAX_EXPORT}`)
       .transform(Number)
-      .pipe(z.number().min(1, `must be an integer from 1 to ${MAX_EXPORT}`).max(MAX_EXPORT, `must be an integer from 1 to ${MAX_EXPORT}`))
+      .pipe(
+        z
+          .number()
+          .min(1, `must be an integer from 1 to ${MAX_EXPORT}`)
+          .max(MAX_EXPORT, `must be an integer from 1 to ${MAX_EXPORT}`),
+      )
       .optional(),
   })
   .passthrough();
@@ -80,7 +94,9 @@ function drained(res: ServerResponse, stallMs: number): Promise<void> {
     const onDrain = () => done();
     const onClose = () => done(new SvcError('request_cancelled', 'the client closed the connection'));
     const timer = setTimeout(() => {
-      done(new SvcError('request_cancelled', `the client read nothing for ${stallMs / 1000} s; the export was stopped`));
+      done(
+        new SvcError('request_cancelled', `the client read nothing for ${stallMs / 1000} s; the export was stopped`),
+      );
       res.destroy();
     }, stallMs);
     res.on('drain', onDrain);
@@ -95,29 +111,34 @@ function drained(res: ServerResponse, stallMs: number): Promise<void> {
  */
 export async function exportRoutes(app: FastifyInstance): Promise<void> {
   // no automatic HEAD route: it would run the whole export to send nothing
-  app.get('/api/export', { config: { access: 'standard' }, exposeHeadRoute: false }, async (request: FastifyRequest, reply: FastifyReply) => {
-    const { q, env, index, from, to } = searchParams(request);
-    const { format, max } = parseInput(exportParams, request.query);
-    const limit = max ?? DEFAULT_EXPORT_MAX;
-    const headers = {
-      'Content-Type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson',
-      'Content-Disposition': `attachment; filename="${exportFileName(app.deps.clock.now(), format)}"`,
-      'X-Svc-Export-Max': String(limit),
-      'Cache-Control': 'no-store',
-      'X-Content-Type-Options': 'nosniff',
-      'X-Svc-Version': VERSION,
-    };
-    const sink = new HttpExportSink(reply, format, headers, app.deps.config.requestTimeoutSecs * 1000);
-    const req = withCancel({ q, env, index, from, to, max: limit, fieldList: format === 'csv' }, reply);
-    try {
-      await app.deps.search.export(principalOf(request), req, sink);
-      reply.raw.end();
-    } catch (e) {
-      if (!sink.started) throw e;
-      // the status line is gone: cutting the connection short is how a client learns the file is incomplete
-      if (!(isSvcError(e) && e.code === 'request_cancelled')) request.log.error({ err: e, reqId: request.id }, 'export failed while streaming');
-      reply.raw.destroy();
-    }
-    return reply;
-  });
+  app.get(
+    '/api/export',
+    { config: { access: 'standard' }, exposeHeadRoute: false },
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      const { q, env, index, from, to } = searchParams(request);
+      const { format, max } = parseInput(exportParams, request.query);
+      const limit = max ?? DEFAULT_EXPORT_MAX;
+      const headers = {
+        'Content-Type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson',
+        'Content-Disposition': `attachment; filename="${exportFileName(app.deps.clock.now(), format)}"`,
+        'X-Svc-Export-Max': String(limit),
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+        'X-Svc-Version': VERSION,
+      };
+      const sink = new HttpExportSink(reply, format, headers, app.deps.config.requestTimeoutSecs * 1000);
+      const req = withCancel({ q, env, index, from, to, max: limit, fieldList: format === 'csv' }, reply);
+      try {
+        await app.deps.search.export(principalOf(request), req, sink);
+        reply.raw.end();
+      } catch (e) {
+        if (!sink.started) throw e;
+        // the status line is gone: cutting the connection short is how a client learns the file is incomplete
+        if (!(isSvcError(e) && e.code === 'request_cancelled'))
+          request.log.error({ err: e, reqId: request.id }, 'export failed while streaming');
+        reply.raw.destroy();
+      }
+      return reply;
+    },
+  );
 }

@@ -13,7 +13,9 @@ export const SSO_FAILED_PAGE = '/ui/sso-failed';
 const COMPLETE = '/api/auth/saml/complete';
 
 const loginQuery = z.object({ next: z.string().max(2000).optional() }).strict();
-const acsForm = z.object({ SAMLResponse: z.string().max(1_000_000).optional(), RelayState: z.string().max(2000).optional() }).passthrough();
+const acsForm = z
+  .object({ SAMLResponse: z.string().max(1_000_000).optional(), RelayState: z.string().max(2000).optional() })
+  .passthrough();
 const completeQuery = z.object({ ticket: z.string().max(8000).optional() }).strict();
 
 /** The relay cookie's value in a request (svc's ids are hex, `_` and `.`: nothing to decode). */
@@ -33,12 +35,21 @@ export async function samlRoutes(app: FastifyInstance): Promise<void> {
   const sso = () => app.deps.sso;
   const config = { access: 'public' as const };
   // the IdP posts a form; nothing else reaches these routes with a body
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))));
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
+    done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
 
   const failed = (reply: FastifyReply, e: unknown): FastifyReply => {
     if (!(e instanceof SamlFailure)) throw e;
     const { event, reason, detail } = e;
-    app.deps.selflog.service(event, { reason, idp: detail.idp, name_id: detail.name_id, request_id: detail.request_id, cause: detail.cause, remote_address: reply.request.ip });
+    app.deps.selflog.service(event, {
+      reason,
+      idp: detail.idp,
+      name_id: detail.name_id,
+      request_id: detail.request_id,
+      cause: detail.cause,
+      remote_address: reply.request.ip,
+    });
     return reply.redirect(SSO_FAILED_PAGE, 303);
   };
   const configured = () => {
@@ -49,7 +60,10 @@ export async function samlRoutes(app: FastifyInstance): Promise<void> {
   // POST (the ACS) ever gets it, which is why the ACS hands over to /complete
   const setRelay = (reply: FastifyReply, value: string, maxAgeSecs: number) => {
     const https = reply.request.protocol === 'https' || app.deps.config.publicUrl?.startsWith('https:');
-    reply.header('Set-Cookie', `${RELAY_COOKIE}=${value}; Path=/api/auth/saml; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSecs}${https ? '; Secure' : ''}`);
+    reply.header(
+      'Set-Cookie',
+      `${RELAY_COOKIE}=${value}; Path=/api/auth/saml; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSecs}${https ? '; Secure' : ''}`,
+    );
   };
   const signedIn = (reply: FastifyReply, login: SsoLogin) => {
     setSessionCookie(reply, login.session.token, (Date.parse(login.session.expiresAt) - app.deps.clock.now()) / 1000);
@@ -72,7 +86,11 @@ export async function samlRoutes(app: FastifyInstance): Promise<void> {
     limiter.take(request.ip);
     try {
       const start = await sso().start(next ?? '/ui/search');
-      setRelay(reply, sso().binding.withPending(relayCookie(request.headers.cookie), start.requestId, app.deps.clock.now()), REQUEST_TTL_MS / 1000);
+      setRelay(
+        reply,
+        sso().binding.withPending(relayCookie(request.headers.cookie), start.requestId, app.deps.clock.now()),
+        REQUEST_TTL_MS / 1000,
+      );
       return reply.header('Cache-Control', 'no-store').redirect(start.url, 302);
     } catch (e) {
       return failed(reply, e);

@@ -12,7 +12,10 @@ export function intParam(src: Record<string, unknown>, key: string, max: number,
   const v = src[key];
   if (v === undefined || v === '') return undefined;
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN;
-  if (!Number.isInteger(n) || n < min || n > max) throw new SvcError('invalid_input', `${key} must be an integer from ${min} to ${max}, not ${JSON.stringify(v)}`, { details: { field: key } });
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new SvcError('invalid_input', `${key} must be an integer from ${min} to ${max}, not ${JSON.stringify(v)}`, {
+      details: { field: key },
+    });
   return n;
 }
 
@@ -27,9 +30,18 @@ export function paramSource(request: FastifyRequest): Record<string, unknown> {
   const query = request.query as Record<string, unknown>;
   if (request.method !== 'POST' || request.body === undefined || request.body === null) return query;
   const body = request.body;
-  if (typeof body !== 'object' || Array.isArray(body)) throw new SvcError('invalid_input', `the body must be a JSON object of search parameters (q, env, index, from, to, …), not ${Array.isArray(body) ? 'an array' : typeof body}`);
+  if (typeof body !== 'object' || Array.isArray(body))
+    throw new SvcError(
+      'invalid_input',
+      `the body must be a JSON object of search parameters (q, env, index, from, to, …), not ${Array.isArray(body) ? 'an array' : typeof body}`,
+    );
   const unknown = Object.keys(body).filter((k) => !BODY_KEYS.has(k));
-  if (unknown.length) throw new SvcError('invalid_input', `unknown search parameter ${JSON.stringify(unknown[0])}: want ${[...BODY_KEYS].join(', ')}`, { details: { field: unknown[0] } });
+  if (unknown.length)
+    throw new SvcError(
+      'invalid_input',
+      `unknown search parameter ${JSON.stringify(unknown[0])}: want ${[...BODY_KEYS].join(', ')}`,
+      { details: { field: unknown[0] } },
+    );
   return { ...query, ...(body as Record<string, unknown>) };
 }
 
@@ -40,7 +52,8 @@ export function searchParams(request: FastifyRequest): SearchParams {
   for (const k of STRING_KEYS) {
     const v = src[k];
     if (v === undefined || v === '') continue;
-    if (typeof v !== 'string') throw new SvcError('invalid_input', `${k} must be given once, as a string`, { details: { field: k } });
+    if (typeof v !== 'string')
+      throw new SvcError('invalid_input', `${k} must be given once, as a string`, { details: { field: k } });
     out[k] = v;
   }
   out.limit = intParam(src, 'limit', 10_000);

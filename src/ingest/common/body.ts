@@ -22,7 +22,12 @@ const INFLATE: Record<string, Inflate> = {
   gzip: (raw, maxOutputLength, cb) => gunzip(raw, { maxOutputLength }, cb),
   'x-gzip': (raw, maxOutputLength, cb) => gunzip(raw, { maxOutputLength }, cb),
   deflate: (raw, maxOutputLength, cb) => inflate(raw, { maxOutputLength }, cb),
-  br: (raw, maxOutputLength, cb) => brotliDecompress(raw, { maxOutputLength, params: { [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_GENERIC } }, cb),
+  br: (raw, maxOutputLength, cb) =>
+    brotliDecompress(
+      raw,
+      { maxOutputLength, params: { [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_GENERIC } },
+      cb,
+    ),
 };
 
 /**
@@ -31,10 +36,20 @@ const INFLATE: Record<string, Inflate> = {
  * Rejects with body_too_large past `maxBytes` (sent or decompressed), invalid_input for a corrupt
  * stream, unsupported_media_type for another encoding.
  */
-export async function decompressBody(raw: Buffer, contentEncoding: string | undefined, maxBytes: number): Promise<Buffer> {
+export async function decompressBody(
+  raw: Buffer,
+  contentEncoding: string | undefined,
+  maxBytes: number,
+): Promise<Buffer> {
   const enc = (contentEncoding ?? '').trim().toLowerCase();
   const identity = enc === '' || enc === 'identity';
-  const inflater = identity ? (isGzip(raw) ? INFLATE.gzip : undefined) : Object.hasOwn(INFLATE, enc) ? INFLATE[enc] : undefined;
+  const inflater = identity
+    ? isGzip(raw)
+      ? INFLATE.gzip
+      : undefined
+    : Object.hasOwn(INFLATE, enc)
+      ? INFLATE[enc]
+      : undefined;
   if (!identity && !inflater) throw new SvcError('unsupported_media_type', `unsupported content encoding "${enc}"`);
   if (raw.length > maxBytes) throw new SvcError('body_too_large', `body is larger than ${maxBytes} bytes`);
   return inflater ? inflateWith(inflater, raw, enc || 'gzip', maxBytes) : raw;
@@ -44,7 +59,8 @@ function inflateWith(fn: Inflate, raw: Buffer, enc: string, maxBytes: number): P
   return new Promise((resolve, reject) => {
     fn(raw, maxBytes, (err, out) => {
       if (!err) return resolve(out);
-      if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') reject(new SvcError('body_too_large', `decompressed body is larger than ${maxBytes} bytes`));
+      if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+        reject(new SvcError('body_too_large', `decompressed body is larger than ${maxBytes} bytes`));
       else reject(new SvcError('invalid_input', `cannot decompress ${enc} body: ${err.message}`));
     });
   });

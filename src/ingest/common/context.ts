@@ -64,7 +64,12 @@ export function ingestContext(deps: IngestDeps, protocol: string): IngestContext
         // these adapters answer auth errors in their protocol's shape, outside the generic auth hook,
         // so they record refused tokens here: never the secret, at most its last four characters
         if (e instanceof SvcError) {
-          deps.selflog.service('credential_rejected', { reason: e.code, credential: 'ingest_token', protocol, last_four: token.slice(-4) });
+          deps.selflog.service('credential_rejected', {
+            reason: e.code,
+            credential: 'ingest_token',
+            protocol,
+            last_four: token.slice(-4),
+          });
         }
         throw e;
       }
@@ -114,7 +119,11 @@ export class TargetResolver {
 
   private compute(requestedIndex: string | undefined): Target | SvcError {
     try {
-      const t = resolveIngestTarget(this.principal, { index: this.principal.pin.index ? undefined : requestedIndex }, DEFAULT_INDEX);
+      const t = resolveIngestTarget(
+        this.principal,
+        { index: this.principal.pin.index ? undefined : requestedIndex },
+        DEFAULT_INDEX,
+      );
       requireEnv(this.ctx, t.env);
       return t;
     } catch (e) {

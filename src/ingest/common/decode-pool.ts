@@ -29,7 +29,10 @@ export interface DecodeRunner {
    * Called concurrently by the ingest routes; answers what `kind.decode(job)` would (the events
    * encoded), and rejects with the same SvcError it would throw. Takes ownership of `job.body`.
    */
-  run<J extends { body: Uint8Array }, R extends { events: LogEvent[] }>(kind: DecodeKind<J, R>, job: J): Promise<Decoded<R>>;
+  run<J extends { body: Uint8Array }, R extends { events: LogEvent[] }>(
+    kind: DecodeKind<J, R>,
+    job: J,
+  ): Promise<Decoded<R>>;
   /** Stops the workers; jobs still running reject with shutting_down. */
   close(): Promise<void>;
 }
@@ -100,7 +103,10 @@ export class DecodePool implements DecodeRunner {
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
-  run<J extends { body: Uint8Array }, R extends { events: LogEvent[] }>(kind: DecodeKind<J, R>, job: J): Promise<Decoded<R>> {
+  run<J extends { body: Uint8Array }, R extends { events: LogEvent[] }>(
+    kind: DecodeKind<J, R>,
+    job: J,
+  ): Promise<Decoded<R>> {
     if (this.closed) return Promise.reject(new SvcError('shutting_down', 'cannot decode: svc is shutting down'));
     let slot = this.slots[0];
     for (const s of this.slots) if (s.jobs.size < slot.jobs.size) slot = s;
@@ -129,7 +135,12 @@ export class DecodePool implements DecodeRunner {
       if (!job) return;
       slot.jobs.delete(m.id);
       if (m.ok) job.resolve(m);
-      else job.reject(m.code ? new SvcError(m.code, m.message, { details: m.details }) : new Error(`BUG: decode worker failed: ${m.message}`));
+      else
+        job.reject(
+          m.code
+            ? new SvcError(m.code, m.message, { details: m.details })
+            : new Error(`BUG: decode worker failed: ${m.message}`),
+        );
     });
     slot.worker.on('error', (err) => {
       this.log?.error({ err }, 'decode worker died; starting a new one');
@@ -159,5 +170,8 @@ function startWorker(entry: WorkerEntry): Worker {
   if (!(entry instanceof URL)) return new Worker(entry.source, { eval: true, resourceLimits });
   if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { resourceLimits });
   const tsx = import.meta.resolve('tsx/esm/api');
-  return new Worker(`import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); })`, { eval: true, resourceLimits });
+  return new Worker(
+    `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); })`,
+    { eval: true, resourceLimits },
+  );
 }

@@ -58,7 +58,10 @@ function parseAction(line: string, lineNo: number): { op: string; meta: Record<s
     throw new BulkSyntaxError(`malformed action/metadata line [${lineNo}], expected START_OBJECT`);
   }
   const keys = Object.keys(action);
-  if (keys.length !== 1) throw new BulkSyntaxError(`malformed action/metadata line [${lineNo}], expected one action but found ${keys.length}`);
+  if (keys.length !== 1)
+    throw new BulkSyntaxError(
+      `malformed action/metadata line [${lineNo}], expected one action but found ${keys.length}`,
+    );
   const op = keys[0];
   const meta = (action as Record<string, unknown>)[op];
   return { op, meta: typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : {} };
@@ -68,7 +71,8 @@ function parseSource(line: string | undefined): Pick<BulkOp, 'doc' | 'raw' | 'do
   if (line === undefined) return { docError: 'missing source line after the action line' };
   try {
     const doc: unknown = JSON.parse(line);
-    if (typeof doc === 'object' && doc !== null && !Array.isArray(doc)) return { doc: doc as Record<string, unknown>, raw: line };
+    if (typeof doc === 'object' && doc !== null && !Array.isArray(doc))
+      return { doc: doc as Record<string, unknown>, raw: line };
     return { docError: 'the source is not a JSON object' };
   } catch (e) {
     return { docError: `cannot parse source: ${(e as Error).message}` };

@@ -69,7 +69,11 @@ export function decodeBulkJob(job: EsBulkJob): EsBulkDecoded {
 export const ES_BULK_DECODE: DecodeKind<EsBulkJob, EsBulkDecoded> = { name: 'es_bulk', decode: decodeBulkJob };
 
 /** Decodes the bulk operations into events and per-item answers (events[i] ↔ itemOf[i]). */
-function decodeOps(targets: TargetResolver, ops: BulkOp[], job: Pick<EsBulkJob, 'nowMs' | 'timezone' | 'limits'>): EsBulkDecoded {
+function decodeOps(
+  targets: TargetResolver,
+  ops: BulkOp[],
+  job: Pick<EsBulkJob, 'nowMs' | 'timezone' | 'limits'>,
+): EsBulkDecoded {
   const items: BulkItem[] = new Array(ops.length);
   const events: LogEvent[] = [];
   const itemOf: number[] = [];
@@ -78,17 +82,30 @@ function decodeOps(targets: TargetResolver, ops: BulkOp[], job: Pick<EsBulkJob, 
   for (let i = 0; i < ops.length; i++) {
     const op = ops[i];
     if (op.op !== 'index' && op.op !== 'create') {
-      items[i] = failed(op, op.id, { kind: 'bad_request', type: 'illegal_argument_exception', reason: `action [${op.op}] is not supported: svc is append-only` });
+      items[i] = failed(op, op.id, {
+        kind: 'bad_request',
+        type: 'illegal_argument_exception',
+        reason: `action [${op.op}] is not supported: svc is append-only`,
+      });
       continue;
     }
     const id = op.id ?? newId();
     if (!op.doc) {
-      items[i] = failed(op, id, { kind: 'bad_request', type: 'document_parsing_exception', reason: op.docError ?? 'missing source' });
+      items[i] = failed(op, id, {
+        kind: 'bad_request',
+        type: 'document_parsing_exception',
+        reason: op.docError ?? 'missing source',
+      });
       continue;
     }
     try {
       const t = targets.resolve(op.index);
-      const ev = eventFromObject(op.doc, op.raw, { env: t.env, index: t.index, timeUs: arrival, host: '', source: '', sourcetype: 'elasticsearch' }, time);
+      const ev = eventFromObject(
+        op.doc,
+        op.raw,
+        { env: t.env, index: t.index, timeUs: arrival, host: '', source: '', sourcetype: 'elasticsearch' },
+        time,
+      );
       const refused = fitEvent(ev, job.limits);
       if (refused !== undefined) throw new EventLimitError(refused);
       events.push(ev);

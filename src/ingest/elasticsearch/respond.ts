@@ -19,7 +19,10 @@ export const ES_VERSION = '8.19.0';
 export function sendEsError(reply: FastifyReply, err: SvcError): FastifyReply {
   const status = setErrorStatus(reply, err, { challenge: 'ApiKey' });
   const cause: Record<string, unknown> = { type: esErrorType(err), reason: err.message };
-  if (status === 401) cause.header = { 'WWW-Authenticate': ['ApiKey', 'Basic realm="security" charset="UTF-8"', 'Bearer realm="security"'] };
+  if (status === 401)
+    cause.header = {
+      'WWW-Authenticate': ['ApiKey', 'Basic realm="security" charset="UTF-8"', 'Bearer realm="security"'],
+    };
   return reply.type('application/json').send({ error: { root_cause: [cause], ...cause }, status });
 }
 
@@ -54,7 +57,8 @@ export function parseFilterPath(v: string | undefined): BulkFilter | undefined {
   return { top, itemKeys };
 }
 
-const OK_TAIL = ',"_version":1,"result":"created","_shards":{"total":1,"successful":1,"failed":0},"_seq_no":0,"_primary_term":1,"status":201}}';
+const OK_TAIL =
+  ',"_version":1,"result":"created","_shards":{"total":1,"successful":1,"failed":0},"_seq_no":0,"_primary_term":1,"status":201}}';
 
 /** `{"<op>":{"_index":"<index>","_id":` of the previous item: bulk requests repeat op and index. */
 let prefixKey = '';
@@ -102,7 +106,13 @@ export function renderBulkResponse(items: BulkItem[], tookMs: number, filter: Bu
  * and the answer `Retry-After`, which is what the client's bulk helper, Filebeat and Logstash retry
  * (a whole-request 429 is not retried by the helper).
  */
-export function sendBulk(reply: FastifyReply, items: BulkItem[], tookMs: number, filter: BulkFilter | undefined, retryAfterSecs?: number): FastifyReply {
+export function sendBulk(
+  reply: FastifyReply,
+  items: BulkItem[],
+  tookMs: number,
+  filter: BulkFilter | undefined,
+  retryAfterSecs?: number,
+): FastifyReply {
   if (retryAfterSecs !== undefined) setRetryAfter(reply, retryAfterSecs);
   return reply.type('application/json').send(renderBulkResponse(items, tookMs, filter));
 }

@@ -25,12 +25,25 @@ async function authorizeEs(ctx: IngestContext, req: FastifyRequest): Promise<Tar
   return authorize(ctx, tok?.token);
 }
 
-async function bulk(ctx: IngestContext, req: FastifyRequest, reply: FastifyReply, pathIndex?: string): Promise<unknown> {
+async function bulk(
+  ctx: IngestContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  pathIndex?: string,
+): Promise<unknown> {
   const started = Date.now();
   const targets = await authorizeEs(ctx, req);
   const body = await decompressBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
   const principal = targets.principal;
-  const job = { body, pathIndex, principal, envs: ctx.envExists(principal.pin.env) ? [principal.pin.env] : [], nowMs: ctx.clock.now(), timezone: ctx.timezone, limits: ctx.limits };
+  const job = {
+    body,
+    pathIndex,
+    principal,
+    envs: ctx.envExists(principal.pin.env) ? [principal.pin.env] : [],
+    nowMs: ctx.clock.now(),
+    timezone: ctx.timezone,
+    limits: ctx.limits,
+  };
   // large bodies decode on a worker thread (common/decode-pool.ts), small ones right here
   const { items, itemOf, batch } = await decodeJob(ctx.decoder, ES_BULK_DECODE, job);
   let retryAfterSecs: number | undefined;
@@ -51,12 +64,25 @@ function setupRoutes(app: FastifyInstance, p: string): void {
   const config = { access: 'public' as const };
   const ack = async () => ({ acknowledged: true });
   const get = (url: string, body: unknown) => app.get(url, { config }, async () => body);
-  get(`${p}/_license`, { license: { status: 'active', uid: 'svc', type: 'basic', issue_date_in_millis: 0, max_nodes: 1000 } });
+  get(`${p}/_license`, {
+    license: { status: 'active', uid: 'svc', type: 'basic', issue_date_in_millis: 0, max_nodes: 1000 },
+  });
   get(`${p}/_xpack`, { build: {}, license: { status: 'active', type: 'basic', mode: 'basic' }, features: {} });
-  get(`${p}/_cluster/health`, { cluster_name: 'svc', status: 'green', timed_out: false, number_of_nodes: 1, number_of_data_nodes: 1 });
+  get(`${p}/_cluster/health`, {
+    cluster_name: 'svc',
+    status: 'green',
+    timed_out: false,
+    number_of_nodes: 1,
+    number_of_data_nodes: 1,
+  });
   get(`${p}/_nodes`, { _nodes: { total: 1, successful: 1, failed: 0 }, cluster_name: 'svc', nodes: {} });
   // rsyslog's omelasticsearch probes it on every resume; a _cat API answers text unless ?format=json
-  app.route({ method: ['GET', 'HEAD'], url: `${p}/_cat/health`, config, handler: async (req, reply) => catHealth(req.query, reply) });
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: `${p}/_cat/health`,
+    config,
+    handler: async (req, reply) => catHealth(req.query, reply),
+  });
   for (const kind of ['_index_template', '_template', '_component_template', '_ilm/policy', '_ingest/pipeline']) {
     app.route({ method: ['GET', 'HEAD'], url: `${p}/${kind}/:name`, config, handler: async () => ({}) });
     app.route({ method: ['PUT', 'POST'], url: `${p}/${kind}/:name`, config, handler: ack });
@@ -92,7 +118,10 @@ function catHealth(query: unknown, reply: FastifyReply): FastifyReply {
  * `root: false` leaves `GET|HEAD /` to someone else (the web UI): shippers then use the base URL
  * `<svc>/api/es`. When both want `/`, answer clusterInfo() to requests that do not accept text/html.
  */
-export async function elasticsearchRoutes(app: FastifyInstance, opts: { ctx: IngestContext; root?: boolean }): Promise<void> {
+export async function elasticsearchRoutes(
+  app: FastifyInstance,
+  opts: { ctx: IngestContext; root?: boolean },
+): Promise<void> {
   const { ctx } = opts;
   protocolEdge(app, { maxBodyBytes: ctx.maxBodyBytes, log: ctx.log, what: 'elasticsearch request' }, sendEsError);
   app.addHook('onSend', async (_req, reply, payload) => {
@@ -101,13 +130,17 @@ export async function elasticsearchRoutes(app: FastifyInstance, opts: { ctx: Ing
   });
   const cfg = { config: { access: 'public' as const } };
   for (const p of ['', '/api/es']) {
-    if (p !== '' || opts.root !== false) app.route({ method: ['GET', 'HEAD'], url: `${p}/`, ...cfg, handler: async () => clusterInfo() });
+    if (p !== '' || opts.root !== false)
+      app.route({ method: ['GET', 'HEAD'], url: `${p}/`, ...cfg, handler: async () => clusterInfo() });
     if (p !== '') app.route({ method: ['GET', 'HEAD'], url: p, ...cfg, handler: async () => clusterInfo() });
     app.post(`${p}/_bulk`, cfg, (req, reply) => bulk(ctx, req, reply));
     app.put(`${p}/_bulk`, cfg, (req, reply) => bulk(ctx, req, reply));
-    app.post<{ Params: { index: string } }>(`${p}/:index/_bulk`, cfg, (req, reply) => bulk(ctx, req, reply, req.params.index));
-    app.put<{ Params: { index: string } }>(`${p}/:index/_bulk`, cfg, (req, reply) => bulk(ctx, req, reply, req.params.index));
+    app.post<{ Params: { index: string } }>(`${p}/:index/_bulk`, cfg, (req, reply) =>
+      bulk(ctx, req, reply, req.params.index),
+    );
+    app.put<{ Params: { index: string } }>(`${p}/:index/_bulk`, cfg, (req, reply) =>
+      bulk(ctx, req, reply, req.params.index),
+    );
     app.register(async (sub) => setupRoutes(sub, p));
   }
 }
-

@@ -38,7 +38,9 @@ export function decodeProtobuf(body: Buffer, maxBytes: number): LokiStream[] {
     entries: (s.entries ?? []).map((e) => ({
       timeUs: longToNumber(e.timestamp?.seconds) * 1_000_000 + Math.floor((e.timestamp?.nanos ?? 0) / 1000),
       line: e.line ?? '',
-      metadata: e.structuredMetadata?.length ? Object.fromEntries(e.structuredMetadata.map((p) => [p.name ?? '', p.value ?? ''])) : undefined,
+      metadata: e.structuredMetadata?.length
+        ? Object.fromEntries(e.structuredMetadata.map((p) => [p.name ?? '', p.value ?? '']))
+        : undefined,
     })),
   }));
 }

@@ -21,10 +21,15 @@ export function nsToUs(v: unknown): number | undefined {
 }
 
 function jsonEntry(v: unknown, i: number): LokiEntry {
-  if (!Array.isArray(v) || v.length < 2 || typeof v[1] !== 'string') throw new SvcError('invalid_input', `cannot parse values[${i}]: want ["<ns>", "<line>"(, {metadata})]`);
+  if (!Array.isArray(v) || v.length < 2 || typeof v[1] !== 'string')
+    throw new SvcError('invalid_input', `cannot parse values[${i}]: want ["<ns>", "<line>"(, {metadata})]`);
   const timeUs = nsToUs(v[0]);
-  if (timeUs === undefined) throw new SvcError('invalid_input', `cannot parse timestamp ${quoted(v[0])} of values[${i}]`);
-  const meta = v[2] && typeof v[2] === 'object' ? Object.fromEntries(Object.entries(v[2] as Record<string, unknown>).map(([k, x]) => [k, labelText(x)])) : undefined;
+  if (timeUs === undefined)
+    throw new SvcError('invalid_input', `cannot parse timestamp ${quoted(v[0])} of values[${i}]`);
+  const meta =
+    v[2] && typeof v[2] === 'object'
+      ? Object.fromEntries(Object.entries(v[2] as Record<string, unknown>).map(([k, x]) => [k, labelText(x)]))
+      : undefined;
   return { timeUs, rawTime: v[0] as string | number, line: v[1], metadata: meta };
 }
 
@@ -79,7 +84,11 @@ const MAX_REFUSALS = 10;
  * limit (fitEvent) is refused and named, the other entries are kept, as Loki keeps the valid
  * entries of a push and answers 400 naming the rest.
  */
-export function streamsToEvents(streams: LokiStream[], time: TimeContext, limits: EventLimits = DEFAULT_EVENT_LIMITS): LokiEvents {
+export function streamsToEvents(
+  streams: LokiStream[],
+  time: TimeContext,
+  limits: EventLimits = DEFAULT_EVENT_LIMITS,
+): LokiEvents {
   const out: LokiEvents = { decoded: [], refusals: [], refused: 0 };
   for (const s of streams) {
     const { index, ...labels } = s.labels;
@@ -95,7 +104,8 @@ export function streamsToEvents(streams: LokiStream[], time: TimeContext, limits
       const event: LogEvent = { timeUs, env: '', index: '', host, source, sourcetype, message: e.line, fields };
       const refused = fitEvent(event, limits);
       if (refused === undefined) out.decoded.push({ index: index || undefined, event });
-      else if (out.refused++ < MAX_REFUSALS) out.refusals.push(`stream ${streamName(s.labels)}: entry ${i}: ${refused}`);
+      else if (out.refused++ < MAX_REFUSALS)
+        out.refusals.push(`stream ${streamName(s.labels)}: entry ${i}: ${refused}`);
     }
   }
   return out;
@@ -103,6 +113,8 @@ export function streamsToEvents(streams: LokiStream[], time: TimeContext, limits
 
 /** A stream's labels as Loki writes a selector, cut short: `{job="x", host="y"}`. */
 function streamName(labels: Record<string, string>): string {
-  const text = `{${Object.entries(labels).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')}}`;
+  const text = `{${Object.entries(labels)
+    .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+    .join(', ')}}`;
   return text.length > 200 ? `${text.slice(0, 200)}…}` : text;
 }

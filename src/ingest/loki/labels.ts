@@ -39,7 +39,10 @@ export function parseLabels(s: string): Record<string, string> {
   while (i < s.length && s[i] !== '}') {
     NAME_RE.lastIndex = i;
     const m = NAME_RE.exec(s);
-    if (!m) throw new LabelSyntaxError(`cannot parse labels ${JSON.stringify(s)}: unexpected ${JSON.stringify(s[i])} at ${i}`);
+    if (!m)
+      throw new LabelSyntaxError(
+        `cannot parse labels ${JSON.stringify(s)}: unexpected ${JSON.stringify(s[i])} at ${i}`,
+      );
     i = skipWs(s, i + m[0].length);
     if (s[i] !== '=') throw new LabelSyntaxError(`cannot parse labels ${JSON.stringify(s)}: missing "=" after ${m[0]}`);
     i = skipWs(s, i + 1);

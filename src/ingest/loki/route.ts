@@ -45,7 +45,11 @@ async function push(ctx: IngestContext, req: FastifyRequest, reply: FastifyReply
   });
   await forward(ctx, events);
   // as Loki: the valid entries are stored, and the push is answered 400 naming the refused ones
-  if (refused > 0) throw new SvcError('invalid_input', `${refused} of ${refused + events.length} entries refused (the others were stored): ${refusals.join('; ')}`);
+  if (refused > 0)
+    throw new SvcError(
+      'invalid_input',
+      `${refused} of ${refused + events.length} entries refused (the others were stored): ${refusals.join('; ')}`,
+    );
   return sendPushed(reply);
 }
 

@@ -24,7 +24,14 @@ export interface DecodeJob {
 
 type Decoder = typeof decodeText;
 
-const NDJSON_TYPES = new Set(['application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/x-jsonlines', 'application/jsonlines', 'application/json-seq']);
+const NDJSON_TYPES = new Set([
+  'application/x-ndjson',
+  'application/ndjson',
+  'application/jsonl',
+  'application/x-jsonlines',
+  'application/jsonlines',
+  'application/json-seq',
+]);
 
 /** The decoder for a media type (lowercase, no parameters), sniffing the body when the type says nothing. */
 export function decoderFor(mediaType: string, body: Buffer): Decoder {
@@ -42,8 +49,15 @@ function startsWithBrace(buf: Buffer): boolean {
 
 /** Decodes a body into events and its malformed lines. Pure: the same answer on any thread. */
 export function runDecodeJob(job: DecodeJob): DecodeResult {
-  const body = Buffer.isBuffer(job.body) ? job.body : Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength);
-  return decoderFor(job.mediaType, body)(body, job.defaults, timeContext(job.timezone, job.nowMs, job.limits.maxFutureSecs), job.limits);
+  const body = Buffer.isBuffer(job.body)
+    ? job.body
+    : Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength);
+  return decoderFor(job.mediaType, body)(
+    body,
+    job.defaults,
+    timeContext(job.timezone, job.nowMs, job.limits.maxFutureSecs),
+    job.limits,
+  );
 }
 
 /** Native ingest bodies as a decode kind: large ones go to a decode worker. */

@@ -1,6 +1,12 @@
 import type { FieldValue, LogEvent } from '../../events/event.js';
 import { eventFromObject, type EventDefaults } from '../../events/flatten.js';
-import { DEFAULT_EVENT_LIMITS, EventLimitError, fitEvent, TIME_ORIGINAL_FIELD, type EventLimits } from '../../events/limits.js';
+import {
+  DEFAULT_EVENT_LIMITS,
+  EventLimitError,
+  fitEvent,
+  TIME_ORIGINAL_FIELD,
+  type EventLimits,
+} from '../../events/limits.js';
 import { TextLineTimes } from '../../events/text-time.js';
 import type { TimeContext } from '../../events/timestamp.js';
 
@@ -74,7 +80,15 @@ function keep(r: DecodeResult, line: number, ev: LogEvent, limits: EventLimits):
 }
 
 /** The event of one JSON object, or the limit it breaks (too deep) as the line's error. */
-function objectEvent(r: DecodeResult, line: number, obj: Record<string, unknown>, raw: string | undefined, d: EventDefaults, ctx: TimeContext, limits: EventLimits): void {
+function objectEvent(
+  r: DecodeResult,
+  line: number,
+  obj: Record<string, unknown>,
+  raw: string | undefined,
+  d: EventDefaults,
+  ctx: TimeContext,
+  limits: EventLimits,
+): void {
   let ev: LogEvent;
   try {
     ev = eventFromObject(obj, raw, d, ctx);
@@ -90,20 +104,35 @@ function objectEvent(r: DecodeResult, line: number, obj: Record<string, unknown>
  * own leading timestamp; a continuation line (a stack frame, an indented line) takes the time of
  * the line before it; any other line the arrival time.
  */
-export function decodeText(buf: Buffer, d: EventDefaults, ctx: TimeContext, limits: EventLimits = DEFAULT_EVENT_LIMITS): DecodeResult {
+export function decodeText(
+  buf: Buffer,
+  d: EventDefaults,
+  ctx: TimeContext,
+  limits: EventLimits = DEFAULT_EVENT_LIMITS,
+): DecodeResult {
   const r: DecodeResult = { events: [], errors: 0, firstErrors: [] };
   const times = new TextLineTimes(ctx, d.timeUs);
   forEachLine(buf, (start, end, lineNo) => {
     const message = buf.toString('utf8', start, end);
     const timeUs = times.timeOf(message);
     const fields = times.original === undefined ? NO_FIELDS : { [TIME_ORIGINAL_FIELD]: times.original };
-    keep(r, lineNo, { timeUs, env: d.env, index: d.index, host: d.host, source: d.source, sourcetype: d.sourcetype, message, fields }, limits);
+    keep(
+      r,
+      lineNo,
+      { timeUs, env: d.env, index: d.index, host: d.host, source: d.source, sourcetype: d.sourcetype, message, fields },
+      limits,
+    );
   });
   return r;
 }
 
 /** NDJSON: one JSON object per line. A line that is not a JSON object is an error. */
-export function decodeNdjson(buf: Buffer, d: EventDefaults, ctx: TimeContext, limits: EventLimits = DEFAULT_EVENT_LIMITS): DecodeResult {
+export function decodeNdjson(
+  buf: Buffer,
+  d: EventDefaults,
+  ctx: TimeContext,
+  limits: EventLimits = DEFAULT_EVENT_LIMITS,
+): DecodeResult {
   const r: DecodeResult = { events: [], errors: 0, firstErrors: [] };
   forEachLine(buf, (start, end, lineNo) => {
     const line = buf.toString('utf8', start, end);
@@ -118,7 +147,12 @@ export function decodeNdjson(buf: Buffer, d: EventDefaults, ctx: TimeContext, li
  * application/json: a JSON array of objects (errors name the 1-based item as `line`), a single
  * object even when pretty-printed over several lines, or else NDJSON.
  */
-export function decodeJson(buf: Buffer, d: EventDefaults, ctx: TimeContext, limits: EventLimits = DEFAULT_EVENT_LIMITS): DecodeResult {
+export function decodeJson(
+  buf: Buffer,
+  d: EventDefaults,
+  ctx: TimeContext,
+  limits: EventLimits = DEFAULT_EVENT_LIMITS,
+): DecodeResult {
   const first = firstNonSpace(buf);
   // NDJSON unless the first line alone is not a complete JSON value (an array or pretty-printed object)
   if (buf[first] !== 0x5b && firstLineParses(buf, first)) return decodeNdjson(buf, d, ctx, limits);

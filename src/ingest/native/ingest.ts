@@ -47,7 +47,11 @@ export interface IngestAnswer {
  * ingest token, or a query naming another env/index than the token's pin), unknown_environment,
  * body_too_large, unsupported_media_type, invalid_input (corrupt gzip).
  */
-export async function ingestNative(ctx: IngestContext, principal: Principal, req: NativeRequest): Promise<IngestAnswer> {
+export async function ingestNative(
+  ctx: IngestContext,
+  principal: Principal,
+  req: NativeRequest,
+): Promise<IngestAnswer> {
   const target = resolveIngestTarget(principal, { env: req.query.env, index: req.query.index }, DEFAULT_INDEX);
   requireEnv(ctx, target.env);
   const body = await decompressBody(req.body, req.contentEncoding, ctx.maxBodyBytes);

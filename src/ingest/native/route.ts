@@ -18,7 +18,8 @@ function nativeQuery(q: unknown): NativeQuery {
   const src = (q ?? {}) as Record<string, unknown>;
   for (const k of QUERY_KEYS) {
     const v = src[k];
-    if (v === '' && (k === 'env' || k === 'index')) throw new SvcError('invalid_input', `query parameter "${k}" is empty: leave it out or name one`);
+    if (v === '' && (k === 'env' || k === 'index'))
+      throw new SvcError('invalid_input', `query parameter "${k}" is empty: leave it out or name one`);
     if (v === undefined || v === '') continue;
     if (typeof v !== 'string') throw new SvcError('invalid_input', `query parameter "${k}" must be given once`);
     out[k] = v;

@@ -75,7 +75,8 @@ function recordsOf(parsed: ExportRequest, time: TimeContext, limits: EventLimits
   try {
     return requestToEvents(parsed, time, limits);
   } catch (e) {
-    if (e instanceof TypeError) throw new SvcError('invalid_input', `cannot read ExportLogsServiceRequest: ${e.message}`);
+    if (e instanceof TypeError)
+      throw new SvcError('invalid_input', `cannot read ExportLogsServiceRequest: ${e.message}`);
     throw e;
   }
 }

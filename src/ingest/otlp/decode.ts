@@ -1,7 +1,16 @@
 import { SvcError } from '../../errors/svc-error.js';
 import { addUnique, type FieldValue, type LogEvent } from '../../events/event.js';
 import { addField } from '../../events/flatten.js';
-import { DEFAULT_EVENT_LIMITS, depthError, EventLimitError, eventTime, fitEvent, jsonText, MAX_DEPTH, type EventLimits } from '../../events/limits.js';
+import {
+  DEFAULT_EVENT_LIMITS,
+  depthError,
+  EventLimitError,
+  eventTime,
+  fitEvent,
+  jsonText,
+  MAX_DEPTH,
+  type EventLimits,
+} from '../../events/limits.js';
 import type { TimeContext } from '../../events/timestamp.js';
 import { ExportLogsServiceRequest } from './logs-proto.js';
 
@@ -76,7 +85,11 @@ function list(v: unknown, where: string): void {
   if (!Array.isArray(v)) throw new SvcError('invalid_input', `unexpected ${typeof v} at ${where}: want an array`);
   for (let i = 0; i < v.length; i++) {
     const x: unknown = v[i];
-    if (typeof x !== 'object' || x === null || Array.isArray(x)) throw new SvcError('invalid_input', `unexpected ${x === null ? 'null' : Array.isArray(x) ? 'array' : typeof x} at ${where}[${i}]: want an object`);
+    if (typeof x !== 'object' || x === null || Array.isArray(x))
+      throw new SvcError(
+        'invalid_input',
+        `unexpected ${x === null ? 'null' : Array.isArray(x) ? 'array' : typeof x} at ${where}[${i}]: want an object`,
+      );
   }
 }
 
@@ -88,12 +101,18 @@ function list(v: unknown, where: string): void {
 function checkShape(req: ExportRequest): void {
   list(req.resourceLogs, 'resourceLogs');
   (req.resourceLogs ?? []).forEach((rl, i) => {
-    if (rl.resource !== undefined && (typeof rl.resource !== 'object' || rl.resource === null)) throw new SvcError('invalid_input', `unexpected ${typeof rl.resource} at resourceLogs[${i}].resource: want an object`);
+    if (rl.resource !== undefined && (typeof rl.resource !== 'object' || rl.resource === null))
+      throw new SvcError(
+        'invalid_input',
+        `unexpected ${typeof rl.resource} at resourceLogs[${i}].resource: want an object`,
+      );
     list(rl.resource?.attributes, `resourceLogs[${i}].resource.attributes`);
     list(rl.scopeLogs, `resourceLogs[${i}].scopeLogs`);
     (rl.scopeLogs ?? []).forEach((sl, j) => {
       list(sl.logRecords, `resourceLogs[${i}].scopeLogs[${j}].logRecords`);
-      (sl.logRecords ?? []).forEach((r, k) => list(r.attributes, `resourceLogs[${i}].scopeLogs[${j}].logRecords[${k}].attributes`));
+      (sl.logRecords ?? []).forEach((r, k) =>
+        list(r.attributes, `resourceLogs[${i}].scopeLogs[${j}].logRecords[${k}].attributes`),
+      );
     });
   });
 }
@@ -112,14 +131,16 @@ export function plainValue(v: AnyValue | undefined, depth = 1): unknown {
   if (v.doubleValue !== undefined) return Number(v.doubleValue);
   if (v.arrayValue !== undefined) return arrayOf(v.arrayValue?.values).map((x) => plainValue(x as AnyValue, depth + 1));
   if (v.kvlistValue !== undefined) return kvObject(arrayOf(v.kvlistValue?.values) as KeyValue[], depth + 1);
-  if (v.bytesValue !== undefined) return typeof v.bytesValue === 'string' ? v.bytesValue : Buffer.from(v.bytesValue).toString('base64');
+  if (v.bytesValue !== undefined)
+    return typeof v.bytesValue === 'string' ? v.bytesValue : Buffer.from(v.bytesValue).toString('base64');
   return undefined;
 }
 
 /** An AnyValue's list: missing is empty, anything but an array is refused. */
 function arrayOf(v: unknown): unknown[] {
   if (v === undefined || v === null) return [];
-  if (!Array.isArray(v)) throw new SvcError('invalid_input', `unexpected ${typeof v} in an AnyValue: want an array of values`);
+  if (!Array.isArray(v))
+    throw new SvcError('invalid_input', `unexpected ${typeof v} in an AnyValue: want an array of values`);
   return v;
 }
 
@@ -185,7 +206,12 @@ function recordTime(r: LogRecord, time: TimeContext, fields: Record<string, Fiel
   return time.nowUs;
 }
 
-function recordEvent(r: LogRecord, res: ResourceInfo, scope: { name?: string; version?: string } | undefined, time: TimeContext): OtlpDecoded {
+function recordEvent(
+  r: LogRecord,
+  res: ResourceInfo,
+  scope: { name?: string; version?: string } | undefined,
+  time: TimeContext,
+): OtlpDecoded {
   const fields: Record<string, FieldValue> = { ...res.fields };
   if (scope?.name) addUnique(fields, 'scope.name', scope.name);
   if (scope?.version) addUnique(fields, 'scope.version', scope.version);
@@ -200,7 +226,8 @@ function recordEvent(r: LogRecord, res: ResourceInfo, scope: { name?: string; ve
   } else message = body === undefined ? '' : typeof body === 'string' ? body : jsonText(body, 1);
   // the record's own fields after its attributes and body: one named alike keeps both values (event.ts addUnique)
   if (typeof r.severityText === 'string' && r.severityText) addUnique(fields, 'severity', r.severityText);
-  if (r.severityNumber !== undefined && Number(r.severityNumber) > 0) addUnique(fields, 'severity_number', Number(r.severityNumber));
+  if (r.severityNumber !== undefined && Number(r.severityNumber) > 0)
+    addUnique(fields, 'severity_number', Number(r.severityNumber));
   const traceId = hexId(r.traceId);
   const spanId = hexId(r.spanId);
   if (traceId) addUnique(fields, 'trace_id', traceId);
@@ -208,7 +235,10 @@ function recordEvent(r: LogRecord, res: ResourceInfo, scope: { name?: string; ve
   if (typeof r.flags === 'number' && r.flags) addUnique(fields, 'flags', r.flags);
   if (typeof r.eventName === 'string' && r.eventName) addUnique(fields, 'event.name', r.eventName);
   const timeUs = recordTime(r, time, fields);
-  return { index, event: { timeUs, env: '', index: '', host: res.host, source: res.source, sourcetype: 'otlp', message, fields } };
+  return {
+    index,
+    event: { timeUs, env: '', index: '', host: res.host, source: res.source, sourcetype: 'otlp', message, fields },
+  };
 }
 
 /** A record refused by a limit (events/limits.ts): counted as rejected, with the reason. */
@@ -220,7 +250,11 @@ export interface OtlpRefused {
  * The records of an export as events, or for a record that breaks a limit (nested too deep, too
  * many fields) the reason it is refused; a resource whose attributes break one refuses its records.
  */
-export function requestToEvents(req: ExportRequest, time: TimeContext, limits: EventLimits = DEFAULT_EVENT_LIMITS): (OtlpDecoded | OtlpRefused)[] {
+export function requestToEvents(
+  req: ExportRequest,
+  time: TimeContext,
+  limits: EventLimits = DEFAULT_EVENT_LIMITS,
+): (OtlpDecoded | OtlpRefused)[] {
   const out: (OtlpDecoded | OtlpRefused)[] = [];
   for (const rl of req.resourceLogs ?? []) {
     let res: ResourceInfo | OtlpRefused;
@@ -241,7 +275,13 @@ export function requestToEvents(req: ExportRequest, time: TimeContext, limits: E
   return out;
 }
 
-function limited(r: LogRecord, res: ResourceInfo, scope: { name?: string; version?: string } | undefined, time: TimeContext, limits: EventLimits): OtlpDecoded | OtlpRefused {
+function limited(
+  r: LogRecord,
+  res: ResourceInfo,
+  scope: { name?: string; version?: string } | undefined,
+  time: TimeContext,
+  limits: EventLimits,
+): OtlpDecoded | OtlpRefused {
   try {
     const d = recordEvent(r, res, scope, time);
     const refused = fitEvent(d.event, limits);

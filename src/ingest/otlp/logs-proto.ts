@@ -53,4 +53,11 @@ export const ExportLogsServiceResponse = root.lookupType('otlp.ExportLogsService
 export const RpcStatus = root.lookupType('otlp.Status');
 
 /** gRPC status codes used in OTLP/HTTP error bodies. */
-export const GRPC = { INVALID_ARGUMENT: 3, PERMISSION_DENIED: 7, RESOURCE_EXHAUSTED: 8, INTERNAL: 13, UNAVAILABLE: 14, UNAUTHENTICATED: 16 } as const;
+export const GRPC = {
+  INVALID_ARGUMENT: 3,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+  UNAUTHENTICATED: 16,
+} as const;

@@ -20,7 +20,10 @@ function encodingOf(req: FastifyRequest): OtlpEncoding {
   const mt = mediaType(header(req.headers['content-type']));
   if (mt === 'application/x-protobuf' || mt === 'application/protobuf') return 'protobuf';
   if (mt === 'application/json') return 'json';
-  throw new SvcError('unsupported_media_type', `unsupported content type "${mt}": want application/x-protobuf or application/json`);
+  throw new SvcError(
+    'unsupported_media_type',
+    `unsupported content type "${mt}": want application/x-protobuf or application/json`,
+  );
 }
 
 async function exportLogs(ctx: IngestContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
@@ -29,7 +32,14 @@ async function exportLogs(ctx: IngestContext, req: FastifyRequest, reply: Fastif
   const targets = await authorize(ctx, tok?.token);
   const body = await decompressBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
   const principal = targets.principal;
-  const job = { body, encoding: enc, principal, envs: ctx.envExists(principal.pin.env) ? [principal.pin.env] : [], nowUs: nowUs(ctx), limits: ctx.limits };
+  const job = {
+    body,
+    encoding: enc,
+    principal,
+    envs: ctx.envExists(principal.pin.env) ? [principal.pin.env] : [],
+    nowUs: nowUs(ctx),
+    limits: ctx.limits,
+  };
   // large exports decode on a worker thread (common/decode-pool.ts), small ones right here
   const { batch, rejected, reason } = await decodeJob(ctx.decoder, OTLP_DECODE, job);
   await forward(ctx, batch);

@@ -2,7 +2,15 @@ import { addUnique, type FieldValue, type LogEvent } from '../../events/event.js
 import { epochToUs, type TimeContext } from '../../events/timestamp.js';
 import { TextLineTimes } from '../../events/text-time.js';
 import { addField, eventFromObject } from '../../events/flatten.js';
-import { DEFAULT_EVENT_LIMITS, EventLimitError, eventTime, fitEvent, jsonText, TIME_ORIGINAL_FIELD, type EventLimits } from '../../events/limits.js';
+import {
+  DEFAULT_EVENT_LIMITS,
+  EventLimitError,
+  eventTime,
+  fitEvent,
+  jsonText,
+  TIME_ORIGINAL_FIELD,
+  type EventLimits,
+} from '../../events/limits.js';
 import { hecError } from './hec-error.js';
 import { splitConcatenatedJson } from './split-events.js';
 
@@ -50,23 +58,37 @@ function fitted(event: LogEvent, n: number, limits: EventLimits): LogEvent {
   return event;
 }
 
-function decodeOne(obj: Record<string, unknown>, n: number, meta: HecMeta, time: TimeContext, limits: EventLimits): HecDecoded {
+function decodeOne(
+  obj: Record<string, unknown>,
+  n: number,
+  meta: HecMeta,
+  time: TimeContext,
+  limits: EventLimits,
+): HecDecoded {
   try {
     return decodeFields(obj, n, meta, time, limits);
   } catch (e) {
-    if (e instanceof EventLimitError) throw hecError('Invalid data format', 6, { 'invalid-event-number': n, reason: e.message });
+    if (e instanceof EventLimitError)
+      throw hecError('Invalid data format', 6, { 'invalid-event-number': n, reason: e.message });
     throw e;
   }
 }
 
-function decodeFields(obj: Record<string, unknown>, n: number, meta: HecMeta, time: TimeContext, limits: EventLimits): HecDecoded {
+function decodeFields(
+  obj: Record<string, unknown>,
+  n: number,
+  meta: HecMeta,
+  time: TimeContext,
+  limits: EventLimits,
+): HecDecoded {
   const ev = obj.event;
   if (ev === undefined || ev === null) throw hecError('Event field is required', 12, { 'invalid-event-number': n });
   if (ev === '' || (typeof ev === 'object' && !Array.isArray(ev) && Object.keys(ev).length === 0)) {
     throw hecError('Event field cannot be blank', 13, { 'invalid-event-number': n });
   }
   const timeUs = obj.time === undefined ? undefined : hecTimeUs(obj.time);
-  if (obj.time !== undefined && timeUs === undefined) throw hecError('Invalid data format', 6, { 'invalid-event-number': n, reason: 'cannot parse time' });
+  if (obj.time !== undefined && timeUs === undefined)
+    throw hecError('Invalid data format', 6, { 'invalid-event-number': n, reason: 'cannot parse time' });
   const host = str(obj.host) ?? meta.host ?? '';
   const source = str(obj.source) ?? meta.source ?? '';
   const sourcetype = str(obj.sourcetype) ?? meta.sourcetype ?? 'httpevent';
@@ -74,13 +96,24 @@ function decodeFields(obj: Record<string, unknown>, n: number, meta: HecMeta, ti
   let event: LogEvent;
   if (typeof ev === 'object' && !Array.isArray(ev)) {
     event = eventFromObject(ev as Record<string, unknown>, undefined, base, time);
-    if (timeUs !== undefined) event.timeUs = eventTime(timeUs, obj.time as number | string, time.nowUs, time, event.fields);
+    if (timeUs !== undefined)
+      event.timeUs = eventTime(timeUs, obj.time as number | string, time.nowUs, time, event.fields);
     if (str(obj.host) ?? meta.host) event.host = host;
     if (str(obj.source) ?? meta.source) event.source = source;
     if (str(obj.sourcetype) ?? meta.sourcetype) event.sourcetype = sourcetype;
   } else {
-    event = { env: '', index: '', timeUs: base.timeUs, host, source, sourcetype, message: typeof ev === 'string' ? ev : jsonText(ev, 1), fields: {} };
-    if (timeUs !== undefined) event.timeUs = eventTime(timeUs, obj.time as number | string, time.nowUs, time, event.fields);
+    event = {
+      env: '',
+      index: '',
+      timeUs: base.timeUs,
+      host,
+      source,
+      sourcetype,
+      message: typeof ev === 'string' ? ev : jsonText(ev, 1),
+      fields: {},
+    };
+    if (timeUs !== undefined)
+      event.timeUs = eventTime(timeUs, obj.time as number | string, time.nowUs, time, event.fields);
   }
   if (obj.fields !== undefined && typeof obj.fields === 'object' && obj.fields !== null) {
     for (const [k, v] of Object.entries(obj.fields)) addField(event.fields, k, v);
@@ -90,7 +123,12 @@ function decodeFields(obj: Record<string, unknown>, n: number, meta: HecMeta, ti
 }
 
 /** `/services/collector[/event[/1.0]]`: concatenated JSON event objects. */
-export function decodeEventBody(text: string, meta: HecMeta, time: TimeContext, limits: EventLimits = DEFAULT_EVENT_LIMITS): HecDecoded[] {
+export function decodeEventBody(
+  text: string,
+  meta: HecMeta,
+  time: TimeContext,
+  limits: EventLimits = DEFAULT_EVENT_LIMITS,
+): HecDecoded[] {
   const { objects, invalidAt } = splitConcatenatedJson(text);
   if (objects.length === 0 && invalidAt === undefined) throw hecError('No data', 5);
   const out: HecDecoded[] = [];
@@ -101,7 +139,8 @@ export function decodeEventBody(text: string, meta: HecMeta, time: TimeContext, 
     } catch {
       throw hecError('Invalid data format', 6, { 'invalid-event-number': n });
     }
-    if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) throw hecError('Invalid data format', 6, { 'invalid-event-number': n });
+    if (typeof obj !== 'object' || obj === null || Array.isArray(obj))
+      throw hecError('Invalid data format', 6, { 'invalid-event-number': n });
     out.push(decodeOne(obj as Record<string, unknown>, n, meta, time, limits));
   }
   if (invalidAt !== undefined) throw hecError('Invalid data format', 6, { 'invalid-event-number': invalidAt });
@@ -113,7 +152,12 @@ export function decodeEventBody(text: string, meta: HecMeta, time: TimeContext, 
  * time as for native text lines (events/text-time.ts): the line's own leading timestamp, the
  * previous line's for a continuation line, else arrival.
  */
-export function decodeRawBody(text: string, meta: HecMeta, time: TimeContext, limits: EventLimits = DEFAULT_EVENT_LIMITS): HecDecoded[] {
+export function decodeRawBody(
+  text: string,
+  meta: HecMeta,
+  time: TimeContext,
+  limits: EventLimits = DEFAULT_EVENT_LIMITS,
+): HecDecoded[] {
   const out: HecDecoded[] = [];
   const times = new TextLineTimes(time, time.nowUs);
   for (const rawLine of text.split('\n')) {
@@ -122,7 +166,16 @@ export function decodeRawBody(text: string, meta: HecMeta, time: TimeContext, li
     const fields: Record<string, FieldValue> = meta.channel ? { channel: meta.channel } : {};
     const timeUs = times.timeOf(line);
     if (times.original !== undefined) fields[TIME_ORIGINAL_FIELD] = times.original;
-    const event: LogEvent = { timeUs, env: '', index: '', host: meta.host ?? '', source: meta.source ?? '', sourcetype: meta.sourcetype ?? 'httpevent', message: line, fields };
+    const event: LogEvent = {
+      timeUs,
+      env: '',
+      index: '',
+      host: meta.host ?? '',
+      source: meta.source ?? '',
+      sourcetype: meta.sourcetype ?? 'httpevent',
+      message: line,
+      fields,
+    };
     out.push({ index: meta.index, event: fitted(event, out.length, limits) });
   }
   if (out.length === 0) throw hecError('No data', 5);

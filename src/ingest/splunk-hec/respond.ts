@@ -25,7 +25,8 @@ export function hecAnswerOf(err: SvcError): HecAnswer {
     return { status: 400, text: err.message, code: hecCode as number, extra };
   }
   // an index name the one name rule refuses (control/names.ts) is Splunk's "Incorrect index"
-  if (err.code === 'invalid_input' && err.details?.field === 'index') return { status: 400, text: 'Incorrect index', code: 7, extra: { reason: err.message } };
+  if (err.code === 'invalid_input' && err.details?.field === 'index')
+    return { status: 400, text: 'Incorrect index', code: 7, extra: { reason: err.message } };
   switch (err.code) {
     case 'missing_credentials':
       return { status: 401, text: 'Token is required', code: 2 };

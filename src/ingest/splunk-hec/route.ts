@@ -38,13 +38,21 @@ function channelOf(req: FastifyRequest): string | undefined {
   return c;
 }
 
-async function ingest(ctx: IngestContext, acks: AckChannels, req: FastifyRequest, reply: FastifyReply, raw: boolean): Promise<FastifyReply> {
+async function ingest(
+  ctx: IngestContext,
+  acks: AckChannels,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  raw: boolean,
+): Promise<FastifyReply> {
   const tok = extractToken(header(req.headers.authorization), AUTH_SCHEMES);
   const targets = await authorize(ctx, tok?.token);
   const body = await decompressBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
   const meta = metaOf(req);
   const text = body.toString('utf8');
-  const decoded: HecDecoded[] = raw ? decodeRawBody(text, meta, timeCtx(ctx), ctx.limits) : decodeEventBody(text, meta, timeCtx(ctx), ctx.limits);
+  const decoded: HecDecoded[] = raw
+    ? decodeRawBody(text, meta, timeCtx(ctx), ctx.limits)
+    : decodeEventBody(text, meta, timeCtx(ctx), ctx.limits);
   const source = `http:${targets.principal.name}`;
   const events = decoded.map(({ index, event }) => {
     const t = targets.resolve(index);
@@ -61,7 +69,12 @@ async function ingest(ctx: IngestContext, acks: AckChannels, req: FastifyRequest
 const ackBody = z.object({ acks: z.array(z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)).max(10_000) });
 
 /** `POST /services/collector/ack`: `{"acks":[ids]}` → `{"acks":{"<id>":true|false}}` for the request's channel. */
-async function ackStatus(ctx: IngestContext, acks: AckChannels, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function ackStatus(
+  ctx: IngestContext,
+  acks: AckChannels,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const tok = extractToken(header(req.headers.authorization), AUTH_SCHEMES);
   await authorize(ctx, tok?.token);
   const channel = channelOf(req);
@@ -74,7 +87,8 @@ async function ackStatus(ctx: IngestContext, acks: AckChannels, req: FastifyRequ
     throw hecError('Invalid data format', 6, { reason: 'the body is not JSON' });
   }
   const r = ackBody.safeParse(parsed);
-  if (!r.success) throw hecError('Invalid data format', 6, { reason: 'want {"acks": [ids]} with non-negative integer ids' });
+  if (!r.success)
+    throw hecError('Invalid data format', 6, { reason: 'want {"acks": [ids]} with non-negative integer ids' });
   return reply.type('application/json').send({ acks: acks.status(channel, r.data.acks) });
 }
 
@@ -101,4 +115,3 @@ export async function splunkHecRoutes(app: FastifyInstance, opts: { ctx: IngestC
     app.get(p, cfg, async (_req, reply) => health(ctx, reply));
   }
 }
-

@@ -108,7 +108,11 @@ class Batcher {
  * or is not a live ingest token: it can never become valid later, tokens are generated secrets.
  */
 export async function startSyslog(ctx: IngestContext, opts: SyslogOptions): Promise<SyslogListeners> {
-  if (!opts.token) throw new SvcError('invalid_input', 'SVC_SYSLOG_TOKEN is required when SVC_SYSLOG_UDP, SVC_SYSLOG_TCP or SVC_SYSLOG_RELP is set');
+  if (!opts.token)
+    throw new SvcError(
+      'invalid_input',
+      'SVC_SYSLOG_TOKEN is required when SVC_SYSLOG_UDP, SVC_SYSLOG_TCP or SVC_SYSLOG_RELP is set',
+    );
   try {
     (await authorize(ctx, opts.token)).resolve(undefined);
   } catch (e) {
@@ -158,7 +162,11 @@ export async function startSyslog(ctx: IngestContext, opts: SyslogOptions): Prom
     const now = Date.now();
     if ((stats.oversized > reported.oversized || stats.dropped > reported.dropped) && now - lastReportMs > 60_000) {
       lastReportMs = now;
-      const detail = { oversized: stats.oversized - reported.oversized, dropped: stats.dropped - reported.dropped, max_frame_bytes: MAX_FRAME_BYTES };
+      const detail = {
+        oversized: stats.oversized - reported.oversized,
+        dropped: stats.dropped - reported.dropped,
+        max_frame_bytes: MAX_FRAME_BYTES,
+      };
       ctx.selflog?.service('syslog_frames', detail);
       log?.warn(detail, 'syslog: messages cut to the frame limit or dropped');
       reported.oversized = stats.oversized;
@@ -178,7 +186,11 @@ export async function startSyslog(ctx: IngestContext, opts: SyslogOptions): Prom
     if (watch) {
       out.checkDrops = () => watch.check().then(() => void (out.udp!.kernelDropped = watch.total));
       out.problems = () => watch.problems();
-      timer = setInterval(() => void out.checkDrops().catch((err: unknown) => log?.warn({ err }, 'syslog UDP: cannot read the drop counter')), DROP_CHECK_MS).unref();
+      timer = setInterval(
+        () =>
+          void out.checkDrops().catch((err: unknown) => log?.warn({ err }, 'syslog UDP: cannot read the drop counter')),
+        DROP_CHECK_MS,
+      ).unref();
     }
     closers.push(async () => {
       clearInterval(timer);
@@ -198,7 +210,16 @@ export async function startSyslog(ctx: IngestContext, opts: SyslogOptions): Prom
     });
   }
   if (opts.relp) {
-    const relp = await startRelp(opts.relp, { parse, write: writeBatch, stats, log, maxFrame: MAX_FRAME_BYTES, maxPending: MAX_PENDING, maxConnections: MAX_CONNECTIONS, idleMs: IDLE_TIMEOUT_MS });
+    const relp = await startRelp(opts.relp, {
+      parse,
+      write: writeBatch,
+      stats,
+      log,
+      maxFrame: MAX_FRAME_BYTES,
+      maxPending: MAX_PENDING,
+      maxConnections: MAX_CONNECTIONS,
+      idleMs: IDLE_TIMEOUT_MS,
+    });
     out.relpPort = relp.port;
     closers.push(() => relp.closeAll());
   }
@@ -213,7 +234,11 @@ export async function startSyslog(ctx: IngestContext, opts: SyslogOptions): Prom
  * net.core.rmem_max on Linux, which reports twice the bytes granted) it warns once, naming the
  * sysctl. Then opens the kernel's drop counter (none where /proc/net/udp is absent).
  */
-function watchUdp(socket: UdpSocket, asked: number, ctx: IngestContext): { watch: UdpDropWatch | undefined; recvBufferBytes: number } {
+function watchUdp(
+  socket: UdpSocket,
+  asked: number,
+  ctx: IngestContext,
+): { watch: UdpDropWatch | undefined; recvBufferBytes: number } {
   try {
     socket.setRecvBufferSize(asked);
   } catch (err) {
@@ -223,20 +248,28 @@ function watchUdp(socket: UdpSocket, asked: number, ctx: IngestContext): { watch
   const linux = process.platform === 'linux';
   const granted = linux ? Math.floor(recvBufferBytes / 2) : recvBufferBytes;
   if (granted < asked) {
-    const raise = linux ? `sysctl -w net.core.rmem_max=${asked}` : 'the kernel\'s socket buffer limit (kern.ipc.maxsockbuf on macOS and BSD)';
+    const raise = linux
+      ? `sysctl -w net.core.rmem_max=${asked}`
+      : "the kernel's socket buffer limit (kern.ipc.maxsockbuf on macOS and BSD)";
     const message = `the kernel granted ${granted} bytes of the ${asked} asked for the syslog UDP receive buffer; bursts beyond it are dropped: raise ${raise}`;
     ctx.log?.warn({ setting: 'SVC_SYSLOG_UDP_RECV_BUFFER', asked, granted }, message);
     ctx.selflog?.service('config_warning', { setting: 'SVC_SYSLOG_UDP_RECV_BUFFER', message });
   }
   const a = socket.address();
   const counter = UdpDropCounter.open(a.address, a.port);
-  if (!counter) ctx.log?.info('syslog UDP: no /proc/net/udp here, the kernel\'s drops cannot be counted');
+  if (!counter) ctx.log?.info("syslog UDP: no /proc/net/udp here, the kernel's drops cannot be counted");
   const listen = a.address.includes(':') ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`;
   const watch = counter && new UdpDropWatch(counter, { listen, recvBufferBytes, selflog: ctx.selflog, log: ctx.log });
   return { watch, recvBufferBytes };
 }
 
-async function startUdp(addr: ListenAddress, parse: (l: string[]) => LogEvent[], write: (e: LogEvent[]) => Promise<unknown>, stats: SyslogListeners['stats'], log: IngestContext['log']) {
+async function startUdp(
+  addr: ListenAddress,
+  parse: (l: string[]) => LogEvent[],
+  write: (e: LogEvent[]) => Promise<unknown>,
+  stats: SyslogListeners['stats'],
+  log: IngestContext['log'],
+) {
   const socket: UdpSocket = createSocket(addr.host.includes(':') ? 'udp6' : 'udp4');
   const batcher = new Batcher(write);
   let lastWarnMs = 0;
@@ -247,7 +280,10 @@ async function startUdp(addr: ListenAddress, parse: (l: string[]) => LogEvent[],
       const now = Date.now();
       if (now - lastWarnMs > 60_000) {
         lastWarnMs = now;
-        log?.warn({ dropped: stats.dropped, pending: batcher.size }, 'syslog UDP: writer is behind, dropping datagrams');
+        log?.warn(
+          { dropped: stats.dropped, pending: batcher.size },
+          'syslog UDP: writer is behind, dropping datagrams',
+        );
       }
       return;
     }
@@ -266,11 +302,19 @@ async function startUdp(addr: ListenAddress, parse: (l: string[]) => LogEvent[],
   return { socket, port: socket.address().port, batcher };
 }
 
-async function startTcp(addr: ListenAddress, parse: (l: string[]) => LogEvent[], write: (e: LogEvent[]) => Promise<unknown>, stats: SyslogListeners['stats']) {
+async function startTcp(
+  addr: ListenAddress,
+  parse: (l: string[]) => LogEvent[],
+  write: (e: LogEvent[]) => Promise<unknown>,
+  stats: SyslogListeners['stats'],
+) {
   const open = new Set<{ socket: Socket; batcher: Batcher }>();
   const server: TcpServer = createServer((socket) => {
     const framer = new SyslogFramer(MAX_FRAME_BYTES);
-    const conn = { socket, batcher: new Batcher(write, () => socket.isPaused() && !socket.destroyed && socket.resume()) };
+    const conn = {
+      socket,
+      batcher: new Batcher(write, () => socket.isPaused() && !socket.destroyed && socket.resume()),
+    };
     open.add(conn);
     socket.setTimeout(IDLE_TIMEOUT_MS, () => socket.destroy());
     socket.on('data', (chunk: Buffer) => {

@@ -12,7 +12,32 @@ import { parseTimeValue, type TimeContext } from '../../events/timestamp.js';
  * valid PRI is kept whole as the message, at arrival time.
  */
 
-export const FACILITIES = ['kern', 'user', 'mail', 'daemon', 'auth', 'syslog', 'lpr', 'news', 'uucp', 'cron', 'authpriv', 'ftp', 'ntp', 'security', 'console', 'solaris-cron', 'local0', 'local1', 'local2', 'local3', 'local4', 'local5', 'local6', 'local7'];
+export const FACILITIES = [
+  'kern',
+  'user',
+  'mail',
+  'daemon',
+  'auth',
+  'syslog',
+  'lpr',
+  'news',
+  'uucp',
+  'cron',
+  'authpriv',
+  'ftp',
+  'ntp',
+  'security',
+  'console',
+  'solaris-cron',
+  'local0',
+  'local1',
+  'local2',
+  'local3',
+  'local4',
+  'local5',
+  'local6',
+  'local7',
+];
 export const SEVERITIES = ['emerg', 'alert', 'crit', 'err', 'warning', 'notice', 'info', 'debug'];
 
 interface Cursor {
@@ -200,7 +225,16 @@ function repeated(c: Cursor, ev: LogEvent): boolean {
 
 /** Parses one message (no framing, trailing CR/LF/NUL already removed). */
 export function parseSyslog(line: string, time: TimeContext): LogEvent {
-  const ev: LogEvent = { timeUs: time.nowUs, env: '', index: '', host: '', source: '', sourcetype: 'syslog', message: line, fields: {} };
+  const ev: LogEvent = {
+    timeUs: time.nowUs,
+    env: '',
+    index: '',
+    host: '',
+    source: '',
+    sourcetype: 'syslog',
+    message: line,
+    fields: {},
+  };
   const c: Cursor = { s: line, p: 0 };
   const pri = parsePri(c);
   if (pri === undefined) return ev;

@@ -63,13 +63,20 @@ export class RelpFramer {
     const m = HEADER.exec(head);
     if (!m) {
       if (head.length < MAX_HEADER && HEADER_PREFIX.test(head)) return -1;
-      throw new SvcError('invalid_input', `unexpected bytes in a RELP frame header: ${JSON.stringify(head.slice(0, 40))}`);
+      throw new SvcError(
+        'invalid_input',
+        `unexpected bytes in a RELP frame header: ${JSON.stringify(head.slice(0, 40))}`,
+      );
     }
     const txnr = Number(m[1]);
     const len = Number(m[3]);
     const start = p + m[0].length;
     if (len === 0) {
-      if (m[4] !== '\n') throw new SvcError('invalid_input', `missing LF after a RELP frame without data: ${JSON.stringify(head.slice(0, 40))}`);
+      if (m[4] !== '\n')
+        throw new SvcError(
+          'invalid_input',
+          `missing LF after a RELP frame without data: ${JSON.stringify(head.slice(0, 40))}`,
+        );
       out.push({ txnr, command: m[2], data: '' });
       return start;
     }
@@ -77,11 +84,15 @@ export class RelpFramer {
     if (len > this.maxData) {
       if (data.length - start < this.maxData) return -1;
       this.oversized++;
-      this.cut = { frame: { txnr, command: m[2], data: cutUtf8Bytes(data, start, start + this.maxData) }, left: len - this.maxData };
+      this.cut = {
+        frame: { txnr, command: m[2], data: cutUtf8Bytes(data, start, start + this.maxData) },
+        left: len - this.maxData,
+      };
       return start + this.maxData;
     }
     if (data.length - start < len + 1) return -1;
-    if (data[start + len] !== 0x0a) throw new SvcError('invalid_input', `missing LF after RELP frame ${txnr}'s ${len} bytes of data`);
+    if (data[start + len] !== 0x0a)
+      throw new SvcError('invalid_input', `missing LF after RELP frame ${txnr}'s ${len} bytes of data`);
     out.push({ txnr, command: m[2], data: data.toString('utf8', start, start + len) });
     return start + len + 1;
   }
@@ -172,7 +183,10 @@ export class RelpSession {
     try {
       frames = this.framer.push(chunk);
     } catch (err) {
-      this.deps.log?.warn({ err, remote: this.socket.remoteAddress }, 'syslog RELP: not a RELP stream, closing the connection');
+      this.deps.log?.warn(
+        { err, remote: this.socket.remoteAddress },
+        'syslog RELP: not a RELP stream, closing the connection',
+      );
       this.ended = true;
       this.socket.destroy();
       return;
@@ -185,7 +199,8 @@ export class RelpSession {
   }
 
   private onFrame(f: RelpFrame): void {
-    if (f.txnr !== this.expect) return this.fail(f.txnr, `500 unexpected transaction number ${f.txnr}, expected ${this.expect}`);
+    if (f.txnr !== this.expect)
+      return this.fail(f.txnr, `500 unexpected transaction number ${f.txnr}, expected ${this.expect}`);
     this.expect = f.txnr >= MAX_TXNR ? 1 : f.txnr + 1;
     if (f.command === 'open') return this.onOpen(f);
     if (!this.open) return this.fail(f.txnr, `500 protocol error: "${f.command}" before "open"`);
@@ -201,7 +216,8 @@ export class RelpSession {
 
   private onOpen(f: RelpFrame): void {
     if (this.open) return this.fail(f.txnr, '500 protocol error: connection already open');
-    if (!(parseOffers(f.data).get('commands') ?? []).includes('syslog')) return this.fail(f.txnr, '500 required command not supported by client');
+    if (!(parseOffers(f.data).get('commands') ?? []).includes('syslog'))
+      return this.fail(f.txnr, '500 required command not supported by client');
     this.open = true;
     this.queue.push({ txnr: f.txnr, reply: OPEN_OK });
   }
@@ -223,10 +239,12 @@ export class RelpSession {
       this.ended = true;
       this.socket.destroy();
     };
-    this.writing = this.loop().catch(failed).finally(() => {
-      this.writing = undefined;
-      this.kick();
-    });
+    this.writing = this.loop()
+      .catch(failed)
+      .finally(() => {
+        this.writing = undefined;
+        this.kick();
+      });
   }
 
   private async loop(): Promise<void> {
@@ -241,7 +259,10 @@ export class RelpSession {
       }
       const events = items.flatMap((i) => i.events ?? []);
       if (events.length && !(await this.deps.write(events))) {
-        this.deps.log?.warn({ remote: this.socket.remoteAddress, events: events.length }, 'syslog RELP: batch not stored, dropping the connection unanswered so the sender resends it');
+        this.deps.log?.warn(
+          { remote: this.socket.remoteAddress, events: events.length },
+          'syslog RELP: batch not stored, dropping the connection unanswered so the sender resends it',
+        );
         this.ended = true;
         this.queue = [];
         this.socket.destroy();
@@ -286,7 +307,10 @@ export class RelpSession {
 }
 
 /** Starts the RELP listener (SVC_SYSLOG_RELP). */
-export async function startRelp(addr: ListenAddress, deps: RelpDeps): Promise<{ server: TcpServer; port: number; closeAll(): Promise<void> }> {
+export async function startRelp(
+  addr: ListenAddress,
+  deps: RelpDeps,
+): Promise<{ server: TcpServer; port: number; closeAll(): Promise<void> }> {
   const open = new Set<RelpSession>();
   const server = createServer((socket) => {
     const session = new RelpSession(socket, deps);

@@ -29,7 +29,13 @@ export class UdpDropWatch {
 
   constructor(
     private readonly counter: Pick<UdpDropCounter, 'read'>,
-    private readonly o: { listen: string; recvBufferBytes: number; selflog?: Pick<SelfLog, 'service'>; log?: Logger; now?: () => number },
+    private readonly o: {
+      listen: string;
+      recvBufferBytes: number;
+      selflog?: Pick<SelfLog, 'service'>;
+      log?: Logger;
+      now?: () => number;
+    },
   ) {}
 
   check(): Promise<void> {
@@ -44,7 +50,10 @@ export class UdpDropWatch {
     this.total = drops;
     const now = this.now();
     const recent = this.episode && now - this.episode.lastAt <= DROPS_RECENT_MS;
-    this.episode = recent && this.episode ? { ...this.episode, lastAt: now, count: this.episode.count + 1, dropped: this.episode.dropped + dropped } : { since: now, lastAt: now, count: 1, dropped };
+    this.episode =
+      recent && this.episode
+        ? { ...this.episode, lastAt: now, count: this.episode.count + 1, dropped: this.episode.dropped + dropped }
+        : { since: now, lastAt: now, count: 1, dropped };
     const detail = { dropped, total: this.total, listen: this.o.listen, recv_buffer_bytes: this.o.recvBufferBytes };
     this.o.selflog?.service('syslog_dropped', detail);
     this.o.log?.warn(detail, 'syslog UDP: the kernel dropped datagrams, its receive buffer was full');

@@ -101,7 +101,11 @@ export class UdpDropCounter {
    * The counter of the socket bound at `addr:port` (as socket.address() answers), or undefined
    * where there is no proc table (not Linux) or no row for it. Call once, right after binding.
    */
-  static open(addr: string, port: number, table = addr.includes(':') ? '/proc/net/udp6' : '/proc/net/udp'): UdpDropCounter | undefined {
+  static open(
+    addr: string,
+    port: number,
+    table = addr.includes(':') ? '/proc/net/udp6' : '/proc/net/udp',
+  ): UdpDropCounter | undefined {
     const local = procLocalAddress(addr, port);
     if (!local) return undefined;
     let rows: UdpRow[];

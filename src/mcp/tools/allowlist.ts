@@ -13,7 +13,10 @@ export function visibleTools(principal: Principal): McpTool[] {
 }
 
 /** The tool a call names, when it exists and the key may use it; `hidden` when it exists but is not on the list. */
-export function allowedTool(principal: Principal, name: string): { tool: McpTool } | { refused: 'unknown_tool' | 'tool_hidden' } {
+export function allowedTool(
+  principal: Principal,
+  name: string,
+): { tool: McpTool } | { refused: 'unknown_tool' | 'tool_hidden' } {
   const tool = TOOLS.find((t) => t.name === name);
   if (!tool) return { refused: 'unknown_tool' };
   return canUseTool(principal, name) ? { tool } : { refused: 'tool_hidden' };

@@ -15,15 +15,25 @@ export const envField = z
   .optional()
   .describe('Environment to search. Default "default"; "*" searches every environment you may read.');
 
-export const indexField = z.string().max(200).optional().describe('Index within the environment. Omit to search all indexes.');
+export const indexField = z
+  .string()
+  .max(200)
+  .optional()
+  .describe('Index within the environment. Omit to search all indexes.');
 
 export const fromField = z
   .string()
   .max(64)
   .optional()
-  .describe('Start of the time range: RFC 3339 (2026-01-31T12:00:00Z) or relative (-15m, -1h, -7d). Omit for all time.');
+  .describe(
+    'Start of the time range: RFC 3339 (2026-01-31T12:00:00Z) or relative (-15m, -1h, -7d). Omit for all time.',
+  );
 
-export const toField = z.string().max(64).optional().describe('End of the time range (exclusive): RFC 3339, relative, or "now". Omit for up to now.');
+export const toField = z
+  .string()
+  .max(64)
+  .optional()
+  .describe('End of the time range (exclusive): RFC 3339, relative, or "now". Omit for up to now.');
 
 export const rangeShape = { env: envField, index: indexField, from: fromField, to: toField };
 

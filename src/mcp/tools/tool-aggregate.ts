@@ -5,7 +5,8 @@ import { compact, queryField, rangeShape } from './common.js';
 import { tableOutput } from './tool-search.js';
 import { defineTool } from './types.js';
 
-const TABLE_COMMANDS = /^\s*(stats|timechart|top|rare|chart|table|fields|eval|where|sort|head|tail|dedup|rex|patterns)\b/i;
+const TABLE_COMMANDS =
+  /^\s*(stats|timechart|top|rare|chart|table|fields|eval|where|sort|head|tail|dedup|rex|patterns)\b/i;
 
 const input = z.object({
   query: queryField('Filter selecting the events to aggregate'),
@@ -38,7 +39,10 @@ ${SCOPE_ADVICE}`,
   input,
   async run({ deps, principal }, args) {
     const q = aggregationPipeline(args.query, args.aggregation);
-    const res = await deps.search.search(principal, compact({ q, env: args.env, index: args.index, from: args.from, to: args.to }));
+    const res = await deps.search.search(
+      principal,
+      compact({ q, env: args.env, index: args.index, from: args.from, to: args.to }),
+    );
     if (!res.columns) {
       return {
         text: `${metaLine(res.meta)}\nthe aggregation "${args.aggregation}" made no table; use a stats, timechart, top or rare expression`,

@@ -19,11 +19,24 @@ ${TIME_ADVICE}
 ${SCOPE_ADVICE}`,
   input,
   async run({ deps, principal }, args) {
-    const res = await deps.search.fields(principal, compact({ q: args.query, env: args.env, index: args.index, from: args.from, to: args.to, top: args.top }));
+    const res = await deps.search.fields(
+      principal,
+      compact({ q: args.query, env: args.env, index: args.index, from: args.from, to: args.to, top: args.top }),
+    );
     const fields = res.fields;
-    if (fields.length === 0) return { text: `${metaLine(res.meta)}\n${emptyAdvice(res.meta)}`, structured: { fields: [], meta: res.meta }, resultCount: 0 };
+    if (fields.length === 0)
+      return {
+        text: `${metaLine(res.meta)}\n${emptyAdvice(res.meta)}`,
+        structured: { fields: [], meta: res.meta },
+        resultCount: 0,
+      };
     const lines = fields.map((f) => {
-      const top = f.top.map((t) => `${cut(typeof t.value === 'string' && t.value !== '' ? t.value : JSON.stringify(t.value), 80)} (${t.count})`).join(', ');
+      const top = f.top
+        .map(
+          (t) =>
+            `${cut(typeof t.value === 'string' && t.value !== '' ? t.value : JSON.stringify(t.value), 80)} (${t.count})`,
+        )
+        .join(', ');
       return `${f.name} [${f.type}] in ${f.count} events${top ? `: ${top}` : ''}`;
     });
     const fit = fitLines([`${metaLine(res.meta)}; ${fields.length} fields`], lines);

@@ -9,7 +9,11 @@ const WINDOW_LIMIT = 1000;
 const FULL_MESSAGE_CHARS = 100_000;
 
 const input = z.object({
-  id: z.string().min(1).max(2000).describe('The event id exactly as search returned it (id=... in the text, "id" in structured content).'),
+  id: z
+    .string()
+    .min(1)
+    .max(2000)
+    .describe('The event id exactly as search returned it (id=... in the text, "id" in structured content).'),
 });
 
 export const getEventTool = defineTool({
@@ -20,12 +24,26 @@ export const getEventTool = defineTool({
   input,
   async run({ deps, principal }, args) {
     const id = parseEventId(args.id);
-    if (!id) throw new SvcError('invalid_input', `cannot parse event id "${cut(args.id, 100)}": want <env>/<index>/<time>/<16 hex>, as search returns it`);
+    if (!id)
+      throw new SvcError(
+        'invalid_input',
+        `cannot parse event id "${cut(args.id, 100)}": want <env>/<index>/<time>/<16 hex>, as search returns it`,
+      );
     const window = timeWindow(id.time)!;
-    const res = await deps.search.search(principal, { q: '*', env: id.env, index: id.index, from: window.from, to: window.to, limit: WINDOW_LIMIT });
+    const res = await deps.search.search(principal, {
+      q: '*',
+      env: id.env,
+      index: id.index,
+      from: window.from,
+      to: window.to,
+      limit: WINDOW_LIMIT,
+    });
     const event = res.events.find((e) => e.time === id.time && fingerprint(e) === id.hash);
     if (!event) {
-      throw new SvcError('not_found', `no event with id "${args.id}": it may have been deleted by retention, or the id was changed`);
+      throw new SvcError(
+        'not_found',
+        `no event with id "${args.id}": it may have been deleted by retention, or the id was changed`,
+      );
     }
     const lines = [
       `id: ${args.id}`,

@@ -9,7 +9,13 @@ const BAR_WIDTH = 40;
 const input = z.object({
   query: queryField(),
   ...rangeShape,
-  buckets: z.number().int().min(2).max(200).default(30).describe('About how many time buckets to split the range into (default 30, max 200).'),
+  buckets: z
+    .number()
+    .int()
+    .min(2)
+    .max(200)
+    .default(30)
+    .describe('About how many time buckets to split the range into (default 30, max 200).'),
 });
 
 export const histogramTool = defineTool({
@@ -21,12 +27,18 @@ ${TIME_ADVICE} Give from/to for a useful bucket size; with all time the buckets 
 ${SCOPE_ADVICE}`,
   input,
   async run({ deps, principal }, args) {
-    const res = await deps.search.histogram(principal, compact({ q: args.query, env: args.env, index: args.index, from: args.from, to: args.to, buckets: args.buckets }));
+    const res = await deps.search.histogram(
+      principal,
+      compact({ q: args.query, env: args.env, index: args.index, from: args.from, to: args.to, buckets: args.buckets }),
+    );
     const total = res.buckets.reduce((n, b) => n + b.count, 0);
     const structured = { spanSecs: res.spanSecs, buckets: res.buckets, meta: res.meta };
-    if (total === 0) return { text: `${metaLine(res.meta)}\n${emptyAdvice(res.meta)}`, structured, resultCount: res.buckets.length };
+    if (total === 0)
+      return { text: `${metaLine(res.meta)}\n${emptyAdvice(res.meta)}`, structured, resultCount: res.buckets.length };
     const max = Math.max(...res.buckets.map((b) => b.count));
-    const lines = res.buckets.map((b) => `${b.time} ${String(b.count).padStart(8)} ${'#'.repeat(Math.ceil((b.count / max) * BAR_WIDTH))}`);
+    const lines = res.buckets.map(
+      (b) => `${b.time} ${String(b.count).padStart(8)} ${'#'.repeat(Math.ceil((b.count / max) * BAR_WIDTH))}`,
+    );
     return {
       text: `${metaLine(res.meta)}; ${res.buckets.length} buckets of ${res.spanSecs}s, ${total} events\n${lines.join('\n')}`,
       structured,

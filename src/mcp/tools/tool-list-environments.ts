@@ -31,10 +31,14 @@ export const listEnvironmentsTool = defineTool({
   input: z.object({}),
   async run({ deps, principal }) {
     const list = catalog(deps, principal).map((e) => ({ env: e.name, indexes: e.indexes.length, ...totals(e) }));
-    const fit = fitLines([`${list.length} environments`], list.map((e) => `${e.env}: ${e.indexes} indexes, ${rangeText(e)}`));
+    const fit = fitLines(
+      [`${list.length} environments`],
+      list.map((e) => `${e.env}: ${e.indexes} indexes, ${rangeText(e)}`),
+    );
     const structured: Record<string, unknown> = { environments: list.slice(0, fit.shown) };
     let text = fit.text;
-    if (fit.shown < list.length) text += `\n${truncationNote(fit.shown, list.length, 'environments', 'ask list_indexes per env')}`;
+    if (fit.shown < list.length)
+      text += `\n${truncationNote(fit.shown, list.length, 'environments', 'ask list_indexes per env')}`;
     return { text, structured, resultCount: list.length };
   },
 });

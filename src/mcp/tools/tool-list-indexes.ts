@@ -7,7 +7,11 @@ import { rangeText, totals } from './tool-list-environments.js';
 import { defineTool } from './types.js';
 
 const input = z.object({
-  env: z.string().max(200).optional().describe('Environment whose indexes to list; omit or "*" for every environment you may read.'),
+  env: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('Environment whose indexes to list; omit or "*" for every environment you may read.'),
 });
 
 export const listIndexesTool = defineTool({
@@ -24,12 +28,20 @@ export const listIndexesTool = defineTool({
       .flatMap((e) => e.indexes.map((i) => ({ env: e.name, index: i.name, ...totals(i) })))
       .sort((a, b) => (a.env === b.env ? a.index.localeCompare(b.index) : a.env.localeCompare(b.env)));
     if (list.length === 0) {
-      return { text: `no indexes with events${env ? ` in environment "${env}"` : ''}`, structured: { indexes: [] }, resultCount: 0 };
+      return {
+        text: `no indexes with events${env ? ` in environment "${env}"` : ''}`,
+        structured: { indexes: [] },
+        resultCount: 0,
+      };
     }
-    const fit = fitLines([`${list.length} indexes`], list.map((i) => `${i.env}/${i.index}: ${rangeText(i)}`));
+    const fit = fitLines(
+      [`${list.length} indexes`],
+      list.map((i) => `${i.env}/${i.index}: ${rangeText(i)}`),
+    );
     const structured: Record<string, unknown> = { indexes: list.slice(0, fit.shown) };
     let text = fit.text;
-    if (fit.shown < list.length) text += `\n${truncationNote(fit.shown, list.length, 'indexes', 'pass env to list one environment')}`;
+    if (fit.shown < list.length)
+      text += `\n${truncationNote(fit.shown, list.length, 'indexes', 'pass env to list one environment')}`;
     return { text, structured, resultCount: list.length };
   },
 });

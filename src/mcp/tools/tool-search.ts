@@ -30,16 +30,27 @@ ${SCOPE_ADVICE}
 Keep limit small (10-50) when exploring; use aggregate for counts instead of fetching many events.`,
   input,
   async run({ deps, principal }, args) {
-    const res = await deps.search.search(principal, compact({ q: args.query, env: args.env, index: args.index, from: args.from, to: args.to, limit: args.limit }));
+    const res = await deps.search.search(
+      principal,
+      compact({ q: args.query, env: args.env, index: args.index, from: args.from, to: args.to, limit: args.limit }),
+    );
     return res.columns ? tableOutput(res) : eventsOutput(res);
   },
 });
 
 function eventsOutput(res: SearchResult): ToolOutput {
   const events = res.events.map((e) => withId(e));
-  if (events.length === 0) return { text: `${metaLine(res.meta)}\n${emptyAdvice(res.meta)}`, structured: { events: [], meta: res.meta }, resultCount: 0 };
+  if (events.length === 0)
+    return {
+      text: `${metaLine(res.meta)}\n${emptyAdvice(res.meta)}`,
+      structured: { events: [], meta: res.meta },
+      resultCount: 0,
+    };
   const header = [`${metaLine(res.meta)}; showing ${events.length} newest`];
-  const fit = fitLines(header, events.map((e) => eventLine(e, e.id)));
+  const fit = fitLines(
+    header,
+    events.map((e) => eventLine(e, e.id)),
+  );
   const shownEvents = events.slice(0, fit.shown);
   let text = fit.text;
   const structured: Record<string, unknown> = { events: shownEvents, meta: res.meta };
@@ -54,8 +65,15 @@ export function tableOutput(res: SearchResult): ToolOutput {
   const columns = res.columns ?? [];
   const rows = res.rows ?? [];
   if (rows.length === 0) {
-    const advice = res.meta.matched > 0 ? 'The events matched but the table is empty: a field named after "by" may be missing from them (check discover_fields).' : emptyAdvice(res.meta);
-    return { text: `${metaLine(res.meta)}\n${advice}`, structured: { columns, rows: [], meta: res.meta }, resultCount: 0 };
+    const advice =
+      res.meta.matched > 0
+        ? 'The events matched but the table is empty: a field named after "by" may be missing from them (check discover_fields).'
+        : emptyAdvice(res.meta);
+    return {
+      text: `${metaLine(res.meta)}\n${advice}`,
+      structured: { columns, rows: [], meta: res.meta },
+      resultCount: 0,
+    };
   }
   const fit = tableText(columns, rows);
   let text = `${metaLine(res.meta)}; ${rows.length} rows\n${fit.text}`;

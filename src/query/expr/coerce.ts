@@ -35,7 +35,6 @@ export function unify(values: ColRef[]): { sqls: string[]; type: ColType } {
   return { sqls: values.map((v) => (v.sql === 'NULL' ? 'NULL' : toStr(v))), type: 'any' };
 }
 
-
 /**
  * A value as a TIMESTAMP, for `eval _time=…`: a time as it is, a number as epoch seconds (what
  * strptime() and now() give), text in a form DuckDB casts (`2024-05-01 10:00:00`, RFC 3339 in

@@ -19,7 +19,20 @@ export type Expr =
 export type BinaryOp = 'OR' | 'AND' | '=' | '!=' | '<' | '<=' | '>' | '>=' | '+' | '-' | '.' | '*' | '/' | '%';
 
 const PREC: Record<BinaryOp, number> = {
-  OR: 1, AND: 2, '=': 4, '!=': 4, '<': 4, '<=': 4, '>': 4, '>=': 4, '+': 5, '-': 5, '.': 5, '*': 6, '/': 6, '%': 6,
+  OR: 1,
+  AND: 2,
+  '=': 4,
+  '!=': 4,
+  '<': 4,
+  '<=': 4,
+  '>': 4,
+  '>=': 4,
+  '+': 5,
+  '-': 5,
+  '.': 5,
+  '*': 6,
+  '/': 6,
+  '%': 6,
 };
 const NOT_PREC = 3;
 const NEG_PREC = 7;
@@ -44,7 +57,8 @@ export function parseExpr(p: Parser, minPrec = 1, chain = { ops: 0 }): Expr {
     const t = p.peek('expr');
     const op = binaryOp(t);
     if (!op || PREC[op] < minPrec) return left;
-    if (++chain.ops > MAX_OPERATORS) throw p.fail(`cannot chain more than ${MAX_OPERATORS} operators in one expression: simplify it`, t);
+    if (++chain.ops > MAX_OPERATORS)
+      throw p.fail(`cannot chain more than ${MAX_OPERATORS} operators in one expression: simplify it`, t);
     p.next('expr');
     const right = parseExpr(p, PREC[op] + 1, chain);
     left = { kind: 'binary', op, left, right };
@@ -84,7 +98,8 @@ function parsePrimary(p: Parser, chain: { ops: number }): Expr {
     if (!quoted && (t.text === 'true' || t.text === 'false')) return { kind: 'bool', value: t.text === 'true' };
     if (!quoted && t.text === 'null') return { kind: 'null' };
     const next = p.peek('expr');
-    if (!quoted && next.kind === 'op' && next.text === '(' && next.pos === t.pos + t.raw.length) return parseCall(p, t, chain);
+    if (!quoted && next.kind === 'op' && next.text === '(' && next.pos === t.pos + t.raw.length)
+      return parseCall(p, t, chain);
     return { kind: 'field', name: t.text };
   }
   throw parseError(`unexpected ${describe(t)}: missing a value, field or function`, t.pos, t.raw);
@@ -103,8 +118,13 @@ function parseCall(p: Parser, name: Token, chain: { ops: number }): Expr {
     p.expectOp(')', 'expr');
   });
   if (args.length < def.min || args.length > def.max) {
-    const want = def.min === def.max ? `${def.min}` : def.max === Infinity ? `at least ${def.min}` : `${def.min} to ${def.max}`;
-    throw parseError(`function "${fn}" takes ${want} argument${want === '1' ? '' : 's'}, not ${args.length}`, name.pos, name.raw);
+    const want =
+      def.min === def.max ? `${def.min}` : def.max === Infinity ? `at least ${def.min}` : `${def.min} to ${def.max}`;
+    throw parseError(
+      `function "${fn}" takes ${want} argument${want === '1' ? '' : 's'}, not ${args.length}`,
+      name.pos,
+      name.raw,
+    );
   }
   return { kind: 'call', fn, args };
 }
@@ -188,7 +208,12 @@ function compileBinary(e: Extract<Expr, { kind: 'binary' }>, ctx: ExprCtx): ColR
     case 'AND':
     case 'OR':
       return { sql: `(coalesce(${toBool(l)}, FALSE) ${e.op} coalesce(${toBool(r)}, FALSE))`, type: 'bool' };
-    case '=': case '!=': case '<': case '<=': case '>': case '>=':
+    case '=':
+    case '!=':
+    case '<':
+    case '<=':
+    case '>':
+    case '>=':
       return { sql: compareSql(e.op, l, r), type: 'bool' };
     case '.':
       return { sql: `(${toStr(l)} || ${toStr(r)})`, type: 'str' };
@@ -223,7 +248,11 @@ export function compileExpr(e: Expr, ctx: ExprCtx): ColRef {
     case 'binary':
       return compileBinary(e, ctx);
     case 'call':
-      return compileCall(e.fn, e.args.map((a) => compileExpr(a, ctx)), ctx.nowMs);
+      return compileCall(
+        e.fn,
+        e.args.map((a) => compileExpr(a, ctx)),
+        ctx.nowMs,
+      );
   }
 }
 

@@ -18,8 +18,20 @@ interface FnDef {
   doc: ConstructDoc;
 }
 
-const n1 = (f: string, d: ConstructDoc): FnDef => ({ min: 1, max: 1, type: 'num', sql: (a) => `${f}(${toNum(a[0])})`, doc: d });
-const s1 = (f: string, d: ConstructDoc): FnDef => ({ min: 1, max: 1, type: 'str', sql: (a) => `${f}(${toStr(a[0])})`, doc: d });
+const n1 = (f: string, d: ConstructDoc): FnDef => ({
+  min: 1,
+  max: 1,
+  type: 'num',
+  sql: (a) => `${f}(${toNum(a[0])})`,
+  doc: d,
+});
+const s1 = (f: string, d: ConstructDoc): FnDef => ({
+  min: 1,
+  max: 1,
+  type: 'str',
+  sql: (a) => `${f}(${toStr(a[0])})`,
+  doc: d,
+});
 /**
  * A function whose result depends on values that can be out of its domain (`ln(0)`, `sqrt(-1)`, a
  * time past year 9999): such a row gets null, as in Splunk, instead of failing the whole search.
@@ -34,87 +46,238 @@ export const FUNCTIONS: Record<string, FnDef> = {
   trim: s1('trim', doc('trim(x)', 'The text without leading and trailing spaces.', '* | eval u=trim(user)')),
   ltrim: s1('ltrim', doc('ltrim(x)', 'The text without leading spaces.', '* | eval u=ltrim(user)')),
   rtrim: s1('rtrim', doc('rtrim(x)', 'The text without trailing spaces.', '* | eval u=rtrim(user)')),
-  len: { min: 1, max: 1, type: 'num', sql: (a) => `length(${toStr(a[0])})`, doc: doc('len(x)', 'The number of characters of the text.', '* | where len(message) > 200') },
+  len: {
+    min: 1,
+    max: 1,
+    type: 'num',
+    sql: (a) => `length(${toStr(a[0])})`,
+    doc: doc('len(x)', 'The number of characters of the text.', '* | where len(message) > 200'),
+  },
   abs: n1('abs', doc('abs(x)', 'The number without its sign.', '* | eval d=abs(delta)')),
-  floor: n1('floor', doc('floor(x)', 'The number rounded down to a whole number.', '* | eval s=floor(duration_ms / 1000)')),
+  floor: n1(
+    'floor',
+    doc('floor(x)', 'The number rounded down to a whole number.', '* | eval s=floor(duration_ms / 1000)'),
+  ),
   ceil: n1('ceil', doc('ceil(x)', 'The number rounded up to a whole number.', '* | eval pages=ceil(bytes / 4096)')),
   sqrt: tried(n1('sqrt', doc('sqrt(x)', 'The square root; null for a negative number.', '* | eval r=sqrt(area)'))),
-  ln: tried(n1('ln', doc('ln(x)', 'The natural logarithm; null for zero or a negative number.', '* | eval l=ln(bytes)'))),
+  ln: tried(
+    n1('ln', doc('ln(x)', 'The natural logarithm; null for zero or a negative number.', '* | eval l=ln(bytes)')),
+  ),
   exp: n1('exp', doc('exp(x)', 'e raised to the power of the number.', '* | eval g=exp(rate)')),
   log: tried({
-    min: 1, max: 2, type: 'num',
+    min: 1,
+    max: 2,
+    type: 'num',
     sql: (a) => (a.length === 1 ? `log10(${toNum(a[0])})` : `(ln(${toNum(a[0])}) / ln(${toNum(a[1])}))`),
-    doc: doc('log(x[, base])', 'The logarithm in the given base, 10 by default; null for zero or a negative number.', '* | eval mag=log(bytes, 2)'),
+    doc: doc(
+      'log(x[, base])',
+      'The logarithm in the given base, 10 by default; null for zero or a negative number.',
+      '* | eval mag=log(bytes, 2)',
+    ),
   }),
-  pow: { min: 2, max: 2, type: 'num', sql: (a) => `pow(${toNum(a[0])}, ${toNum(a[1])})`, doc: doc('pow(x, y)', 'x raised to the power y.', '* | eval sq=pow(size, 2)') },
+  pow: {
+    min: 2,
+    max: 2,
+    type: 'num',
+    sql: (a) => `pow(${toNum(a[0])}, ${toNum(a[1])})`,
+    doc: doc('pow(x, y)', 'x raised to the power y.', '* | eval sq=pow(size, 2)'),
+  },
   round: tried({
-    min: 1, max: 2, type: 'num',
+    min: 1,
+    max: 2,
+    type: 'num',
     sql: (a) => `round(${toNum(a[0])}, ${a.length > 1 ? `CAST(${toNum(a[1])} AS INTEGER)` : '0'})`,
-    doc: doc('round(x[, digits])', 'The number rounded to the given number of decimals, 0 by default.', '* | eval s=round(duration_ms / 1000, 2)'),
+    doc: doc(
+      'round(x[, digits])',
+      'The number rounded to the given number of decimals, 0 by default.',
+      '* | eval s=round(duration_ms / 1000, 2)',
+    ),
   }),
-  tonumber: { min: 1, max: 1, type: 'num', sql: (a) => toNum(a[0]), doc: doc('tonumber(x)', 'The value as a number; null when it does not read as one.', '* | eval code=tonumber(status)') },
-  tostring: { min: 1, max: 1, type: 'str', sql: (a) => toStr(a[0]), doc: doc('tostring(x)', 'The value as text.', '* | eval s=tostring(status)') },
-  isnull: { min: 1, max: 1, type: 'bool', sql: (a) => `(${a[0].sql} IS NULL)`, doc: doc('isnull(x)', 'True when the value is null, for example a field the event lacks.', '* | where isnull(user)') },
-  isnotnull: { min: 1, max: 1, type: 'bool', sql: (a) => `(${a[0].sql} IS NOT NULL)`, doc: doc('isnotnull(x)', 'True when the value is not null.', '* | where isnotnull(user)') },
-  isnum: { min: 1, max: 1, type: 'bool', sql: (a) => `(${toNum(a[0])} IS NOT NULL)`, doc: doc('isnum(x)', 'True when the value reads as a number.', '* | where isnum(status)') },
+  tonumber: {
+    min: 1,
+    max: 1,
+    type: 'num',
+    sql: (a) => toNum(a[0]),
+    doc: doc(
+      'tonumber(x)',
+      'The value as a number; null when it does not read as one.',
+      '* | eval code=tonumber(status)',
+    ),
+  },
+  tostring: {
+    min: 1,
+    max: 1,
+    type: 'str',
+    sql: (a) => toStr(a[0]),
+    doc: doc('tostring(x)', 'The value as text.', '* | eval s=tostring(status)'),
+  },
+  isnull: {
+    min: 1,
+    max: 1,
+    type: 'bool',
+    sql: (a) => `(${a[0].sql} IS NULL)`,
+    doc: doc(
+      'isnull(x)',
+      'True when the value is null, for example a field the event lacks.',
+      '* | where isnull(user)',
+    ),
+  },
+  isnotnull: {
+    min: 1,
+    max: 1,
+    type: 'bool',
+    sql: (a) => `(${a[0].sql} IS NOT NULL)`,
+    doc: doc('isnotnull(x)', 'True when the value is not null.', '* | where isnotnull(user)'),
+  },
+  isnum: {
+    min: 1,
+    max: 1,
+    type: 'bool',
+    sql: (a) => `(${toNum(a[0])} IS NOT NULL)`,
+    doc: doc('isnum(x)', 'True when the value reads as a number.', '* | where isnum(status)'),
+  },
   if: {
-    min: 3, max: 3, type: 'any',
+    min: 3,
+    max: 3,
+    type: 'any',
     sql: (a) => {
       const [then, otherwise] = unify([a[1], a[2]]).sqls;
       return `CASE WHEN coalesce(${toBool(a[0])}, FALSE) THEN ${then} ELSE ${otherwise} END`;
     },
     typeOf: (a) => unify([a[1], a[2]]).type,
-    doc: doc('if(cond, a, b)', 'a when the condition is true, else b (a null condition counts as false; text when a and b differ in type).', '* | eval level=if(status >= 500, "error", "ok")'),
+    doc: doc(
+      'if(cond, a, b)',
+      'a when the condition is true, else b (a null condition counts as false; text when a and b differ in type).',
+      '* | eval level=if(status >= 500, "error", "ok")',
+    ),
   },
   case: {
-    min: 2, max: 64, type: 'any',
+    min: 2,
+    max: 64,
+    type: 'any',
     sql: (a) => {
       const values = unify(caseValues(a)).sqls;
       const whens = values.map((v, i) => `WHEN coalesce(${toBool(a[2 * i])}, FALSE) THEN ${v}`);
       return `CASE ${whens.join(' ')} ELSE NULL END`;
     },
     typeOf: (a) => unify(caseValues(a)).type,
-    doc: doc('case(cond1, v1[, cond2, v2…])', 'The value after the first true condition; null when none is true (text when the values differ in type).', '* | eval class=case(status >= 500, "5xx", status >= 400, "4xx", true, "ok")'),
+    doc: doc(
+      'case(cond1, v1[, cond2, v2…])',
+      'The value after the first true condition; null when none is true (text when the values differ in type).',
+      '* | eval class=case(status >= 500, "5xx", status >= 400, "4xx", true, "ok")',
+    ),
   },
   coalesce: {
-    min: 1, max: 64, type: 'any',
+    min: 1,
+    max: 64,
+    type: 'any',
     sql: (a) => `coalesce(${unify(a).sqls.join(', ')})`,
     typeOf: (a) => unify(a).type,
-    doc: doc('coalesce(a, …)', 'The first of the values that is not null (as text when they differ in type).', '* | eval who=coalesce(user, src_ip, "unknown")'),
+    doc: doc(
+      'coalesce(a, …)',
+      'The first of the values that is not null (as text when they differ in type).',
+      '* | eval who=coalesce(user, src_ip, "unknown")',
+    ),
   },
-  concat: { min: 1, max: 64, type: 'str', sql: (a) => `concat(${a.map(toStr).join(', ')})`, doc: doc('concat(a, …)', 'The values joined as text.', '* | eval where=concat(host, ":", port)') },
+  concat: {
+    min: 1,
+    max: 64,
+    type: 'str',
+    sql: (a) => `concat(${a.map(toStr).join(', ')})`,
+    doc: doc('concat(a, …)', 'The values joined as text.', '* | eval where=concat(host, ":", port)'),
+  },
   substr: tried({
-    min: 2, max: 3, type: 'str',
-    sql: (a) => `substr(${toStr(a[0])}, CAST(${toNum(a[1])} AS BIGINT)${a.length > 2 ? `, CAST(${toNum(a[2])} AS BIGINT)` : ''})`,
-    doc: doc('substr(s, start[, len])', 'Part of the text from a 1-based position, to the end or len characters long.', '* | eval day=substr(date, 1, 10)'),
+    min: 2,
+    max: 3,
+    type: 'str',
+    sql: (a) =>
+      `substr(${toStr(a[0])}, CAST(${toNum(a[1])} AS BIGINT)${a.length > 2 ? `, CAST(${toNum(a[2])} AS BIGINT)` : ''})`,
+    doc: doc(
+      'substr(s, start[, len])',
+      'Part of the text from a 1-based position, to the end or len characters long.',
+      '* | eval day=substr(date, 1, 10)',
+    ),
   }),
   replace: {
-    min: 3, max: 3, type: 'str',
+    min: 3,
+    max: 3,
+    type: 'str',
     sql: (a) => `regexp_replace(${toStr(a[0])}, ${toStr(a[1])}, ${toStr(a[2])}, 'g')`,
-    doc: doc('replace(s, regex, with)', 'The text with every match of the regex (RE2) replaced.', '* | eval path=replace(uri, "\\?.*", "")'),
+    doc: doc(
+      'replace(s, regex, with)',
+      'The text with every match of the regex (RE2) replaced.',
+      '* | eval path=replace(uri, "\\?.*", "")',
+    ),
   },
   match: {
-    min: 2, max: 2, type: 'bool',
+    min: 2,
+    max: 2,
+    type: 'bool',
     sql: (a) => `regexp_matches(${toStr(a[0])}, ${toStr(a[1])})`,
-    doc: doc('match(s, regex)', 'True when the regex (RE2) matches somewhere in the text.', '* | where match(message, "time.?out")'),
+    doc: doc(
+      'match(s, regex)',
+      'True when the regex (RE2) matches somewhere in the text.',
+      '* | where match(message, "time.?out")',
+    ),
   },
   like: {
-    min: 2, max: 2, type: 'bool',
+    min: 2,
+    max: 2,
+    type: 'bool',
     sql: (a) => `(${toStr(a[0])} LIKE ${toStr(a[1])})`,
-    doc: doc('like(s, pattern)', 'True when the whole text matches the pattern, where % is any run of characters and _ one character.', '* | where like(uri, "/api/%")'),
+    doc: doc(
+      'like(s, pattern)',
+      'True when the whole text matches the pattern, where % is any run of characters and _ one character.',
+      '* | where like(uri, "/api/%")',
+    ),
   },
-  min: { min: 1, max: 64, type: 'num', sql: (a) => `least(${a.map(toNum).join(', ')})`, doc: doc('min(a, …)', 'The smallest of the numbers.', '* | eval low=min(cpu, 100)') },
-  max: { min: 1, max: 64, type: 'num', sql: (a) => `greatest(${a.map(toNum).join(', ')})`, doc: doc('max(a, …)', 'The largest of the numbers.', '* | eval high=max(retries, 1)') },
-  now: { min: 0, max: 0, type: 'num', sql: (_a, nowMs) => num(Math.floor(nowMs / 1000)), doc: doc('now()', 'The time the search started, in epoch seconds.', '* | eval age=now() - strptime(created, "%Y-%m-%d")') },
+  min: {
+    min: 1,
+    max: 64,
+    type: 'num',
+    sql: (a) => `least(${a.map(toNum).join(', ')})`,
+    doc: doc('min(a, …)', 'The smallest of the numbers.', '* | eval low=min(cpu, 100)'),
+  },
+  max: {
+    min: 1,
+    max: 64,
+    type: 'num',
+    sql: (a) => `greatest(${a.map(toNum).join(', ')})`,
+    doc: doc('max(a, …)', 'The largest of the numbers.', '* | eval high=max(retries, 1)'),
+  },
+  now: {
+    min: 0,
+    max: 0,
+    type: 'num',
+    sql: (_a, nowMs) => num(Math.floor(nowMs / 1000)),
+    doc: doc(
+      'now()',
+      'The time the search started, in epoch seconds.',
+      '* | eval age=now() - strptime(created, "%Y-%m-%d")',
+    ),
+  },
   strftime: tried({
-    min: 2, max: 2, type: 'str',
-    sql: (a) => `strftime(${a[0].type === 'time' ? a[0].sql : `make_timestamp(CAST(${toNum(a[0])} * 1e6 AS BIGINT))`}, ${toStr(a[1])})`,
-    doc: doc('strftime(t, format)', 'Formats a time (_time or epoch seconds) as text with a strftime format.', '* | eval hour=strftime(_time, "%H")'),
+    min: 2,
+    max: 2,
+    type: 'str',
+    sql: (a) =>
+      `strftime(${a[0].type === 'time' ? a[0].sql : `make_timestamp(CAST(${toNum(a[0])} * 1e6 AS BIGINT))`}, ${toStr(a[1])})`,
+    doc: doc(
+      'strftime(t, format)',
+      'Formats a time (_time or epoch seconds) as text with a strftime format.',
+      '* | eval hour=strftime(_time, "%H")',
+    ),
   }),
   strptime: {
-    min: 2, max: 2, type: 'num',
+    min: 2,
+    max: 2,
+    type: 'num',
     sql: (a) => `(epoch_us(try_strptime(${toStr(a[0])}, ${toStr(a[1])})) / 1e6)`,
-    doc: doc('strptime(s, format)', 'Reads text with a strftime format into epoch seconds; null when it does not fit.', '* | eval t=strptime(ts, "%d/%m/%Y %H:%M:%S")'),
+    doc: doc(
+      'strptime(s, format)',
+      'Reads text with a strftime format into epoch seconds; null when it does not fit.',
+      '* | eval t=strptime(ts, "%d/%m/%Y %H:%M:%S")',
+    ),
   },
 };
 

@@ -25,7 +25,9 @@ export function storedAliases(name: string): readonly string[] {
 
 /** The fields known formats give, with those formats by name: the language reference's (autocomplete's) list. */
 export function formatFieldCatalog(): { name: string; formats: string[] }[] {
-  return [...formatSources()].map(([name, list]) => ({ name, formats: list.map((x) => x.format.name) })).sort((a, b) => (a.name < b.name ? -1 : 1));
+  return [...formatSources()]
+    .map(([name, list]) => ({ name, formats: list.map((x) => x.format.name) }))
+    .sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
 /** SQL (VARCHAR) of `name` as the known layouts give it (the first that matches), undefined when no layout has it. */
@@ -54,7 +56,10 @@ export function textValueSql(name: string, col: (n: string) => ColRef, gate?: st
   // fast path: without a layout giving it, the name itself must be in the text, a test cheaper
   // than the value's words (`22` is in most lines with numbers, `id.resp_p` in few)
   const tests = [...(layout ? [] : [mayHoldKeySql(text, name)]), ...(gate === undefined ? [] : [gate])];
-  const fromText = tests.length === 0 ? `coalesce(${found.join(', ')})` : `CASE WHEN ${tests.join(' AND ')} THEN coalesce(${found.join(', ')}) END`;
+  const fromText =
+    tests.length === 0
+      ? `coalesce(${found.join(', ')})`
+      : `CASE WHEN ${tests.join(' AND ')} THEN coalesce(${found.join(', ')}) END`;
   return aliases.length ? `coalesce(${[...aliases, fromText].join(', ')})` : fromText;
 }
 

@@ -11,13 +11,21 @@ import { isExtractable, storedAliases, valueSpelledInText } from './auto-fields.
  * the one found in the message (auto-fields.ts). A stored column keeps its type (a text found for a
  * BIGINT field is cast, NULL when it is not a number); a field no event stores becomes text.
  */
-export function pushExtracted(b: StageBuilder, values: ReadonlyMap<string, string>, storedTypes?: Readonly<Record<string, string>>): void {
+export function pushExtracted(
+  b: StageBuilder,
+  values: ReadonlyMap<string, string>,
+  storedTypes?: Readonly<Record<string, string>>,
+): void {
   b.setColumns(
     [...values].map(([name, text]) => {
       const prev = b.schema.get(name);
       if (prev === undefined) return { name, sql: text, type: 'any' };
       const type = storedTypes?.[name] ?? 'VARCHAR';
-      return { name, sql: `coalesce(${ident(name)}, ${type === 'VARCHAR' ? text : `TRY_CAST(${text} AS ${type})`})`, type: prev };
+      return {
+        name,
+        sql: `coalesce(${ident(name)}, ${type === 'VARCHAR' ? text : `TRY_CAST(${text} AS ${type})`})`,
+        type: prev,
+      };
     }),
   );
 }

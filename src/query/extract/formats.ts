@@ -46,7 +46,8 @@ export const FORMATS: readonly LogFormat[] = [
   {
     name: 'apache_error',
     title: 'Apache error log',
-    regex: '^\\[[A-Z][a-z]{2} [A-Z][a-z]{2} [^\\]]+\\] \\[(?:(?P<module>\\w+):)?(?P<level>\\w+)\\](?: \\[pid (?P<pid>\\d+)[^\\]]*\\])?(?: \\[client (?P<clientip>[^\\]\\s]+?)(?::\\d+)?\\])?',
+    regex:
+      '^\\[[A-Z][a-z]{2} [A-Z][a-z]{2} [^\\]]+\\] \\[(?:(?P<module>\\w+):)?(?P<level>\\w+)\\](?: \\[pid (?P<pid>\\d+)[^\\]]*\\])?(?: \\[client (?P<clientip>[^\\]\\s]+?)(?::\\d+)?\\])?',
   },
   {
     name: 'log4j',
@@ -66,7 +67,8 @@ export const FORMATS: readonly LogFormat[] = [
   {
     name: 'logcat',
     title: 'Android logcat (threadtime): date time pid tid level tag:',
-    regex: '^\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.\\d{3} +(?P<pid>\\d+) +(?P<tid>\\d+) (?P<level>[VDIWEF]) (?P<component>[^:\\s][^:]*?) *: ',
+    regex:
+      '^\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.\\d{3} +(?P<pid>\\d+) +(?P<tid>\\d+) (?P<level>[VDIWEF]) (?P<component>[^:\\s][^:]*?) *: ',
   },
   {
     name: 'windows_cbs',
@@ -76,7 +78,8 @@ export const FORMATS: readonly LogFormat[] = [
   {
     name: 'bgl',
     title: 'Blue Gene/L RAS log: label epoch date node time node type component level',
-    regex: '^\\S+ \\d+ \\d{4}\\.\\d{2}\\.\\d{2} (?P<node>\\S+) \\d{4}-\\d{2}-\\d{2}-[\\d.]+ \\S+ (?P<type>[A-Z]+) (?P<component>[A-Z_]+) (?P<level>[A-Z]+) ',
+    regex:
+      '^\\S+ \\d+ \\d{4}\\.\\d{2}\\.\\d{2} (?P<node>\\S+) \\d{4}-\\d{2}-\\d{2}-[\\d.]+ \\S+ (?P<type>[A-Z]+) (?P<component>[A-Z_]+) (?P<level>[A-Z]+) ',
   },
   {
     name: 'pipe_delimited',
@@ -92,7 +95,8 @@ export const FORMATS: readonly LogFormat[] = [
  * cut after it.
  */
 export function fieldRegex(format: LogFormat, field: string): string {
-  if (format.tail !== undefined && groupNames(format.tail).includes(field)) return format.regex.replace(/\(\?P<[A-Za-z_]\w*>/g, '(?:') + singleCapture(format.tail, field, true);
+  if (format.tail !== undefined && groupNames(format.tail).includes(field))
+    return format.regex.replace(/\(\?P<[A-Za-z_]\w*>/g, '(?:') + singleCapture(format.tail, field, true);
   return singleCapture(format.regex, field, false);
 }
 

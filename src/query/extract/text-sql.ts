@@ -74,7 +74,8 @@ export function spathToJsonPath(path: string): string {
     const m = /^([^{}]*)((?:\{\d*\})*)$/.exec(seg);
     const key = m ? m[1] : seg;
     if (key.length > 0) out += `."${key.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-    for (const idx of (m?.[2] ?? '').matchAll(/\{(\d*)\}/g)) out += idx[1] === '' ? '[*]' : `[${Math.max(0, Number(idx[1]) - 1)}]`;
+    for (const idx of (m?.[2] ?? '').matchAll(/\{(\d*)\}/g))
+      out += idx[1] === '' ? '[*]' : `[${Math.max(0, Number(idx[1]) - 1)}]`;
   }
   return out;
 }

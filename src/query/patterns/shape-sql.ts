@@ -62,9 +62,28 @@ export function pushShapeStages(b: StageBuilder, s: ShapeInput): void {
   // one reference to the stage above (a second one could have DuckDB compute the shapes twice):
   // each shape of rank ≤ SHAPE_CAP is a group of its own, the rest one group per by value
   const other = `__rank > ${SHAPE_CAP}`;
-  const folded = [...byOut, 'sum(__n) AS __n', 'min(__lo) AS __lo', 'max(__hi) AS __hi', 'min(__first) AS __first', 'max(__last) AS __last', `${other} AS __other`];
+  const folded = [
+    ...byOut,
+    'sum(__n) AS __n',
+    'min(__lo) AS __lo',
+    'max(__hi) AS __hi',
+    'min(__first) AS __first',
+    'max(__last) AS __last',
+    `${other} AS __other`,
+  ];
   const schema: Schema = new Map(s.by.map((f, i) => [byOut[i], f.type]));
-  for (const [name, type] of [['__n', 'num'], ['__lo', 'str'], ['__hi', 'str'], ['__first', s.time ? 'time' : 'any'], ['__last', s.time ? 'time' : 'any'], ['__other', 'bool']] as const) schema.set(name, type);
-  b.push(`SELECT ${folded.join(', ')} FROM ${b.cur} GROUP BY ${[...byOut, `CASE WHEN ${other} THEN NULL ELSE __rank END`, other].join(', ')}`, schema);
+  for (const [name, type] of [
+    ['__n', 'num'],
+    ['__lo', 'str'],
+    ['__hi', 'str'],
+    ['__first', s.time ? 'time' : 'any'],
+    ['__last', s.time ? 'time' : 'any'],
+    ['__other', 'bool'],
+  ] as const)
+    schema.set(name, type);
+  b.push(
+    `SELECT ${folded.join(', ')} FROM ${b.cur} GROUP BY ${[...byOut, `CASE WHEN ${other} THEN NULL ELSE __rank END`, other].join(', ')}`,
+    schema,
+  );
   b.order = [{ sql: '__n', desc: true, cols: ['__n'] }];
 }

@@ -37,8 +37,15 @@ export interface PatternsOptions {
 }
 
 /** The answer of `patterns` (its `by` fields and `limit`) from its stage's rows, at most `maxRows` rows. */
-export function patternsTable(n: { by: string[]; limit?: number }, rows: unknown[][], maxRows: number): { columns: string[]; rows: unknown[][] } {
-  return { columns: [...n.by, ...RESULT_COLUMNS], rows: patternRows({ byCount: n.by.length, limit: n.limit }, rows).slice(0, maxRows) };
+export function patternsTable(
+  n: { by: string[]; limit?: number },
+  rows: unknown[][],
+  maxRows: number,
+): { columns: string[]; rows: unknown[][] } {
+  return {
+    columns: [...n.by, ...RESULT_COLUMNS],
+    rows: patternRows({ byCount: n.by.length, limit: n.limit }, rows).slice(0, maxRows),
+  };
 }
 
 /** The answer's rows from the stage's rows (jsonValue'd): by fields, pattern, count, first_time, last_time, sample. */

@@ -86,7 +86,8 @@ export function maskedWords(text: string): Words {
   raw.words.forEach((w, i) => {
     const m = maskWord(w);
     // the run keeps the separator after its last word: `200 1234 "-"` → `<*> "-"`
-    if (words.length > 0 && m === words[words.length - 1] && m.includes(WILDCARD)) seps[seps.length - 1] = raw.seps[i + 1];
+    if (words.length > 0 && m === words[words.length - 1] && m.includes(WILDCARD))
+      seps[seps.length - 1] = raw.seps[i + 1];
     else {
       words.push(m);
       seps.push(raw.seps[i + 1]);

@@ -24,32 +24,87 @@ interface AggDef {
   sql(col: ColRef, over: string): AggSql;
 }
 
-const quantile = (col: ColRef, q: number, over: string): AggSql => ({ sql: `quantile_cont(${toNum(col)}, ${q})${over}`, type: 'num' });
-const numeric = (fn: string) => (col: ColRef, over: string): AggSql => ({ sql: `${fn}(${toNum(col)})${over}`, type: 'num' });
+const quantile = (col: ColRef, q: number, over: string): AggSql => ({
+  sql: `quantile_cont(${toNum(col)}, ${q})${over}`,
+  type: 'num',
+});
+const numeric =
+  (fn: string) =>
+  (col: ColRef, over: string): AggSql => ({ sql: `${fn}(${toNum(col)})${over}`, type: 'num' });
 /** min/max keep text and times as they are (text core fields, _time), else compare numbers. */
-const extreme = (fn: string) => (col: ColRef, over: string): AggSql =>
-  col.type === 'time' || col.type === 'str' ? { sql: `${fn}(${col.sql})${over}`, type: col.type } : numeric(fn)(col, over);
+const extreme =
+  (fn: string) =>
+  (col: ColRef, over: string): AggSql =>
+    col.type === 'time' || col.type === 'str'
+      ? { sql: `${fn}(${col.sql})${over}`, type: col.type }
+      : numeric(fn)(col, over);
 
 const AGGS: Record<string, AggDef> = {
   count: {
-    doc: doc('count | count(field)', 'Counts the events, or with a field the events where it is not null.', '* | stats count by host'),
+    doc: doc(
+      'count | count(field)',
+      'Counts the events, or with a field the events where it is not null.',
+      '* | stats count by host',
+    ),
     sql: (col, over) => ({ sql: `count(${col.sql})${over}`, type: 'num' }),
   },
-  sum: { doc: doc('sum(field)', 'Adds up the numeric values of a field.', '* | stats sum(bytes) by host'), sql: numeric('sum') },
-  avg: { doc: doc('avg(field)', 'The mean of the numeric values of a field.', '* | stats avg(duration_ms) as mean by service'), sql: numeric('avg') },
-  min: { doc: doc('min(field)', 'The smallest value: numeric, or text for text core fields and times.', '* | stats min(_time) by host'), sql: extreme('min') },
-  max: { doc: doc('max(field)', 'The largest value: numeric, or text for text core fields and times.', '* | stats max(bytes) by host'), sql: extreme('max') },
-  dc: { doc: doc('dc(field)', 'Counts the distinct values of a field.', '* | stats dc(user) by host'), sql: (col, over) => ({ sql: `count(DISTINCT ${col.sql})${over}`, type: 'num' }) },
+  sum: {
+    doc: doc('sum(field)', 'Adds up the numeric values of a field.', '* | stats sum(bytes) by host'),
+    sql: numeric('sum'),
+  },
+  avg: {
+    doc: doc(
+      'avg(field)',
+      'The mean of the numeric values of a field.',
+      '* | stats avg(duration_ms) as mean by service',
+    ),
+    sql: numeric('avg'),
+  },
+  min: {
+    doc: doc(
+      'min(field)',
+      'The smallest value: numeric, or text for text core fields and times.',
+      '* | stats min(_time) by host',
+    ),
+    sql: extreme('min'),
+  },
+  max: {
+    doc: doc(
+      'max(field)',
+      'The largest value: numeric, or text for text core fields and times.',
+      '* | stats max(bytes) by host',
+    ),
+    sql: extreme('max'),
+  },
+  dc: {
+    doc: doc('dc(field)', 'Counts the distinct values of a field.', '* | stats dc(user) by host'),
+    sql: (col, over) => ({ sql: `count(DISTINCT ${col.sql})${over}`, type: 'num' }),
+  },
   values: {
-    doc: doc('values(field)', 'The distinct values of a field, sorted, at most 100.', '* | stats values(status) by host'),
+    doc: doc(
+      'values(field)',
+      'The distinct values of a field, sorted, at most 100.',
+      '* | stats values(status) by host',
+    ),
     // Splunk's values(): distinct values, sorted, capped
     sql: (col, over) => ({ sql: `list_slice(list_sort(list(DISTINCT ${toStr(col)})${over}), 1, 100)`, type: 'list' }),
   },
-  median: { doc: doc('median(field)', 'The middle value of a numeric field (the 50th percentile, interpolated).', '* | stats median(duration_ms) by service'), sql: (col, over) => quantile(col, 0.5, over) },
+  median: {
+    doc: doc(
+      'median(field)',
+      'The middle value of a numeric field (the 50th percentile, interpolated).',
+      '* | stats median(duration_ms) by service',
+    ),
+    sql: (col, over) => quantile(col, 0.5, over),
+  },
 };
 
 const PERCENTILE = /^p([1-9][0-9]?)$/;
-const PERCENTILE_DOC = doc('p<1-99>(field)', 'The Nth percentile of a numeric field (p50, p95, p99, any N from 1 to 99), interpolated between values.', '* | stats p95(duration_ms) by service');
+const PERCENTILE_DOC = doc(
+  'p<1-99>(field)',
+  'The Nth percentile of a numeric field (p50, p95, p99, any N from 1 to 99), interpolated between values.',
+  '* | stats p95(duration_ms) by service',
+);
 
 export function isAggName(name: string): boolean {
   return Object.hasOwn(AGGS, name) || PERCENTILE.test(name);
@@ -72,7 +127,11 @@ export function printAgg(a: Agg): string {
 
 function parseAgg(p: Parser, t: Token): Agg {
   const fn = t.text.toLowerCase();
-  if (t.kind !== 'ident' || !isAggName(fn)) throw p.fail(`unexpected ${describe(t)}: missing an aggregation (count, sum, avg, min, max, dc, values, p50, p95, p99)`, t);
+  if (t.kind !== 'ident' || !isAggName(fn))
+    throw p.fail(
+      `unexpected ${describe(t)}: missing an aggregation (count, sum, avg, min, max, dc, values, p50, p95, p99)`,
+      t,
+    );
   const agg: Agg = { fn };
   const open = p.peek('expr');
   if (open.kind === 'op' && open.text === '(') {

@@ -24,13 +24,16 @@ export type ProducesTable = (q: Subquery) => boolean;
  * The pipe, given how to print a subquery's pipes and whether it yields a table: both need the
  * registry, which lists this pipe (registry.ts builds it; no import cycle).
  */
-export function appendPipeWith(printPipe: (p: { kind: string }) => string, producesTable: ProducesTable): PipeDef<AppendPipe> {
+export function appendPipeWith(
+  printPipe: (p: { kind: string }) => string,
+  producesTable: ProducesTable,
+): PipeDef<AppendPipe> {
   const printSub = (q: Subquery) => [printSearch(q.search), ...q.pipes.map(printPipe)].join(' | ');
   return {
     name: 'append',
     doc: doc(
       'append [search <query>]',
-      "Adds the rows of a subquery, run over the same environments and time range, after the current rows.",
+      'Adds the rows of a subquery, run over the same environments and time range, after the current rows.',
       'status>=500 | stats count by host | append [search status>=500 | stats count as count] | sort -count',
     ),
     parse: (p) => ({ kind: 'append', sub: p.subquery('subsearch') }),
@@ -42,9 +45,11 @@ export function appendPipeWith(printPipe: (p: { kind: string }) => string, produ
       if (!b.subquery) throw new Error('BUG: append outside compile()');
       const sub = b.subquery(n.sub);
       const schema = new Map<string, ColType>(b.schema);
-      for (const [name, type] of sub.schema) schema.set(name, schema.has(name) && schema.get(name) !== type ? 'any' : type);
+      for (const [name, type] of sub.schema)
+        schema.set(name, schema.has(name) && schema.get(name) !== type ? 'any' : type);
       if ([...schema.keys()].some((k) => k === '__ord')) throw pipeError('append', 'a column may not be named __ord');
-      const numbered = (x: StageBuilder, offset: string) => `SELECT ${[...x.schema.keys()].map(ident).join(', ')}, ${offset}row_number() OVER (${x.orderBy().trim()}) AS __ord FROM ${x.cur}`;
+      const numbered = (x: StageBuilder, offset: string) =>
+        `SELECT ${[...x.schema.keys()].map(ident).join(', ')}, ${offset}row_number() OVER (${x.orderBy().trim()}) AS __ord FROM ${x.cur}`;
       const mode = b.mode === 'table' || sub.mode === 'table' ? 'table' : 'events';
       b.push(`${numbered(b, '')} UNION ALL BY NAME ${numbered(sub, '1000000000000 + ')}`, schema);
       b.order = [{ sql: '__ord', desc: false, cols: ['__ord'] }];

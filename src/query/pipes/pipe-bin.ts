@@ -47,7 +47,8 @@ function compileBin(n: BinPipe, b: StageBuilder): void {
   const col = b.col(n.field);
   const out = n.as ?? n.field;
   if (col.type === 'time') {
-    if (n.span !== undefined && parseSpan(n.span) === undefined) throw pipeError('bin', `${n.field} is a time: its span takes a unit (30s, 5m, 1h, 1d), not ${n.span}`);
+    if (n.span !== undefined && parseSpan(n.span) === undefined)
+      throw pipeError('bin', `${n.field} is a time: its span takes a unit (30s, 5m, 1h, 1d), not ${n.span}`);
     const spanUs = spanOf(n.span, b.range) * 1_000_000;
     b.setColumns([{ name: out, sql: `make_timestamp((epoch_us(${col.sql}) // ${spanUs}) * ${spanUs})`, type: 'time' }]);
     return;
@@ -57,14 +58,25 @@ function compileBin(n: BinPipe, b: StageBuilder): void {
   const lo = `(floor(${asNumber(col.sql)} / ${span}) * ${span})`;
   // the range as Splunk prints it: "200-300"; whole numbers without a decimal point
   const text = (x: string) => `regexp_replace(CAST(${x} AS VARCHAR), '\\.0$', '')`;
-  b.setColumns([{ name: out, sql: `CASE WHEN ${lo} IS NULL THEN NULL ELSE ${text(lo)} || '-' || ${text(`(${lo} + ${span})`)} END`, type: 'str' }]);
+  b.setColumns([
+    {
+      name: out,
+      sql: `CASE WHEN ${lo} IS NULL THEN NULL ELSE ${text(lo)} || '-' || ${text(`(${lo} + ${span})`)} END`,
+      type: 'str',
+    },
+  ]);
 }
 
-const printBin = (n: BinPipe): string => `bin ${n.span ? `span=${n.span} ` : ''}${printListName(n.field)}${n.as ? ` as ${printListName(n.as)}` : ''}`;
+const printBin = (n: BinPipe): string =>
+  `bin ${n.span ? `span=${n.span} ` : ''}${printListName(n.field)}${n.as ? ` as ${printListName(n.as)}` : ''}`;
 
 export const binPipe: PipeDef<BinPipe> = {
   name: 'bin',
-  doc: doc('bin [span=<span>] <field> [as <name>]', 'Puts each value in its bucket: a time becomes the start of its span, a number the text of its range (250 with span=100 is 200-300).', '* | bin span=1h _time | stats count by _time, host'),
+  doc: doc(
+    'bin [span=<span>] <field> [as <name>]',
+    'Puts each value in its bucket: a time becomes the start of its span, a number the text of its range (250 with span=100 is 200-300).',
+    '* | bin span=1h _time | stats count by _time, host',
+  ),
   parse: parseBin,
   print: printBin,
   reads: (n) => [n.field],
@@ -75,5 +87,9 @@ export const binPipe: PipeDef<BinPipe> = {
 export const bucketPipe: PipeDef<BinPipe> = {
   ...binPipe,
   name: 'bucket',
-  doc: doc('bucket [span=<span>] <field> [as <name>]', 'Another name for bin: puts each time or number in its bucket.', '* | bucket span=5m _time | stats count by _time'),
+  doc: doc(
+    'bucket [span=<span>] <field> [as <name>]',
+    'Another name for bin: puts each time or number in its bucket.',
+    '* | bucket span=5m _time | stats count by _time',
+  ),
 };

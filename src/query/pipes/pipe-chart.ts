@@ -63,12 +63,20 @@ function parseChart(p: Parser): ChartPipe {
 function fields(p: Parser, after: string, max: number): string[] {
   const first = p.peek('search');
   const names = p.fieldList(`a field after "${after}"`, { stop: ['by', ...OPTIONS] });
-  if (names.length > max) throw p.fail(`chart takes ${max === 1 ? 'one field' : 'at most two fields'} after "${after}", not ${names.length}`, first);
+  if (names.length > max)
+    throw p.fail(
+      `chart takes ${max === 1 ? 'one field' : 'at most two fields'} after "${after}", not ${names.length}`,
+      first,
+    );
   return names;
 }
 
 function printChart(n: ChartPipe): string {
-  const opts = [n.limit === DEFAULT_LIMIT ? '' : `limit=${n.limit}`, n.usenull ? '' : 'usenull=false', n.useother ? '' : 'useother=false'].filter(Boolean);
+  const opts = [
+    n.limit === DEFAULT_LIMIT ? '' : `limit=${n.limit}`,
+    n.usenull ? '' : 'usenull=false',
+    n.useother ? '' : 'useother=false',
+  ].filter(Boolean);
   const split = `over ${printListName(n.over)}${n.by === undefined ? '' : ` by ${printListName(n.by)}`}`;
   return ['chart', ...opts, n.aggs.map(printAgg).join(', '), split].join(' ');
 }
@@ -96,7 +104,10 @@ function compileBy(n: ChartPipe & { by: string }, b: StageBuilder, x: ColRef): v
   const where = [`${x.sql} IS NOT NULL`, ...(n.usenull ? [] : [`${y.sql} IS NOT NULL`])];
   const yText = n.usenull ? `coalesce(${toStr(y)}, 'NULL')` : toStr(y);
   const select = [`${x.sql} AS __x`, `${yText} AS __y`, ...inputs.map((f, i) => `${b.col(f).sql} AS __f${i}`)];
-  b.push(`SELECT ${select.join(', ')} FROM ${b.cur} WHERE ${where.join(' AND ')}`, new Map(inputs.map((f, i) => [`__f${i}`, b.col(f).type])));
+  b.push(
+    `SELECT ${select.join(', ')} FROM ${b.cur} WHERE ${where.join(' AND ')}`,
+    new Map(inputs.map((f, i) => [`__f${i}`, b.col(f).type])),
+  );
   const events = b.cur;
   let from = events;
   let yOut = '__y';
@@ -105,12 +116,17 @@ function compileBy(n: ChartPipe & { by: string }, b: StageBuilder, x: ColRef): v
     const first = aggSql(aggs[0], b);
     const weight = first.type === 'num' ? first.sql : 'count(*)';
     const cells = `SELECT __y, ${weight} AS __w FROM ${events} GROUP BY __x, __y`;
-    b.push(`SELECT __y, row_number() OVER (ORDER BY sum(__w) DESC NULLS LAST, __y) AS __rank FROM (${cells}) GROUP BY __y`);
+    b.push(
+      `SELECT __y, row_number() OVER (ORDER BY sum(__w) DESC NULLS LAST, __y) AS __rank FROM (${cells}) GROUP BY __y`,
+    );
     from = `${events} JOIN ${b.cur} USING (__y)`;
     yOut = `CASE WHEN __rank <= ${n.limit} THEN __y ELSE 'OTHER' END`;
     if (!n.useother) keep = ` WHERE __rank <= ${n.limit}`;
   }
-  const schema: Schema = new Map([[n.over, x.type], [n.by, 'str']]);
+  const schema: Schema = new Map([
+    [n.over, x.type],
+    [n.by, 'str'],
+  ]);
   const items = [`__x AS ${ident(n.over)}`, `${yOut} AS ${ident(n.by)}`];
   aggs.forEach((a, i) => {
     const s = aggSql(a, b);
@@ -133,7 +149,11 @@ export const chartPipe: PipeDef<ChartPipe> = {
   writes: () => 'all',
   compile(n, b) {
     b.markMatched();
-    checkDistinct('chart', [n.over, ...(n.by === undefined ? [] : [n.by]), ...n.aggs.map(aggName)], 'name an aggregation with "as"');
+    checkDistinct(
+      'chart',
+      [n.over, ...(n.by === undefined ? [] : [n.by]), ...n.aggs.map(aggName)],
+      'name an aggregation with "as"',
+    );
     const x = b.col(n.over);
     if (n.by === undefined) {
       const schema: Schema = new Map([[n.over, x.type]]);
@@ -141,7 +161,12 @@ export const chartPipe: PipeDef<ChartPipe> = {
       b.push(`SELECT ${select.join(', ')} FROM ${b.cur} WHERE ${x.sql} IS NOT NULL GROUP BY 1`, schema);
     } else {
       compileBy({ ...n, by: n.by }, b, x);
-      b.timechart = { spanSecs: 0, over: n.over, by: n.by, aggs: n.aggs.map((a) => ({ name: aggName(a), zero: a.fn === 'count' || a.fn === 'dc' })) };
+      b.timechart = {
+        spanSecs: 0,
+        over: n.over,
+        by: n.by,
+        aggs: n.aggs.map((a) => ({ name: aggName(a), zero: a.fn === 'count' || a.fn === 'dc' })),
+      };
     }
     b.order = [n.over, ...(n.by === undefined ? [] : [n.by])].map((f) => ({ sql: ident(f), desc: false, cols: [f] }));
     b.mode = 'table';

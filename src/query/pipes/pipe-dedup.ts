@@ -14,7 +14,11 @@ export interface DedupPipe {
 
 export const dedupPipe: PipeDef<DedupPipe> = {
   name: 'dedup',
-  doc: doc('dedup [N] <field>[, <field>…]', 'Keeps the first event (or the first N) of each combination of values in the current order; events without the fields are dropped.', '* | dedup host'),
+  doc: doc(
+    'dedup [N] <field>[, <field>…]',
+    'Keeps the first event (or the first N) of each combination of values in the current order; events without the fields are dropped.',
+    '* | dedup host',
+  ),
   parse: (p) => {
     const keep = p.intAhead() ? p.positiveInt('a row count') : undefined;
     return { kind: 'dedup', keep, fields: p.fieldList('a field name') };
@@ -25,6 +29,8 @@ export const dedupPipe: PipeDef<DedupPipe> = {
   compile(n, b) {
     const cols = n.fields.map((f) => b.col(f).sql);
     const where = cols.map((c) => `${c} IS NOT NULL`).join(' AND ');
-    b.push(`SELECT * FROM ${b.cur} WHERE ${where} QUALIFY row_number() OVER (PARTITION BY ${cols.join(', ')}${b.orderBy()}) <= ${n.keep ?? 1}`);
+    b.push(
+      `SELECT * FROM ${b.cur} WHERE ${where} QUALIFY row_number() OVER (PARTITION BY ${cols.join(', ')}${b.orderBy()}) <= ${n.keep ?? 1}`,
+    );
   },
 };

@@ -13,13 +13,18 @@ export interface EvalPipe {
 
 export const evalPipe: PipeDef<EvalPipe> = {
   name: 'eval',
-  doc: doc('eval <field>=<expr>[, <field>=<expr>…]', 'Computes fields from expressions, left to right, so a later one may use an earlier one.', '* | eval kb=bytes / 1024, big=if(kb > 100, "yes", "no")'),
+  doc: doc(
+    'eval <field>=<expr>[, <field>=<expr>…]',
+    'Computes fields from expressions, left to right, so a later one may use an earlier one.',
+    '* | eval kb=bytes / 1024, big=if(kb > 100, "yes", "no")',
+  ),
   parse(p) {
     const assignments: EvalPipe['assignments'] = [];
     do {
       const name = p.fieldName('a field name to assign');
       const eq = p.peek('expr');
-      if (eq.kind !== 'op' || eq.text !== '=') throw p.fail(`unexpected ${describe(eq)}: missing "=" after "${name}"`, eq);
+      if (eq.kind !== 'op' || eq.text !== '=')
+        throw p.fail(`unexpected ${describe(eq)}: missing "=" after "${name}"`, eq);
       p.next('expr');
       assignments.push({ name, expr: parseExpr(p) });
     } while (p.acceptOp(',', 'expr'));
@@ -45,7 +50,11 @@ export const evalPipe: PipeDef<EvalPipe> = {
       }
       // _time stays a time: timechart, sort and the answer's "time" depend on it
       const t = toTime(c);
-      if (t === undefined) throw pipeError('eval', `_time takes a time, epoch seconds or a time text, not a ${c.type === 'bool' ? 'boolean' : 'list'}`);
+      if (t === undefined)
+        throw pipeError(
+          'eval',
+          `_time takes a time, epoch seconds or a time text, not a ${c.type === 'bool' ? 'boolean' : 'list'}`,
+        );
       b.setColumns([{ name: '_time', sql: t, type: 'time' }]);
     }
   },

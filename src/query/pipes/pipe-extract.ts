@@ -51,7 +51,8 @@ export const extractPipe: PipeDef<ExtractPipe> = {
     if (names.length === 0) throw p.fail(`missing a placeholder <name> in extract pattern ${quoteString(t.text)}`, t);
     const twice = names.find((n, i) => names.indexOf(n) !== i);
     if (twice) throw p.fail(`the placeholder <${twice}> is used twice in extract pattern ${quoteString(t.text)}`, t);
-    if (/<[A-Za-z_][A-Za-z0-9_]*><[A-Za-z_][A-Za-z0-9_]*>/.test(t.text)) throw p.fail(`two placeholders need literal text between them in extract pattern ${quoteString(t.text)}`, t);
+    if (/<[A-Za-z_][A-Za-z0-9_]*><[A-Za-z_][A-Za-z0-9_]*>/.test(t.text))
+      throw p.fail(`two placeholders need literal text between them in extract pattern ${quoteString(t.text)}`, t);
     return { kind: 'extract', field, pattern: t.text };
   },
   print: (n) => `extract ${n.field !== undefined ? `field=${printListName(n.field)} ` : ''}${quoteString(n.pattern)}`,

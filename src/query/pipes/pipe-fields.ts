@@ -12,7 +12,11 @@ export interface FieldsPipe {
 
 export const fieldsPipe: PipeDef<FieldsPipe> = {
   name: 'fields',
-  doc: doc('fields [+|-] <field>[, <field>…]', 'Keeps only the named fields, or drops them with -; names may use * wildcards.', '* | fields host, status'),
+  doc: doc(
+    'fields [+|-] <field>[, <field>…]',
+    'Keeps only the named fields, or drops them with -; names may use * wildcards.',
+    '* | fields host, status',
+  ),
   parse(p) {
     let mode: FieldsPipe['mode'] = '';
     const t = p.peek('search');
@@ -24,7 +28,11 @@ export const fieldsPipe: PipeDef<FieldsPipe> = {
     // `fields -a, b` reads like `fields - a, b`
     if (mode === '') mode = items[0].sign;
     const bad = items.slice(1).find((i) => i.sign !== '');
-    if (bad) throw p.fail(`unexpected ${JSON.stringify(`${bad.sign}${bad.name}`)}: a sign goes only before the first field`, p.peek('search'));
+    if (bad)
+      throw p.fail(
+        `unexpected ${JSON.stringify(`${bad.sign}${bad.name}`)}: a sign goes only before the first field`,
+        p.peek('search'),
+      );
     return { kind: 'fields', mode, names: items.map((i) => i.name) };
   },
   print: (n) => `fields ${n.mode ? `${n.mode} ` : ''}${printListNames(n.names)}`,
@@ -33,7 +41,11 @@ export const fieldsPipe: PipeDef<FieldsPipe> = {
   compile(n, b) {
     const named = expandNames(b, n.names);
     if (n.mode === '-') {
-      project(b, [...b.schema.keys()].filter((c) => !named.includes(c)), 'fields');
+      project(
+        b,
+        [...b.schema.keys()].filter((c) => !named.includes(c)),
+        'fields',
+      );
       return;
     }
     const keep = b.mode === 'events' && !named.includes('_time') ? ['_time', ...named] : named;

@@ -64,7 +64,10 @@ export const fieldsummaryPipe: PipeDef<FieldsummaryPipe> = {
     });
     b.push(`SELECT ${aggs.join(', ')} FROM ${b.cur}`, new Map());
     const wide = b.cur;
-    const rows = names.map((f, i) => `SELECT ${str(f)} AS field, c${i} AS count, d${i} AS distinct_count, n${i} AS numeric_count, mi${i} AS min, ma${i} AS max, av${i} AS mean, sd${i} AS stdev, v${i} AS "values" FROM ${wide}`);
+    const rows = names.map(
+      (f, i) =>
+        `SELECT ${str(f)} AS field, c${i} AS count, d${i} AS distinct_count, n${i} AS numeric_count, mi${i} AS min, ma${i} AS max, av${i} AS mean, sd${i} AS stdev, v${i} AS "values" FROM ${wide}`,
+    );
     b.push(rows.join(' UNION ALL '), new Map(COLUMNS));
     b.order = [{ sql: 'field', desc: false, cols: ['field'] }];
     b.mode = 'table';

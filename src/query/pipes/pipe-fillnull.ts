@@ -17,7 +17,11 @@ export interface FillnullPipe {
 
 export const fillnullPipe: PipeDef<FillnullPipe> = {
   name: 'fillnull',
-  doc: doc('fillnull [value=<value>] [<field>, …]', 'Gives the fields that have no value one: 0, or the value given; the named fields, or every field but the core ones.', '* | fillnull value="n/a" user, session'),
+  doc: doc(
+    'fillnull [value=<value>] [<field>, …]',
+    'Gives the fields that have no value one: 0, or the value given; the named fields, or every field but the core ones.',
+    '* | fillnull value="n/a" user, session',
+  ),
   parse(p) {
     let value = '0';
     const t = p.peek('expr');
@@ -26,13 +30,15 @@ export const fillnullPipe: PipeDef<FillnullPipe> = {
       p.expectOp('=', 'expr');
       const minus = p.acceptOp('-', 'expr');
       const v = p.next('expr');
-      if (minus ? v.kind !== 'number' : v.kind !== 'string' && v.kind !== 'number' && v.kind !== 'ident') throw p.fail(`unexpected ${describe(v)}: missing a value after "value="`, v);
+      if (minus ? v.kind !== 'number' : v.kind !== 'string' && v.kind !== 'number' && v.kind !== 'ident')
+        throw p.fail(`unexpected ${describe(v)}: missing a value after "value="`, v);
       value = minus ? `-${v.text}` : v.text;
     }
     const fields = p.atPipeEnd() ? [] : p.fieldList('a field name');
     return { kind: 'fillnull', value, fields };
   },
-  print: (n) => `fillnull${n.value === '0' ? '' : ` value=${/^-?\d+(\.\d+)?$/.test(n.value) ? n.value : quoteString(n.value)}`}${n.fields.length ? ` ${printListNames(n.fields)}` : ''}`,
+  print: (n) =>
+    `fillnull${n.value === '0' ? '' : ` value=${/^-?\d+(\.\d+)?$/.test(n.value) ? n.value : quoteString(n.value)}`}${n.fields.length ? ` ${printListNames(n.fields)}` : ''}`,
   reads: (n) => (n.fields.length ? n.fields : '*'),
   writes: (n) => n.fields,
   compile(n, b) {
@@ -44,7 +50,8 @@ export const fillnullPipe: PipeDef<FillnullPipe> = {
         // a number stays a number in a numeric (or absent) column; anywhere else the value is text
         const keepsNumber = numeric && (type === 'num' || type === undefined);
         const fill = keepsNumber ? n.value : str(n.value);
-        const sql = type === undefined ? fill : `COALESCE(${keepsNumber ? ident(f) : `CAST(${ident(f)} AS VARCHAR)`}, ${fill})`;
+        const sql =
+          type === undefined ? fill : `COALESCE(${keepsNumber ? ident(f) : `CAST(${ident(f)} AS VARCHAR)`}, ${fill})`;
         return { name: f, sql, type: keepsNumber ? 'num' : 'str' };
       }),
     );

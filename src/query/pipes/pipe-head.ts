@@ -9,7 +9,11 @@ export interface HeadPipe {
 
 export const headPipe: PipeDef<HeadPipe> = {
   name: 'head',
-  doc: doc('head [N]', 'Keeps the first N rows (default 10) of the current order; for events, the newest.', 'error | head 20'),
+  doc: doc(
+    'head [N]',
+    'Keeps the first N rows (default 10) of the current order; for events, the newest.',
+    'error | head 20',
+  ),
   parse: (p) => ({ kind: 'head', n: p.atPipeEnd() ? 10 : p.positiveInt('a row count') }),
   print: (n) => `head ${n.n}`,
   reads: () => [],

@@ -34,7 +34,10 @@ export function kvPipeNamed(name: 'kv' | 'logfmt'): PipeDef<KvPipe> {
     writes: () => [],
     compile(n, b) {
       const text = toStr(b.col(n.field ?? 'message'));
-      pushFound(b, b.readLater.map((name) => ({ name, sql: kvValueSql(text, name) })));
+      pushFound(
+        b,
+        b.readLater.map((name) => ({ name, sql: kvValueSql(text, name) })),
+      );
     },
   };
 }

@@ -45,13 +45,23 @@ function parsePairs(p: Parser, what: string, stop: string[]): LookupPair[] {
   const pairs: LookupPair[] = [];
   const add = (names: string[]) => names.forEach((name) => pairs.push({ column: name, field: name }));
   const at = p.peek('search');
-  add(names(p, at, p.listItems(what, { stop: ['as', ...stop] }).map((i) => i.name)));
+  add(
+    names(
+      p,
+      at,
+      p.listItems(what, { stop: ['as', ...stop] }).map((i) => i.name),
+    ),
+  );
   let aliased = false;
   while (p.peek('expr').kind === 'ident' && p.peek('expr').raw.toLowerCase() === 'as') {
     const as = p.peek('expr');
     if (aliased) throw p.unexpected(as, 'a column takes one "as"');
     p.next('expr');
-    const run = names(p, p.peek('search'), p.listItems('a field name after "as"', { stop: ['as', ...stop] }).map((i) => i.name));
+    const run = names(
+      p,
+      p.peek('search'),
+      p.listItems('a field name after "as"', { stop: ['as', ...stop] }).map((i) => i.name),
+    );
     pairs[pairs.length - 1].field = run[0];
     add(run.slice(1));
     aliased = run.length === 1;
@@ -83,14 +93,17 @@ function printName(name: string): string {
 }
 
 function printPairs(pairs: LookupPair[]): string {
-  return pairs.map((x) => (x.column === x.field ? printName(x.column) : `${printName(x.column)} as ${printName(x.field)}`)).join(', ');
+  return pairs
+    .map((x) => (x.column === x.field ? printName(x.column) : `${printName(x.column)} as ${printName(x.field)}`))
+    .join(', ');
 }
 
 // ---- compiling ----
 
 function tableOf(n: LookupPipe, lookups: LookupCatalog | undefined): LookupTable {
   const t = lookups?.table(n.table);
-  if (!t) throw pipeError('lookup', `unknown lookup table "${n.table}" (an admin uploads tables under Admin → Lookups)`);
+  if (!t)
+    throw pipeError('lookup', `unknown lookup table "${n.table}" (an admin uploads tables under Admin → Lookups)`);
   return t;
 }
 
@@ -102,7 +115,11 @@ export function checkLookupTables(pipes: readonly { kind: string }[], lookups: L
 /** The table's SQL column for `name`, or an error listing the columns it has. */
 function columnOf(t: LookupTable, name: string): string {
   const c = t.columns.find((x) => x.name === name);
-  if (!c) throw pipeError('lookup', `table "${t.name}" has no column "${name}" (its columns: ${t.columns.map((x) => x.name).join(', ')})`);
+  if (!c)
+    throw pipeError(
+      'lookup',
+      `table "${t.name}" has no column "${name}" (its columns: ${t.columns.map((x) => x.name).join(', ')})`,
+    );
   return c.sql;
 }
 
@@ -144,11 +161,21 @@ function compileLookup(n: LookupPipe, b: StageBuilder): void {
     ? n.output.pairs.map((o) => ({ sql: columnOf(t, o.column), field: o.field }))
     : t.columns.filter((c) => !matched.has(c.name)).map((c) => ({ sql: c.sql, field: c.name }));
   if (outs.length === 0) return;
-  checkDistinct('lookup', outs.map((o) => o.field), 'name an output with "as"');
-  if (outs.some((o) => o.field === '_time')) throw pipeError('lookup', 'cannot write the event time _time: name the output with "as"');
+  checkDistinct(
+    'lookup',
+    outs.map((o) => o.field),
+    'name an output with "as"',
+  );
+  if (outs.some((o) => o.field === '_time'))
+    throw pipeError('lookup', 'cannot write the event time _time: name the output with "as"');
   const own = outs.find((o) => o.field.startsWith('__'));
-  if (own) throw pipeError('lookup', `cannot write "${own.field}": names starting with "__" are svc's own; name the output with "as"`);
-  const event = (f: string): ColRef => (b.schema.has(f) ? { sql: `e.${ident(f)}`, type: b.schema.get(f)! } : { sql: 'NULL', type: 'any' });
+  if (own)
+    throw pipeError(
+      'lookup',
+      `cannot write "${own.field}": names starting with "__" are svc's own; name the output with "as"`,
+    );
+  const event = (f: string): ColRef =>
+    b.schema.has(f) ? { sql: `e.${ident(f)}`, type: b.schema.get(f)! } : { sql: 'NULL', type: 'any' };
   const rows =
     `SELECT ${[...keys.map((k, i) => `${k.sql} AS __lookup_k${i}`), ...outs.map((o, i) => `${o.sql} AS __lookup_o${i}`)].join(', ')} ` +
     `FROM ${t.relation} WHERE ${keys.map((k) => `${k.sql} IS NOT NULL`).join(' AND ')} ` +
@@ -159,14 +186,20 @@ function compileLookup(n: LookupPipe, b: StageBuilder): void {
   const added: string[] = [];
   outs.forEach((o, i) => {
     const found = `__lookup.__lookup_o${i}`;
-    const v = n.output?.mode === 'outputnew' && b.schema.has(o.field) ? keepOwn(event(o.field), found) : { sql: found, type: 'any' as const };
+    const v =
+      n.output?.mode === 'outputnew' && b.schema.has(o.field)
+        ? keepOwn(event(o.field), found)
+        : { sql: found, type: 'any' as const };
     (b.schema.has(o.field) ? replaced : added).push(`${v.sql} AS ${ident(o.field)}`);
     schema.set(o.field, v.type);
   });
   // an order that reads a replaced column survives as a row number (`__ord`)
   const ord = b.keepOrder(new Set(['__ord', ...[...b.schema.keys()].filter((k) => !outs.some((o) => o.field === k))]));
   const star = replaced.length ? `e.* REPLACE (${replaced.join(', ')})` : 'e.*';
-  b.push(`SELECT ${[star, ...added].join(', ')}${ord} FROM ${b.cur} AS e LEFT JOIN (${rows}) AS __lookup ON ${on}`, schema);
+  b.push(
+    `SELECT ${[star, ...added].join(', ')}${ord} FROM ${b.cur} AS e LEFT JOIN (${rows}) AS __lookup ON ${on}`,
+    schema,
+  );
 }
 
 export const lookupPipe: PipeDef<LookupPipe> = {
@@ -177,10 +210,13 @@ export const lookupPipe: PipeDef<LookupPipe> = {
     '* | lookup users uid as user_id output name as user_name, team',
   ),
   parse: parseLookup,
-  print: (n) => `lookup ${n.table} ${printPairs(n.match)}${n.output ? ` ${n.output.mode} ${printPairs(n.output.pairs)}` : ''}`,
-  reads: (n) => [...n.match.map((m) => m.field), ...(n.output?.mode === 'outputnew' ? n.output.pairs.map((o) => o.field) : [])],
+  print: (n) =>
+    `lookup ${n.table} ${printPairs(n.match)}${n.output ? ` ${n.output.mode} ${printPairs(n.output.pairs)}` : ''}`,
+  reads: (n) => [
+    ...n.match.map((m) => m.field),
+    ...(n.output?.mode === 'outputnew' ? n.output.pairs.map((o) => o.field) : []),
+  ],
   // without an output clause the names are the table's, known only when compiling
   writes: (n) => (n.output ? n.output.pairs.map((o) => o.field) : []),
   compile: compileLookup,
 };
-

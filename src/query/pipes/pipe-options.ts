@@ -31,7 +31,8 @@ export class PipeOptions {
   /** A whole number, 0 or more, after `name=`. */
   count(name: string, max: number): number {
     const t = this.p.next('expr');
-    if (t.kind !== 'number' || !/^\d+$/.test(t.text)) throw this.p.fail(`unexpected ${describe(t)}: missing a whole number after "${name}="`, t);
+    if (t.kind !== 'number' || !/^\d+$/.test(t.text))
+      throw this.p.fail(`unexpected ${describe(t)}: missing a whole number after "${name}="`, t);
     if (Number(t.text) > max) throw this.p.fail(`${describe(t)} is too large for "${name}" (at most ${max})`, t);
     return Number(t.text);
   }
@@ -48,7 +49,8 @@ export class PipeOptions {
   /** A duration such as 30s, 5m, 1h or 1d after `name=`, as written. */
   span(name: string): string {
     const t = this.p.next('search');
-    if (t.kind !== 'word' || parseSpan(t.text) === undefined) throw this.p.fail(`unexpected ${describe(t)}: missing a duration such as 30s, 5m, 1h or 1d after "${name}="`, t);
+    if (t.kind !== 'word' || parseSpan(t.text) === undefined)
+      throw this.p.fail(`unexpected ${describe(t)}: missing a duration such as 30s, 5m, 1h or 1d after "${name}="`, t);
     return t.text;
   }
 
@@ -59,7 +61,8 @@ export class PipeOptions {
       if (t.text === '') throw this.p.fail('missing text inside the phrase ""', t);
       return { kind: 'phrase', text: t.text };
     }
-    if (t.kind !== 'word') throw this.p.fail(`unexpected ${describe(t)}: missing a search term or "phrase" after "${name}="`, t);
+    if (t.kind !== 'word')
+      throw this.p.fail(`unexpected ${describe(t)}: missing a search term or "phrase" after "${name}="`, t);
     return { kind: 'term', text: t.text };
   }
 }

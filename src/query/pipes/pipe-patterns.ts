@@ -48,16 +48,26 @@ export const patternsPipe: PipeDef<PatternsPipe> = {
       else n.field = p.fieldName('a field after "field="');
     }
     const end = p.peek('search');
-    if (end.kind === 'op' && end.text === '|') throw p.fail(`unexpected ${describe(end)}: patterns must be the last pipe`, end);
+    if (end.kind === 'op' && end.text === '|')
+      throw p.fail(`unexpected ${describe(end)}: patterns must be the last pipe`, end);
     return n;
   },
   print: (n) =>
-    ['patterns', ...(n.by.length ? [`by ${printListNames(n.by)}`] : []), ...(n.limit !== undefined ? [`limit=${n.limit}`] : []), ...(n.field !== undefined ? [`field=${printIdent(n.field)}`] : [])].join(' '),
+    [
+      'patterns',
+      ...(n.by.length ? [`by ${printListNames(n.by)}`] : []),
+      ...(n.limit !== undefined ? [`limit=${n.limit}`] : []),
+      ...(n.field !== undefined ? [`field=${printIdent(n.field)}`] : []),
+    ].join(' '),
   reads: (n) => [n.field ?? 'message', '_time', ...n.by],
   writes: () => 'all',
   compile(n, b) {
     b.markMatched();
-    checkDistinct('patterns', [...n.by, ...RESULT_COLUMNS], 'copy a field called like a column of patterns under another name first (eval)');
+    checkDistinct(
+      'patterns',
+      [...n.by, ...RESULT_COLUMNS],
+      'copy a field called like a column of patterns under another name first (eval)',
+    );
     const time = b.schema.get('_time') === 'time' ? '"_time"' : undefined;
     pushShapeStages(b, { text: toStr(b.col(n.field ?? 'message')), by: n.by.map((f) => b.col(f)), time });
     b.mode = 'table';

@@ -24,14 +24,21 @@ function parseRename(p: Parser): RenamePipe {
   const runs: string[][] = [p.listItems('a field name to rename', { stop: ['as'] }).map((i) => i.name)];
   while (p.acceptKeyword('as')) runs.push(p.listItems('a new name after "as"', { stop: ['as'] }).map((i) => i.name));
   const at = p.peek('search');
-  if (runs.length < 2) throw p.fail(`unexpected ${at.kind === 'eof' ? 'end of query' : JSON.stringify(at.raw)}: missing "as" and a new name`, at);
+  if (runs.length < 2)
+    throw p.fail(
+      `unexpected ${at.kind === 'eof' ? 'end of query' : JSON.stringify(at.raw)}: missing "as" and a new name`,
+      at,
+    );
   const pairs: RenamePipe['pairs'] = [];
   for (let i = 0; i + 1 < runs.length; i++) {
     const last = i + 2 === runs.length;
     const from = i === 0 ? runs[0] : runs[i].slice(1);
     const to = runs[i + 1];
     if (from.length !== 1 || to.length !== (last ? 1 : 2)) {
-      throw p.fail(`rename takes pairs "<field> as <new name>" separated by commas, not ${JSON.stringify(runs.flat().join(' '))}`, at);
+      throw p.fail(
+        `rename takes pairs "<field> as <new name>" separated by commas, not ${JSON.stringify(runs.flat().join(' '))}`,
+        at,
+      );
     }
     pairs.push({ from: from[0], to: to[0] });
   }
@@ -62,7 +69,8 @@ function compileRename(n: RenamePipe, b: StageBuilder): void {
     const moves = renamesOf(pair.from, pair.to, b.schema).filter(([f, t]) => f !== t);
     if (moves.length === 0) continue;
     const targets = new Set(moves.map(([, t]) => t));
-    if (targets.size !== moves.length) throw pipeError('rename', `"${pair.from} as ${pair.to}" would give two fields the same name`);
+    if (targets.size !== moves.length)
+      throw pipeError('rename', `"${pair.from} as ${pair.to}" would give two fields the same name`);
     const moved = new Map(moves);
     const schema: Schema = new Map();
     const select: string[] = [];
@@ -83,7 +91,11 @@ function compileRename(n: RenamePipe, b: StageBuilder): void {
 
 export const renamePipe: PipeDef<RenamePipe> = {
   name: 'rename',
-  doc: doc('rename <field> as <name>[, <field> as <name>…]', 'Gives fields new names, left to right; a * in both names renames every matching field.', '* | rename id.orig_h as src, id.* as conn_*'),
+  doc: doc(
+    'rename <field> as <name>[, <field> as <name>…]',
+    'Gives fields new names, left to right; a * in both names renames every matching field.',
+    '* | rename id.orig_h as src, id.* as conn_*',
+  ),
   parse: parseRename,
   print: (n) => `rename ${n.pairs.map((x) => `${printListName(x.from)} as ${printListName(x.to)}`).join(', ')}`,
   reads: (n) => (n.pairs.some((x) => x.from.includes('*')) ? '*' : n.pairs.map((x) => x.from)),

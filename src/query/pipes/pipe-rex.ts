@@ -23,18 +23,27 @@ const UNSUPPORTED = /\(\?<?[=!]|\\[1-9]/;
 
 export const rexPipe: PipeDef<RexPipe> = {
   name: 'rex',
-  doc: doc('rex [field=<field>] "<regex>"', 'Extracts fields from text with the named groups of a regex (RE2), from message unless field= names another.', '* | rex "user=(?<user>\\w+) took (?<ms>\\d+)ms"'),
+  doc: doc(
+    'rex [field=<field>] "<regex>"',
+    'Extracts fields from text with the named groups of a regex (RE2), from message unless field= names another.',
+    '* | rex "user=(?<user>\\w+) took (?<ms>\\d+)ms"',
+  ),
   parse(p) {
     const field = parseFieldOption(p);
     const t = p.next('expr');
     if (t.kind !== 'string') throw p.fail(`unexpected ${describe(t)}: missing a quoted regex after "rex"`, t);
-    if (UNSUPPORTED.test(t.text)) throw p.fail(`cannot use lookaround or backreferences in rex regex ${quoteString(t.text)}`, t);
+    if (UNSUPPORTED.test(t.text))
+      throw p.fail(`cannot use lookaround or backreferences in rex regex ${quoteString(t.text)}`, t);
     try {
       new RegExp(t.text.replace(/\(\?P</g, '(?<'));
     } catch (e) {
-      throw p.fail(`cannot parse rex regex ${quoteString(t.text)}: ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`, t);
+      throw p.fail(
+        `cannot parse rex regex ${quoteString(t.text)}: ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`,
+        t,
+      );
     }
-    if (namedGroups(t.text).length === 0) throw p.fail(`missing a named group (?<name>...) in rex regex ${quoteString(t.text)}`, t);
+    if (namedGroups(t.text).length === 0)
+      throw p.fail(`missing a named group (?<name>...) in rex regex ${quoteString(t.text)}`, t);
     return { kind: 'rex', field, regex: t.text };
   },
   print: (n) => `rex ${n.field !== undefined ? `field=${n.field} ` : ''}${quoteString(n.regex)}`,
@@ -45,6 +54,12 @@ export const rexPipe: PipeDef<RexPipe> = {
     const re2 = n.regex.replace(/\(\?<(?![=!])/g, '(?P<');
     // a row where the regex does not match keeps its values; the groups are untyped text like any
     // extracted value: numbers compare, sort and aggregate as numbers (Splunk)
-    pushFound(b, namedGroups(n.regex).map((g) => ({ name: g.name, sql: `nullif(regexp_extract(${src}, ${str(re2)}, ${g.index}), '')` })));
+    pushFound(
+      b,
+      namedGroups(n.regex).map((g) => ({
+        name: g.name,
+        sql: `nullif(regexp_extract(${src}, ${str(re2)}, ${g.index}), '')`,
+      })),
+    );
   },
 };

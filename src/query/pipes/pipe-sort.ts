@@ -49,11 +49,19 @@ function printKey(k: SortPipe['keys'][number]): string {
 
 export const sortPipe: PipeDef<SortPipe> = {
   name: 'sort',
-  doc: doc('sort [N] [-]<field>[, [-]<field>…]', 'Orders the rows by the fields (- for descending, num(), str() or ip() to say how to compare) and with N keeps the first N.', '* | stats count by host | sort -count'),
+  doc: doc(
+    'sort [N] [-]<field>[, [-]<field>…]',
+    'Orders the rows by the fields (- for descending, num(), str() or ip() to say how to compare) and with N keeps the first N.',
+    '* | stats count by host | sort -count',
+  ),
   parse(p) {
     const limit = p.intAhead() ? p.positiveInt('a row count') : undefined;
     const items = p.listItems('a field to sort by', { signs: true, fns: [...SORT_FNS] });
-    return { kind: 'sort', limit, keys: items.map((i) => ({ field: i.name, desc: i.sign === '-', ...(i.fn ? { fn: i.fn as SortFn } : {}) })) };
+    return {
+      kind: 'sort',
+      limit,
+      keys: items.map((i) => ({ field: i.name, desc: i.sign === '-', ...(i.fn ? { fn: i.fn as SortFn } : {}) })),
+    };
   },
   print: (n) => `sort ${n.limit !== undefined ? `${n.limit} ` : ''}${n.keys.map(printKey).join(', ')}`,
   reads: (n) => n.keys.map((k) => k.field),

@@ -48,7 +48,8 @@ export const spathPipe: PipeDef<SpathPipe> = {
       } else if (n.path === undefined) {
         n.path = word(p, t, 'a JSON path');
       } else throw p.fail(`unexpected ${describe(t)}: spath takes one path`, t);
-      if (n.path !== undefined && !/^[^{}]*(?:\{\d*\}[^{}]*)*$/.test(n.path)) throw p.fail(`cannot read the path ${quoteString(n.path)}: braces hold a position ({1}) or nothing ({})`, t);
+      if (n.path !== undefined && !/^[^{}]*(?:\{\d*\}[^{}]*)*$/.test(n.path))
+        throw p.fail(`cannot read the path ${quoteString(n.path)}: braces hold a position ({1}) or nothing ({})`, t);
     }
     if (n.output !== undefined && n.path === undefined) throw p.fail('spath output= needs a path', p.peek('search'));
     return n;
@@ -57,7 +58,10 @@ export const spathPipe: PipeDef<SpathPipe> = {
     const parts = ['spath'];
     if (n.input !== undefined) parts.push(`input=${printListName(n.input)}`);
     if (n.output !== undefined) parts.push(`output=${printListName(n.output)}`);
-    if (n.path !== undefined) parts.push(BARE_PATH.test(n.path) && !OPTIONS.includes(n.path.toLowerCase() as never) ? n.path : quoteString(n.path));
+    if (n.path !== undefined)
+      parts.push(
+        BARE_PATH.test(n.path) && !OPTIONS.includes(n.path.toLowerCase() as never) ? n.path : quoteString(n.path),
+      );
     return parts.join(' ');
   },
   reads: (n) => [n.input ?? 'message'],
@@ -69,6 +73,9 @@ export const spathPipe: PipeDef<SpathPipe> = {
       return;
     }
     const text = toStr(b.col(n.input ?? 'message'));
-    pushFound(b, b.readLater.map((name) => ({ name, sql: jsonValueSql(text, name) })));
+    pushFound(
+      b,
+      b.readLater.map((name) => ({ name, sql: jsonValueSql(text, name) })),
+    );
   },
 };

@@ -16,7 +16,11 @@ export interface StatsPipe {
 
 export const statsPipe: PipeDef<StatsPipe> = {
   name: 'stats',
-  doc: doc('stats <agg>[, <agg>…] [by <field>, …]', 'Aggregates events into one row per combination of the by fields, sorted by them; events lacking a by field are left out.', '* | stats count by host'),
+  doc: doc(
+    'stats <agg>[, <agg>…] [by <field>, …]',
+    'Aggregates events into one row per combination of the by fields, sorted by them; events lacking a by field are left out.',
+    '* | stats count by host',
+  ),
   parse(p: Parser): StatsPipe {
     const aggs = parseAggs(p);
     const by = p.acceptKeyword('by') ? p.fieldList('a field after "by"') : [];

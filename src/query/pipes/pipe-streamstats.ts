@@ -47,8 +47,15 @@ function parseStreamstats(p: Parser): StreamstatsPipe {
 }
 
 function printStreamstats(n: StreamstatsPipe): string {
-  const opts = [n.window ? `window=${n.window}` : '', n.current ? '' : 'current=false', n.global ? '' : 'global=false'].filter(Boolean);
-  return ['streamstats', ...opts, n.aggs.map(printAgg).join(', ')].join(' ') + (n.by.length ? ` by ${printListNames(n.by)}` : '');
+  const opts = [
+    n.window ? `window=${n.window}` : '',
+    n.current ? '' : 'current=false',
+    n.global ? '' : 'global=false',
+  ].filter(Boolean);
+  return (
+    ['streamstats', ...opts, n.aggs.map(printAgg).join(', ')].join(' ') +
+    (n.by.length ? ` by ${printListNames(n.by)}` : '')
+  );
 }
 
 /**

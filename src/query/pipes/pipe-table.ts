@@ -11,7 +11,11 @@ export interface TablePipe {
 
 export const tablePipe: PipeDef<TablePipe> = {
   name: 'table',
-  doc: doc('table <field> [<field>…]', 'Turns the results into a table of the named columns, in the current row order.', '* | table _time host message'),
+  doc: doc(
+    'table <field> [<field>…]',
+    'Turns the results into a table of the named columns, in the current row order.',
+    '* | table _time host message',
+  ),
   parse: (p) => ({ kind: 'table', names: p.fieldList('a field name') }),
   print: (n) => `table ${printListNames(n.names, ' ')}`,
   reads: (n) => (n.names.some((x) => x.includes('*')) ? '*' : n.names),

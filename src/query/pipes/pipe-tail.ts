@@ -9,7 +9,11 @@ export interface TailPipe {
 
 export const tailPipe: PipeDef<TailPipe> = {
   name: 'tail',
-  doc: doc('tail [N]', 'Keeps the last N rows (default 10) of the current order, for events the oldest, in that order.', 'error | tail 5'),
+  doc: doc(
+    'tail [N]',
+    'Keeps the last N rows (default 10) of the current order, for events the oldest, in that order.',
+    'error | tail 5',
+  ),
   parse: (p) => ({ kind: 'tail', n: p.atPipeEnd() ? 10 : p.positiveInt('a row count') }),
   print: (n) => `tail ${n.n}`,
   reads: () => [],

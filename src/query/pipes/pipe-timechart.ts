@@ -30,13 +30,18 @@ export function spanOf(span: string | undefined, range: StageBuilder['range']): 
 
 export const timechartPipe: PipeDef<TimechartPipe> = {
   name: 'timechart',
-  doc: doc('timechart [span=<span>] <agg>[, <agg>…] [by <field>]', 'Aggregates per time bucket (_time is the bucket start); as the last pipe, empty buckets are filled and by makes one column per value.', 'status>=500 | timechart span=5m count by host'),
+  doc: doc(
+    'timechart [span=<span>] <agg>[, <agg>…] [by <field>]',
+    'Aggregates per time bucket (_time is the bucket start); as the last pipe, empty buckets are filled and by makes one column per value.',
+    'status>=500 | timechart span=5m count by host',
+  ),
   parse(p: Parser): TimechartPipe {
     let span: string | undefined;
     if (p.acceptKeyword('span')) {
       p.expectOp('=', 'expr');
       const t = p.next('search');
-      if (t.kind !== 'word' || parseSpan(t.text) === undefined) throw p.fail(`unexpected ${describe(t)}: missing a span such as 30s, 1m, 1h or 1d`, t);
+      if (t.kind !== 'word' || parseSpan(t.text) === undefined)
+        throw p.fail(`unexpected ${describe(t)}: missing a span such as 30s, 1m, 1h or 1d`, t);
       span = t.text;
     }
     const aggs = parseAggs(p);
@@ -44,13 +49,22 @@ export const timechartPipe: PipeDef<TimechartPipe> = {
     if (p.acceptKeyword('by')) by = byField(p);
     return { kind: 'timechart', span, aggs, by };
   },
-  print: (n) => `timechart ${n.span ? `span=${n.span} ` : ''}${n.aggs.map(printAgg).join(', ')}${n.by ? ` by ${printListName(n.by)}` : ''}`,
+  print: (n) =>
+    `timechart ${n.span ? `span=${n.span} ` : ''}${n.aggs.map(printAgg).join(', ')}${n.by ? ` by ${printListName(n.by)}` : ''}`,
   reads: (n) => ['_time', ...(n.by ? [n.by] : []), ...n.aggs.flatMap((a) => (a.field ? [a.field] : []))],
   writes: () => 'all',
   compile(n, b) {
     b.markMatched();
-    if (b.schema.get('_time') !== 'time') throw pipeError('timechart', 'needs the event time _time, which an earlier pipe removed or made something else than a time');
-    checkDistinct('timechart', ['_time', ...(n.by ? [n.by] : []), ...n.aggs.map(aggName)], 'name an aggregation with "as"');
+    if (b.schema.get('_time') !== 'time')
+      throw pipeError(
+        'timechart',
+        'needs the event time _time, which an earlier pipe removed or made something else than a time',
+      );
+    checkDistinct(
+      'timechart',
+      ['_time', ...(n.by ? [n.by] : []), ...n.aggs.map(aggName)],
+      'name an aggregation with "as"',
+    );
     const spanUs = spanOf(n.span, b.range) * 1_000_000;
     // fast path: group on the integer bucket number (cheaper than a TIMESTAMP key) and turn it
     // into a time only for the few result rows
@@ -76,9 +90,16 @@ export const timechartPipe: PipeDef<TimechartPipe> = {
     }
     b.push(`SELECT ${select.join(', ')} FROM ${b.cur} WHERE ${where.join(' AND ')} GROUP BY ${n.by ? '1, 2' : '1'}`);
     b.push(`SELECT ${outer.join(', ')} FROM ${b.cur}`, schema);
-    b.order = [{ sql: '_time', desc: false, cols: ['_time'] }, ...(n.by ? [{ sql: ident(n.by), desc: false, cols: [n.by] }] : [])];
+    b.order = [
+      { sql: '_time', desc: false, cols: ['_time'] },
+      ...(n.by ? [{ sql: ident(n.by), desc: false, cols: [n.by] }] : []),
+    ];
     b.mode = 'table';
-    b.timechart = { spanSecs: spanUs / 1_000_000, by: n.by, aggs: n.aggs.map((a) => ({ name: aggName(a), zero: a.fn === 'count' || a.fn === 'dc' })) };
+    b.timechart = {
+      spanSecs: spanUs / 1_000_000,
+      by: n.by,
+      aggs: n.aggs.map((a) => ({ name: aggName(a), zero: a.fn === 'count' || a.fn === 'dc' })),
+    };
   },
 };
 

@@ -35,7 +35,11 @@ function parseTop(kind: 'top' | 'rare') {
 function compileTop(n: TopPipe, b: StageBuilder): void {
   b.markMatched();
   const names = [...n.by, ...n.fields];
-  checkDistinct(n.kind, [...names, 'count', 'percent'], 'name each field once, and copy a field called count or percent under another name first (eval), as those are its own columns');
+  checkDistinct(
+    n.kind,
+    [...names, 'count', 'percent'],
+    'name each field once, and copy a field called count or percent under another name first (eval), as those are its own columns',
+  );
   const schema: Schema = new Map();
   const cols = names.map((f) => {
     const c = b.col(f);
@@ -72,7 +76,11 @@ const printTop = (n: TopPipe): string =>
 
 export const topPipe: PipeDef<TopPipe> = {
   name: 'top',
-  doc: doc('top [N] <field>[, <field>…] [by <field>, …]', 'Lists the N (default 10) most common values with their count and percent, within each group when by is given.', '* | top 5 status'),
+  doc: doc(
+    'top [N] <field>[, <field>…] [by <field>, …]',
+    'Lists the N (default 10) most common values with their count and percent, within each group when by is given.',
+    '* | top 5 status',
+  ),
   parse: parseTop('top'),
   print: printTop,
   reads: (n) => [...n.by, ...n.fields],
@@ -83,6 +91,10 @@ export const topPipe: PipeDef<TopPipe> = {
 export const rarePipe: PipeDef<TopPipe> = {
   ...topPipe,
   name: 'rare',
-  doc: doc('rare [N] <field>[, <field>…] [by <field>, …]', 'Lists the N (default 10) least common values with their count and percent, within each group when by is given.', '* | rare uri'),
+  doc: doc(
+    'rare [N] <field>[, <field>…] [by <field>, …]',
+    'Lists the N (default 10) least common values with their count and percent, within each group when by is given.',
+    '* | rare uri',
+  ),
   parse: parseTop('rare'),
 };

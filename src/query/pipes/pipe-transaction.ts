@@ -2,7 +2,14 @@ import { doc } from '../doc.js';
 import { toStr } from '../expr/coerce.js';
 import type { Parser } from '../parser-api.js';
 import type { ColType, Schema } from '../schema.js';
-import { compilePhrase, compileTerm, printPhrase, printTerm, type PhraseFilter, type TermFilter } from '../search/filter-term.js';
+import {
+  compilePhrase,
+  compileTerm,
+  printPhrase,
+  printTerm,
+  type PhraseFilter,
+  type TermFilter,
+} from '../search/filter-term.js';
 import { ident } from '../sql.js';
 import { checkDistinct, pipeError, type StageBuilder } from '../stages.js';
 import { parseSpan } from '../time-range.js';
@@ -34,7 +41,10 @@ const OPTIONS = ['maxspan', 'maxpause', 'startswith', 'endswith'] as const;
 const MESSAGE_EVENTS = 100;
 
 function parseTransaction(p: Parser): TransactionPipe {
-  const n: TransactionPipe = { kind: 'transaction', fields: p.fieldList('a field', { stop: [...OPTIONS], allowEmpty: true }) };
+  const n: TransactionPipe = {
+    kind: 'transaction',
+    fields: p.fieldList('a field', { stop: [...OPTIONS], allowEmpty: true }),
+  };
   const opts = new PipeOptions(p, OPTIONS);
   for (let name = opts.next(); name !== undefined; name = opts.next()) {
     if (name === 'maxspan' || name === 'maxpause') n[name] = opts.span(name);
@@ -82,23 +92,40 @@ function maxspanStages(b: StageBuilder, keys: string[], maxspanUs: number): void
   const part = [...keys, '__seg'];
   const fold = `list_reduce(list([__t] ORDER BY __t), lambda acc, x: CASE WHEN x[1] - acc[-1] > ${maxspanUs} THEN list_concat(acc, x) ELSE acc END)`;
   const starts = `CASE WHEN max(__t) - min(__t) <= ${maxspanUs} THEN [min(__t)] ELSE ${fold} END`;
-  b.push(`SELECT ${part.join(', ')}, unnest(${starts}) AS __start FROM ${events} GROUP BY ${part.map((_, i) => i + 1).join(', ')}`);
+  b.push(
+    `SELECT ${part.join(', ')}, unnest(${starts}) AS __start FROM ${events} GROUP BY ${part.map((_, i) => i + 1).join(', ')}`,
+  );
   const on = [...part.map((k) => `e.${k} = s.${k}`), 'e.__t >= s.__start'].join(' AND ');
   b.push(`SELECT e.*, s.__start FROM ${events} AS e ASOF JOIN ${b.cur} AS s ON ${on}`);
 }
 
 function compileTransaction(n: TransactionPipe, b: StageBuilder): void {
   b.markMatched();
-  if (b.schema.get('_time') !== 'time') throw pipeError('transaction', 'needs the event time _time, which an earlier pipe removed or made something else than a time');
-  checkDistinct('transaction', [...n.fields, '_time', 'duration', 'eventcount', 'message'], 'rename a field called _time, duration, eventcount or message first, as those are its own columns');
+  if (b.schema.get('_time') !== 'time')
+    throw pipeError(
+      'transaction',
+      'needs the event time _time, which an earlier pipe removed or made something else than a time',
+    );
+  checkDistinct(
+    'transaction',
+    [...n.fields, '_time', 'duration', 'eventcount', 'message'],
+    'rename a field called _time, duration, eventcount or message first, as those are its own columns',
+  );
   // the stages between keep only what they need, under names of their own: a user field may be called __t
   const keys = n.fields.map((_, i) => `__k${i}`);
   const cols = n.fields.map((f) => b.col(f));
   const where = ['_time IS NOT NULL', ...cols.map((c) => `${c.sql} IS NOT NULL`)];
-  const select = [...cols.map((c, i) => `${c.sql} AS ${keys[i]}`), 'epoch_us(_time) AS __t', `${toStr(b.col('message'))} AS message`];
+  const select = [
+    ...cols.map((c, i) => `${c.sql} AS ${keys[i]}`),
+    'epoch_us(_time) AS __t',
+    `${toStr(b.col('message'))} AS message`,
+  ];
   b.push(`SELECT ${select.join(', ')} FROM ${b.cur} WHERE ${where.join(' AND ')}`);
   // the match runs on the message as text (an earlier eval may have made it a number)
-  const flags = [...(n.startswith ? [`${compileFilter(n.startswith)} AS __sw`] : []), ...(n.endswith ? [`${compileFilter(n.endswith)} AS __ew`] : [])];
+  const flags = [
+    ...(n.startswith ? [`${compileFilter(n.startswith)} AS __sw`] : []),
+    ...(n.endswith ? [`${compileFilter(n.endswith)} AS __ew`] : []),
+  ];
   if (flags.length) b.push(`SELECT *, ${flags.join(', ')} FROM ${b.cur}`);
   const w = `${keys.length ? `PARTITION BY ${keys.join(', ')} ` : ''}ORDER BY __t, message`;
   b.push(`SELECT *, (${startsSql(n)}) AS __new FROM ${b.cur} WINDOW w AS (${w})`);
@@ -114,9 +141,21 @@ function compileTransaction(n: TransactionPipe, b: StageBuilder): void {
     `array_to_string(min_by(message, (__t, message), ${MESSAGE_EVENTS}), chr(10)) AS message`,
   ];
   const schema: Schema = new Map<string, ColType>(n.fields.map((f, i) => [f, cols[i].type]));
-  for (const [f, t] of [['_time', 'time'], ['duration', 'num'], ['eventcount', 'num'], ['message', 'str']] as const) schema.set(f, t);
-  b.push(`SELECT ${out.join(', ')} FROM ${b.cur} GROUP BY ${group.join(', ')}${having.length ? ` HAVING ${having.join(' AND ')}` : ''}`, schema);
-  b.order = [{ sql: '_time', desc: true, cols: ['_time'] }, ...n.fields.map((f) => ({ sql: ident(f), desc: false, cols: [f] }))];
+  for (const [f, t] of [
+    ['_time', 'time'],
+    ['duration', 'num'],
+    ['eventcount', 'num'],
+    ['message', 'str'],
+  ] as const)
+    schema.set(f, t);
+  b.push(
+    `SELECT ${out.join(', ')} FROM ${b.cur} GROUP BY ${group.join(', ')}${having.length ? ` HAVING ${having.join(' AND ')}` : ''}`,
+    schema,
+  );
+  b.order = [
+    { sql: '_time', desc: true, cols: ['_time'] },
+    ...n.fields.map((f) => ({ sql: ident(f), desc: false, cols: [f] })),
+  ];
   b.mode = 'table';
 }
 

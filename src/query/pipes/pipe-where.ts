@@ -11,7 +11,11 @@ export interface WherePipe {
 
 export const wherePipe: PipeDef<WherePipe> = {
   name: 'where',
-  doc: doc('where <expr>', 'Keeps the rows for which the expression is true; null counts as false.', '* | where status >= 500 AND len(host) > 3'),
+  doc: doc(
+    'where <expr>',
+    'Keeps the rows for which the expression is true; null counts as false.',
+    '* | where status >= 500 AND len(host) > 3',
+  ),
   parse: (p) => ({ kind: 'where', expr: parseExpr(p) }),
   print: (n) => `where ${printExpr(n.expr)}`,
   reads: (n) => exprFields(n.expr),

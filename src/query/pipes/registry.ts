@@ -27,9 +27,32 @@ import { appendPipeWith, type AppendPipe } from './pipe-append.js';
 import { patternsPipe, type PatternsPipe } from './pipe-patterns.js';
 
 export type PipeNode =
-  | StatsPipe | TimechartPipe | WherePipe | EvalPipe | RexPipe | FieldsPipe | TablePipe | SpathPipe | KvPipe | ExtractPipe
-  | SortPipe | HeadPipe | TailPipe | TopPipe | DedupPipe | RenamePipe | BinPipe | EventstatsPipe | FillnullPipe | FieldsummaryPipe | LookupPipe
-  | StreamstatsPipe | ChartPipe | TransactionPipe | PatternsPipe | AppendPipe;
+  | StatsPipe
+  | TimechartPipe
+  | WherePipe
+  | EvalPipe
+  | RexPipe
+  | FieldsPipe
+  | TablePipe
+  | SpathPipe
+  | KvPipe
+  | ExtractPipe
+  | SortPipe
+  | HeadPipe
+  | TailPipe
+  | TopPipe
+  | DedupPipe
+  | RenamePipe
+  | BinPipe
+  | EventstatsPipe
+  | FillnullPipe
+  | FieldsummaryPipe
+  | LookupPipe
+  | StreamstatsPipe
+  | ChartPipe
+  | TransactionPipe
+  | PatternsPipe
+  | AppendPipe;
 
 // append holds a whole query: it prints and inspects that query's pipes through this registry
 const appendPipe = appendPipeWith(
@@ -40,7 +63,37 @@ const appendPipe = appendPipeWith(
 /** Every pipe command by name. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const PIPES: Record<string, PipeDef<any>> = Object.fromEntries(
-  [statsPipe, timechartPipe, wherePipe, evalPipe, rexPipe, fieldsPipe, tablePipe, sortPipe, headPipe, tailPipe, topPipe, rarePipe, dedupPipe, renamePipe, binPipe, bucketPipe, eventstatsPipe, fillnullPipe, fieldsummaryPipe, lookupPipe, streamstatsPipe, chartPipe, transactionPipe, spathPipe, kvPipe, logfmtPipe, extractPipe, patternsPipe, appendPipe].map((d) => [d.name, d]),
+  [
+    statsPipe,
+    timechartPipe,
+    wherePipe,
+    evalPipe,
+    rexPipe,
+    fieldsPipe,
+    tablePipe,
+    sortPipe,
+    headPipe,
+    tailPipe,
+    topPipe,
+    rarePipe,
+    dedupPipe,
+    renamePipe,
+    binPipe,
+    bucketPipe,
+    eventstatsPipe,
+    fillnullPipe,
+    fieldsummaryPipe,
+    lookupPipe,
+    streamstatsPipe,
+    chartPipe,
+    transactionPipe,
+    spathPipe,
+    kvPipe,
+    logfmtPipe,
+    extractPipe,
+    patternsPipe,
+    appendPipe,
+  ].map((d) => [d.name, d]),
 );
 
 export function pipeDef(n: PipeNode): PipeDef<PipeNode> {

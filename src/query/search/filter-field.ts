@@ -52,9 +52,14 @@ export function compileField(f: FieldFilter, schema: Schema, extracted?: Readonl
   const found = extracted?.get(f.field);
   if (found === undefined) return compileOn(f, stored);
   const literal = f.quoted || !f.value.includes('*');
-  const gate = f.op === '=' && literal && valueSpelledInText(f.value) && /[A-Za-z0-9_]/.test(f.value) ? matchMessageSql(f.value, false) : undefined;
+  const gate =
+    f.op === '=' && literal && valueSpelledInText(f.value) && /[A-Za-z0-9_]/.test(f.value)
+      ? matchMessageSql(f.value, false)
+      : undefined;
   const text = compileOn(f, { sql: found(gate), type: 'str' });
-  return stored.sql === 'NULL' ? text : `(CASE WHEN ${stored.sql} IS NOT NULL THEN ${compileOn(f, stored)} ELSE ${text} END)`;
+  return stored.sql === 'NULL'
+    ? text
+    : `(CASE WHEN ${stored.sql} IS NOT NULL THEN ${compileOn(f, stored)} ELSE ${text} END)`;
 }
 
 function compileOn(f: FieldFilter, col: ColRef): string {

@@ -1,6 +1,15 @@
 import type { Schema } from '../schema.js';
 import { compileField, printField, type ExtractedValue, type FieldFilter } from './filter-field.js';
-import { compilePhrase, compileTerm, phraseTokens, printPhrase, printTerm, termTokens, type PhraseFilter, type TermFilter } from './filter-term.js';
+import {
+  compilePhrase,
+  compileTerm,
+  phraseTokens,
+  printPhrase,
+  printTerm,
+  termTokens,
+  type PhraseFilter,
+  type TermFilter,
+} from './filter-term.js';
 import { compileTime, printTime, type TimeFilter } from './filter-time.js';
 
 /** Implicit or explicit AND (printed as juxtaposition), OR, and NOT (`-term` prints as `NOT term`). */
@@ -44,7 +53,12 @@ export function printSearch(n: SearchNode): string {
  * SQL that is TRUE or FALSE (never NULL) for each event. `extracted`: fields whose value may be
  * found in the message at search time, with the SQL finding it (filter-field.ts).
  */
-export function compileSearch(n: SearchNode, schema: Schema, nowMs: number, extracted?: ReadonlyMap<string, ExtractedValue>): string {
+export function compileSearch(
+  n: SearchNode,
+  schema: Schema,
+  nowMs: number,
+  extracted?: ReadonlyMap<string, ExtractedValue>,
+): string {
   const sub = (i: SearchNode) => compileSearch(i, schema, nowMs, extracted);
   switch (n.kind) {
     case 'term':

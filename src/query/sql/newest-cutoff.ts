@@ -8,7 +8,8 @@ import type { CompiledQuery } from '../compile.js';
  */
 export function newestCutoffSql(c: CompiledQuery, k: number): string {
   // fast path: DuckDB's top-k aggregate max(x, k) takes k below MAX_TOP_K only
-  if (k < MAX_TOP_K) return `${c.with} SELECT count(*) AS n, epoch_us(list_min(max(_time, ${k}))) AS cutoff FROM ${c.last}`;
+  if (k < MAX_TOP_K)
+    return `${c.with} SELECT count(*) AS n, epoch_us(list_min(max(_time, ${k}))) AS cutoff FROM ${c.last}`;
   // the export maximum (1,000,000) and up: the k-th newest by a sort, the oldest when fewer match
   return (
     `${c.with} SELECT (SELECT count(*) FROM ${c.last}) AS n, ` +

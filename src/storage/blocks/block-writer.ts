@@ -15,7 +15,20 @@ import { encodeMinuteCounts, minuteCountsOf } from './minute-counts.js';
 /** At most this many user fields become Parquet columns per block; the rest stay in `_extra`. */
 export const MAX_PROMOTED_FIELDS = 200;
 /** Column names a user field can never take (compared lowercased: DuckDB names are case-insensitive). */
-const RESERVED = new Set(['_time', 'env', 'index', 'host', 'source', 'sourcetype', 'message', '_extra', '_f', '_day', '_xe', 'file_row_number']);
+const RESERVED = new Set([
+  '_time',
+  'env',
+  'index',
+  'host',
+  'source',
+  'sourcetype',
+  'message',
+  '_extra',
+  '_f',
+  '_day',
+  '_xe',
+  'file_row_number',
+]);
 
 /** Where and under which names blocks are written. */
 export interface BlockTarget {
@@ -46,7 +59,12 @@ export const BLOCK_COPY_OPTIONS = `FORMAT parquet, COMPRESSION zstd, COMPRESSION
  * the COPY's CPU. A tie of equal times across a cut moves a few rows to the neighbouring row group
  * (widening only its statistics).
  */
-export async function blockOrderBy(c: DuckDBConnection, from: string, rows: number, rowGroup = BLOCK_ROW_GROUP): Promise<string> {
+export async function blockOrderBy(
+  c: DuckDBConnection,
+  from: string,
+  rows: number,
+  rowGroup = BLOCK_ROW_GROUP,
+): Promise<string> {
   // fast path: one row group, its statistics are the block's; no cut to find
   if (rows <= rowGroup) return 'source, host, _time';
   const r = await c.runAndReadAll(
@@ -104,7 +122,11 @@ export async function writeBlockFile(c: DuckDBConnection, target: BlockTarget, f
     maxUs: extent.maxUs,
     fields: f.fields,
     hasExtra: f.hasExtra,
-    granules: { rows: GRANULE_ROWS, m: filters.granules.map((b) => b.m), b64: filters.granules.map((b) => b.toBase64()) },
+    granules: {
+      rows: GRANULE_ROWS,
+      m: filters.granules.map((b) => b.m),
+      b64: filters.granules.map((b) => b.toBase64()),
+    },
     walSeg: f.origin.walSeg,
     replaces: f.origin.replaces,
     bytes: statSync(tmp).size,

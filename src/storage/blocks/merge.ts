@@ -24,12 +24,25 @@ function unionFields(inputs: Block[]): { name: string; bits: number; count: numb
  * nothing, when the merged block would need an `_extra` column (more fields than the cap, or
  * names colliding): such blocks stay as they are.
  */
-export async function mergeIntoBlock(c: DuckDBConnection, inputs: Block[], target: BlockTarget): Promise<Block | undefined> {
+export async function mergeIntoBlock(
+  c: DuckDBConnection,
+  inputs: Block[],
+  target: BlockTarget,
+): Promise<Block | undefined> {
   const fields = chooseFields(unionFields(inputs));
   if (fields.some((f) => !f.promoted) || inputs.some((b) => b.meta.hasExtra)) return undefined;
   const first = inputs[0].meta;
   const src = `read_parquet([${inputs.map((b) => lit(b.path)).join(', ')}], union_by_name=true)`;
-  const cols = ['_time', 'env', '"index"', 'host', 'source', 'sourcetype', 'message', ...fields.map((f) => `TRY_CAST(${ident(f.name)} AS ${f.type}) AS ${ident(f.name)}`)];
+  const cols = [
+    '_time',
+    'env',
+    '"index"',
+    'host',
+    'source',
+    'sourcetype',
+    'message',
+    ...fields.map((f) => `TRY_CAST(${ident(f.name)} AS ${f.type}) AS ${ident(f.name)}`),
+  ];
   return writeBlockFile(c, target, {
     env: first.env,
     index: first.index,

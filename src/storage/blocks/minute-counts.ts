@@ -55,6 +55,9 @@ export function totalOf(m: MinuteCounts): number {
  * off by one, which is why the bucket planner never trusts counts of a block starting before 1970.
  */
 export async function minuteCountsOf(c: DuckDBConnection, parquet: string): Promise<MinuteCounts> {
-  const r = await queryOn(c, `SELECT epoch_us(_time) // ${MINUTE_US} AS m, count(*) AS n FROM read_parquet(${lit(parquet)}) GROUP BY 1 ORDER BY 1`);
+  const r = await queryOn(
+    c,
+    `SELECT epoch_us(_time) // ${MINUTE_US} AS m, count(*) AS n FROM read_parquet(${lit(parquet)}) GROUP BY 1 ORDER BY 1`,
+  );
   return { minutes: r.rows.map((x) => Number(x[0])), counts: r.rows.map((x) => Number(x[1])) };
 }

@@ -46,7 +46,10 @@ export type FieldsByPart = Map<string, { name: string; bits: number; count: numb
 
 /** Count and time range of a written block file, read from the file itself. */
 async function extentOf(c: DuckDBConnection, file: string): Promise<Pick<PartRow, 'count' | 'minUs' | 'maxUs'>> {
-  const r = await queryOn(c, `SELECT count(*), epoch_us(min(_time)), epoch_us(max(_time)) FROM read_parquet(${lit(file)})`);
+  const r = await queryOn(
+    c,
+    `SELECT count(*), epoch_us(min(_time)), epoch_us(max(_time)) FROM read_parquet(${lit(file)})`,
+  );
   // queryOn gives a BIGINT past 2^53 (a time after year 2255) as text: a sidecar holds numbers
   const [count, minUs, maxUs] = r.rows[0].map(Number);
   return { count, minUs, maxUs };
@@ -54,8 +57,14 @@ async function extentOf(c: DuckDBConnection, file: string): Promise<Pick<PartRow
 
 /** The partitions of `table` with their counts and time ranges (also WAL replay without a summary). */
 export async function partitionsOf(c: DuckDBConnection, table: string): Promise<PartRow[]> {
-  const r = await queryOn(c, `SELECT env, "index", _day, count(*), epoch_us(min(_time)), epoch_us(max(_time)) FROM ${table} GROUP BY ALL ORDER BY ALL`);
-  return r.rows.map(([env, index, day, count, minUs, maxUs]) => ({ env, index, day: Number(day), count: Number(count), minUs: Number(minUs), maxUs: Number(maxUs) }) as PartRow);
+  const r = await queryOn(
+    c,
+    `SELECT env, "index", _day, count(*), epoch_us(min(_time)), epoch_us(max(_time)) FROM ${table} GROUP BY ALL ORDER BY ALL`,
+  );
+  return r.rows.map(
+    ([env, index, day, count, minUs, maxUs]) =>
+      ({ env, index, day: Number(day), count: Number(count), minUs: Number(minUs), maxUs: Number(maxUs) }) as PartRow,
+  );
 }
 
 /** The fields of each partition of `table`, from the `_f` JSON (also WAL replay without a summary). */
@@ -100,7 +109,10 @@ async function writeOne(
   const hasExtra = fields.some((f) => !f.promoted);
   const promoted = fields.filter((f) => f.promoted);
   // json_extract_string with a list of paths parses each row's JSON once, not once per field
-  const extract = promoted.length > 0 ? `, json_extract_string(_f, [${promoted.map((f) => jsonKeyPath(f.name)).join(', ')}]) AS _x` : '';
+  const extract =
+    promoted.length > 0
+      ? `, json_extract_string(_f, [${promoted.map((f) => jsonKeyPath(f.name)).join(', ')}]) AS _x`
+      : '';
   const cols = [
     '_time',
     'env',
@@ -121,11 +133,11 @@ async function writeOne(
     hasExtra,
     // sort first, extract fields after: sorting the extracted (wide) rows ran out of a 512 MB DuckDB
     // on a 64 MiB segment of Zeek events, sorting the raw JSON and extracting while writing does not
-    select: (orderBy) => `SELECT ${cols.join(', ')} FROM (SELECT *${extract} FROM (SELECT * FROM ${table} WHERE ${where} ORDER BY ${orderBy}))`,
+    select: (orderBy) =>
+      `SELECT ${cols.join(', ')} FROM (SELECT *${extract} FROM (SELECT * FROM ${table} WHERE ${where} ORDER BY ${orderBy}))`,
     rows: { from: `(SELECT _time FROM ${table} WHERE ${where})`, count: p.count },
     // the sidecar must describe the file: should a given count ever disagree, ask the file itself
     extent: async (written, tmp) => (written === p.count ? p : extentOf(c, tmp)),
     origin,
   });
 }
-

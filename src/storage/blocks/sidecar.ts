@@ -61,7 +61,13 @@ export interface BlockMeta {
  * (quarantine) instead of refusing to start or answering from half a catalog entry.
  */
 const int = z.number().int();
-const usTime = z.union([int, z.string().regex(/^-?\d{1,20}$/).transform(Number)]);
+const usTime = z.union([
+  int,
+  z
+    .string()
+    .regex(/^-?\d{1,20}$/)
+    .transform(Number),
+]);
 const sidecar = z
   .object({
     v: z.literal(1),
@@ -74,10 +80,20 @@ const sidecar = z
     // an older svc wrote a time past year 2255 (beyond 2^53 µs) as its decimal text
     minUs: usTime,
     maxUs: usTime,
-    fields: z.array(z.object({ name: z.string(), type: z.enum(['VARCHAR', 'BIGINT', 'DOUBLE', 'BOOLEAN']), count: int.nonnegative(), promoted: z.boolean() })),
+    fields: z.array(
+      z.object({
+        name: z.string(),
+        type: z.enum(['VARCHAR', 'BIGINT', 'DOUBLE', 'BOOLEAN']),
+        count: int.nonnegative(),
+        promoted: z.boolean(),
+      }),
+    ),
     hasExtra: z.boolean(),
     bloom: z.object({ m: int.positive(), b64: z.string() }).optional(),
-    granules: z.object({ rows: int.positive(), m: z.array(int.positive()), b64: z.array(z.string()) }).refine((g) => g.m.length === g.b64.length, 'm and b64 differ in length').optional(),
+    granules: z
+      .object({ rows: int.positive(), m: z.array(int.positive()), b64: z.array(z.string()) })
+      .refine((g) => g.m.length === g.b64.length, 'm and b64 differ in length')
+      .optional(),
     walSeg: int.nullable(),
     replaces: z.array(z.string()),
     bytes: int.nonnegative(),

@@ -10,7 +10,10 @@ export const TOKEN_SPLIT_SQL = "'[^a-z0-9_]+'";
 
 /** The pieces of a (query) token under the block token rule, e.g. "10.0.0.1" → ["10","0","0","1"]. */
 export function tokenPieces(token: string): string[] {
-  return token.toLowerCase().split(TOKEN_SPLIT_REGEX).filter((t) => t.length > 0);
+  return token
+    .toLowerCase()
+    .split(TOKEN_SPLIT_REGEX)
+    .filter((t) => t.length > 0);
 }
 
 /**

@@ -41,7 +41,8 @@ function split(t: TimeRange): Split | undefined {
   const b = to === undefined ? Infinity : Math.floor(to / MINUTE_US);
   if (a >= b) return undefined;
   const edges: Split['edges'] = [];
-  if (from !== undefined && from < a * MINUTE_US) edges.push({ range: { fromUs: from, toUs: a * MINUTE_US }, minute: a - 1 });
+  if (from !== undefined && from < a * MINUTE_US)
+    edges.push({ range: { fromUs: from, toUs: a * MINUTE_US }, minute: a - 1 });
   if (to !== undefined && b * MINUTE_US < to) edges.push({ range: { fromUs: b * MINUTE_US, toUs: to }, minute: b });
   return { a, b, edges };
 }
@@ -77,7 +78,12 @@ function overlaps(t: TimeRange, minUs: number, maxUs: number): boolean {
  * without counts, a span that is not a whole number of minutes, a range shorter than a minute —
  * is read over the whole range.
  */
-export function planBuckets(blocks: Iterable<Block>, segs: Iterable<LiveSegment>, spec: BucketCountSpec, spanUs: number): BucketPlan {
+export function planBuckets(
+  blocks: Iterable<Block>,
+  segs: Iterable<LiveSegment>,
+  spec: BucketCountSpec,
+  spanUs: number,
+): BucketPlan {
   const keptBlocks = selectBlocks(blocks, { ...spec, requiredTokens: [] }).blocks;
   const keptLive = selectLive(segs, spec);
   let candidateEvents = 0;
@@ -85,7 +91,8 @@ export function planBuckets(blocks: Iterable<Block>, segs: Iterable<LiveSegment>
   for (const l of keptLive) for (const p of l.parts) candidateEvents += p.count;
   const counts = new Map<number, number>();
   const s = spanUs > 0 && spanUs % MINUTE_US === 0 ? split(spec) : undefined;
-  if (!s) return { counts, fromMetadata: 0, rows: [{ blocks: keptBlocks, live: keptLive, range: spec }], candidateEvents };
+  if (!s)
+    return { counts, fromMetadata: 0, rows: [{ blocks: keptBlocks, live: keptLive, range: spec }], candidateEvents };
   const spanMin = spanUs / MINUTE_US;
   const whole: RowPart = { blocks: [], live: [], range: spec };
   const edges: RowPart[] = s.edges.map((e) => ({ blocks: [], live: [], range: e.range }));
@@ -97,7 +104,8 @@ export function planBuckets(blocks: Iterable<Block>, segs: Iterable<LiveSegment>
     }
     fromMetadata += addMinutes(counts, blockMinutes(b), s, spanMin);
     s.edges.forEach((e, i) => {
-      if (overlaps(e.range, b.meta.minUs, b.meta.maxUs) && b.minutes!.minutes.includes(e.minute)) edges[i].blocks.push(b);
+      if (overlaps(e.range, b.meta.minUs, b.meta.maxUs) && b.minutes!.minutes.includes(e.minute))
+        edges[i].blocks.push(b);
     });
   }
   for (const l of keptLive) {
@@ -140,7 +148,9 @@ export async function countBuckets(src: BucketSources, spec: BucketCountSpec, sp
   let fromRows = 0;
   if (plan.rows.length > 0) {
     const blocks = [...new Set(plan.rows.flatMap((r) => r.blocks))];
-    const files = [...new Set(plan.rows.flatMap((r) => [...r.blocks.map((b) => b.path), ...r.live.map((l) => l.seg.path)]))];
+    const files = [
+      ...new Set(plan.rows.flatMap((r) => [...r.blocks.map((b) => b.path), ...r.live.map((l) => l.seg.path)])),
+    ];
     const release = await src.hold(blocks, files);
     try {
       const r = await src.query(rowCountSql(plan.rows, spec, spanUs));

@@ -48,7 +48,8 @@ function blockColumns(blocks: Block[], plan: ScanPlan): { cols: string[]; extraS
     const e = parts.length === 0 ? `NULL::${type}` : parts.length === 1 ? parts[0] : `COALESCE(${parts.join(', ')})`;
     cols.push(`${e} AS ${fieldIdent(name)}`);
   }
-  const extraSql = extraNames.length > 0 ? `, json_extract_string(_extra, [${extraNames.map(jsonKeyPath).join(', ')}]) AS _xe` : '';
+  const extraSql =
+    extraNames.length > 0 ? `, json_extract_string(_extra, [${extraNames.map(jsonKeyPath).join(', ')}]) AS _xe` : '';
   return { cols, extraSql };
 }
 
@@ -66,7 +67,9 @@ function wholeBlocksSql(blocks: Block[], plan: ScanPlan, spec: ScanSpec): string
  */
 function blockRowsSql(b: Block, ranges: [number, number][], plan: ScanPlan, spec: ScanSpec): string {
   const { cols, extraSql } = blockColumns([b], plan);
-  const rows = ranges.map(([first, last]) => (first === last ? `file_row_number = ${first}` : `file_row_number BETWEEN ${first} AND ${last}`));
+  const rows = ranges.map(([first, last]) =>
+    first === last ? `file_row_number = ${first}` : `file_row_number BETWEEN ${first} AND ${last}`,
+  );
   const where = [`(${rows.join(' OR ')})`, ...timeFilter(spec, '_time')];
   return `SELECT ${cols.join(', ')} FROM (SELECT *${extraSql} FROM read_parquet(${lit(b.path)}, file_row_number = true) WHERE ${where.join(' AND ')})`;
 }
@@ -109,7 +112,9 @@ function caseInfo(b: Block): { names: Set<string>; capitals: [string, string][] 
   if (!info) {
     const names = new Set(b.meta.fields.filter((f) => f.promoted).map((f) => f.name));
     // lower case as DuckDB compares identifiers: ASCII letters only
-    const capitals = [...names].filter((n) => /[A-Z]/.test(n)).map((n): [string, string] => [n.replace(/[A-Z]+/g, (m) => m.toLowerCase()), n]);
+    const capitals = [...names]
+      .filter((n) => /[A-Z]/.test(n))
+      .map((n): [string, string] => [n.replace(/[A-Z]+/g, (m) => m.toLowerCase()), n]);
     CASE_INFO.set(b, (info = { names, capitals }));
   }
   return info;
@@ -128,16 +133,22 @@ function liveSql(plan: ScanPlan, spec: ScanSpec): string {
     }),
   ];
   const where = [`env IN (${spec.envs.map(lit).join(', ')})`, ...timeFilter(spec, '_time')];
-  if (spec.indexes !== null) where.push(spec.indexes.length ? `"index" IN (${spec.indexes.map(lit).join(', ')})` : 'false');
+  if (spec.indexes !== null)
+    where.push(spec.indexes.length ? `"index" IN (${spec.indexes.map(lit).join(', ')})` : 'false');
   // every field from one parse of the row's JSON (a list of paths): one json_extract_string per
   // field parsed the object once per field, and DuckDB keeps each parse until its chunk is done, so
   // 300 fields of a few megabyte-long events needed more than the memory limit
-  const x = fields.length > 0 ? `, json_extract_string(_f, [${fields.map(([n]) => jsonKeyPath(n)).join(', ')}]) AS _x` : '';
+  const x =
+    fields.length > 0 ? `, json_extract_string(_f, [${fields.map(([n]) => jsonKeyPath(n)).join(', ')}]) AS _x` : '';
   return `SELECT ${cols.join(', ')} FROM (SELECT *${x} FROM ${liveRowsSql(plan.live.map((l) => l.seg))} WHERE ${where.join(' AND ')})`;
 }
 
 function emptySql(plan: ScanPlan): string {
-  const cols = ['NULL::TIMESTAMP AS _time', ...CORE.slice(1).map((c) => `NULL::VARCHAR AS ${ident(c)}`), ...[...plan.fields].map(([n, t]) => `NULL::${t} AS ${fieldIdent(n)}`)];
+  const cols = [
+    'NULL::TIMESTAMP AS _time',
+    ...CORE.slice(1).map((c) => `NULL::VARCHAR AS ${ident(c)}`),
+    ...[...plan.fields].map(([n, t]) => `NULL::${t} AS ${fieldIdent(n)}`),
+  ];
   return `SELECT ${cols.join(', ')} WHERE false`;
 }
 

@@ -71,9 +71,15 @@ function blockPieces(b: Block, required: string[], fieldTokens: { fields: string
   return extra.length === 0 ? required : [...new Set([...required, ...extra.flatMap((ft) => ft.pieces)])];
 }
 
-export function selectBlocks(all: Iterable<Block>, spec: Omit<ScanSpec, 'fields'>): { blocks: Block[]; rows: ScanPlan['rows'] } {
+export function selectBlocks(
+  all: Iterable<Block>,
+  spec: Omit<ScanSpec, 'fields'>,
+): { blocks: Block[]; rows: ScanPlan['rows'] } {
   const pieces = [...new Set(spec.requiredTokens.flatMap(tokenPieces))];
-  const fieldTokens = (spec.fieldTokens ?? []).map((ft) => ({ fields: ft.fields, pieces: ft.tokens.flatMap(tokenPieces) }));
+  const fieldTokens = (spec.fieldTokens ?? []).map((ft) => ({
+    fields: ft.fields,
+    pieces: ft.tokens.flatMap(tokenPieces),
+  }));
   const blocks: Block[] = [];
   const rows: ScanPlan['rows'] = new Map();
   for (const b of all) {
@@ -87,10 +93,15 @@ export function selectBlocks(all: Iterable<Block>, spec: Omit<ScanSpec, 'fields'
   return { blocks, rows };
 }
 
-export function selectLive(segs: Iterable<LiveSegment>, spec: Omit<ScanSpec, 'fields' | 'requiredTokens'>): ScanPlan['live'] {
+export function selectLive(
+  segs: Iterable<LiveSegment>,
+  spec: Omit<ScanSpec, 'fields' | 'requiredTokens'>,
+): ScanPlan['live'] {
   const out: ScanPlan['live'] = [];
   for (const seg of segs) {
-    const parts = [...seg.partitions.values()].filter((p) => inScope(spec, p.env, p.index) && overlaps(spec, p.minUs, p.maxUs));
+    const parts = [...seg.partitions.values()].filter(
+      (p) => inScope(spec, p.env, p.index) && overlaps(spec, p.minUs, p.maxUs),
+    );
     if (parts.length > 0) out.push({ seg, parts });
   }
   return out;
@@ -126,8 +137,8 @@ export function planScan(blocks: Iterable<Block>, segs: Iterable<LiveSegment>, s
     fields.set(n, columnType(seen.get(n)?.bits ?? 1));
   }
   let candidateEvents = 0;
-  for (const b of kept) candidateEvents += rows.get(b)?.reduce((n, [first, last]) => n + last - first + 1, 0) ?? b.meta.count;
+  for (const b of kept)
+    candidateEvents += rows.get(b)?.reduce((n, [first, last]) => n + last - first + 1, 0) ?? b.meta.count;
   for (const l of live) for (const p of l.parts) candidateEvents += p.count;
   return { blocks: kept, rows, live, fields, candidateEvents };
 }
-

@@ -25,7 +25,11 @@ const MAX_SKIPS = 4;
  * scans skip it) and `run` runs again over the rest, unless rows were already streamed to the
  * caller (an export): then the error stands, as storage's (run-errors.ts), never the query's.
  */
-export async function runScan<T>(src: ScanSources, spec: ScanSpec, run: (relation: RelationInfo, exec: (sql: string) => Promise<QueryResult>, stream: StreamRows) => Promise<T>): Promise<T> {
+export async function runScan<T>(
+  src: ScanSources,
+  spec: ScanSpec,
+  run: (relation: RelationInfo, exec: (sql: string) => Promise<QueryResult>, stream: StreamRows) => Promise<T>,
+): Promise<T> {
   for (let skips = 0; ; skips++) {
     const blocks = [...src.blocks()].filter((b) => !src.unreadable.has(b.path));
     const live = [...src.live()].filter((s) => !src.unreadable.has(s.path));
@@ -42,10 +46,26 @@ export async function runScan<T>(src: ScanSources, spec: ScanSpec, run: (relatio
       },
     });
     try {
-      const relation: RelationInfo = { sql: relationSql(plan, spec), fieldColumns: [...plan.fields.keys()], fieldTypes: Object.fromEntries(plan.fields), candidateEvents: plan.candidateEvents };
+      const relation: RelationInfo = {
+        sql: relationSql(plan, spec),
+        fieldColumns: [...plan.fields.keys()],
+        fieldTypes: Object.fromEntries(plan.fields),
+        candidateEvents: plan.candidateEvents,
+      };
       return await run(relation, (sql) => src.query(sql, spec.signal), stream);
     } catch (e) {
-      if (streamed || skips >= MAX_SKIPS || spec.signal?.aborted || !leaveOut(src.unreadable, e, plan.blocks, plan.live.map((l) => l.seg))) throw e;
+      if (
+        streamed ||
+        skips >= MAX_SKIPS ||
+        spec.signal?.aborted ||
+        !leaveOut(
+          src.unreadable,
+          e,
+          plan.blocks,
+          plan.live.map((l) => l.seg),
+        )
+      )
+        throw e;
     } finally {
       release();
     }

@@ -8,7 +8,11 @@ import { collectFields, selectBlocks, selectLive } from './scan-plan.js';
 // EventStore.partitions() and EventStore.fields(): answered from the catalog (sidecars and live
 // accounting), no rows read.
 
-export function summarizePartitions(blocks: Iterable<Block>, segs: Iterable<LiveSegment>, envs?: string[]): PartitionSummary[] {
+export function summarizePartitions(
+  blocks: Iterable<Block>,
+  segs: Iterable<LiveSegment>,
+  envs?: string[],
+): PartitionSummary[] {
   const acc = new Map<string, PartitionSummary>();
   const add = (env: string, index: string, n: number, lo: number, hi: number) => {
     if (envs && !envs.includes(env)) return;
@@ -30,7 +34,11 @@ export function summarizePartitions(blocks: Iterable<Block>, segs: Iterable<Live
   return [...acc.values()].sort((a, b) => (a.env + '\u0001' + a.index < b.env + '\u0001' + b.index ? -1 : 1));
 }
 
-export function summarizeFields(blocks: Iterable<Block>, segs: Iterable<LiveSegment>, spec: Omit<ScanSpec, 'requiredTokens' | 'fields'>): FieldSummary[] {
+export function summarizeFields(
+  blocks: Iterable<Block>,
+  segs: Iterable<LiveSegment>,
+  spec: Omit<ScanSpec, 'requiredTokens' | 'fields'>,
+): FieldSummary[] {
   const seen = collectFields(selectBlocks(blocks, { ...spec, requiredTokens: [] }).blocks, selectLive(segs, spec));
   return [...seen]
     .map(([name, f]) => ({ name, type: summaryType(columnType(f.bits)), events: f.count }))

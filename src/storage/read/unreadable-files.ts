@@ -27,7 +27,11 @@ export class UnreadableFiles {
     const reason = String((err as Error)?.message ?? err).split('\n')[0];
     this.files.set(path, { kind, envs, reason });
     const what = kind === 'block' ? 'block' : 'live WAL segment';
-    this.problems.report(kind === 'block' ? 'block_unreadable' : 'segment_unreadable', `cannot read ${what} ${path}; searches leave it out: ${reason}`, path);
+    this.problems.report(
+      kind === 'block' ? 'block_unreadable' : 'segment_unreadable',
+      `cannot read ${what} ${path}; searches leave it out: ${reason}`,
+      path,
+    );
   }
 
   /** `path` reads again (a segment rewritten or sealed): it is over. */
@@ -35,7 +39,11 @@ export class UnreadableFiles {
     const u = this.files.get(path);
     if (!u) return;
     this.files.delete(path);
-    this.problems.resolve(u.kind === 'block' ? 'block_unreadable' : 'segment_unreadable', `${path} is readable again`, path);
+    this.problems.resolve(
+      u.kind === 'block' ? 'block_unreadable' : 'segment_unreadable',
+      `${path} is readable again`,
+      path,
+    );
   }
 
   /** What a search of `envs` (all when undefined) leaves out, as warnings for its answer. */
@@ -45,7 +53,9 @@ export class UnreadableFiles {
       if (envs && !u.envs.some((e) => envs.includes(e))) continue;
       // the file's name, not its path nor DuckDB's message: those are for the operator (self-log)
       const name = path.split('/').pop();
-      out.push(`part of the stored data could not be read and was left out of this search (${u.kind === 'block' ? 'block' : 'unsealed WAL segment'} ${name}); the operator is told in svc's self-log`);
+      out.push(
+        `part of the stored data could not be read and was left out of this search (${u.kind === 'block' ? 'block' : 'unsealed WAL segment'} ${name}); the operator is told in svc's self-log`,
+      );
     }
     return out;
   }

@@ -64,7 +64,10 @@ export class BlockCache {
         else if (p.endsWith('.part') || p.endsWith('.tmp')) rmSync(p, { force: true });
         else {
           const st = statSync(p);
-          const key = p.slice(dir.length + 1).split(/[\\/]/).join('/');
+          const key = p
+            .slice(dir.length + 1)
+            .split(/[\\/]/)
+            .join('/');
           cache.entries.set(key, { key, path: p, size: st.size, lastUsed: st.mtimeMs, pins: 0, present: true });
           cache.bytes += st.size;
         }
@@ -111,7 +114,14 @@ export class BlockCache {
   }
 
   stats(): CacheStats {
-    return { bytes: this.bytes, maxBytes: this.maxBytes, files: this.entries.size, hits: this.hits, misses: this.misses, downloadedBytes: this.downloadedBytes };
+    return {
+      bytes: this.bytes,
+      maxBytes: this.maxBytes,
+      files: this.entries.size,
+      hits: this.hits,
+      misses: this.misses,
+      downloadedBytes: this.downloadedBytes,
+    };
   }
 
   private pin(r: RemoteRef): Entry {
@@ -155,12 +165,18 @@ export class BlockCache {
       await this.store.download(ref.key, part);
       const got = await fileChecksum(part);
       if (got.size !== ref.size || got.sha256 !== ref.sha256) {
-        throw new Error(`got ${got.size} bytes with SHA-256 ${got.sha256.slice(0, 12)}…, the manifest says ${ref.size} bytes with ${ref.sha256.slice(0, 12)}…`);
+        throw new Error(
+          `got ${got.size} bytes with SHA-256 ${got.sha256.slice(0, 12)}…, the manifest says ${ref.size} bytes with ${ref.sha256.slice(0, 12)}…`,
+        );
       }
       renameSync(part, e.path);
     } catch (err) {
       rmSync(part, { force: true });
-      throw new SvcError('storage_unavailable', `cannot read block ${ref.key} of node ${ref.node} from the shared store: ${(err as Error).message}`, { cause: err, retryAfterSecs: 5 });
+      throw new SvcError(
+        'storage_unavailable',
+        `cannot read block ${ref.key} of node ${ref.node} from the shared store: ${(err as Error).message}`,
+        { cause: err, retryAfterSecs: 5 },
+      );
     }
     e.present = true;
     e.size = ref.size;
@@ -171,7 +187,9 @@ export class BlockCache {
   /** Evicts unpinned files, least recently used first, until `need` more bytes fit (pinned files may keep it over). */
   private makeRoom(need: number): void {
     if (this.bytes + need <= this.maxBytes) return;
-    const victims = [...this.entries.values()].filter((e) => e.present && e.pins === 0 && !e.loading).sort((a, b) => a.lastUsed - b.lastUsed);
+    const victims = [...this.entries.values()]
+      .filter((e) => e.present && e.pins === 0 && !e.loading)
+      .sort((a, b) => a.lastUsed - b.lastUsed);
     for (const v of victims) {
       if (this.bytes + need <= this.maxBytes) break;
       this.remove(v);

@@ -56,7 +56,15 @@ export async function sweepCluster(o: ClusterSweepOptions): Promise<ClusterSweep
   const report: RetentionReport = {
     deletedBlocks: taken.length,
     deletedEvents: taken.reduce((n, t) => n + t.e.count, 0),
-    blocks: taken.map(({ node, e }) => ({ env: e.env, index: e.index, day: e.day, block: e.name, events: e.count, maxTime: isoOfUs(e.maxUs), node })),
+    blocks: taken.map(({ node, e }) => ({
+      env: e.env,
+      index: e.index,
+      day: e.day,
+      block: e.name,
+      events: e.count,
+      maxTime: isoOfUs(e.maxUs),
+      node,
+    })),
     tookMs: Date.now() - t0,
   };
   return { report, changed };

@@ -58,7 +58,15 @@ export class SharedBlocks implements ClusterHandle {
     this.graceMs = o.graceMs ?? Math.max(5_000, 6 * o.syncSecs * 1000);
     this.storeHealth = new StoreHealth(o.store.location, o.problems, o.log);
     this.cache = BlockCache.open(join(o.dataDir, 'cache'), o.cacheMaxBytes, o.store);
-    this.uploader = new Uploader({ store: o.store, node: o.node, local: o.local, health: this.storeHealth, graceMs: this.graceMs, log: o.log, onPublished: o.onPublished });
+    this.uploader = new Uploader({
+      store: o.store,
+      node: o.node,
+      local: o.local,
+      health: this.storeHealth,
+      graceMs: this.graceMs,
+      log: o.log,
+      onPublished: o.onPublished,
+    });
     this.syncer = new Syncer({ store: o.store, self: o.node, cache: this.cache, problems: o.problems, log: o.log });
     this.lease = new Lease(o.store, RETENTION_LEASE, o.node, Math.max(60_000, this.graceMs));
   }
@@ -71,7 +79,8 @@ export class SharedBlocks implements ClusterHandle {
   static async open(o: SharedBlocksOptions): Promise<SharedBlocks> {
     const s = new SharedBlocks(o);
     try {
-      if (await unretire(o.store, o.node)) o.log.warn({ node: o.node }, 'this node was retired and runs again: the mark is taken away');
+      if (await unretire(o.store, o.node))
+        o.log.warn({ node: o.node }, 'this node was retired and runs again: the mark is taken away');
     } catch (err) {
       s.storeHealth.failed(err, 'starting');
     }
@@ -133,8 +142,13 @@ export class SharedBlocks implements ClusterHandle {
     try {
       if (!(await this.takeLease(forced))) return undefined;
       try {
-        const { report, changed } = await sweepCluster({ store: this.o.store, graceMs: this.graceMs, expired: expiryRule(this.o.now(), this.o.daysOf) });
-        for (const [node, stored] of changed) await (node === this.o.node ? this.uploader.kick() : this.syncer.apply(node, stored));
+        const { report, changed } = await sweepCluster({
+          store: this.o.store,
+          graceMs: this.graceMs,
+          expired: expiryRule(this.o.now(), this.o.daysOf),
+        });
+        for (const [node, stored] of changed)
+          await (node === this.o.node ? this.uploader.kick() : this.syncer.apply(node, stored));
         return report;
       } finally {
         await this.lease.release();
@@ -142,7 +156,10 @@ export class SharedBlocks implements ClusterHandle {
     } catch (err) {
       if (!(err instanceof StoreUnavailable)) throw err;
       this.storeHealth.failed(err, 'sweeping');
-      throw new SvcError('storage_unavailable', `cannot run the retention sweep: ${err.message}`, { cause: err, retryAfterSecs: 5 });
+      throw new SvcError('storage_unavailable', `cannot run the retention sweep: ${err.message}`, {
+        cause: err,
+        retryAfterSecs: 5,
+      });
     }
   }
 
@@ -152,7 +169,11 @@ export class SharedBlocks implements ClusterHandle {
       if (await this.lease.take()) return true;
       if (!forced) return false;
       if (Date.now() > deadline) {
-        throw new SvcError('storage_unavailable', `the retention sweep is running on node ${this.lease.heldBy ?? '(another)'}; try again shortly`, { retryAfterSecs: 5 });
+        throw new SvcError(
+          'storage_unavailable',
+          `the retention sweep is running on node ${this.lease.heldBy ?? '(another)'}; try again shortly`,
+          { retryAfterSecs: 5 },
+        );
       }
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -182,7 +203,11 @@ export class SharedBlocks implements ClusterHandle {
 
   /** Published blocks of this node and of the others, for stats and benchmarks. */
   counts(): { published: number; remote: number; remoteNodes: number } {
-    return { published: this.uploader.manifest()?.blocks.length ?? 0, remote: this.syncer.blocks.size, remoteNodes: this.syncer.manifests().size };
+    return {
+      published: this.uploader.manifest()?.blocks.length ?? 0,
+      remote: this.syncer.blocks.size,
+      remoteNodes: this.syncer.manifests().size,
+    };
   }
 
   async close(): Promise<void> {

@@ -22,7 +22,10 @@ export const statusKey = (node: string): string => `nodes/${node}/status.json`;
 export const retiredKey = (node: string): string => `nodes/${node}/retired.json`;
 
 /** The store keys of a block's Parquet file and sidecar. */
-export function blockKeys(node: string, meta: Pick<BlockMeta, 'env' | 'index' | 'day' | 'name'>): { key: string; sidecarKey: string } {
+export function blockKeys(
+  node: string,
+  meta: Pick<BlockMeta, 'env' | 'index' | 'day' | 'name'>,
+): { key: string; sidecarKey: string } {
   const base = `blocks/${node}/${encodeName(meta.env)}/${encodeName(meta.index)}/${meta.day}/${meta.name}`;
   return { key: `${base}.parquet`, sidecarKey: `${base}.json` };
 }

@@ -47,7 +47,9 @@ export class Lease {
     if (this.version === undefined) return;
     const v = this.version;
     this.version = undefined;
-    await this.store.put(this.key, Buffer.from(JSON.stringify({ holder: this.holder, until: 0 })), { ifVersion: v }).catch(() => undefined);
+    await this.store
+      .put(this.key, Buffer.from(JSON.stringify({ holder: this.holder, until: 0 })), { ifVersion: v })
+      .catch(() => undefined);
   }
 }
 

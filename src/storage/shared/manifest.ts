@@ -83,7 +83,8 @@ export function parseManifest(data: Buffer, key: string): Manifest {
     throw new Error(`cannot parse manifest ${key}: ${(e as Error).message}`);
   }
   const r = schema.safeParse(json);
-  if (!r.success) throw new Error(`cannot parse manifest ${key}: ${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message}`);
+  if (!r.success)
+    throw new Error(`cannot parse manifest ${key}: ${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message}`);
   return r.data as Manifest;
 }
 
@@ -105,7 +106,11 @@ export async function readManifest(store: ObjectStore, node: string, mustExist =
 /** Writes `next` if the manifest is still at `base`'s version; throws StoreConflict otherwise. Answers what is stored now. */
 export async function writeManifest(store: ObjectStore, base: StoredManifest, next: Manifest): Promise<StoredManifest> {
   const body = Buffer.from(JSON.stringify(next));
-  const version = await store.put(manifestKey(next.node), body, base.version === undefined ? { ifAbsent: true } : { ifVersion: base.version });
+  const version = await store.put(
+    manifestKey(next.node),
+    body,
+    base.version === undefined ? { ifAbsent: true } : { ifVersion: base.version },
+  );
   return { manifest: next, version };
 }
 
@@ -136,7 +141,12 @@ export async function updateManifest(
 }
 
 /** The objects of removed entries whose grace period is over, deleted; answers the entries left. */
-export async function purgeRemoved(store: ObjectStore, removed: RemovedEntry[], nowMs: number, graceMs: number): Promise<RemovedEntry[]> {
+export async function purgeRemoved(
+  store: ObjectStore,
+  removed: RemovedEntry[],
+  nowMs: number,
+  graceMs: number,
+): Promise<RemovedEntry[]> {
   const left: RemovedEntry[] = [];
   for (const r of removed) {
     if (nowMs - r.at < graceMs) {

@@ -52,7 +52,11 @@ export async function writeStatus(store: ObjectStore, s: NodeStatus): Promise<vo
   await store.put(statusKey(s.node), Buffer.from(JSON.stringify(s)));
 }
 
-async function readJson<T>(store: ObjectStore, key: string, parse: (v: unknown) => T | undefined): Promise<T | undefined> {
+async function readJson<T>(
+  store: ObjectStore,
+  key: string,
+  parse: (v: unknown) => T | undefined,
+): Promise<T | undefined> {
   const got = await store.get(key);
   if (!got) return undefined;
   try {
@@ -62,8 +66,10 @@ async function readJson<T>(store: ObjectStore, key: string, parse: (v: unknown) 
   }
 }
 
-const readStatus = (store: ObjectStore, node: string) => readJson(store, statusKey(node), (v) => statusSchema.safeParse(v).data as NodeStatus | undefined);
-const readRetired = (store: ObjectStore, node: string) => readJson(store, retiredKey(node), (v) => z.object({ at: z.number() }).passthrough().safeParse(v).data);
+const readStatus = (store: ObjectStore, node: string) =>
+  readJson(store, statusKey(node), (v) => statusSchema.safeParse(v).data as NodeStatus | undefined);
+const readRetired = (store: ObjectStore, node: string) =>
+  readJson(store, retiredKey(node), (v) => z.object({ at: z.number() }).passthrough().safeParse(v).data);
 
 /** One node's entry of the listing, from its objects (fresh reads: operators want the truth, not this node's last sync). */
 async function describe(store: ObjectStore, self: string, node: string, objs: NodeObjects): Promise<NodeInfo> {
@@ -111,10 +117,17 @@ export async function describeNodes(store: ObjectStore, self: string): Promise<N
 export async function retireNode(store: ObjectStore, self: string, id: string): Promise<NodeInfo> {
   const objs = (await listNodes(store)).get(id);
   if (!objs?.manifest && !objs?.status) throw new SvcError('not_found', `no node "${id}" in the shared store`);
-  if (id === self) throw new SvcError('node_running', `cannot retire node "${id}": it is the node answering; stop it and ask another node`);
+  if (id === self)
+    throw new SvcError(
+      'node_running',
+      `cannot retire node "${id}": it is the node answering; stop it and ask another node`,
+    );
   const status = await readStatus(store, id);
   if (status && isRunning(status, Date.now())) {
-    throw new SvcError('node_running', `cannot retire node "${id}": it reported ${Math.round((Date.now() - status.at) / 1000)} s ago; stop it first`);
+    throw new SvcError(
+      'node_running',
+      `cannot retire node "${id}": it reported ${Math.round((Date.now() - status.at) / 1000)} s ago; stop it first`,
+    );
   }
   await store.put(retiredKey(id), Buffer.from(JSON.stringify({ at: Date.now(), by: self })));
   return describe(store, self, id, { ...objs, retired: { key: retiredKey(id), size: 0, version: '' } });

@@ -75,8 +75,12 @@ export class Syncer {
     } catch (err) {
       if (err instanceof StoreUnavailable) throw err;
       // one node's damaged manifest must not stop reading the others
-      this.o.log.error({ err, node }, 'cannot read a node\'s manifest');
-      this.o.problems.report('block_unreadable', `cannot read the manifest of node ${node}: ${(err as Error).message}; its blocks are not searchable here`, key);
+      this.o.log.error({ err, node }, "cannot read a node's manifest");
+      this.o.problems.report(
+        'block_unreadable',
+        `cannot read the manifest of node ${node}: ${(err as Error).message}; its blocks are not searchable here`,
+        key,
+      );
     }
   }
 
@@ -102,10 +106,18 @@ export class Syncer {
     try {
       if (!got) throw new Error('the sidecar is missing');
       const meta = parseSidecar(got.data.toString('utf8'));
-      if (meta.name !== e.name || meta.count !== e.count) throw new Error(`the sidecar describes ${meta.name} (${meta.count} events)`);
-      return { ...toBlock(meta, this.o.cache.pathFor(e.key)), remote: { node, key: e.key, size: e.size, sha256: e.sha256 } };
+      if (meta.name !== e.name || meta.count !== e.count)
+        throw new Error(`the sidecar describes ${meta.name} (${meta.count} events)`);
+      return {
+        ...toBlock(meta, this.o.cache.pathFor(e.key)),
+        remote: { node, key: e.key, size: e.size, sha256: e.sha256 },
+      };
     } catch (err) {
-      this.o.problems.report('block_unreadable', `block ${e.name} of node ${node} (${e.count} events) is not searchable here: ${(err as Error).message}`, e.sidecarKey);
+      this.o.problems.report(
+        'block_unreadable',
+        `block ${e.name} of node ${node} (${e.count} events) is not searchable here: ${(err as Error).message}`,
+        e.sidecarKey,
+      );
       return undefined;
     }
   }

@@ -6,7 +6,14 @@ import { blockDir, publishBlock, type Block } from '../blocks/block-files.js';
 import { parseSidecar } from '../blocks/sidecar.js';
 import { fileChecksum } from './checksum.js';
 import { blockKeys, manifestKey } from './layout.js';
-import { purgeRemoved, readManifest, writeManifest, type Manifest, type ManifestEntry, type StoredManifest } from './manifest.js';
+import {
+  purgeRemoved,
+  readManifest,
+  writeManifest,
+  type Manifest,
+  type ManifestEntry,
+  type StoredManifest,
+} from './manifest.js';
 import type { StoreHealth } from './store-health.js';
 import type { LocalBlocks } from './types.js';
 
@@ -76,7 +83,11 @@ export class Uploader {
   unpublished(): { blocks: number; bytes: number; oldestMs: number } {
     const waiting = this.o.local.list().filter((b) => !this.published.has(b.meta.name));
     const oldest = Math.min(...waiting.map((b) => b.meta.createdAt));
-    return { blocks: waiting.length, bytes: waiting.reduce((n, b) => n + b.meta.bytes, 0), oldestMs: waiting.length ? Date.now() - oldest : 0 };
+    return {
+      blocks: waiting.length,
+      bytes: waiting.reduce((n, b) => n + b.meta.bytes, 0),
+      oldestMs: waiting.length ? Date.now() - oldest : 0,
+    };
   }
 
   /** Runs a round soon. Rounds never overlap; kicks made while one is queued share it. Never rejects. */
@@ -156,7 +167,10 @@ export class Uploader {
     for (const n of out) this.published.delete(n);
     const doomed = this.o.local.list().filter((b) => out.has(b.meta.name));
     if (doomed.length === 0) return;
-    this.o.log.info({ blocks: doomed.map((b) => b.meta.name) }, 'blocks left this node\'s manifest: local files dropped');
+    this.o.log.info(
+      { blocks: doomed.map((b) => b.meta.name) },
+      "blocks left this node's manifest: local files dropped",
+    );
     await this.o.local.drop(doomed);
   }
 
@@ -196,10 +210,23 @@ export class Uploader {
     const { key, sidecarKey } = blockKeys(this.o.node, b.meta);
     const sum = await fileChecksum(b.path);
     const up = await this.o.store.upload(key, b.path);
-    if (up.size !== sum.size) throw new StoreUnavailable(this.o.store.location, `${key}: stored ${up.size} bytes of ${sum.size}`);
+    if (up.size !== sum.size)
+      throw new StoreUnavailable(this.o.store.location, `${key}: stored ${up.size} bytes of ${sum.size}`);
     await this.o.store.upload(sidecarKey, b.sidecar);
     const { name, env, index, day, count, minUs, maxUs } = b.meta;
-    this.uploaded.set(name, { name, env, index, day, key, sidecarKey, size: sum.size, sha256: sum.sha256, count, minUs, maxUs });
+    this.uploaded.set(name, {
+      name,
+      env,
+      index,
+      day,
+      key,
+      sidecarKey,
+      size: sum.size,
+      sha256: sum.sha256,
+      count,
+      minUs,
+      maxUs,
+    });
   }
 
   /** A block the manifest lists but the data dir lacks: downloaded, checked, made a local block again. */
@@ -215,12 +242,15 @@ export class Uploader {
       const side = await this.o.store.get(e.sidecarKey);
       if (!side) throw new StoreUnavailable(this.o.store.location, `${e.sidecarKey} is missing`);
       this.o.local.adopt(publishBlock(tmp, final, parseSidecar(side.data.toString('utf8'))));
-      this.o.log.warn({ block: e.name }, 'block listed in this node\'s manifest but missing from its data dir: restored from the shared store');
+      this.o.log.warn(
+        { block: e.name },
+        "block listed in this node's manifest but missing from its data dir: restored from the shared store",
+      );
     } catch (err) {
       if (err instanceof StoreUnavailable) throw err;
       // a damaged object must not stop publishing: the entry stays listed (other nodes may read it)
       this.unrestorable.add(e.name);
-      this.o.log.error({ err, block: e.name }, 'cannot restore a block of this node\'s manifest from the shared store');
+      this.o.log.error({ err, block: e.name }, "cannot restore a block of this node's manifest from the shared store");
     } finally {
       rmSync(tmp, { force: true });
     }

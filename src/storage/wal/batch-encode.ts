@@ -47,7 +47,12 @@ export function encodeBatch(events: LogEvent[], maxEventBytes = DEFAULT_MAX_EVEN
     buf[off++] = 10;
   }
   // the brand is type-only (events/writer.ts): storage, the only maker of encoded batches, stamps it here
-  return { kind: 'encoded', count: events.length, wal: buf.subarray(0, off), parts: [...acc.partitions.values()] } as unknown as WalBatch;
+  return {
+    kind: 'encoded',
+    count: events.length,
+    wal: buf.subarray(0, off),
+    parts: [...acc.partitions.values()],
+  } as unknown as WalBatch;
 }
 
 /** The events of a batch (tests and Writers that inspect events; the storage engine never needs it). */

@@ -83,7 +83,8 @@ function truncatedLine(ev: LogEvent, originalBytes: number, maxEventBytes: numbe
   for (let cut = Math.max(1024, maxEventBytes); cut >= 1024; cut = Math.floor(cut / 2)) {
     ev.message = cutUtf8(original.message, cut);
     const fields: Record<string, FieldValue> = {};
-    for (const [k, v] of Object.entries(original.fields)) setField(fields, k, typeof v === 'string' ? cutUtf8(v, cut) : v);
+    for (const [k, v] of Object.entries(original.fields))
+      setField(fields, k, typeof v === 'string' ? cutUtf8(v, cut) : v);
     fields[TRUNCATED_FIELD] = originalBytes;
     ev.fields = fields;
     const line = JSON.stringify(ev);
@@ -91,7 +92,10 @@ function truncatedLine(ev: LogEvent, originalBytes: number, maxEventBytes: numbe
   }
   // too many fields to fit even cut short: the message (cut) is kept, the fields are not
   const kept = original.fields[TIME_ORIGINAL_FIELD];
-  ev.fields = { [TRUNCATED_FIELD]: originalBytes, ...(typeof kept === 'string' ? { [TIME_ORIGINAL_FIELD]: kept } : {}) };
+  ev.fields = {
+    [TRUNCATED_FIELD]: originalBytes,
+    ...(typeof kept === 'string' ? { [TIME_ORIGINAL_FIELD]: kept } : {}),
+  };
   ev.message = cutUtf8(original.message, 1024);
   return JSON.stringify(ev);
 }

@@ -30,7 +30,9 @@ export const COLUMNS_FILE = /^live-\d+\.parquet$/;
 export async function writeColumns(c: DuckDBConnection, seg: LiveSegment, dir: string): Promise<void> {
   const file = join(dir, `live-${seg.seq}.parquet`);
   try {
-    await c.run(`COPY ${walRowsSql([seg.path])} TO ${lit(file)} (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE ${ROW_GROUP})`);
+    await c.run(
+      `COPY ${walRowsSql([seg.path])} TO ${lit(file)} (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE ${ROW_GROUP})`,
+    );
   } catch (e) {
     rmSync(file, { force: true });
     throw e;

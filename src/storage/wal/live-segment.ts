@@ -37,7 +37,16 @@ export class LiveSegment {
     const key = `${ev.env}\u0001${ev.index}\u0001${day}`;
     let p = this.partitions.get(key);
     if (!p) {
-      p = { env: ev.env, index: ev.index, day, count: 0, minUs: ev.timeUs, maxUs: ev.timeUs, fields: new Map(), minutes: new Map() };
+      p = {
+        env: ev.env,
+        index: ev.index,
+        day,
+        count: 0,
+        minUs: ev.timeUs,
+        maxUs: ev.timeUs,
+        fields: new Map(),
+        minutes: new Map(),
+      };
       this.partitions.set(key, p);
     }
     p.count++;
@@ -93,7 +102,10 @@ export class LiveSegment {
 }
 
 /** Adds `b`'s minute counts into `a` (kept); unknown on either side makes the sum unknown. */
-function mergeMinutes(a: Map<number, number> | undefined, b: Map<number, number> | undefined): Map<number, number> | undefined {
+function mergeMinutes(
+  a: Map<number, number> | undefined,
+  b: Map<number, number> | undefined,
+): Map<number, number> | undefined {
   if (!a || !b) return undefined;
   for (const [m, n] of b) a.set(m, (a.get(m) ?? 0) + n);
   return a;

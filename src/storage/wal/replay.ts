@@ -12,7 +12,13 @@ import { Wal } from './wal.js';
  * DuckDB cannot read (a line over its object limit, written before the store guarded its lines)
  * is rewritten first (segment-repair.ts): a start never fails on one.
  */
-export async function replayWal(duck: Duck, walDir: string, segments: number[], o: { maxEventBytes: number; log: Logger }, take: (seg: LiveSegment) => void): Promise<void> {
+export async function replayWal(
+  duck: Duck,
+  walDir: string,
+  segments: number[],
+  o: { maxEventBytes: number; log: Logger },
+  take: (seg: LiveSegment) => void,
+): Promise<void> {
   for (const seq of segments) {
     const seg = new LiveSegment(seq, Wal.segmentPath(walDir, seq));
     for (const p of await accounting(duck, walDir, seq, o)) seg.addPartition(p);
@@ -25,7 +31,12 @@ export async function replayWal(duck: Duck, walDir: string, segments: number[], 
  * line (DuckDB skips one it cannot read, e.g. a time its BIGINT column cannot hold), else the
  * segment is rewritten and the rewrite's accounting taken.
  */
-async function accounting(duck: Duck, walDir: string, seq: number, o: { maxEventBytes: number; log: Logger }): Promise<LivePartition[]> {
+async function accounting(
+  duck: Duck,
+  walDir: string,
+  seq: number,
+  o: { maxEventBytes: number; log: Logger },
+): Promise<LivePartition[]> {
   const stored = readSummary(walDir, seq);
   if (stored) return stored;
   let reason: unknown;

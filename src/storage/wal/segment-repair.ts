@@ -70,7 +70,11 @@ export async function repairSegment(walDir: string, seq: number, maxEventBytes: 
 }
 
 /** One line of the old segment as the new segment holds it, recorded in the accounting; undefined to skip. */
-function fitLine(raw: Buffer, guard: { maxEventBytes: number; fallbackUs: number }, r: RepairReport): string | undefined {
+function fitLine(
+  raw: Buffer,
+  guard: { maxEventBytes: number; fallbackUs: number },
+  r: RepairReport,
+): string | undefined {
   let ev: LogEvent;
   try {
     ev = JSON.parse(raw.toString('utf8')) as LogEvent;
@@ -93,7 +97,8 @@ function isEvent(v: unknown): v is LogEvent {
   if (typeof v !== 'object' || v === null) return false;
   const e = v as Record<string, unknown>;
   if (typeof e.timeUs !== 'number' || typeof e.env !== 'string' || typeof e.index !== 'string') return false;
-  for (const k of ['host', 'source', 'sourcetype', 'message']) if (typeof e[k] !== 'string') e[k] = e[k] == null ? '' : String(e[k]);
+  for (const k of ['host', 'source', 'sourcetype', 'message'])
+    if (typeof e[k] !== 'string') e[k] = e[k] == null ? '' : String(e[k]);
   if (typeof e.fields !== 'object' || e.fields === null || Array.isArray(e.fields)) e.fields = {};
   return true;
 }
@@ -109,7 +114,8 @@ export async function countLines(path: string): Promise<number> {
       const { bytesRead } = await fh.read(buf, 0, READ_CHUNK, null);
       if (bytesRead === 0) return n;
       // memchr-speed scan: an LF right after an LF is an empty line, not an event
-      for (let i = buf.indexOf(10, 0); i !== -1 && i < bytesRead; i = buf.indexOf(10, i + 1)) if ((i === 0 ? prev : buf[i - 1]) !== 10) n++;
+      for (let i = buf.indexOf(10, 0); i !== -1 && i < bytesRead; i = buf.indexOf(10, i + 1))
+        if ((i === 0 ? prev : buf[i - 1]) !== 10) n++;
       prev = buf[bytesRead - 1];
     }
   } finally {

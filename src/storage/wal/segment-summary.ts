@@ -10,7 +10,6 @@ import { Wal } from './wal.js';
 // so a restart need not re-read the segment. Only restart speed depends on it: without the file,
 // DuckDB computes the same accounting from the segment itself.
 
-
 /**
  * The live accounting of a WAL segment replayed at start-up, computed by DuckDB from the file
  * (instead of parsing every line in JS), so a large WAL does not slow the restart.
@@ -26,20 +25,35 @@ export async function summarizeSegment(c: DuckDBConnection, path: string): Promi
     count: p.count,
     minUs: p.minUs,
     maxUs: p.maxUs,
-    fields: new Map((fields.get(partKey(p.env, p.index, p.day)) ?? []).map((f) => [f.name, { bits: f.bits, count: f.count }])),
+    fields: new Map(
+      (fields.get(partKey(p.env, p.index, p.day)) ?? []).map((f) => [f.name, { bits: f.bits, count: f.count }]),
+    ),
   }));
 }
 
 /** A closed segment's accounting as JSON (`wal/<seq>.summary.json`), so a restart need not re-read it. */
 export function summaryJson(seg: LiveSegment): string {
-  return JSON.stringify([...seg.partitions.values()].map((p) => ({ ...p, fields: [...p.fields], minutes: p.minutes ? [...p.minutes] : undefined })));
+  return JSON.stringify(
+    [...seg.partitions.values()].map((p) => ({
+      ...p,
+      fields: [...p.fields],
+      minutes: p.minutes ? [...p.minutes] : undefined,
+    })),
+  );
 }
 
 /** Parses summaryJson; summaries written before minute counts existed give partitions without them. */
 export function parseSummary(text: string): LivePartition[] {
-  type Stored = Omit<LivePartition, 'fields' | 'minutes'> & { fields: [string, { bits: number; count: number }][]; minutes?: [number, number][] };
+  type Stored = Omit<LivePartition, 'fields' | 'minutes'> & {
+    fields: [string, { bits: number; count: number }][];
+    minutes?: [number, number][];
+  };
   const parts = JSON.parse(text) as Stored[];
-  return parts.map((p) => ({ ...p, fields: new Map(p.fields), minutes: Array.isArray(p.minutes) ? new Map(p.minutes) : undefined }));
+  return parts.map((p) => ({
+    ...p,
+    fields: new Map(p.fields),
+    minutes: Array.isArray(p.minutes) ? new Map(p.minutes) : undefined,
+  }));
 }
 
 /**

@@ -81,7 +81,12 @@ export class Wal {
    * on a line boundary. Throws storage_unavailable (503, retry later).
    */
   async append(data: Buffer): Promise<void> {
-    if (this.damaged) throw new SvcError('storage_unavailable', 'cannot write the write-ahead log: the open segment must be closed first', { retryAfterSecs: 5 });
+    if (this.damaged)
+      throw new SvcError(
+        'storage_unavailable',
+        'cannot write the write-ahead log: the open segment must be closed first',
+        { retryAfterSecs: 5 },
+      );
     try {
       if (!this.fh) {
         this.fh = await open(Wal.segmentPath(this.dir, this.current), 'a');
@@ -98,7 +103,11 @@ export class Wal {
       await this.cutBack();
       const code = (err as NodeJS.ErrnoException).code;
       const why = code ? describeErrno(code) : (err as Error).message;
-      throw new SvcError('storage_unavailable', `cannot write the write-ahead log (${why}); nothing of this request was stored`, { retryAfterSecs: 5, cause: err });
+      throw new SvcError(
+        'storage_unavailable',
+        `cannot write the write-ahead log (${why}); nothing of this request was stored`,
+        { retryAfterSecs: 5, cause: err },
+      );
     }
     this.currentBytes += data.length;
   }

@@ -51,11 +51,15 @@ export class WriterQueue implements Writer {
     // commits are waiting (for the seal backlog): a caller that will not wait hears so now, not
     // after its batch has waited in the queue for as long as the backlog lasts
     if (!opts.wait && this.backedUp()) {
-      throw new SvcError('queue_full', 'cannot write now: written events wait for the WAL to be sealed', { retryAfterSecs: 1 });
+      throw new SvcError('queue_full', 'cannot write now: written events wait for the WAL to be sealed', {
+        retryAfterSecs: 1,
+      });
     }
     if (!this.fits(n)) {
       if (!opts.wait) {
-        throw new SvcError('queue_full', `writer queue is full (${this.queued} of ${this.capacity} events)`, { retryAfterSecs: 1 });
+        throw new SvcError('queue_full', `writer queue is full (${this.queued} of ${this.capacity} events)`, {
+          retryAfterSecs: 1,
+        });
       }
       const at = Date.now();
       await new Promise<void>((go) => this.roomWaiters.push({ n, go, at }));

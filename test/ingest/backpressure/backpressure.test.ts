@@ -17,11 +17,16 @@ describe('backpressure on a full writer queue', () => {
     e = await startE2E({ SVC_BLOCK_QUEUE_CAP: '5', SVC_TEST_HOLD_WRITER: '1' });
     // native ingest waits for room instead of failing: it fills the held queue and stays pending
     const lines = Array.from({ length: FILL }, (_, i) => JSON.stringify({ message: `filler ${i}` })).join('\n');
-    filler = fetch(`${e.srv.url}/api/ingest?index=filler`, { method: 'POST', headers: { authorization: `Bearer ${e.token}`, 'content-type': 'application/x-ndjson' }, body: lines });
+    filler = fetch(`${e.srv.url}/api/ingest?index=filler`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${e.token}`, 'content-type': 'application/x-ndjson' },
+      body: lines,
+    });
     // the filler is in the queue (20 > cap 5) or, behind self-log events, waiting for room: either
     // way a write that may not wait is refused from now on; the 429 assertions below check it
     const start = Date.now();
-    while (e.srv.deps.writer.queueDepth().queued < 5 && Date.now() - start < 1000) await new Promise((r) => setTimeout(r, 10));
+    while (e.srv.deps.writer.queueDepth().queued < 5 && Date.now() - start < 1000)
+      await new Promise((r) => setTimeout(r, 10));
   });
   after(async () => {
     e.srv.deps.storage.releaseWriter();
@@ -30,7 +35,11 @@ describe('backpressure on a full writer queue', () => {
 
   it('answers 429 with Retry-After from HEC, Loki and OTLP, and 429 items from /_bulk', async () => {
     const h = (scheme: string) => ({ authorization: `${scheme} ${e.token}` });
-    const hec = await fetch(`${e.srv.url}/services/collector/event`, { method: 'POST', headers: h('Splunk'), body: '{"event":"hec during full queue"}' });
+    const hec = await fetch(`${e.srv.url}/services/collector/event`, {
+      method: 'POST',
+      headers: h('Splunk'),
+      body: '{"event":"hec during full queue"}',
+    });
     assert.equal(hec.status, 429);
     assert.ok(Number(hec.headers.get('retry-after')) >= 1);
     assert.deepEqual(await hec.json(), { text: 'Server is busy', code: 9 });
@@ -38,17 +47,27 @@ describe('backpressure on a full writer queue', () => {
     const loki = await fetch(`${e.srv.url}/loki/api/v1/push`, {
       method: 'POST',
       headers: { ...h('Bearer'), 'content-type': 'application/json' },
-      body: JSON.stringify({ streams: [{ stream: { a: 'b' }, values: [[`${Date.now()}000000`, 'loki during full queue']] }] }),
+      body: JSON.stringify({
+        streams: [{ stream: { a: 'b' }, values: [[`${Date.now()}000000`, 'loki during full queue']] }],
+      }),
     });
     assert.equal(loki.status, 429);
     assert.ok(Number(loki.headers.get('retry-after')) >= 1);
 
-    const otlp = await fetch(`${e.srv.url}/v1/logs`, { method: 'POST', headers: { ...h('Bearer'), 'content-type': 'application/json' }, body: JSON.stringify({ resourceLogs: [{ scopeLogs: [{ logRecords: [{ body: { stringValue: 'x' } }] }] }] }) });
+    const otlp = await fetch(`${e.srv.url}/v1/logs`, {
+      method: 'POST',
+      headers: { ...h('Bearer'), 'content-type': 'application/json' },
+      body: JSON.stringify({ resourceLogs: [{ scopeLogs: [{ logRecords: [{ body: { stringValue: 'x' } }] }] }] }),
+    });
     assert.equal(otlp.status, 429);
     assert.ok(Number(otlp.headers.get('retry-after')) >= 1);
     assert.equal(((await otlp.json()) as { code: number }).code, 8);
 
-    const es = await fetch(`${e.srv.url}/_bulk`, { method: 'POST', headers: { ...h('ApiKey'), 'content-type': 'application/x-ndjson' }, body: '{"index":{}}\n{"message":"es during full queue"}\n' });
+    const es = await fetch(`${e.srv.url}/_bulk`, {
+      method: 'POST',
+      headers: { ...h('ApiKey'), 'content-type': 'application/x-ndjson' },
+      body: '{"index":{}}\n{"message":"es during full queue"}\n',
+    });
     assert.equal(es.status, 200);
     assert.ok(Number(es.headers.get('retry-after')) >= 1);
     const body = (await es.json()) as { errors: boolean; items: { index: { status: number } }[] };
@@ -63,10 +82,19 @@ describe('backpressure on a full writer queue', () => {
 
     const es = new Client({ node: e.srv.url, auth: { apiKey: e.token } });
     const docs = Array.from({ length: 10 }, (_, i) => ({ message: `es retried ${i}` }));
-    const esDone = es.helpers.bulk({ datasource: docs, onDocument: () => ({ index: { _index: 'retried' } }), retries: 20, wait: 200 });
+    const esDone = es.helpers.bulk({
+      datasource: docs,
+      onDocument: () => ({ index: { _index: 'retried' } }),
+      retries: 20,
+      wait: 200,
+    });
 
     await new Promise((r) => setTimeout(r, 700));
-    const busy = await fetch(`${e.srv.url}/services/collector/event`, { method: 'POST', headers: { authorization: `Splunk ${e.token}` }, body: '{"event":"hec during full queue"}' });
+    const busy = await fetch(`${e.srv.url}/services/collector/event`, {
+      method: 'POST',
+      headers: { authorization: `Splunk ${e.token}` },
+      body: '{"event":"hec during full queue"}',
+    });
     assert.equal(busy.status, 429, 'queue still full while held');
     e.srv.deps.storage.releaseWriter();
 

@@ -41,8 +41,14 @@ describe('decompressBody', () => {
   });
 
   it('refuses corrupt streams and unknown encodings as bad input', async () => {
-    await assert.rejects(decompressBody(Buffer.from('not gzip'), 'gzip', 1 << 20), (e: { code?: string }) => e.code === 'invalid_input');
-    await assert.rejects(decompressBody(text, 'zstd', 1 << 20), (e: { code?: string }) => e.code === 'unsupported_media_type');
+    await assert.rejects(
+      decompressBody(Buffer.from('not gzip'), 'gzip', 1 << 20),
+      (e: { code?: string }) => e.code === 'invalid_input',
+    );
+    await assert.rejects(
+      decompressBody(text, 'zstd', 1 << 20),
+      (e: { code?: string }) => e.code === 'unsupported_media_type',
+    );
   });
 
   it('reads the media type without parameters', () => {

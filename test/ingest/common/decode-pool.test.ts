@@ -29,7 +29,15 @@ function job(mediaType: string, text: string, over: Partial<DecodeJob['defaults'
   return {
     mediaType,
     body: Buffer.from(text),
-    defaults: { env: 'default', index: 'main', host: 'h1', source: 'src', sourcetype: 'st', timeUs: NOW * 1000, ...over },
+    defaults: {
+      env: 'default',
+      index: 'main',
+      host: 'h1',
+      source: 'src',
+      sourcetype: 'st',
+      timeUs: NOW * 1000,
+      ...over,
+    },
     timezone: 'UTC',
     nowMs: NOW,
     limits: DEFAULT_EVENT_LIMITS,
@@ -43,7 +51,11 @@ function inline<J extends { body: Uint8Array }, R extends { events: LogEvent[] }
 }
 
 /** A pool's answer with its batch opened (the pool hands it on as storage's opaque EncodedBatch). */
-async function onPool<J extends { body: Uint8Array }, R extends { events: LogEvent[] }>(pool: DecodePool, kind: DecodeKind<J, R>, j: J) {
+async function onPool<J extends { body: Uint8Array }, R extends { events: LogEvent[] }>(
+  pool: DecodePool,
+  kind: DecodeKind<J, R>,
+  j: J,
+) {
   const r = await pool.run(kind, j);
   return { ...(r as Omit<R, 'events'>), batch: walBatch(r.batch) };
 }
@@ -82,12 +94,24 @@ describe('decode pool', () => {
   it('answers what inline decoding answers, byte for byte, for NDJSON, JSON arrays and text with errors', async () => {
     const lines: string[] = [];
     for (let i = 0; i < 5000; i++) {
-      lines.push(i % 997 === 0 ? `{"broken": ${i}` : JSON.stringify({ time: new Date(NOW - i * 1000).toISOString(), message: `event ${i} from "web"`, user: { id: i, tags: ['a', i] }, ok: i % 2 === 0 }));
+      lines.push(
+        i % 997 === 0
+          ? `{"broken": ${i}`
+          : JSON.stringify({
+              time: new Date(NOW - i * 1000).toISOString(),
+              message: `event ${i} from "web"`,
+              user: { id: i, tags: ['a', i] },
+              ok: i % 2 === 0,
+            }),
+      );
     }
     const jobs = [
       job('application/x-ndjson', lines.join('\n')),
       job('application/json', `[${lines.filter((l) => !l.includes('broken')).join(',')}, 7]`),
-      job('text/plain', lines.map((l, i) => `2026-11-0${1 + (i % 9)}T10:00:00Z line ${i}\n  continuation ${i}`).join('\r\n')),
+      job(
+        'text/plain',
+        lines.map((l, i) => `2026-11-0${1 + (i % 9)}T10:00:00Z line ${i}\n  continuation ${i}`).join('\r\n'),
+      ),
       job('', ''),
     ];
     for (const j of jobs) {
@@ -106,7 +130,9 @@ describe('decode pool', () => {
   });
 
   it('decodes many bodies at once and keeps each answer with its request', async () => {
-    const bodies = Array.from({ length: 40 }, (_, k) => Array.from({ length: 200 + k }, (_, i) => JSON.stringify({ message: `body ${k} line ${i}` })).join('\n'));
+    const bodies = Array.from({ length: 40 }, (_, k) =>
+      Array.from({ length: 200 + k }, (_, i) => JSON.stringify({ message: `body ${k} line ${i}` })).join('\n'),
+    );
     const answers = await Promise.all(bodies.map((b) => onPool(pool, NATIVE_DECODE, job('application/x-ndjson', b))));
     answers.forEach((a, k) => {
       assert.equal(a.batch.count, 200 + k);
@@ -135,18 +161,30 @@ describe('decode pool', () => {
     for (let i = 0; i < 3000; i++) {
       if (i % 500 === 7) lines.push('{"delete":{"_id":"x"}}');
       else if (i % 400 === 3) lines.push('{"index":{"_index":"_hidden"}}', '{"message":"reserved"}');
-      else lines.push(`{"create":{"_index":"web","_id":"id-${i}"}}`, JSON.stringify({ '@timestamp': new Date(NOW - i).toISOString(), message: `GET /p/${i}`, http: { status: 200 + (i % 3) } }));
+      else
+        lines.push(
+          `{"create":{"_index":"web","_id":"id-${i}"}}`,
+          JSON.stringify({
+            '@timestamp': new Date(NOW - i).toISOString(),
+            message: `GET /p/${i}`,
+            http: { status: 200 + (i % 3) },
+          }),
+        );
     }
     const j = bulkJob(lines.join('\n') + '\n', { pathIndex: 'logs' });
     const want = inline(ES_BULK_DECODE, j);
     const got = await onPool(pool, ES_BULK_DECODE, j);
     // ids svc makes up differ between threads by design (a random prefix per thread): compare their presence
-    const norm = (items: typeof want.items) => items.map((it) => ({ ...it, id: it.id?.startsWith('id-') ? it.id : typeof it.id }));
+    const norm = (items: typeof want.items) =>
+      items.map((it) => ({ ...it, id: it.id?.startsWith('id-') ? it.id : typeof it.id }));
     assert.deepEqual(norm(got.items), norm(want.items));
     assert.deepEqual(got.itemOf, want.itemOf);
     assert.ok(Buffer.from(got.batch.wal).equals(Buffer.from(want.batch.wal)));
     assert.equal(got.batch.count, want.itemOf.length);
-    assert.ok(got.items.some((it) => esItemStatus(it) === 400) && got.items.some((it) => esItemStatus(it) === 403 || esItemStatus(it) === 400));
+    assert.ok(
+      got.items.some((it) => esItemStatus(it) === 400) &&
+        got.items.some((it) => esItemStatus(it) === 403 || esItemStatus(it) === 400),
+    );
     assert.equal(eventsOf(got.batch)[0].fields['http.status'], 200);
   });
 
@@ -154,17 +192,58 @@ describe('decode pool', () => {
     const logRecords = Array.from({ length: 3000 }, (_, i) => ({
       timeUnixNano: String(BigInt(NOW - i) * 1_000_000n),
       severityText: i % 10 ? 'INFO' : 'ERROR',
-      body: i % 3 ? { stringValue: `order ${i} done` } : { kvlistValue: { values: [{ key: 'message', value: { stringValue: `map ${i}` } }, { key: 'n', value: { intValue: String(i) } }] } },
+      body:
+        i % 3
+          ? { stringValue: `order ${i} done` }
+          : {
+              kvlistValue: {
+                values: [
+                  { key: 'message', value: { stringValue: `map ${i}` } },
+                  { key: 'n', value: { intValue: String(i) } },
+                ],
+              },
+            },
       attributes: [
         { key: 'http.route', value: { stringValue: `/o/${i % 7}` } },
         ...(i % 500 === 1 ? [{ key: 'svc.index', value: { stringValue: '_hidden' } }] : []),
       ],
       traceId: Buffer.alloc(16, (i % 250) + 1),
     }));
-    const request = { resourceLogs: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'orders' } }] }, scopeLogs: [{ scope: { name: 's' }, logRecords }] }] };
-    const base = { principal: { kind: 'ingest_token' as const, id: 't1', name: 'tok', pin: { env: 'default' } }, envs: ['default'], nowUs: NOW * 1000, limits: DEFAULT_EVENT_LIMITS };
-    const proto = { ...base, encoding: 'protobuf' as const, body: Buffer.from(ExportLogsServiceRequest.encode(ExportLogsServiceRequest.fromObject(request)).finish()) };
-    const json = { ...base, encoding: 'json' as const, body: Buffer.from(JSON.stringify({ ...request, resourceLogs: request.resourceLogs.map((rl) => ({ ...rl, scopeLogs: rl.scopeLogs.map((sl) => ({ ...sl, logRecords: sl.logRecords.map((r) => ({ ...r, traceId: r.traceId.toString('hex') })) })) })) })) };
+    const request = {
+      resourceLogs: [
+        {
+          resource: { attributes: [{ key: 'service.name', value: { stringValue: 'orders' } }] },
+          scopeLogs: [{ scope: { name: 's' }, logRecords }],
+        },
+      ],
+    };
+    const base = {
+      principal: { kind: 'ingest_token' as const, id: 't1', name: 'tok', pin: { env: 'default' } },
+      envs: ['default'],
+      nowUs: NOW * 1000,
+      limits: DEFAULT_EVENT_LIMITS,
+    };
+    const proto = {
+      ...base,
+      encoding: 'protobuf' as const,
+      body: Buffer.from(ExportLogsServiceRequest.encode(ExportLogsServiceRequest.fromObject(request)).finish()),
+    };
+    const json = {
+      ...base,
+      encoding: 'json' as const,
+      body: Buffer.from(
+        JSON.stringify({
+          ...request,
+          resourceLogs: request.resourceLogs.map((rl) => ({
+            ...rl,
+            scopeLogs: rl.scopeLogs.map((sl) => ({
+              ...sl,
+              logRecords: sl.logRecords.map((r) => ({ ...r, traceId: r.traceId.toString('hex') })),
+            })),
+          })),
+        }),
+      ),
+    };
     for (const j of [proto, json]) {
       assert.ok(j.body.byteLength >= 64 * 1024);
       const want = inline(OTLP_DECODE, j);
@@ -174,19 +253,31 @@ describe('decode pool', () => {
       assert.ok(Buffer.from(got.batch.wal).equals(Buffer.from(want.batch.wal)), j.encoding);
       assert.equal(got.batch.count, 3000 - 6);
     }
-    await assert.rejects(pool.run(OTLP_DECODE, { ...proto, body: Buffer.alloc(70_000, 0xff) }), (e: unknown) => e instanceof SvcError && e.code === 'invalid_input');
+    await assert.rejects(
+      pool.run(OTLP_DECODE, { ...proto, body: Buffer.alloc(70_000, 0xff) }),
+      (e: unknown) => e instanceof SvcError && e.code === 'invalid_input',
+    );
   });
 
   it('rejects with the SvcError the job throws, across the thread', async () => {
     const bad = bulkJob('{"index":{}}\n{"a":1}\nnot json at all\n'.repeat(4000));
-    await assert.rejects(pool.run(ES_BULK_DECODE, bad), (e: unknown) => e instanceof SvcError && e.code === 'invalid_input' && /action line/.test(e.message));
+    await assert.rejects(
+      pool.run(ES_BULK_DECODE, bad),
+      (e: unknown) => e instanceof SvcError && e.code === 'invalid_input' && /action line/.test(e.message),
+    );
     const gone = bulkJob('{"index":{}}\n{"a":1}\n'.repeat(5000), { envs: [] });
-    await assert.rejects(pool.run(ES_BULK_DECODE, gone), (e: unknown) => e instanceof SvcError && e.code === 'unknown_environment');
+    await assert.rejects(
+      pool.run(ES_BULK_DECODE, gone),
+      (e: unknown) => e instanceof SvcError && e.code === 'unknown_environment',
+    );
   });
 
   it('refuses work after close with shutting_down', async () => {
     const p = new DecodePool(1, DECODE_WORKER_URL);
     await p.close();
-    await assert.rejects(p.run(NATIVE_DECODE, job('text/plain', 'x')), (e: unknown) => e instanceof SvcError && e.code === 'shutting_down');
+    await assert.rejects(
+      p.run(NATIVE_DECODE, job('text/plain', 'x')),
+      (e: unknown) => e instanceof SvcError && e.code === 'shutting_down',
+    );
   });
 });

@@ -30,18 +30,64 @@ describe('hostile ingest bodies on a real svc', () => {
   let e: E2E;
   before(async () => {
     e = await startE2E();
-    const res = await fetch(`${e.srv.url}/api/ingest?index=canary`, { method: 'POST', headers: { 'content-type': 'text/plain', authorization: `Bearer ${e.token}` }, body: 'canary before the hostile bodies' });
+    const res = await fetch(`${e.srv.url}/api/ingest?index=canary`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', authorization: `Bearer ${e.token}` },
+      body: 'canary before the hostile bodies',
+    });
     assert.equal(res.status, 200);
   });
   after(() => e.close());
 
   const endpoints: [string, (doc: string) => { path: string; body: string; headers: Record<string, string> }][] = [
-    ['native', (doc) => ({ path: '/api/ingest?index=hostile', body: doc, headers: { 'content-type': 'application/x-ndjson', authorization: `Bearer ${e.token}` } })],
-    ['_bulk', (doc) => ({ path: '/_bulk', body: `{"index":{"_index":"hostile"}}\n${doc}\n`, headers: { 'content-type': 'application/x-ndjson', authorization: `ApiKey ${e.token}` } })],
-    ['HEC', (doc) => ({ path: '/services/collector/event', body: `{"event":${doc},"index":"hostile"}`, headers: { authorization: `Splunk ${e.token}` } })],
-    ['HEC fields', (doc) => ({ path: '/services/collector/event', body: `{"event":"x","fields":${doc},"index":"hostile"}`, headers: { authorization: `Splunk ${e.token}` } })],
-    ['Loki', (doc) => ({ path: '/loki/api/v1/push', body: `{"streams":[{"stream":{"index":"hostile"},"values":[["${Date.now()}000000","x",${doc}]]}]}`, headers: { 'content-type': 'application/json', authorization: `Bearer ${e.token}` } })],
-    ['OTLP', (doc) => ({ path: '/v1/logs', body: `{"resourceLogs":[{"scopeLogs":[{"logRecords":[${doc}]}]}]}`, headers: { 'content-type': 'application/json', authorization: `Bearer ${e.token}` } })],
+    [
+      'native',
+      (doc) => ({
+        path: '/api/ingest?index=hostile',
+        body: doc,
+        headers: { 'content-type': 'application/x-ndjson', authorization: `Bearer ${e.token}` },
+      }),
+    ],
+    [
+      '_bulk',
+      (doc) => ({
+        path: '/_bulk',
+        body: `{"index":{"_index":"hostile"}}\n${doc}\n`,
+        headers: { 'content-type': 'application/x-ndjson', authorization: `ApiKey ${e.token}` },
+      }),
+    ],
+    [
+      'HEC',
+      (doc) => ({
+        path: '/services/collector/event',
+        body: `{"event":${doc},"index":"hostile"}`,
+        headers: { authorization: `Splunk ${e.token}` },
+      }),
+    ],
+    [
+      'HEC fields',
+      (doc) => ({
+        path: '/services/collector/event',
+        body: `{"event":"x","fields":${doc},"index":"hostile"}`,
+        headers: { authorization: `Splunk ${e.token}` },
+      }),
+    ],
+    [
+      'Loki',
+      (doc) => ({
+        path: '/loki/api/v1/push',
+        body: `{"streams":[{"stream":{"index":"hostile"},"values":[["${Date.now()}000000","x",${doc}]]}]}`,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${e.token}` },
+      }),
+    ],
+    [
+      'OTLP',
+      (doc) => ({
+        path: '/v1/logs',
+        body: `{"resourceLogs":[{"scopeLogs":[{"logRecords":[${doc}]}]}]}`,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${e.token}` },
+      }),
+    ],
   ];
 
   for (const [name, request] of endpoints) {

@@ -23,7 +23,10 @@ if (!present) console.log(`# skipping text-line time tests: no loghub data at ${
 type Want = { us: number } | 'arrival';
 
 /** A file's lines without their CRs (Linux_2k ends some lines in CRLF). */
-const lines = (f: string) => readFileSync(f, 'utf8').split(/\r?\n/).filter((l) => l.trim() !== '');
+const lines = (f: string) =>
+  readFileSync(f, 'utf8')
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== '');
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** `[Sun Dec 04 04:47:44 2005] [notice] …` (zoneless, read as UTC as svc's default SVC_TIMEZONE). */
@@ -58,7 +61,9 @@ function trace(k: number): string[] {
 
 /** The mixed body and what each line's time must be, in order. */
 function mixedBody(): { body: string; want: [string, Want][] } {
-  const linux = lines(FILES[0]).map(strippedSyslog).filter((l): l is string => l !== undefined);
+  const linux = lines(FILES[0])
+    .map(strippedSyslog)
+    .filter((l): l is string => l !== undefined);
   const apache = lines(FILES[1]);
   const zk = lines(FILES[2]);
   const want: [string, Want][] = [];
@@ -80,10 +85,20 @@ function mixedBody(): { body: string; want: [string, Want][] } {
 }
 
 async function exportIndex(e: E2E, index: string): Promise<EventJson[]> {
-  const qs = new URLSearchParams({ q: '*', env: E2E_ENV, index, from: '1970-01-01T00:00:00Z', to: new Date(Date.now() + 86_400_000).toISOString(), format: 'ndjson' });
+  const qs = new URLSearchParams({
+    q: '*',
+    env: E2E_ENV,
+    index,
+    from: '1970-01-01T00:00:00Z',
+    to: new Date(Date.now() + 86_400_000).toISOString(),
+    format: 'ndjson',
+  });
   const res = await fetch(`${e.srv.url}/api/export?${qs}`, { headers: { authorization: `Bearer ${e.searchKey}` } });
   assert.equal(res.status, 200);
-  return (await res.text()).split('\n').filter(Boolean).map((l) => JSON.parse(l) as EventJson);
+  return (await res.text())
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as EventJson);
 }
 
 const us = (iso: string) => Date.parse(iso) * 1000 + Number(iso.slice(23, 26));
@@ -108,40 +123,70 @@ function check(events: EventJson[], want: [string, Want][], fromUs: number, toUs
     const ok = w.want === 'arrival' ? t >= fromUs && t <= toUs : t === w.want.us;
     if (!ok) wrong.push(`${ev.time} for ${JSON.stringify(ev.message.slice(0, 80))}`);
   }
-  assert.equal(wrong.length, 0, `${wrong.length} lines with another line's time or a date from their text, e.g.\n${wrong.slice(0, 5).join('\n')}`);
-  assert.ok([...byMessage.values()].every((v) => v.n === 0), 'each line stored once');
+  assert.equal(
+    wrong.length,
+    0,
+    `${wrong.length} lines with another line's time or a date from their text, e.g.\n${wrong.slice(0, 5).join('\n')}`,
+  );
+  assert.ok(
+    [...byMessage.values()].every((v) => v.n === 0),
+    'each line stored once',
+  );
 }
 
-describe('the time of text lines from unrelated files, on native text and HEC raw', { skip: present ? false : `no loghub data at ${LOGHUB}` }, () => {
-  let e: E2E;
-  let mixed: ReturnType<typeof mixedBody>;
-  before(async () => {
-    e = await startE2E();
-    mixed = mixedBody();
-  });
-  after(() => e.close());
+describe(
+  'the time of text lines from unrelated files, on native text and HEC raw',
+  { skip: present ? false : `no loghub data at ${LOGHUB}` },
+  () => {
+    let e: E2E;
+    let mixed: ReturnType<typeof mixedBody>;
+    before(async () => {
+      e = await startE2E();
+      mixed = mixedBody();
+    });
+    after(() => e.close());
 
-  it('gives each line of a native text body its own time, its parent\'s, or the arrival time', async () => {
-    const from = Date.now() * 1000;
-    const res = await fetch(`${e.srv.url}/api/ingest?index=mixed`, { method: 'POST', headers: { 'content-type': 'text/plain', authorization: `Bearer ${e.token}` }, body: mixed.body });
-    assert.equal(res.status, 200);
-    assert.equal(((await res.json()) as { ingested: number }).ingested, mixed.want.length);
-    check(await exportIndex(e, 'mixed'), mixed.want, from, Date.now() * 1000);
-  });
+    it("gives each line of a native text body its own time, its parent's, or the arrival time", async () => {
+      const from = Date.now() * 1000;
+      const res = await fetch(`${e.srv.url}/api/ingest?index=mixed`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', authorization: `Bearer ${e.token}` },
+        body: mixed.body,
+      });
+      assert.equal(res.status, 200);
+      assert.equal(((await res.json()) as { ingested: number }).ingested, mixed.want.length);
+      check(await exportIndex(e, 'mixed'), mixed.want, from, Date.now() * 1000);
+    });
 
-  it('gives each line of a HEC raw body the same times', async () => {
-    const from = Date.now() * 1000;
-    const res = await fetch(`${e.srv.url}/services/collector/raw?index=mixedraw`, { method: 'POST', headers: { authorization: `Splunk ${e.token}` }, body: mixed.body });
-    assert.equal(res.status, 200, await res.text());
-    check(await exportIndex(e, 'mixedraw'), mixed.want, from, Date.now() * 1000);
-  });
+    it('gives each line of a HEC raw body the same times', async () => {
+      const from = Date.now() * 1000;
+      const res = await fetch(`${e.srv.url}/services/collector/raw?index=mixedraw`, {
+        method: 'POST',
+        headers: { authorization: `Splunk ${e.token}` },
+        body: mixed.body,
+      });
+      assert.equal(res.status, 200, await res.text());
+      check(await exportIndex(e, 'mixedraw'), mixed.want, from, Date.now() * 1000);
+    });
 
-  it('does not read a date inside the text of a HEC raw line as its time', async () => {
-    const inside = lines(FILES[0]).map(strippedSyslog).filter((l): l is string => l !== undefined && / at \w{3} \w{3} +\d+ [\d:]{8} \d{4}\s*$/.test(l));
-    assert.ok(inside.length > 100, 'Linux_2k has its `connection from … at Fri Jun 17 07:07:00 2005` lines');
-    const from = Date.now() * 1000;
-    const res = await fetch(`${e.srv.url}/services/collector/raw?index=inside`, { method: 'POST', headers: { authorization: `Splunk ${e.token}` }, body: inside.join('\n') });
-    assert.equal(res.status, 200, await res.text());
-    check(await exportIndex(e, 'inside'), inside.map((l) => [l, 'arrival']), from, Date.now() * 1000);
-  });
-});
+    it('does not read a date inside the text of a HEC raw line as its time', async () => {
+      const inside = lines(FILES[0])
+        .map(strippedSyslog)
+        .filter((l): l is string => l !== undefined && / at \w{3} \w{3} +\d+ [\d:]{8} \d{4}\s*$/.test(l));
+      assert.ok(inside.length > 100, 'Linux_2k has its `connection from … at Fri Jun 17 07:07:00 2005` lines');
+      const from = Date.now() * 1000;
+      const res = await fetch(`${e.srv.url}/services/collector/raw?index=inside`, {
+        method: 'POST',
+        headers: { authorization: `Splunk ${e.token}` },
+        body: inside.join('\n'),
+      });
+      assert.equal(res.status, 200, await res.text());
+      check(
+        await exportIndex(e, 'inside'),
+        inside.map((l) => [l, 'arrival']),
+        from,
+        Date.now() * 1000,
+      );
+    });
+  },
+);

@@ -19,7 +19,10 @@ describe('parseBulk', () => {
 
   it('keeps delete without a source and update with one', () => {
     const ops = parseBulk('{"delete":{"_id":"1"}}\n{"update":{"_id":"2"}}\n{"doc":{}}\n{"index":{}}\n{"x":1}\n');
-    assert.deepEqual(ops.map((o) => o.op), ['delete', 'update', 'index']);
+    assert.deepEqual(
+      ops.map((o) => o.op),
+      ['delete', 'update', 'index'],
+    );
     assert.deepEqual(ops[2].doc, { x: 1 });
   });
 

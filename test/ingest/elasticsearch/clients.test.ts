@@ -42,7 +42,10 @@ describe('Elasticsearch endpoint with the official clients', () => {
           ],
         });
         assert.equal(res.errors, true);
-        assert.deepEqual(res.items.map((i) => Object.values(i)[0].status), [201, 400, 201]);
+        assert.deepEqual(
+          res.items.map((i) => Object.values(i)[0].status),
+          [201, 400, 201],
+        );
         assert.equal(h.writer.events.length, 2);
         const [a, b] = h.writer.events;
         assert.equal(a.index, 'web');
@@ -59,20 +62,30 @@ describe('Elasticsearch endpoint with the official clients', () => {
         h.writer.events.length = 0;
         const c = make(h.url, { username: 'svc', password: 'svi_default' });
         const docs = Array.from({ length: 250 }, (_, i) => ({ message: `doc ${i}`, n: i }));
-        const stats = await c.helpers.bulk({ datasource: docs, onDocument: () => ({ index: { _index: 'helper' } }), flushBytes: 2000 });
+        const stats = await c.helpers.bulk({
+          datasource: docs,
+          onDocument: () => ({ index: { _index: 'helper' } }),
+          flushBytes: 2000,
+        });
         assert.equal(stats.successful, 250);
         assert.equal(stats.failed, 0);
-        assert.deepEqual(h.writer.events.map((e) => e.fields.n).sort((x, y) => Number(x) - Number(y)), docs.map((d) => d.n));
+        assert.deepEqual(
+          h.writer.events.map((e) => e.fields.n).sort((x, y) => Number(x) - Number(y)),
+          docs.map((d) => d.n),
+        );
         await c.close();
       });
 
       it('answers a wrong token with a 401 security_exception', async () => {
         const c = make(h.url, { apiKey: 'svi_wrong' });
-        await assert.rejects(c.bulk({ operations: [{ index: { _index: 'a' } }, { m: 1 }] }), (e: { meta?: { statusCode?: number; body?: { error?: { type?: string } } } }) => {
-          assert.equal(e.meta?.statusCode, 401);
-          assert.equal(e.meta?.body?.error?.type, 'security_exception');
-          return true;
-        });
+        await assert.rejects(
+          c.bulk({ operations: [{ index: { _index: 'a' } }, { m: 1 }] }),
+          (e: { meta?: { statusCode?: number; body?: { error?: { type?: string } } } }) => {
+            assert.equal(e.meta?.statusCode, 401);
+            assert.equal(e.meta?.body?.error?.type, 'security_exception');
+            return true;
+          },
+        );
         await c.close();
       });
     });
@@ -112,7 +125,7 @@ describe('Elasticsearch endpoint with the official clients', () => {
     assert.equal(body.status, 400);
   });
 
-  it('lets the pinned index win over an item\'s _index, and reports an unknown environment for the request', async () => {
+  it("lets the pinned index win over an item's _index, and reports an unknown environment for the request", async () => {
     const seen = h.writer.events.length;
     const pinned = await fetch(`${h.url}/_bulk`, {
       method: 'POST',
@@ -120,9 +133,19 @@ describe('Elasticsearch endpoint with the official clients', () => {
       body: '{"index":{"_index":"other"}}\n{"m":1}\n{"index":{}}\n{"m":2}\n',
     });
     const pb = (await pinned.json()) as { items: { index: { status: number } }[] };
-    assert.deepEqual(pb.items.map((i) => i.index.status), [201, 201]);
-    assert.deepEqual(h.writer.events.slice(seen).map((e) => e.index), ['web', 'web']);
-    const ghost = await fetch(`${h.url}/_bulk`, { method: 'POST', headers: { authorization: 'ApiKey svi_ghost' }, body: '{"index":{}}\n{"m":1}\n' });
+    assert.deepEqual(
+      pb.items.map((i) => i.index.status),
+      [201, 201],
+    );
+    assert.deepEqual(
+      h.writer.events.slice(seen).map((e) => e.index),
+      ['web', 'web'],
+    );
+    const ghost = await fetch(`${h.url}/_bulk`, {
+      method: 'POST',
+      headers: { authorization: 'ApiKey svi_ghost' },
+      body: '{"index":{}}\n{"m":1}\n',
+    });
     assert.equal(ghost.status, 400);
     const gb = (await ghost.json()) as { error: { type: string; reason: string } };
     assert.equal(gb.error.type, 'index_not_found_exception');
@@ -132,10 +155,17 @@ describe('Elasticsearch endpoint with the official clients', () => {
   it('turns a full queue into retryable 429 items with Retry-After', async () => {
     h.writer.full = true;
     try {
-      const res = await fetch(`${h.url}/_bulk`, { method: 'POST', headers: { authorization: 'ApiKey svi_default' }, body: '{"index":{}}\n{"m":1}\n' });
+      const res = await fetch(`${h.url}/_bulk`, {
+        method: 'POST',
+        headers: { authorization: 'ApiKey svi_default' },
+        body: '{"index":{}}\n{"m":1}\n',
+      });
       assert.equal(res.status, 200);
       assert.equal(res.headers.get('retry-after'), '1');
-      const body = (await res.json()) as { errors: boolean; items: { index: { status: number; error: { type: string } } }[] };
+      const body = (await res.json()) as {
+        errors: boolean;
+        items: { index: { status: number; error: { type: string } } }[];
+      };
       assert.equal(body.errors, true);
       assert.equal(body.items[0].index.status, 429);
       assert.equal(body.items[0].index.error.type, 'es_rejected_execution_exception');

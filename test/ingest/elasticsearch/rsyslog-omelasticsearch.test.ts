@@ -4,7 +4,16 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startE2E, E2E_ENV, type E2E } from '../helpers/e2e.js';
-import { compareLines, exportAll, omelasticsearchConf, realLines, rsyslogSkipReason, startRsyslog, waitForEvents, writeLines } from '../../helpers/rsyslog.js';
+import {
+  compareLines,
+  exportAll,
+  omelasticsearchConf,
+  realLines,
+  rsyslogSkipReason,
+  startRsyslog,
+  waitForEvents,
+  writeLines,
+} from '../../helpers/rsyslog.js';
 
 /**
  * Debian's rsyslogd ships a real log file to svc's `/_bulk` with omelasticsearch while svc's writer
@@ -42,11 +51,16 @@ describe('rsyslogd omelasticsearch against /_bulk answering 429', { skip: reason
     e = await startE2E({ SVC_BLOCK_QUEUE_CAP: '5', SVC_TEST_HOLD_WRITER: '1' });
     // a native ingest (which waits for room) fills the held queue: from then on every /_bulk item is 429
     const lines = Array.from({ length: 20 }, (_, i) => JSON.stringify({ message: `filler ${i}` })).join('\n');
-    filler = fetch(`${e.srv.url}/api/ingest?index=filler`, { method: 'POST', headers: { authorization: `Bearer ${e.token}`, 'content-type': 'application/x-ndjson' }, body: lines });
+    filler = fetch(`${e.srv.url}/api/ingest?index=filler`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${e.token}`, 'content-type': 'application/x-ndjson' },
+      body: lines,
+    });
     // (or, behind self-log events, waits for room: either way a write that may not wait is refused;
     // the test waits below for rsyslog's own count of 429 items)
     const start = Date.now();
-    while (e.srv.deps.writer.queueDepth().queued < 5 && Date.now() - start < 1000) await new Promise((r) => setTimeout(r, 10));
+    while (e.srv.deps.writer.queueDepth().queued < 5 && Date.now() - start < 1000)
+      await new Promise((r) => setTimeout(r, 10));
   });
   after(async () => {
     e?.srv.deps.storage.releaseWriter();
@@ -61,8 +75,15 @@ describe('rsyslogd omelasticsearch against /_bulk answering 429', { skip: reason
     writeLines(file, LINES!);
     const stats = join(work, 'stats.json');
     const startedMs = Date.now();
-    const conf = omelasticsearchConf(work, { host: 'rs-es', file, tag: 'linux', url: e.srv.url, token: e.token, index: 'rsyslog' }) +
-      `module(load="impstats" interval="1" format="json" log.syslog="off" log.file="${stats}")\n`;
+    const conf =
+      omelasticsearchConf(work, {
+        host: 'rs-es',
+        file,
+        tag: 'linux',
+        url: e.srv.url,
+        token: e.token,
+        index: 'rsyslog',
+      }) + `module(load="impstats" interval="1" format="json" log.syslog="off" log.file="${stats}")\n`;
     const daemon = startRsyslog(work, conf);
     try {
       // hold until rsyslog has seen 429 items (bulkrejection), then let the writer drain
@@ -71,12 +92,23 @@ describe('rsyslogd omelasticsearch against /_bulk answering 429', { skip: reason
         await new Promise((r) => setTimeout(r, 100));
       }
       e.srv.deps.storage.releaseWriter();
-      const stored = await waitForEvents(() => exportAll(e.srv.url, e.searchKey, { q: '*', env: E2E_ENV, index: 'rsyslog' }), LINES!.length);
+      const stored = await waitForEvents(
+        () => exportAll(e.srv.url, e.searchKey, { q: '*', env: E2E_ENV, index: 'rsyslog' }),
+        LINES!.length,
+      );
       const doneMs = Date.now();
       const s = esStats(stats);
-      const { missing, duplicates, unexpected } = compareLines(LINES!, stored.map((x) => x.message));
-      console.log(`rsyslog omelasticsearch: sent ${LINES!.length}, stored ${stored.length}, duplicates ${duplicates}; items answered 429 ${s['response.bulkrejection']}, stored ${s['response.success']}`);
-      assert.deepEqual({ missing: missing.slice(0, 5), unexpected: unexpected.slice(0, 5), duplicates }, { missing: [], unexpected: [], duplicates: 0 });
+      const { missing, duplicates, unexpected } = compareLines(
+        LINES!,
+        stored.map((x) => x.message),
+      );
+      console.log(
+        `rsyslog omelasticsearch: sent ${LINES!.length}, stored ${stored.length}, duplicates ${duplicates}; items answered 429 ${s['response.bulkrejection']}, stored ${s['response.success']}`,
+      );
+      assert.deepEqual(
+        { missing: missing.slice(0, 5), unexpected: unexpected.slice(0, 5), duplicates },
+        { missing: [], unexpected: [], duplicates: 0 },
+      );
       assert.equal(stored.length, LINES!.length);
       for (const x of stored) {
         assert.equal(x.host, 'rs-es');

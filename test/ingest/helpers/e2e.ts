@@ -27,8 +27,16 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
 }
 
 /** GET /api/search with the API key; answers the events (newest first). */
-export async function searchEvents(srv: HasUrl, key: string, params: { q?: string; env?: string; index?: string; from?: string; to?: string; limit?: number }): Promise<EventJson[]> {
-  const qs = new URLSearchParams({ q: params.q ?? '*', env: params.env ?? E2E_ENV, limit: String(params.limit ?? 1000) });
+export async function searchEvents(
+  srv: HasUrl,
+  key: string,
+  params: { q?: string; env?: string; index?: string; from?: string; to?: string; limit?: number },
+): Promise<EventJson[]> {
+  const qs = new URLSearchParams({
+    q: params.q ?? '*',
+    env: params.env ?? E2E_ENV,
+    limit: String(params.limit ?? 1000),
+  });
   if (params.index) qs.set('index', params.index);
   if (params.from) qs.set('from', params.from);
   if (params.to) qs.set('to', params.to);

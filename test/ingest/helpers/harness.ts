@@ -66,7 +66,10 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(plugin: FastifyPluginAsync<{ ctx: IngestContext }>, over: Partial<IngestContext> = {}): Promise<Harness> {
+export async function startHarness(
+  plugin: FastifyPluginAsync<{ ctx: IngestContext }>,
+  over: Partial<IngestContext> = {},
+): Promise<Harness> {
   const writer = new RecordingWriter();
   const app = Fastify({ logger: false });
   await app.register(plugin, { ctx: testContext(writer, over) });

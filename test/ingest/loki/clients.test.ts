@@ -57,10 +57,18 @@ describe('Loki endpoint with winston-loki', () => {
       body,
     });
     assert.equal(ok.status, 204);
-    const denied = await fetch(`${h.url}/loki/api/v1/push`, { method: 'POST', headers: { authorization: 'Bearer svi_nope' }, body: '{"streams":[]}' });
+    const denied = await fetch(`${h.url}/loki/api/v1/push`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer svi_nope' },
+      body: '{"streams":[]}',
+    });
     assert.equal(denied.status, 401);
     assert.match(await denied.text(), /invalid_credentials/);
-    const bad = await fetch(`${h.url}/loki/api/v1/push`, { method: 'POST', headers: { authorization: 'Bearer svi_default', 'content-type': 'application/json' }, body: '{"streams":' });
+    const bad = await fetch(`${h.url}/loki/api/v1/push`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer svi_default', 'content-type': 'application/json' },
+      body: '{"streams":',
+    });
     assert.equal(bad.status, 400);
     h.writer.full = true;
     try {

@@ -32,7 +32,11 @@ describe('winston-loki against a real svc', () => {
       await transport.close();
       logger.close();
       assert.deepEqual(errors, []);
-      const events = await searchEvents(e.srv, e.searchKey, { index: `loki-${mode}`, from: new Date(t0 - 60_000).toISOString(), to: new Date(Date.now() + 60_000).toISOString() });
+      const events = await searchEvents(e.srv, e.searchKey, {
+        index: `loki-${mode}`,
+        from: new Date(t0 - 60_000).toISOString(),
+        to: new Date(Date.now() + 60_000).toISOString(),
+      });
       assert.equal(events.length, 5);
       for (const ev of events) {
         assert.equal(ev.env, E2E_ENV);

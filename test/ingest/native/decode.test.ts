@@ -11,25 +11,39 @@ const buf = (s: string) => Buffer.from(s, 'utf8');
 describe('decodeText', () => {
   it('makes one event per line with CRLF and no final newline', () => {
     const r = decodeText(buf('a\r\nb\r\nc'), D, ctx);
-    assert.deepEqual(r.events.map((e) => e.message), ['a', 'b', 'c']);
+    assert.deepEqual(
+      r.events.map((e) => e.message),
+      ['a', 'b', 'c'],
+    );
     assert.equal(r.errors, 0);
   });
 
   it('skips empty and blank lines, and a UTF-8 BOM', () => {
     const r = decodeText(buf('\ufeffa\n\n  \t\nb\n\r\n'), D, ctx);
-    assert.deepEqual(r.events.map((e) => e.message), ['a', 'b']);
+    assert.deepEqual(
+      r.events.map((e) => e.message),
+      ['a', 'b'],
+    );
   });
 
   it('takes the time from the start of the line, and continuation lines inherit it', () => {
-    const body = '[2016-12-19 20:39:48,918] WARN fetch failed\njava.io.IOException: disconnected\n\tat kafka.x(y.scala:115)\n[2016-12-19 20:40:00,000] INFO ok\n';
+    const body =
+      '[2016-12-19 20:39:48,918] WARN fetch failed\njava.io.IOException: disconnected\n\tat kafka.x(y.scala:115)\n[2016-12-19 20:40:00,000] INFO ok\n';
     const r = decodeText(buf(body), D, ctx);
     const t1 = Date.parse('2016-12-19T20:39:48.918Z') * 1000;
-    assert.deepEqual(r.events.map((e) => e.timeUs), [t1, t1, t1, Date.parse('2016-12-19T20:40:00Z') * 1000]);
+    assert.deepEqual(
+      r.events.map((e) => e.timeUs),
+      [t1, t1, t1, Date.parse('2016-12-19T20:40:00Z') * 1000],
+    );
   });
 
-  it('gives a line that starts a new record without a time the arrival time, not its neighbour\'s', () => {
-    const body = '[Sun Dec 04 04:47:44 2005] [notice] workerEnv.init() ok\nsession opened for user root by (uid=0)\n\tat after.Arrival(X.java:1)\n';
-    assert.deepEqual(decodeText(buf(body), D, ctx).events.map((e) => e.timeUs), [Date.parse('2005-12-04T04:47:44Z') * 1000, 7, 7]);
+  it("gives a line that starts a new record without a time the arrival time, not its neighbour's", () => {
+    const body =
+      '[Sun Dec 04 04:47:44 2005] [notice] workerEnv.init() ok\nsession opened for user root by (uid=0)\n\tat after.Arrival(X.java:1)\n';
+    assert.deepEqual(
+      decodeText(buf(body), D, ctx).events.map((e) => e.timeUs),
+      [Date.parse('2005-12-04T04:47:44Z') * 1000, 7, 7],
+    );
   });
 
   it('uses the arrival time before the first timestamped line', () => {
@@ -49,7 +63,10 @@ describe('decodeText', () => {
 describe('decodeNdjson', () => {
   it('decodes one object per line with CRLF and no final newline', () => {
     const r = decodeNdjson(buf('{"message":"a","n":1}\r\n{"message":"b"}'), D, ctx);
-    assert.deepEqual(r.events.map((e) => e.message), ['a', 'b']);
+    assert.deepEqual(
+      r.events.map((e) => e.message),
+      ['a', 'b'],
+    );
     assert.deepEqual(r.events[0].fields, { n: 1 });
   });
 
@@ -57,7 +74,10 @@ describe('decodeNdjson', () => {
     const r = decodeNdjson(buf('{"a":1}\n{broken\n\n[1,2]\n"str"\n{"b":2}\n'), D, ctx);
     assert.equal(r.events.length, 2);
     assert.equal(r.errors, 3);
-    assert.deepEqual(r.firstErrors.map((e) => e.line), [2, 4, 5]);
+    assert.deepEqual(
+      r.firstErrors.map((e) => e.line),
+      [2, 4, 5],
+    );
     assert.match(r.firstErrors[0].message, /^cannot parse JSON: /);
     assert.match(r.firstErrors[1].message, /^unexpected array \[1,2\], want a JSON object$/);
   });
@@ -78,7 +98,10 @@ describe('decodeNdjson', () => {
 describe('decodeJson', () => {
   it('decodes an array of objects, errors naming the item', () => {
     const r = decodeJson(buf('[{"message":"a"}, 3, {"message":"b"}]'), D, ctx);
-    assert.deepEqual(r.events.map((e) => e.message), ['a', 'b']);
+    assert.deepEqual(
+      r.events.map((e) => e.message),
+      ['a', 'b'],
+    );
     assert.deepEqual(r.firstErrors, [{ line: 2, message: 'unexpected number, want a JSON object' }]);
   });
 
@@ -89,7 +112,10 @@ describe('decodeJson', () => {
 
   it('decodes a pretty-printed object as one event', () => {
     const r = decodeJson(buf('{\n  "message": "pretty",\n  "a": {\n    "b": 1\n  }\n}\n'), D, ctx);
-    assert.deepEqual([r.errors, r.events.length, r.events[0]?.message, r.events[0]?.fields], [0, 1, 'pretty', { 'a.b': 1 }]);
+    assert.deepEqual(
+      [r.errors, r.events.length, r.events[0]?.message, r.events[0]?.fields],
+      [0, 1, 'pretty', { 'a.b': 1 }],
+    );
   });
 
   it('counts the malformed lines of NDJSON sent as application/json', () => {

@@ -79,15 +79,22 @@ describe('POST /api/ingest', () => {
 
   it('ingests text lines and answers the counts', async () => {
     const before = writer.events.length;
-    const res = await post('/api/ingest?source=app.log&host=h1', 'Jun 14 15:16:01 combo a\r\nsecond line\r\n\r\nthird', { 'content-type': 'text/plain' });
+    const res = await post(
+      '/api/ingest?source=app.log&host=h1',
+      'Jun 14 15:16:01 combo a\r\nsecond line\r\n\r\nthird',
+      { 'content-type': 'text/plain' },
+    );
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json(), { ingested: 3, errors: 0, firstErrors: [] });
     const evs = writer.events.slice(before);
-    assert.deepEqual(evs.map((e) => [e.env, e.index, e.host, e.source, e.message]), [
-      ['default', 'main', 'h1', 'app.log', 'Jun 14 15:16:01 combo a'],
-      ['default', 'main', 'h1', 'app.log', 'second line'],
-      ['default', 'main', 'h1', 'app.log', 'third'],
-    ]);
+    assert.deepEqual(
+      evs.map((e) => [e.env, e.index, e.host, e.source, e.message]),
+      [
+        ['default', 'main', 'h1', 'app.log', 'Jun 14 15:16:01 combo a'],
+        ['default', 'main', 'h1', 'app.log', 'second line'],
+        ['default', 'main', 'h1', 'app.log', 'third'],
+      ],
+    );
     assert.equal(evs[0].timeUs, Date.parse('2026-06-14T15:16:01Z') * 1000);
   });
 
@@ -99,7 +106,9 @@ describe('POST /api/ingest', () => {
   });
 
   it('counts malformed NDJSON lines without ingesting them', async () => {
-    const res = await post('/api/ingest', '{"message":"ok"}\nnot json\n{"message":"ok2"}', { 'content-type': 'application/x-ndjson' });
+    const res = await post('/api/ingest', '{"message":"ok"}\nnot json\n{"message":"ok2"}', {
+      'content-type': 'application/x-ndjson',
+    });
     const body = res.json();
     assert.equal(res.statusCode, 200);
     assert.equal(body.ingested, 2);
@@ -108,19 +117,28 @@ describe('POST /api/ingest', () => {
   });
 
   it('accepts a gzip body', async () => {
-    const res = await post('/api/ingest', gzipSync('{"message":"zipped"}\n'), { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' });
+    const res = await post('/api/ingest', gzipSync('{"message":"zipped"}\n'), {
+      'content-type': 'application/x-ndjson',
+      'content-encoding': 'gzip',
+    });
     assert.deepEqual(res.json(), { ingested: 1, errors: 0, firstErrors: [] });
     assert.equal(writer.events.at(-1)?.message, 'zipped');
   });
 
   it('accepts a brotli body', async () => {
-    const res = await post('/api/ingest', brotliCompressSync('{"message":"squeezed"}\n'), { 'content-type': 'application/x-ndjson', 'content-encoding': 'br' });
+    const res = await post('/api/ingest', brotliCompressSync('{"message":"squeezed"}\n'), {
+      'content-type': 'application/x-ndjson',
+      'content-encoding': 'br',
+    });
     assert.deepEqual(res.json(), { ingested: 1, errors: 0, firstErrors: [] });
     assert.equal(writer.events.at(-1)?.message, 'squeezed');
   });
 
   it('answers 413 when the decompressed body passes the limit', async () => {
-    const res = await post('/api/ingest', gzipSync(Buffer.alloc(MAX + 1, 'a')), { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
+    const res = await post('/api/ingest', gzipSync(Buffer.alloc(MAX + 1, 'a')), {
+      'content-type': 'text/plain',
+      'content-encoding': 'gzip',
+    });
     assert.equal(res.statusCode, 413);
     assert.equal(res.json().error.code, 'body_too_large');
   });
@@ -169,14 +187,21 @@ describe('POST /api/ingest', () => {
   });
 
   it('sniffs the format when the content type says nothing (curl --data-binary)', async () => {
-    await post('/api/ingest', '{"message":"from curl","k":"v"}\n', { 'content-type': 'application/x-www-form-urlencoded' });
+    await post('/api/ingest', '{"message":"from curl","k":"v"}\n', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     assert.equal(writer.events.at(-1)?.message, 'from curl');
     await post('/api/ingest', 'plain words\n', { 'content-type': 'application/x-www-form-urlencoded' });
     assert.equal(writer.events.at(-1)?.message, 'plain words');
   });
 
   it('answers with no content type at all', async () => {
-    const res = await app.inject({ method: 'POST', url: '/api/ingest', payload: Buffer.from('raw line'), headers: { authorization: 'Bearer svi_default' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/ingest',
+      payload: Buffer.from('raw line'),
+      headers: { authorization: 'Bearer svi_default' },
+    });
     assert.equal(res.statusCode, 200);
     assert.equal(res.json().ingested, 1);
   });

@@ -14,24 +14,36 @@ describe('POST /api/ingest on a real server', () => {
   });
   after(() => srv.close());
 
-  const ingest = (body: string | Buffer, opts: { token?: string; query?: string; headers?: Record<string, string> } = {}) =>
+  const ingest = (
+    body: string | Buffer,
+    opts: { token?: string; query?: string; headers?: Record<string, string> } = {},
+  ) =>
     fetch(`${srv.url}/api/ingest${opts.query ?? ''}`, {
       method: 'POST',
-      headers: { 'content-type': 'text/plain', ...(opts.token === '' ? {} : { authorization: `Bearer ${opts.token ?? token}` }), ...opts.headers },
+      headers: {
+        'content-type': 'text/plain',
+        ...(opts.token === '' ? {} : { authorization: `Bearer ${opts.token ?? token}` }),
+        ...opts.headers,
+      },
       body: typeof body === 'string' ? body : new Uint8Array(body),
     });
 
   const stored = (index: string) => srv.deps.store.partitions(['default']).find((p) => p.index === index)?.events ?? 0;
 
   it('stores the lines of an acknowledged request at once', async () => {
-    const res = await ingest('Jun 14 15:16:01 combo sshd: one\nJun 14 15:16:02 combo sshd: two\n', { query: '?index=native1' });
+    const res = await ingest('Jun 14 15:16:01 combo sshd: one\nJun 14 15:16:02 combo sshd: two\n', {
+      query: '?index=native1',
+    });
     assert.equal(res.status, 200);
     assert.deepEqual(await res.json(), { ingested: 2, errors: 0, firstErrors: [] });
     assert.equal(stored('native1'), 2);
   });
 
   it('stores NDJSON but not its malformed lines', async () => {
-    const res = await ingest('{"message":"a"}\n{oops}\n{"message":"b"}', { query: '?index=native2', headers: { 'content-type': 'application/x-ndjson' } });
+    const res = await ingest('{"message":"a"}\n{oops}\n{"message":"b"}', {
+      query: '?index=native2',
+      headers: { 'content-type': 'application/x-ndjson' },
+    });
     const body = (await res.json()) as { ingested: number; errors: number };
     assert.deepEqual([body.ingested, body.errors], [2, 1]);
     assert.equal(stored('native2'), 2);

@@ -50,26 +50,64 @@ describe('OTLP endpoint with the OpenTelemetry exporters', () => {
   }
 
   it('answers errors as google.rpc.Status in the request encoding', async () => {
-    const denied = await fetch(`${h.url}/v1/logs`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer svi_x' }, body: '{}' });
+    const denied = await fetch(`${h.url}/v1/logs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer svi_x' },
+      body: '{}',
+    });
     assert.equal(denied.status, 401);
     assert.equal(((await denied.json()) as { code: number }).code, 16);
-    const bad = await fetch(`${h.url}/v1/logs`, { method: 'POST', headers: { 'content-type': 'application/x-protobuf', authorization: 'Bearer svi_default' }, body: Buffer.from([0xff, 0xff, 0xff]) });
+    const bad = await fetch(`${h.url}/v1/logs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-protobuf', authorization: 'Bearer svi_default' },
+      body: Buffer.from([0xff, 0xff, 0xff]),
+    });
     assert.equal(bad.status, 400);
     const st = RpcStatus.decode(Buffer.from(await bad.arrayBuffer())) as unknown as { code: number; message: string };
     assert.equal(st.code, 3);
-    const media = await fetch(`${h.url}/v1/logs`, { method: 'POST', headers: { 'content-type': 'text/plain', authorization: 'Bearer svi_default' }, body: 'x' });
+    const media = await fetch(`${h.url}/v1/logs`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', authorization: 'Bearer svi_default' },
+      body: 'x',
+    });
     assert.equal(media.status, 400);
   });
 
   it('lets the pinned index win over svc.index, and counts records with a refused index name in partial_success', async () => {
     const body = {
-      resourceLogs: [{ resource: { attributes: [{ key: 'svc.index', value: { stringValue: 'other' } }] }, scopeLogs: [{ logRecords: [{ timeUnixNano: '1763812800000000000', body: { stringValue: 'x' } }] }] }],
+      resourceLogs: [
+        {
+          resource: { attributes: [{ key: 'svc.index', value: { stringValue: 'other' } }] },
+          scopeLogs: [{ logRecords: [{ timeUnixNano: '1763812800000000000', body: { stringValue: 'x' } }] }],
+        },
+      ],
     };
-    const res = await fetch(`${h.url}/api/otlp/v1/logs`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer svi_pinned' }, body: JSON.stringify(body) });
+    const res = await fetch(`${h.url}/api/otlp/v1/logs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer svi_pinned' },
+      body: JSON.stringify(body),
+    });
     assert.equal(res.status, 200);
     assert.deepEqual(await res.json(), {});
-    const bad = { resourceLogs: [{ scopeLogs: [{ logRecords: [{ body: { stringValue: 'y' }, attributes: [{ key: 'svc.index', value: { stringValue: 'a/b' } }] }, { body: { stringValue: 'z' } }] }] }] };
-    const res2 = await fetch(`${h.url}/api/otlp/v1/logs`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer svi_default' }, body: JSON.stringify(bad) });
+    const bad = {
+      resourceLogs: [
+        {
+          scopeLogs: [
+            {
+              logRecords: [
+                { body: { stringValue: 'y' }, attributes: [{ key: 'svc.index', value: { stringValue: 'a/b' } }] },
+                { body: { stringValue: 'z' } },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const res2 = await fetch(`${h.url}/api/otlp/v1/logs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer svi_default' },
+      body: JSON.stringify(bad),
+    });
     const out = (await res2.json()) as { partialSuccess: { rejectedLogRecords: string; errorMessage: string } };
     assert.equal(out.partialSuccess.rejectedLogRecords, '1');
     assert.match(out.partialSuccess.errorMessage, /index: want 1-64 letters.*"a\/b"/);

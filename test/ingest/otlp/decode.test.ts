@@ -1,6 +1,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeJsonRequest, decodeProtobufRequest, nanosToUs, plainValue, requestToEvents, type ExportRequest, type OtlpDecoded } from '../../../src/ingest/otlp/decode.js';
+import {
+  decodeJsonRequest,
+  decodeProtobufRequest,
+  nanosToUs,
+  plainValue,
+  requestToEvents,
+  type ExportRequest,
+  type OtlpDecoded,
+} from '../../../src/ingest/otlp/decode.js';
 import { timeContext, type TimeContext } from '../../../src/events/timestamp.js';
 
 const NOW = timeContext('UTC', Date.UTC(2026, 0, 1));
@@ -17,7 +25,12 @@ import { ExportLogsServiceRequest } from '../../../src/ingest/otlp/logs-proto.js
 const request = {
   resourceLogs: [
     {
-      resource: { attributes: [{ key: 'service.name', value: { stringValue: 'api' } }, { key: 'host.name', value: { stringValue: 'h1' } }] },
+      resource: {
+        attributes: [
+          { key: 'service.name', value: { stringValue: 'api' } },
+          { key: 'host.name', value: { stringValue: 'h1' } },
+        ],
+      },
       scopeLogs: [
         {
           scope: { name: 'lib', version: '2' },
@@ -49,7 +62,10 @@ describe('OTLP decoding', () => {
     const [d] = decoded(decodeJsonRequest(JSON.stringify(request)), NOW);
     assert.equal(d.index, 'errors');
     assert.equal(d.event.timeUs, 1763812800123456);
-    assert.deepEqual([d.event.host, d.event.source, d.event.sourcetype, d.event.message], ['h1', 'api', 'otlp', 'boom']);
+    assert.deepEqual(
+      [d.event.host, d.event.source, d.event.sourcetype, d.event.message],
+      ['h1', 'api', 'otlp', 'boom'],
+    );
     assert.deepEqual(d.event.fields, {
       'service.name': 'api',
       'host.name': 'h1',
@@ -67,7 +83,9 @@ describe('OTLP decoding', () => {
   });
 
   it('reads the same request from protobuf, with ids as bytes', () => {
-    const proto = structuredClone(request) as unknown as { resourceLogs: { scopeLogs: { logRecords: Record<string, unknown>[] }[] }[] };
+    const proto = structuredClone(request) as unknown as {
+      resourceLogs: { scopeLogs: { logRecords: Record<string, unknown>[] }[] }[];
+    };
     const rec = proto.resourceLogs[0].scopeLogs[0].logRecords[0];
     rec.traceId = Buffer.from('5B8EFFF798038103D269B633813FC60C', 'hex');
     rec.spanId = Buffer.from('EEE19B7EC3C1B174', 'hex');
@@ -78,7 +96,25 @@ describe('OTLP decoding', () => {
   });
 
   it('falls back to observed time, then arrival', () => {
-    const [d] = decoded({ resourceLogs: [{ scopeLogs: [{ logRecords: [{ observedTimeUnixNano: 1763812800000000000, body: { kvlistValue: { values: [{ key: 'message', value: { stringValue: 'm' } }] } } }] }] }] }, NOW);
+    const [d] = decoded(
+      {
+        resourceLogs: [
+          {
+            scopeLogs: [
+              {
+                logRecords: [
+                  {
+                    observedTimeUnixNano: 1763812800000000000,
+                    body: { kvlistValue: { values: [{ key: 'message', value: { stringValue: 'm' } }] } },
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      NOW,
+    );
     assert.equal(d.event.timeUs, 1763812800000000);
     assert.equal(d.event.message, 'm');
     assert.equal(decoded({ resourceLogs: [{ scopeLogs: [{ logRecords: [{}] }] }] }, NOW)[0].event.timeUs, NOW.nowUs);
@@ -92,8 +128,31 @@ describe('OTLP decoding', () => {
   });
 
   it("keeps an attribute named like a record's own field: the record's value as <name>_2", () => {
-    const req = { resourceLogs: [{ scopeLogs: [{ logRecords: [{ severityText: 'ERROR', traceId: '0102030405060708090a0b0c0d0e0f10', body: { stringValue: 'b' }, attributes: [{ key: 'severity', value: { stringValue: 'own' } }, { key: 'trace_id', value: { stringValue: 't' } }] }] }] }] };
+    const req = {
+      resourceLogs: [
+        {
+          scopeLogs: [
+            {
+              logRecords: [
+                {
+                  severityText: 'ERROR',
+                  traceId: '0102030405060708090a0b0c0d0e0f10',
+                  body: { stringValue: 'b' },
+                  attributes: [
+                    { key: 'severity', value: { stringValue: 'own' } },
+                    { key: 'trace_id', value: { stringValue: 't' } },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
     const [d] = decoded(req as ExportRequest, NOW);
-    assert.deepEqual([d.event.fields.severity, d.event.fields.severity_2, d.event.fields.trace_id, d.event.fields.trace_id_2], ['own', 'ERROR', 't', '0102030405060708090a0b0c0d0e0f10']);
+    assert.deepEqual(
+      [d.event.fields.severity, d.event.fields.severity_2, d.event.fields.trace_id, d.event.fields.trace_id_2],
+      ['own', 'ERROR', 't', '0102030405060708090a0b0c0d0e0f10'],
+    );
   });
 });

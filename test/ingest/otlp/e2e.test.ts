@@ -15,11 +15,22 @@ describe('OpenTelemetry exporters against a real svc', () => {
       const log = otelLogger(kind, `${e.srv.url}/v1/logs`, e.token);
       const t = Date.parse(kind === 'http' ? '2026-11-19T01:00:00.001Z' : '2026-11-19T02:00:00.002Z');
       for (let i = 0; i < 3; i++) {
-        log.emit({ timestamp: t + i, severityNumber: SeverityNumber.ERROR, severityText: 'ERROR', body: `otlp ${kind} record ${i}`, attributes: { 'order.id': 100 + i } });
+        log.emit({
+          timestamp: t + i,
+          severityNumber: SeverityNumber.ERROR,
+          severityText: 'ERROR',
+          body: `otlp ${kind} record ${i}`,
+          attributes: { 'order.id': 100 + i },
+        });
       }
       await log.flush();
       await log.shutdown();
-      const events = await searchEvents(e.srv, e.searchKey, { q: `otlp ${kind}`, index: 'otel', from: '2026-11-19T00:00:00Z', to: '2026-11-19T03:00:00Z' });
+      const events = await searchEvents(e.srv, e.searchKey, {
+        q: `otlp ${kind}`,
+        index: 'otel',
+        from: '2026-11-19T00:00:00Z',
+        to: '2026-11-19T03:00:00Z',
+      });
       assert.equal(events.length, 3);
       const first = events.find((x) => x.message === `otlp ${kind} record 0`)!;
       assert.equal(first.env, E2E_ENV);

@@ -23,7 +23,9 @@ describe('HEC indexer acknowledgement against a real svc', () => {
     const channel = randomUUID();
     const ids: number[] = [];
     for (let i = 0; i < 3; i++) {
-      const res = await post('/services/collector/event?index=acked', JSON.stringify({ event: `acked event ${i}` }), { 'x-splunk-request-channel': channel });
+      const res = await post('/services/collector/event?index=acked', JSON.stringify({ event: `acked event ${i}` }), {
+        'x-splunk-request-channel': channel,
+      });
       assert.equal(res.status, 200);
       const body = (await res.json()) as { text: string; code: number; ackId: number };
       assert.equal(body.text, 'Success');
@@ -35,7 +37,9 @@ describe('HEC indexer acknowledgement against a real svc', () => {
     ids.push(((await raw.json()) as { ackId: number }).ackId);
     assert.equal(ids[3], ids[2] + 1, 'the raw endpoint shares the channel');
 
-    const status = await post('/services/collector/ack', JSON.stringify({ acks: [...ids, ids[3] + 1] }), { 'x-splunk-request-channel': channel });
+    const status = await post('/services/collector/ack', JSON.stringify({ acks: [...ids, ids[3] + 1] }), {
+      'x-splunk-request-channel': channel,
+    });
     assert.equal(status.status, 200);
     const want = Object.fromEntries([...ids.map((id) => [String(id), true]), [String(ids[3] + 1), false]]);
     assert.deepEqual(await status.json(), { acks: want });
@@ -52,7 +56,9 @@ describe('HEC indexer acknowledgement against a real svc', () => {
   });
 
   it('refuses a malformed channel (code 11), a malformed ack query (code 6) and a bad token (code 4)', async () => {
-    const bad = await post('/services/collector/event', '{"event":"x"}', { 'x-splunk-request-channel': 'not a channel!' });
+    const bad = await post('/services/collector/event', '{"event":"x"}', {
+      'x-splunk-request-channel': 'not a channel!',
+    });
     assert.equal(bad.status, 400);
     assert.deepEqual(await bad.json(), { text: 'Invalid data channel', code: 11 });
     for (const body of ['{"acks":"all"}', '{"acks":[-1]}', 'nope']) {
@@ -60,7 +66,11 @@ describe('HEC indexer acknowledgement against a real svc', () => {
       assert.equal(r.status, 400, body);
       assert.equal(((await r.json()) as { code: number }).code, 6);
     }
-    const r = await fetch(`${e.srv.url}/services/collector/ack?channel=c1`, { method: 'POST', headers: { authorization: 'Splunk svi_nope' }, body: '{"acks":[1]}' });
+    const r = await fetch(`${e.srv.url}/services/collector/ack?channel=c1`, {
+      method: 'POST',
+      headers: { authorization: 'Splunk svi_nope' },
+      body: '{"acks":[1]}',
+    });
     assert.equal(r.status, 403);
   });
 });
@@ -71,7 +81,12 @@ describe('ack channels', () => {
     const old = [before.issue('c'), before.issue('c')];
     const after = new AckChannels(5000); // a later start
     const fresh = after.issue('c');
-    assert.deepEqual(after.status('c', [...old, fresh, fresh + 1]), { 1000: true, 1001: true, 5000: true, 5001: false });
+    assert.deepEqual(after.status('c', [...old, fresh, fresh + 1]), {
+      1000: true,
+      1001: true,
+      5000: true,
+      5001: false,
+    });
     assert.deepEqual(after.status('unknown', [4999, 5000]), { 4999: true, 5000: false });
   });
 

@@ -6,16 +6,23 @@ import { startHarness, type Harness } from '../helpers/harness.js';
 
 const require = createRequire(import.meta.url);
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { Logger: SplunkLogger } = require('splunk-logging') as { Logger: new (cfg: Record<string, unknown>) => SplunkLoggerT };
+const { Logger: SplunkLogger } = require('splunk-logging') as {
+  Logger: new (cfg: Record<string, unknown>) => SplunkLoggerT;
+};
 interface SplunkLoggerT {
   send(ctx: Record<string, unknown>, cb?: (err: unknown, resp: { statusCode: number }, body: unknown) => void): void;
   flush(cb?: (err: unknown, resp: { statusCode: number }, body: unknown) => void): void;
   error: (err: unknown) => void;
 }
 
-function sendAll(logger: SplunkLoggerT, payloads: Record<string, unknown>[]): Promise<{ status: number; body: unknown }> {
+function sendAll(
+  logger: SplunkLoggerT,
+  payloads: Record<string, unknown>[],
+): Promise<{ status: number; body: unknown }> {
   for (const p of payloads) logger.send(p);
-  return new Promise((resolve, reject) => logger.flush((err, resp, body) => (err ? reject(err) : resolve({ status: resp.statusCode, body }))));
+  return new Promise((resolve, reject) =>
+    logger.flush((err, resp, body) => (err ? reject(err) : resolve({ status: resp.statusCode, body }))),
+  );
 }
 
 describe('Splunk HEC endpoint with splunk-logging', () => {
@@ -30,7 +37,10 @@ describe('Splunk HEC endpoint with splunk-logging', () => {
     const logger = new SplunkLogger({ token: 'svi_default', url: h.url, maxBatchCount: 0 });
     const t = Date.parse('2026-11-20T10:00:00.5Z');
     const res = await sendAll(logger, [
-      { message: 'plain text event', metadata: { host: 'web-1', source: 'app.log', sourcetype: 'app', index: 'hec', time: t } },
+      {
+        message: 'plain text event',
+        metadata: { host: 'web-1', source: 'app.log', sourcetype: 'app', index: 'hec', time: t },
+      },
       { message: { temperature: '70F', chickenCount: 500 }, severity: 'warn' },
     ]);
     assert.equal(res.status, 200);
@@ -64,7 +74,10 @@ describe('Splunk HEC endpoint with splunk-logging', () => {
     h.writer.events.length = 0;
     const res = await fetch(`${h.url}/services/collector/raw?index=rawidx&sourcetype=syslog&host=h2`, {
       method: 'POST',
-      headers: { authorization: 'Splunk svi_default', 'x-splunk-request-channel': '11111111-2222-3333-4444-555555555555' },
+      headers: {
+        authorization: 'Splunk svi_default',
+        'x-splunk-request-channel': '11111111-2222-3333-4444-555555555555',
+      },
       body: 'line one\nline two\n',
     });
     assert.equal(res.status, 200);
@@ -72,24 +85,39 @@ describe('Splunk HEC endpoint with splunk-logging', () => {
     const body = (await res.json()) as { text: string; code: number; ackId: number };
     assert.deepEqual({ text: body.text, code: body.code }, { text: 'Success', code: 0 });
     assert.ok(Number.isSafeInteger(body.ackId));
-    assert.deepEqual(h.writer.events.map((e) => [e.message, e.index, e.host, e.fields.channel]), [
-      ['line one', 'rawidx', 'h2', '11111111-2222-3333-4444-555555555555'],
-      ['line two', 'rawidx', 'h2', '11111111-2222-3333-4444-555555555555'],
-    ]);
+    assert.deepEqual(
+      h.writer.events.map((e) => [e.message, e.index, e.host, e.fields.channel]),
+      [
+        ['line one', 'rawidx', 'h2', '11111111-2222-3333-4444-555555555555'],
+        ['line two', 'rawidx', 'h2', '11111111-2222-3333-4444-555555555555'],
+      ],
+    );
   });
 
   it('answers health, bad bodies, unknown environments and a full queue in HEC shape', async () => {
     const health = await fetch(`${h.url}/services/collector/health`);
     assert.deepEqual(await health.json(), { text: 'HEC is healthy', code: 17 });
-    const bad = await fetch(`${h.url}/services/collector`, { method: 'POST', headers: { authorization: 'Splunk svi_default' }, body: '{"event":"a"}{"event"' });
+    const bad = await fetch(`${h.url}/services/collector`, {
+      method: 'POST',
+      headers: { authorization: 'Splunk svi_default' },
+      body: '{"event":"a"}{"event"',
+    });
     assert.equal(bad.status, 400);
     assert.deepEqual(await bad.json(), { text: 'Invalid data format', code: 6, 'invalid-event-number': 1 });
-    const ghost = await fetch(`${h.url}/services/collector`, { method: 'POST', headers: { authorization: 'Splunk svi_ghost' }, body: '{"event":"a"}' });
+    const ghost = await fetch(`${h.url}/services/collector`, {
+      method: 'POST',
+      headers: { authorization: 'Splunk svi_ghost' },
+      body: '{"event":"a"}',
+    });
     assert.equal(ghost.status, 400);
     assert.equal(((await ghost.json()) as { code: number }).code, 7);
     h.writer.full = true;
     try {
-      const busy = await fetch(`${h.url}/services/collector`, { method: 'POST', headers: { authorization: 'Splunk svi_default' }, body: '{"event":"a"}' });
+      const busy = await fetch(`${h.url}/services/collector`, {
+        method: 'POST',
+        headers: { authorization: 'Splunk svi_default' },
+        body: '{"event":"a"}',
+      });
       assert.equal(busy.status, 429);
       assert.equal(busy.headers.get('retry-after'), '1');
       assert.deepEqual(await busy.json(), { text: 'Server is busy', code: 9 });

@@ -42,7 +42,13 @@ describe('decodeEventBody', () => {
     assert.equal(out.length, 2);
     assert.equal(out[0].index, 'web');
     assert.deepEqual(
-      { t: out[0].event.timeUs, h: out[0].event.host, s: out[0].event.source, st: out[0].event.sourcetype, m: out[0].event.message },
+      {
+        t: out[0].event.timeUs,
+        h: out[0].event.host,
+        s: out[0].event.source,
+        st: out[0].event.sourcetype,
+        m: out[0].event.message,
+      },
       { t: 1763812800250000, h: 'h', s: 's', st: 'st', m: 'hello' },
     );
     assert.deepEqual(out[0].event.fields, { a: 1, 'b.c': 'd', channel: 'ch' });
@@ -57,11 +63,26 @@ describe('decodeEventBody', () => {
   });
 
   it("refuses bodies with Splunk's codes", () => {
-    assert.equal(hecCode(() => decodeEventBody('', {}, time)), 5);
-    assert.equal(hecCode(() => decodeEventBody('{"event":"a"}{"nope":1}', {}, time)), 12);
-    assert.equal(hecCode(() => decodeEventBody('{"event":""}', {}, time)), 13);
-    assert.equal(hecCode(() => decodeEventBody('{"event":"a"}{"event":', {}, time)), 6);
-    assert.equal(hecCode(() => decodeEventBody('{"event":"a","time":"soon"}', {}, time)), 6);
+    assert.equal(
+      hecCode(() => decodeEventBody('', {}, time)),
+      5,
+    );
+    assert.equal(
+      hecCode(() => decodeEventBody('{"event":"a"}{"nope":1}', {}, time)),
+      12,
+    );
+    assert.equal(
+      hecCode(() => decodeEventBody('{"event":""}', {}, time)),
+      13,
+    );
+    assert.equal(
+      hecCode(() => decodeEventBody('{"event":"a"}{"event":', {}, time)),
+      6,
+    );
+    assert.equal(
+      hecCode(() => decodeEventBody('{"event":"a","time":"soon"}', {}, time)),
+      6,
+    );
   });
 
   it('converts HEC times in seconds with decimals to microseconds', () => {
@@ -73,7 +94,11 @@ describe('decodeEventBody', () => {
 
 describe('decodeRawBody', () => {
   it('makes one event per line with query metadata and a leading timestamp', () => {
-    const out = decodeRawBody('2026-11-20T10:00:00Z first line\r\n\nsecond line\n', { index: 'raw', sourcetype: 'st' }, time);
+    const out = decodeRawBody(
+      '2026-11-20T10:00:00Z first line\r\n\nsecond line\n',
+      { index: 'raw', sourcetype: 'st' },
+      time,
+    );
     assert.equal(out.length, 2);
     assert.equal(out[0].event.timeUs, Date.parse('2026-11-20T10:00:00Z') * 1000);
     assert.equal(out[0].event.message, '2026-11-20T10:00:00Z first line');
@@ -82,10 +107,14 @@ describe('decodeRawBody', () => {
     assert.equal(out[1].event.sourcetype, 'st');
   });
 
-  it('gives a continuation line its parent\'s time and a date inside the text none', () => {
-    const body = '2026-11-20T10:00:00Z failed\n\tat a.B(C.java:1)\nconnection from 1.2.3.4 (h) at Fri Jun 17 07:07:00 2005\n';
+  it("gives a continuation line its parent's time and a date inside the text none", () => {
+    const body =
+      '2026-11-20T10:00:00Z failed\n\tat a.B(C.java:1)\nconnection from 1.2.3.4 (h) at Fri Jun 17 07:07:00 2005\n';
     const out = decodeRawBody(body, {}, time);
     const t = Date.parse('2026-11-20T10:00:00Z') * 1000;
-    assert.deepEqual(out.map((d) => d.event.timeUs), [t, t, NOW * 1000]);
+    assert.deepEqual(
+      out.map((d) => d.event.timeUs),
+      [t, t, NOW * 1000],
+    );
   });
 });

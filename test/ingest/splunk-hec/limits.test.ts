@@ -11,7 +11,11 @@ describe('HEC limits on a real svc', () => {
   after(() => e.close());
 
   const hec = async (body: string, path = '/services/collector/event') => {
-    const res = await fetch(`${e.srv.url}${path}`, { method: 'POST', headers: { authorization: `Splunk ${e.token}` }, body });
+    const res = await fetch(`${e.srv.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Splunk ${e.token}` },
+      body,
+    });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
 
@@ -34,7 +38,11 @@ describe('HEC limits on a real svc', () => {
   });
 
   it('stores an event cut to size with svc_truncated and a far-future time at arrival', async () => {
-    const r = await hec(JSON.stringify({ event: `long ${'y'.repeat(40_000)}`, index: 'hecl' }) + JSON.stringify({ event: 'future', time: 1e308, index: 'hecl' }) + JSON.stringify({ event: 'year0', time: '-62167219200', index: 'hecl' }));
+    const r = await hec(
+      JSON.stringify({ event: `long ${'y'.repeat(40_000)}`, index: 'hecl' }) +
+        JSON.stringify({ event: 'future', time: 1e308, index: 'hecl' }) +
+        JSON.stringify({ event: 'year0', time: '-62167219200', index: 'hecl' }),
+    );
     assert.deepEqual(r.body, { text: 'Success', code: 0 });
     const found = await searchEvents(e.srv, e.searchKey, { index: 'hecl' });
     assert.equal(found.length, 3);

@@ -32,7 +32,11 @@ class GateWriter implements Writer {
  * waited 300 ms for 'drain' (svc stopped reading and the kernel buffers are full) or all are
  * written. Writing goes on at each 'drain'; the answer counts the frames written so far.
  */
-async function writeUntilHeldBack(sock: Socket, total: number, frame: (i: number) => string | Buffer): Promise<() => number> {
+async function writeUntilHeldBack(
+  sock: Socket,
+  total: number,
+  frame: (i: number) => string | Buffer,
+): Promise<() => number> {
   let i = 0;
   await new Promise<void>((resolve) => {
     const pump = () => {
@@ -94,7 +98,8 @@ describe('syslog TCP backpressure', () => {
     try {
       await new Promise((r) => sock.once('connect', r));
       sock.write(relpFrame(1, 'open', 'commands=syslog'));
-      const frame = (i: number) => relpFrame(i + 2, 'syslog', `<13>Nov 22 04:36:34 host app: line ${i} ${'x'.repeat(1000)}`);
+      const frame = (i: number) =>
+        relpFrame(i + 2, 'syslog', `<13>Nov 22 04:36:34 host app: line ${i} ${'x'.repeat(1000)}`);
       const written = await writeUntilHeldBack(sock, total, frame);
       assert.ok(written() < total, `the sender was held back (wrote ${written()} of ${total})`);
       assert.equal(writer.events.length, 0);
@@ -105,7 +110,10 @@ describe('syslog TCP backpressure', () => {
       const end = Date.now() + 20_000;
       while (answers.length < total + 1 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
       assert.equal(writer.events.length, total);
-      assert.deepEqual(answers.slice(1), Array.from({ length: total }, (_, k) => `${k + 2} 200 OK`));
+      assert.deepEqual(
+        answers.slice(1),
+        Array.from({ length: total }, (_, k) => `${k + 2} 200 OK`),
+      );
     } finally {
       writer.release();
       sock.destroy();

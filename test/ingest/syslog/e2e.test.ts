@@ -17,7 +17,11 @@ describe('util-linux logger against a real svc', () => {
   let srv: TestServer;
   let key: string;
   before(async () => {
-    srv = await startSyslogServer(dataDir, { env: 'net', index: 'syslog' }, { SVC_SYSLOG_UDP: '127.0.0.1:0', SVC_SYSLOG_TCP: '127.0.0.1:0' });
+    srv = await startSyslogServer(
+      dataDir,
+      { env: 'net', index: 'syslog' },
+      { SVC_SYSLOG_UDP: '127.0.0.1:0', SVC_SYSLOG_TCP: '127.0.0.1:0' },
+    );
     key = await createApiKey(srv, { scopes: ['standard'] });
   });
   after(async () => {
@@ -37,8 +41,22 @@ describe('util-linux logger against a real svc', () => {
     const t0 = Date.now();
     for (const [name, flags] of cases) {
       const port = flags.includes('-d') ? srv.syslog!.udpPort : srv.syslog!.tcpPort;
-      const extra = flags.includes('--rfc5424') ? ['--sd-id', 'req@32473', '--sd-param', `case="${name}"`, '--msgid', 'M1'] : [];
-      await run('logger', ['-n', '127.0.0.1', '-P', String(port), ...flags, ...extra, '-t', 'payments', '-p', 'auth.warning', `syslog e2e ${name}`]);
+      const extra = flags.includes('--rfc5424')
+        ? ['--sd-id', 'req@32473', '--sd-param', `case="${name}"`, '--msgid', 'M1']
+        : [];
+      await run('logger', [
+        '-n',
+        '127.0.0.1',
+        '-P',
+        String(port),
+        ...flags,
+        ...extra,
+        '-t',
+        'payments',
+        '-p',
+        'auth.warning',
+        `syslog e2e ${name}`,
+      ]);
     }
     const range = { from: new Date(t0 - 2000).toISOString(), to: new Date(Date.now() + 2000).toISOString() };
     let events: Awaited<ReturnType<typeof searchEvents>> = [];

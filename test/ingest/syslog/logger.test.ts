@@ -20,7 +20,11 @@ describe('syslog listeners with util-linux logger', () => {
   const writer = new RecordingWriter();
   let sys: SyslogListeners;
   before(async () => {
-    sys = await startSyslog(testContext(writer), { udp: { host: '127.0.0.1', port: 0 }, tcp: { host: '127.0.0.1', port: 0 }, token: 'svi_pinned' });
+    sys = await startSyslog(testContext(writer), {
+      udp: { host: '127.0.0.1', port: 0 },
+      tcp: { host: '127.0.0.1', port: 0 },
+      token: 'svi_pinned',
+    });
   });
   after(async () => sys.close());
 
@@ -48,7 +52,10 @@ describe('syslog listeners with util-linux logger', () => {
       assert.equal(e.fields.syslog_format, flags.includes('--rfc5424') ? 'rfc5424' : 'rfc3164');
       assert.ok(e.host.length > 0, 'host is set');
       // 3164 has whole seconds only
-      assert.ok(e.timeUs >= (before - 1000) * 1000 && e.timeUs <= (Date.now() + 1000) * 1000, 'event time is the send time');
+      assert.ok(
+        e.timeUs >= (before - 1000) * 1000 && e.timeUs <= (Date.now() + 1000) * 1000,
+        'event time is the send time',
+      );
     });
   }
 

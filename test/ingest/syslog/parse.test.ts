@@ -9,7 +9,10 @@ const utc = timeContext('UTC', NOW);
 
 describe('parseSyslog', () => {
   it('reads an RFC 5424 message from logger with structured data', () => {
-    const e = parseSyslog('<132>1 2026-11-22T04:36:34.276378+00:00 vm myapp 42 ID7 [timeQuality tzKnown="1" isSynced="0"][ex@32473 k="v \\"1\\""] hello 5424', utc);
+    const e = parseSyslog(
+      '<132>1 2026-11-22T04:36:34.276378+00:00 vm myapp 42 ID7 [timeQuality tzKnown="1" isSynced="0"][ex@32473 k="v \\"1\\""] hello 5424',
+      utc,
+    );
     assert.equal(e.timeUs, Date.parse('2026-11-22T04:36:34.276Z') * 1000 + 378);
     assert.equal(e.host, 'vm');
     assert.equal(e.source, 'myapp');
@@ -38,7 +41,10 @@ describe('parseSyslog', () => {
   it('reads RFC 3164 with no year in the configured zone', () => {
     const e = parseSyslog('<13>Nov 22 04:36:34 vm myapp[77]: hello 3164', utc);
     assert.equal(e.timeUs, Date.parse('2026-11-22T04:36:34Z') * 1000);
-    assert.deepEqual([e.host, e.source, e.fields.procid, e.message, e.fields.severity], ['vm', 'myapp', '77', 'hello 3164', 'notice']);
+    assert.deepEqual(
+      [e.host, e.source, e.fields.procid, e.message, e.fields.severity],
+      ['vm', 'myapp', '77', 'hello 3164', 'notice'],
+    );
     const berlin = parseSyslog('<13>Nov 22 04:36:34 vm myapp: x', timeContext('Europe/Berlin', NOW));
     assert.equal(berlin.timeUs, Date.parse('2026-11-22T03:36:34Z') * 1000);
   });
@@ -79,7 +85,11 @@ describe('parseSyslog', () => {
 describe('SyslogFramer', () => {
   it('splits LF lines and octet-counted frames across chunk boundaries', () => {
     const f = new SyslogFramer(1000);
-    const out = [...f.push(Buffer.from('<13>a\n11 <13>b')), ...f.push(Buffer.from('cdefg\n<13>c')), ...f.push(Buffer.from('\r\n'))];
+    const out = [
+      ...f.push(Buffer.from('<13>a\n11 <13>b')),
+      ...f.push(Buffer.from('cdefg\n<13>c')),
+      ...f.push(Buffer.from('\r\n')),
+    ];
     assert.deepEqual(out, ['<13>a', '<13>bcdefg', '<13>c']);
   });
 

@@ -33,7 +33,9 @@ describe('RELP framer', () => {
   });
 
   it('takes data holding LF and counts its length in bytes', () => {
-    assert.deepEqual(frames(new RelpFramer(1000), '1 syslog 6 a\nb\né', '\n'), [{ txnr: 1, command: 'syslog', data: 'a\nb\né' }]);
+    assert.deepEqual(frames(new RelpFramer(1000), '1 syslog 6 a\nb\né', '\n'), [
+      { txnr: 1, command: 'syslog', data: 'a\nb\né' },
+    ]);
   });
 
   it('cuts data longer than the bound, skips the rest, and goes on with the next frame', () => {
@@ -61,7 +63,8 @@ describe('RELP framer', () => {
   });
 
   it('waits for more bytes on a header that may still become one', () => {
-    for (const part of ['', '1', '123 ', '1 sys', '1 syslog ', '1 syslog 12']) assert.deepEqual(new RelpFramer(1000).push(Buffer.from(part)), [], part);
+    for (const part of ['', '1', '123 ', '1 sys', '1 syslog ', '1 syslog 12'])
+      assert.deepEqual(new RelpFramer(1000).push(Buffer.from(part)), [], part);
   });
 
   it('writes frames the framer reads back', () => {
@@ -130,7 +133,10 @@ describe('RELP listener against a real svc', () => {
     c.socket.write(Buffer.concat(msgs.map((m, i) => relpFrame(i + 2, 'syslog', m))));
     const got = await c.frames(51);
     assert.deepEqual(got[0], { txnr: 1, command: 'rsp', data: OPEN_OK });
-    assert.deepEqual(got.slice(1).map((f) => `${f.txnr} ${f.command} ${f.data}`), msgs.map((_, i) => `${i + 2} rsp 200 OK`));
+    assert.deepEqual(
+      got.slice(1).map((f) => `${f.txnr} ${f.command} ${f.data}`),
+      msgs.map((_, i) => `${i + 2} rsp 200 OK`),
+    );
     // acknowledged means durable and searchable: every one is in the export at once
     const stored = await exportAll(srv.url, key, { q: '"relp unit"', env: 'relp', index: 'syslog' });
     assert.deepEqual(stored.map((e) => e.message).sort(), msgs.map((_, i) => `relp unit ${i}`).sort());
@@ -155,18 +161,33 @@ describe('RELP listener against a real svc', () => {
     const b = await Client.open(port);
     b.socket.write(Buffer.concat([relpFrame(1, 'open', 'commands=syslog'), relpFrame(3, 'syslog', '<13>x')]));
     await b.untilClosed();
-    assert.deepEqual(b.got.map((f) => f.data), [OPEN_OK, '500 unexpected transaction number 3, expected 2']);
+    assert.deepEqual(
+      b.got.map((f) => f.data),
+      [OPEN_OK, '500 unexpected transaction number 3, expected 2'],
+    );
   });
 
   it('refuses an open without the syslog command and answers 500 to an unknown command', async () => {
     const a = await Client.open(port);
     a.socket.write(relpFrame(1, 'open', 'relp_version=0\ncommands=other'));
     await a.untilClosed();
-    assert.deepEqual(a.got.map((f) => f.data), ['500 required command not supported by client']);
+    assert.deepEqual(
+      a.got.map((f) => f.data),
+      ['500 required command not supported by client'],
+    );
     const b = await Client.open(port);
-    b.socket.write(Buffer.concat([relpFrame(1, 'open', 'commands=syslog'), relpFrame(2, 'starttls'), relpFrame(3, 'syslog', '<13>Nov 26 10:00:00 h a: after unknown')]));
+    b.socket.write(
+      Buffer.concat([
+        relpFrame(1, 'open', 'commands=syslog'),
+        relpFrame(2, 'starttls'),
+        relpFrame(3, 'syslog', '<13>Nov 26 10:00:00 h a: after unknown'),
+      ]),
+    );
     const got = await b.frames(3);
-    assert.deepEqual(got.map((f) => `${f.txnr} ${f.data}`), [`1 ${OPEN_OK}`, '2 500 unknown command "starttls"', '3 200 OK']);
+    assert.deepEqual(
+      got.map((f) => `${f.txnr} ${f.data}`),
+      [`1 ${OPEN_OK}`, '2 500 unknown command "starttls"', '3 200 OK'],
+    );
     b.socket.destroy();
   });
 });
@@ -178,10 +199,18 @@ describe('RELP listener when svc stops', () => {
   it('answers what it stored, then sends serverclose and closes the connection', async () => {
     const srv = await startSyslogServer(dataDir, { env: 'relp', index: 'syslog' }, { SVC_SYSLOG_RELP: '127.0.0.1:0' });
     const c = await Client.open(srv.syslog!.relpPort!);
-    c.socket.write(Buffer.concat([relpFrame(1, 'open', 'commands=syslog'), relpFrame(2, 'syslog', `<13>1 ${new Date().toISOString()} h app - - - before stop`)]));
+    c.socket.write(
+      Buffer.concat([
+        relpFrame(1, 'open', 'commands=syslog'),
+        relpFrame(2, 'syslog', `<13>1 ${new Date().toISOString()} h app - - - before stop`),
+      ]),
+    );
     await c.frames(2);
     await srv.close();
     await c.untilClosed();
-    assert.deepEqual(c.got.map((f) => `${f.txnr} ${f.command} ${f.data}`), [`1 rsp ${OPEN_OK}`, '2 rsp 200 OK', '0 serverclose ']);
+    assert.deepEqual(
+      c.got.map((f) => `${f.txnr} ${f.command} ${f.data}`),
+      [`1 rsp ${OPEN_OK}`, '2 rsp 200 OK', '0 serverclose '],
+    );
   });
 });

@@ -6,7 +6,17 @@ import { join } from 'node:path';
 import { createApiKey } from '../../helpers/auth.js';
 import { type TestServer } from '../../helpers/server.js';
 import { startSyslogServer } from '../../helpers/syslog.js';
-import { compareLines, exportAll, imfileConf, omrelpAction, realLines, rsyslogSkipReason, startRsyslog, waitForEvents, writeLines } from '../../helpers/rsyslog.js';
+import {
+  compareLines,
+  exportAll,
+  imfileConf,
+  omrelpAction,
+  realLines,
+  rsyslogSkipReason,
+  startRsyslog,
+  waitForEvents,
+  writeLines,
+} from '../../helpers/rsyslog.js';
 
 /**
  * Debian's rsyslogd (with rsyslog-relp) forwards a real log file to svc's RELP listener with
@@ -42,11 +52,14 @@ describe('rsyslogd omrelp to the RELP listener', { skip: reason }, () => {
     mkdirSync(join(work, 'work'), { recursive: true });
     writeLines(file, LINUX!);
     const startedMs = Date.now();
-    const daemon = startRsyslog(work, `${imfileConf(work, { host, file, tag: 'linux', ruleset: 'fwd' })}module(load="omrelp")
+    const daemon = startRsyslog(
+      work,
+      `${imfileConf(work, { host, file, tag: 'linux', ruleset: 'fwd' })}module(load="omrelp")
 ruleset(name="fwd") {
   ${omrelpAction({ port: srv.syslog!.relpPort! })}
 }
-`);
+`,
+    );
     let stored;
     try {
       stored = await waitForEvents(() => exportAll(srv.url, key, { q: '*', env: ENV, index: INDEX }), LINUX!.length);
@@ -55,9 +68,17 @@ ruleset(name="fwd") {
       if (daemon.output().includes('error')) console.log(`rsyslogd said:\n${daemon.output()}`);
     }
     const doneMs = Date.now();
-    const { missing, duplicates, unexpected } = compareLines(LINUX!, stored.map((e) => e.message));
-    console.log(`rsyslog omrelp: sent ${LINUX!.length}, stored ${stored.length}, missing ${missing.length}, duplicates ${duplicates}`);
-    assert.deepEqual({ missing: missing.slice(0, 5), unexpected: unexpected.slice(0, 5), duplicates }, { missing: [], unexpected: [], duplicates: 0 });
+    const { missing, duplicates, unexpected } = compareLines(
+      LINUX!,
+      stored.map((e) => e.message),
+    );
+    console.log(
+      `rsyslog omrelp: sent ${LINUX!.length}, stored ${stored.length}, missing ${missing.length}, duplicates ${duplicates}`,
+    );
+    assert.deepEqual(
+      { missing: missing.slice(0, 5), unexpected: unexpected.slice(0, 5), duplicates },
+      { missing: [], unexpected: [], duplicates: 0 },
+    );
     assert.equal(stored.length, LINUX!.length);
     for (const e of stored) {
       assert.equal(e.host, host);
@@ -67,6 +88,9 @@ ruleset(name="fwd") {
       const t = Date.parse(e.time);
       assert.ok(t >= startedMs && t <= doneMs, `time ${e.time} outside the run`);
     }
-    assert.ok(stored.some((e) => Date.parse(e.time) % 1000 !== 0), 'no event kept a fraction of a second');
+    assert.ok(
+      stored.some((e) => Date.parse(e.time) % 1000 !== 0),
+      'no event kept a fraction of a second',
+    );
   });
 });

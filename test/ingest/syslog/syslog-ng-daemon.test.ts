@@ -49,14 +49,29 @@ describe('syslog-ng forwarding to the syslog listeners', { skip: reason }, () =>
     mkdirSync(dir);
     const file = join(dir, 'linux.log');
     writeLines(file, LINUX!);
-    writeFileSync(join(dir, 'syslog-ng.conf'), `@version: 3.38
+    writeFileSync(
+      join(dir, 'syslog-ng.conf'),
+      `@version: 3.38
 options { stats-freq(0); };
 source s_file { file("${file}" flags(no-parse) program-override("linux") host-override("${name}") follow-freq(1)); };
 destination d_svc { ${destination} };
 log { source(s_file); destination(d_svc); };
-`);
+`,
+    );
     const startedMs = Date.now();
-    const child = spawn(SYSLOG_NG, ['-F', '--no-caps', '-f', join(dir, 'syslog-ng.conf'), `--control=${dir}/ctl`, `--persist-file=${dir}/persist`, `--pidfile=${dir}/pid`], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TZ: 'UTC' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      SYSLOG_NG,
+      [
+        '-F',
+        '--no-caps',
+        '-f',
+        join(dir, 'syslog-ng.conf'),
+        `--control=${dir}/ctl`,
+        `--persist-file=${dir}/persist`,
+        `--pidfile=${dir}/pid`,
+      ],
+      { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TZ: 'UTC' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
     child.stderr.on('data', (d: Buffer) => (out += d.toString('utf8')));
@@ -67,9 +82,16 @@ log { source(s_file); destination(d_svc); };
         return exportAll(srv.url, key, { q: `host="${name}"`, env: ENV, index: INDEX });
       }, LINUX!.length);
       const doneMs = Date.now();
-      const { missing, duplicates, unexpected } = compareLines(LINUX!, stored.map((e) => e.message));
+      const { missing, duplicates, unexpected } = compareLines(
+        LINUX!,
+        stored.map((e) => e.message),
+      );
       console.log(`syslog-ng ${name}: sent ${LINUX!.length}, stored ${stored.length}, duplicates ${duplicates}`);
-      assert.deepEqual({ missing: missing.slice(0, 5), unexpected: unexpected.slice(0, 5), duplicates }, { missing: [], unexpected: [], duplicates: 0 }, out);
+      assert.deepEqual(
+        { missing: missing.slice(0, 5), unexpected: unexpected.slice(0, 5), duplicates },
+        { missing: [], unexpected: [], duplicates: 0 },
+        out,
+      );
       for (const e of stored) {
         assert.equal(e.host, name);
         assert.equal(e.source, 'linux');

@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import { mergeShapes, similarity, unifyWord, type Shape } from '../../../src/query/patterns/merge.js';
 import { maskedWords } from '../../../src/query/patterns/tokens.js';
 
-const shape = (text: string, count = 1, group = ''): Shape<string> => ({ group, words: maskedWords(text), count, data: text });
+const shape = (text: string, count = 1, group = ''): Shape<string> => ({
+  group,
+  words: maskedWords(text),
+  count,
+  data: text,
+});
 const templates = (shapes: Shape<string>[]) =>
   mergeShapes(shapes)
     .map((t) => [t.words.join(' '), t.count] as const)
@@ -35,7 +40,9 @@ describe('merging shapes into templates', () => {
 
   it('keeps apart messages that differ in a position holding only a few plain words', () => {
     const t = templates([
-      ...['root', 'admin', 'test', 'oracle'].map((u) => shape(`Failed password for ${u} from 10.0.0.1 port 22 ssh2`, 5)),
+      ...['root', 'admin', 'test', 'oracle'].map((u) =>
+        shape(`Failed password for ${u} from 10.0.0.1 port 22 ssh2`, 5),
+      ),
       shape('Accepted password for fred from 10.0.0.2 port 22 ssh2'),
     ]);
     assert.deepEqual(t, [
@@ -54,7 +61,9 @@ describe('merging shapes into templates', () => {
   });
 
   it('joins shapes with the same words, however many templates share their bucket', () => {
-    const names = Array.from({ length: 3000 }, (_, i) => i.toString(26).replace(/[0-9]/g, (d) => 'qrstuvwxyz'[Number(d)]));
+    const names = Array.from({ length: 3000 }, (_, i) =>
+      i.toString(26).replace(/[0-9]/g, (d) => 'qrstuvwxyz'[Number(d)]),
+    );
     const shapes = names.flatMap((n) => [shape(`Dec ${n}`, 2), shape(`Jan ${n}`, 1)]);
     const ts = mergeShapes(shapes);
     assert.equal(ts.length, names.length);
@@ -62,12 +71,20 @@ describe('merging shapes into templates', () => {
   });
 
   it('puts every shape in exactly one template, the most common shape first', () => {
-    const shapes = Array.from({ length: 200 }, (_, i) => shape(`job ${['alpha', 'beta', 'gamma', 'delta', 'omega'][i % 5]}${i % 7 ? '' : 'x'} step ${i} of ${i % 3 ? 'load' : 'save'} done`, 1 + (i % 4)));
+    const shapes = Array.from({ length: 200 }, (_, i) =>
+      shape(
+        `job ${['alpha', 'beta', 'gamma', 'delta', 'omega'][i % 5]}${i % 7 ? '' : 'x'} step ${i} of ${i % 3 ? 'load' : 'save'} done`,
+        1 + (i % 4),
+      ),
+    );
     const ts = mergeShapes(shapes);
     const seen = ts.flatMap((t) => t.shapes.map((s) => s.data));
     assert.deepEqual([...seen].sort(), shapes.map((s) => s.data).sort());
     for (const t of ts) {
-      assert.equal(t.count, t.shapes.reduce((n, s) => n + s.count, 0));
+      assert.equal(
+        t.count,
+        t.shapes.reduce((n, s) => n + s.count, 0),
+      );
       assert.ok(t.shapes.every((s, i) => i === 0 || s.count <= t.shapes[i - 1].count));
     }
   });

@@ -4,7 +4,18 @@ import { joinWords, maskedWords, maskWord, MAX_WORDS, splitWords } from '../../.
 
 describe('how patterns reads a message', () => {
   it('masks numbers, hex ids, addresses, times and UUIDs as one <*> each', () => {
-    for (const w of ['22', '-5', '0x1f', '3fa9c1d2', '10.0.0.1', '10.251.73.220:50010', '06:55:46', '2024-05-01T10:00:00.123Z', '123e4567-e89b-12d3-a456-426614174000', 'fe80::1ff:fe23:4567:890a']) {
+    for (const w of [
+      '22',
+      '-5',
+      '0x1f',
+      '3fa9c1d2',
+      '10.0.0.1',
+      '10.251.73.220:50010',
+      '06:55:46',
+      '2024-05-01T10:00:00.123Z',
+      '123e4567-e89b-12d3-a456-426614174000',
+      'fe80::1ff:fe23:4567:890a',
+    ]) {
       assert.equal(maskWord(w), '<*>', w);
     }
   });
@@ -21,7 +32,14 @@ describe('how patterns reads a message', () => {
   });
 
   it('masks month and day names, which split templates by date otherwise', () => {
-    assert.deepEqual(['Dec', 'Mon', 'Decimal', 'dec', '[17/May/2015:10:05:03', 'Mayday1'].map(maskWord), ['<*>', '<*>', 'Decimal', 'dec', '[<*>', 'Mayday1']);
+    assert.deepEqual(['Dec', 'Mon', 'Decimal', 'dec', '[17/May/2015:10:05:03', 'Mayday1'].map(maskWord), [
+      '<*>',
+      '<*>',
+      'Decimal',
+      'dec',
+      '[<*>',
+      'Mayday1',
+    ]);
   });
 
   it('cuts at white space and JSON quotes and braces, keeping the separators', () => {
@@ -35,7 +53,10 @@ describe('how patterns reads a message', () => {
     const w = maskedWords('Dec 10 06:55:46 LabSZ sshd[24200]: Failed');
     assert.equal(joinWords(w), '<*> LabSZ sshd[<*>]: Failed');
     assert.equal(joinWords(maskedWords('"GET / HTTP/1.1" 200 1234 "-" "curl"')), '"GET / HTTP/<*>" <*> "-" "curl"');
-    assert.equal(joinWords(maskedWords('ask 10.0.0.1:50010 to delete blk_1 blk_2 blk_-3')), 'ask <*> to delete blk_<*>');
+    assert.equal(
+      joinWords(maskedWords('ask 10.0.0.1:50010 to delete blk_1 blk_2 blk_-3')),
+      'ask <*> to delete blk_<*>',
+    );
   });
 
   it('makes the rest of a very long message one last word', () => {

@@ -3,9 +3,17 @@ import { roundTrip } from './round-trip.js';
 
 describe('the append pipe', () => {
   roundTrip({
-    canonical: ['* | append [search error | stats count]', 'a | append [search x | append [search y]]', 'a | append [search "]"]', 'a | stats count by host | append [search b | stats count by host] | sort -count'],
+    canonical: [
+      '* | append [search error | stats count]',
+      'a | append [search x | append [search y]]',
+      'a | append [search "]"]',
+      'a | stats count by host | append [search b | stats count by host] | sort -count',
+    ],
     canonicalized: [
-      ['a | stats count by host | append [ b | stats count by host ] | sort -count', 'a | stats count by host | append [search b | stats count by host] | sort -count'],
+      [
+        'a | stats count by host | append [ b | stats count by host ] | sort -count',
+        'a | stats count by host | append [search b | stats count by host] | sort -count',
+      ],
       ['a | APPEND [SEARCH x]', 'a | append [search x]'],
     ],
     rejected: [

@@ -13,7 +13,10 @@ describe('the chart pipe', () => {
       ['x | CHART COUNT BY host, status limit=3', 'x | chart limit=3 count over host by status'],
       ['x | chart count by host status', 'x | chart count over host by status'],
       ['x | chart count by host', 'x | chart count over host'],
-      ['x | chart limit=10 usenull=t count over host by code useother=f', 'x | chart useother=false count over host by code'],
+      [
+        'x | chart limit=10 usenull=t count over host by code useother=f',
+        'x | chart useother=false count over host by code',
+      ],
     ],
     rejected: [
       ['a | chart count', 'unexpected end of query: missing "over" or "by" and the field to chart over', 15],

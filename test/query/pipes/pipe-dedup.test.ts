@@ -3,16 +3,8 @@ import { roundTrip } from './round-trip.js';
 
 describe('the dedup pipe', () => {
   roundTrip({
-    canonical: [
-      '* | dedup 2 host, status',
-      '* | dedup host, status',
-      '* | dedup 2 "user name", host',
-    ],
-    canonicalized: [
-      ['x | dedup "*"', 'x | dedup *'],
-    ],
-    rejected: [
-      ['a | dedup', 'missing a field name', 9],
-    ],
+    canonical: ['* | dedup 2 host, status', '* | dedup host, status', '* | dedup 2 "user name", host'],
+    canonicalized: [['x | dedup "*"', 'x | dedup *']],
+    rejected: [['a | dedup', 'missing a field name', 9]],
   });
 });

@@ -5,7 +5,12 @@ import { patternRegex } from '../../../src/query/pipes/pipe-extract.js';
 
 describe('the extract pipe', () => {
   roundTrip({
-    canonical: ['* | extract "<a> <b>"', '* | extract field=x "a=<a>"', '* | extract "x <_> <y>" | stats count by y', '* | extract "<ip> - - [<_>] \\"<method> <uri> <_>\\" <status> <bytes> <_>"'],
+    canonical: [
+      '* | extract "<a> <b>"',
+      '* | extract field=x "a=<a>"',
+      '* | extract "x <_> <y>" | stats count by y',
+      '* | extract "<ip> - - [<_>] \\"<method> <uri> <_>\\" <status> <bytes> <_>"',
+    ],
     canonicalized: [['* | EXTRACT FIELD=x "<a>;"', '* | extract field=x "<a>;"']],
     rejected: [
       ['* | extract "abc"', 'missing a placeholder <name> in extract pattern "abc"', 12],

@@ -3,13 +3,8 @@ import { roundTrip } from './round-trip.js';
 
 describe('the rename pipe', () => {
   roundTrip({
-    canonical: [
-      '* | rename host as server, "user name" as user',
-      '* | rename id.* as conn_*',
-    ],
-    canonicalized: [
-      ['x | rename a AS b c AS d', 'x | rename a as b, c as d'],
-    ],
+    canonical: ['* | rename host as server, "user name" as user', '* | rename id.* as conn_*'],
+    canonicalized: [['x | rename a AS b c AS d', 'x | rename a as b, c as d']],
     rejected: [
       ['a | rename x', 'unexpected end of query: missing "as" and a new name', 12],
       ['a | rename x as', 'missing a new name after "as"', 15],

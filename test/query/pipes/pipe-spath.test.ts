@@ -3,7 +3,14 @@ import { roundTrip } from './round-trip.js';
 
 describe('the spath pipe', () => {
   roundTrip({
-    canonical: ['* | spath', '* | spath a.b', '* | spath input=doc output=x a.b{1}.c', '* | spath "a b"', '* | spath output="a b" x.y', '* | spath list{} | stats count by "list{}"'],
+    canonical: [
+      '* | spath',
+      '* | spath a.b',
+      '* | spath input=doc output=x a.b{1}.c',
+      '* | spath "a b"',
+      '* | spath output="a b" x.y',
+      '* | spath list{} | stats count by "list{}"',
+    ],
     canonicalized: [
       ['* | SPATH path=a.b{1}.c output=x INPUT=doc', '* | spath input=doc output=x a.b{1}.c'],
       ['* | spath path', '* | spath "path"'],

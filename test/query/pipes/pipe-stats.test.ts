@@ -20,7 +20,11 @@ describe('the stats pipe', () => {
     ],
     rejected: [
       ['a | stats', 'unexpected end of query: missing an aggregation', 9],
-      ['a | stats bogus', 'unexpected "bogus": missing an aggregation (count, sum, avg, min, max, dc, values, p50, p95, p99)', 10],
+      [
+        'a | stats bogus',
+        'unexpected "bogus": missing an aggregation (count, sum, avg, min, max, dc, values, p50, p95, p99)',
+        10,
+      ],
       ['a | stats sum', 'unexpected end of query: missing "(field)" after "sum"', 13],
       ['a | stats sum(', 'unexpected end of query: missing a field for "sum"', 14],
       ['a | stats count by', 'missing a field after "by"', 18],

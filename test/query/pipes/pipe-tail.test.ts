@@ -3,11 +3,7 @@ import { roundTrip } from './round-trip.js';
 
 describe('the tail pipe', () => {
   roundTrip({
-    canonical: [
-      '* | tail 3',
-    ],
-    canonicalized: [
-      ['x | tail', 'x | tail 10'],
-    ],
+    canonical: ['* | tail 3'],
+    canonicalized: [['x | tail', 'x | tail 10']],
   });
 });

@@ -13,8 +13,6 @@ describe('the timechart pipe', () => {
       ["* | timechart count by 'user name'", '* | timechart count by "user name"'],
       ['* | timechart count by "host"', '* | timechart count by host'],
     ],
-    rejected: [
-      ['a | timechart span=fast count', 'unexpected "fast": missing a span such as 30s, 1m, 1h or 1d', 19],
-    ],
+    rejected: [['a | timechart span=fast count', 'unexpected "fast": missing a span such as 30s, 1m, 1h or 1d', 19]],
   });
 });

@@ -11,15 +11,30 @@ describe('the transaction pipe', () => {
       '* | transaction session startswith=err* endswith=NOT',
     ],
     canonicalized: [
-      ['x | TRANSACTION host,user endswith=bye MAXPAUSE=1h startswith="hi"', 'x | transaction host, user maxpause=1h startswith="hi" endswith=bye'],
+      [
+        'x | TRANSACTION host,user endswith=bye MAXPAUSE=1h startswith="hi"',
+        'x | transaction host, user maxpause=1h startswith="hi" endswith=bye',
+      ],
       ['x | transaction host user', 'x | transaction host, user'],
     ],
     rejected: [
-      ['a | transaction host maxspan=5', 'unexpected "5": missing a duration such as 30s, 5m, 1h or 1d after "maxspan="', 29],
+      [
+        'a | transaction host maxspan=5',
+        'unexpected "5": missing a duration such as 30s, 5m, 1h or 1d after "maxspan="',
+        29,
+      ],
       ['a | transaction host maxspan=5m maxspan=1m', '"maxspan" is given twice', 32],
       ['a | transaction host startswith=""', 'missing text inside the phrase ""', 32],
-      ['a | transaction host startswith=(a)', 'unexpected "(": missing a search term or "phrase" after "startswith="', 32],
-      ['a | transaction host endswith=', 'unexpected end of query: missing a search term or "phrase" after "endswith="', 30],
+      [
+        'a | transaction host startswith=(a)',
+        'unexpected "(": missing a search term or "phrase" after "startswith="',
+        32,
+      ],
+      [
+        'a | transaction host endswith=',
+        'unexpected end of query: missing a search term or "phrase" after "endswith="',
+        30,
+      ],
       ['a | transaction host maxspan=5m user', 'unexpected "user": after "transaction"', 32],
     ],
   });

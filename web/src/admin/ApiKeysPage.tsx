@@ -11,7 +11,11 @@ import { AllowlistFields, AllowSummary, ErrorLine, PageHeader, SecretDialog, Sta
 import { useLoad } from './useLoad';
 
 const SCOPES: { id: Scope; label: string; text: string }[] = [
-  { id: 'standard', label: 'Standard API', text: 'Search and the other non-admin /api/* calls, within the allowlists below.' },
+  {
+    id: 'standard',
+    label: 'Standard API',
+    text: 'Search and the other non-admin /api/* calls, within the allowlists below.',
+  },
   { id: 'admin', label: 'Admin API', text: 'Everything under /api/admin/*; implies Standard API.' },
   { id: 'mcp', label: 'MCP server', text: 'The /mcp endpoint only, for AI assistants; limited to the allowed tools.' },
 ];
@@ -34,7 +38,9 @@ const OWNER: Record<Exclude<ApiKey['ownerState'], 'active'>, string> = {
 function OwnerBadge({ k }: { k: ApiKey }) {
   if (k.ownerState === 'active') return null;
   const refused = k.ownerState !== 'not_admin' || k.scopes.includes('admin');
-  const title = refused ? 'Refused: the user this key belongs to cannot back it' : 'The user this key belongs to is no longer an admin; the key keeps its non-admin scopes';
+  const title = refused
+    ? 'Refused: the user this key belongs to cannot back it'
+    : 'The user this key belongs to is no longer an admin; the key keeps its non-admin scopes';
   return (
     <span className={`badge ${refused ? 'badge-expired' : 'badge-disabled'}`} title={title} data-testid="owner-state">
       {OWNER[k.ownerState]}
@@ -107,7 +113,11 @@ export function ApiKeysPage() {
                 <CreatedCell at={k.createdAt} by={k.createdBy} />
                 <td className="actions-col">
                   {k.scopes.includes('mcp') && (
-                    <a className="btn btn-ghost btn-sm" href={mcpActivityHref(k)} title="This key's MCP calls, as recorded in _svcmcp">
+                    <a
+                      className="btn btn-ghost btn-sm"
+                      href={mcpActivityHref(k)}
+                      title="This key's MCP calls, as recorded in _svcmcp"
+                    >
                       <Icon name="activity" size={14} /> MCP calls
                     </a>
                   )}
@@ -120,7 +130,14 @@ export function ApiKeysPage() {
                       Disable
                     </Button>
                   )}
-                  <Button size="sm" variant="ghost" icon="trash" aria-label={`Delete ${k.name}`} title="Delete" onClick={() => c.setDeleting(k)} />
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    icon="trash"
+                    aria-label={`Delete ${k.name}`}
+                    title="Delete"
+                    onClick={() => c.setDeleting(k)}
+                  />
                 </td>
               </tr>
             ))}
@@ -142,7 +159,15 @@ export function ApiKeysPage() {
           </p>
         </SecretDialog>
       )}
-      {c.deleting && <DeleteCredential noun="API key" item={c.deleting} consequence="Every client using it is refused at once. This cannot be undone." onDelete={c.remove} onClose={() => c.setDeleting(null)} />}
+      {c.deleting && (
+        <DeleteCredential
+          noun="API key"
+          item={c.deleting}
+          consequence="Every client using it is refused at once. This cannot be undone."
+          onDelete={c.remove}
+          onClose={() => c.setDeleting(null)}
+        />
+      )}
     </div>
   );
 }
@@ -152,7 +177,15 @@ function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreate
   return settings ? <CreateKeyForm settings={settings.settings} onClose={onClose} onCreated={onCreated} /> : null;
 }
 
-function CreateKeyForm({ settings, onClose, onCreated }: { settings: Settings['settings']; onClose: () => void; onCreated: (k: ApiKey) => void }) {
+function CreateKeyForm({
+  settings,
+  onClose,
+  onCreated,
+}: {
+  settings: Settings['settings'];
+  onClose: () => void;
+  onCreated: (k: ApiKey) => void;
+}) {
   const [name, setName] = useState('');
   const [purpose, setPurpose] = useState('');
   const [scopes, setScopes] = useState<Set<Scope>>(new Set(['standard']));
@@ -166,7 +199,13 @@ function CreateKeyForm({ settings, onClose, onCreated }: { settings: Settings['s
     setBusy(true);
     setError(null);
     try {
-      const body = { name, purpose: purpose || undefined, scopes: [...scopes], expiresInDays: expires ? Number(expires) : null, allow };
+      const body = {
+        name,
+        purpose: purpose || undefined,
+        scopes: [...scopes],
+        expiresInDays: expires ? Number(expires) : null,
+        allow,
+      };
       onCreated(await api<ApiKey>('POST', '/api/admin/api-keys', { body }));
     } catch (err) {
       setError((err as Error).message);
@@ -181,7 +220,12 @@ function CreateKeyForm({ settings, onClose, onCreated }: { settings: Settings['s
       footer={
         <>
           <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" type="submit" form="create-key" disabled={busy || !name.trim() || scopes.size === 0}>
+          <Button
+            variant="primary"
+            type="submit"
+            form="create-key"
+            disabled={busy || !name.trim() || scopes.size === 0}
+          >
             Create key
           </Button>
         </>
@@ -191,11 +235,26 @@ function CreateKeyForm({ settings, onClose, onCreated }: { settings: Settings['s
         <ErrorLine error={error} />
         <label className="field">
           <span>Name</span>
-          <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} autoFocus aria-label="Name" placeholder="ci-dashboards" />
+          <input
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            required
+            maxLength={100}
+            autoFocus
+            aria-label="Name"
+            placeholder="ci-dashboards"
+          />
         </label>
         <label className="field">
           <span>Purpose (optional)</span>
-          <textarea value={purpose} onChange={(e) => setPurpose(e.target.value)} maxLength={1000} rows={2} aria-label="Purpose" placeholder="What the key is for, who owns it" />
+          <textarea
+            value={purpose}
+            onChange={(e) => setPurpose(e.target.value)}
+            maxLength={1000}
+            rows={2}
+            aria-label="Purpose"
+            placeholder="What the key is for, who owns it"
+          />
         </label>
         <fieldset className="fieldset">
           <legend>Scopes</legend>
@@ -210,8 +269,17 @@ function CreateKeyForm({ settings, onClose, onCreated }: { settings: Settings['s
           ))}
         </fieldset>
         <label className="field">
-          <span>{max ? `Expires after (days; Admin API keys at most ${max})` : 'Expires after (days; empty: never)'}</span>
-          <input type="number" min={1} max={max ?? 3650} value={expires} onChange={(e) => setExpires(e.target.value)} aria-label="Expiry days" />
+          <span>
+            {max ? `Expires after (days; Admin API keys at most ${max})` : 'Expires after (days; empty: never)'}
+          </span>
+          <input
+            type="number"
+            min={1}
+            max={max ?? 3650}
+            value={expires}
+            onChange={(e) => setExpires(e.target.value)}
+            aria-label="Expiry days"
+          />
         </label>
         <AllowlistFields value={allow} onChange={setAllow} tools={scopes.has('mcp')} />
       </form>

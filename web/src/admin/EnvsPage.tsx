@@ -51,14 +51,35 @@ export function EnvsPage() {
                 <tr key={e.name}>
                   <td className="strong">{e.name}</td>
                   <td className="num">{s ? count(s.events) : '—'}</td>
-                  <td className="small">{s && s.indexes.length > 0 ? s.indexes.map((i) => i.name).join(', ') : <span className="muted">none yet</span>}</td>
-                  <td>{e.retentionDays ? `${e.retentionDays} days` : <span className="muted">{globalDays ? `default (${globalDays} days)` : 'forever'}</span>}</td>
+                  <td className="small">
+                    {s && s.indexes.length > 0 ? (
+                      s.indexes.map((i) => i.name).join(', ')
+                    ) : (
+                      <span className="muted">none yet</span>
+                    )}
+                  </td>
+                  <td>
+                    {e.retentionDays ? (
+                      `${e.retentionDays} days`
+                    ) : (
+                      <span className="muted">{globalDays ? `default (${globalDays} days)` : 'forever'}</span>
+                    )}
+                  </td>
                   <td>{shortTime(e.createdAt)}</td>
                   <td className="actions-col">
                     <Button size="sm" onClick={() => setEditing(e)}>
                       Retention
                     </Button>
-                    {!PERMANENT.has(e.name) && <Button size="sm" variant="ghost" icon="trash" aria-label={`Delete ${e.name}`} title="Delete" onClick={() => setDeleting(e)} />}
+                    {!PERMANENT.has(e.name) && (
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        icon="trash"
+                        aria-label={`Delete ${e.name}`}
+                        title="Delete"
+                        onClick={() => setDeleting(e)}
+                      />
+                    )}
                   </td>
                 </tr>
               );
@@ -88,7 +109,8 @@ export function EnvsPage() {
           confirmLabel="Delete environment"
           message={
             <>
-              Delete <strong>{deleting.name}</strong>? Ingest into it is refused from then on. Events already stored are kept, under the global retention.
+              Delete <strong>{deleting.name}</strong>? Ingest into it is refused from then on. Events already stored are
+              kept, under the global retention.
             </>
           }
           onConfirm={async () => {
@@ -140,12 +162,25 @@ function EnvDialog({ env, onClose, onSaved }: { env: Env | null; onClose: () => 
         {!env && (
           <label className="field">
             <span>Name</span>
-            <input value={name} onChange={(e) => setName(e.target.value)} required autoFocus aria-label="Name" placeholder="prod" />
+            <input
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              required
+              autoFocus
+              aria-label="Name"
+              placeholder="prod"
+            />
           </label>
         )}
         <label className="field">
           <span>Retention in days (empty: the global default)</span>
-          <input type="number" min={1} value={days} onChange={(e) => setDays(e.target.value)} aria-label="Retention days" />
+          <input
+            type="number"
+            min={1}
+            value={days}
+            onChange={(e) => setDays(e.target.value)}
+            aria-label="Retention days"
+          />
         </label>
       </form>
     </Modal>

@@ -19,7 +19,10 @@ export function GeneralPage() {
   const { data, error, reload } = useLoad(() => get<Settings>('/api/admin/settings'));
   return (
     <div className="admin-page">
-      <PageHeader title="General" description="Settings for the whole service. A setting from the environment (SVC_*) wins over this page." />
+      <PageHeader
+        title="General"
+        description="Settings for the whole service. A setting from the environment (SVC_*) wins over this page."
+      />
       <ErrorLine error={error} />
       {data && (
         <>
@@ -52,7 +55,9 @@ function useSettingsSave(body: () => Record<string, unknown>, onSaved: () => voi
 }
 
 function RetentionSettings({ settings, onSaved }: { settings: Settings; onSaved: () => void }) {
-  const [days, setDays] = useState(settings.settings.retentionDefaultDays ? String(settings.settings.retentionDefaultDays) : '');
+  const [days, setDays] = useState(
+    settings.settings.retentionDefaultDays ? String(settings.settings.retentionDefaultDays) : '',
+  );
   const eff = settings.effective;
   const fromEnv = eff.retentionDefaultSource === 'SVC_RETENTION_DEFAULT_DAYS';
   const { error, save } = useSettingsSave(() => ({ retentionDefaultDays: days ? Number(days) : null }), onSaved);
@@ -61,11 +66,21 @@ function RetentionSettings({ settings, onSaved }: { settings: Settings; onSaved:
       <h2>Retention</h2>
       <ErrorLine error={error} />
       <p className="muted">
-        In force: <strong>{eff.retentionDefaultDays ? `${eff.retentionDefaultDays} days` : 'keep forever'}</strong> ({SOURCE[eff.retentionDefaultSource] ?? eff.retentionDefaultSource}). An environment's own retention overrides it.
+        In force: <strong>{eff.retentionDefaultDays ? `${eff.retentionDefaultDays} days` : 'keep forever'}</strong> (
+        {SOURCE[eff.retentionDefaultSource] ?? eff.retentionDefaultSource}). An environment's own retention overrides
+        it.
       </p>
       <label className="field narrow">
         <span>Default retention in days (empty: keep forever)</span>
-        <input type="number" min={1} max={36500} value={days} onChange={(e) => setDays(e.target.value)} aria-label="Default retention days" disabled={fromEnv} />
+        <input
+          type="number"
+          min={1}
+          max={36500}
+          value={days}
+          onChange={(e) => setDays(e.target.value)}
+          aria-label="Default retention days"
+          disabled={fromEnv}
+        />
       </label>
       <div>
         <Button type="submit" variant="primary" disabled={fromEnv}>
@@ -82,19 +97,39 @@ const daysText = (v: number | null | undefined) => (v ? String(v) : '');
 function ApiKeyExpirySettings({ settings, onSaved }: { settings: Settings; onSaved: () => void }) {
   const [def, setDef] = useState(daysText(settings.settings.apiKeyExpiryDefaultDays));
   const [max, setMax] = useState(daysText(settings.settings.adminKeyMaxDays));
-  const { error, save } = useSettingsSave(() => ({ apiKeyExpiryDefaultDays: def ? Number(def) : null, adminKeyMaxDays: max ? Number(max) : null }), onSaved);
+  const { error, save } = useSettingsSave(
+    () => ({ apiKeyExpiryDefaultDays: def ? Number(def) : null, adminKeyMaxDays: max ? Number(max) : null }),
+    onSaved,
+  );
   return (
     <form className="card card-pad form" onSubmit={save}>
       <h2>API key expiry</h2>
       <ErrorLine error={error} />
-      <p className="muted">Applies to keys created from now on. A key also stops working when the user it belongs to is deleted or disabled, and an Admin API key when its user is no longer an admin.</p>
+      <p className="muted">
+        Applies to keys created from now on. A key also stops working when the user it belongs to is deleted or
+        disabled, and an Admin API key when its user is no longer an admin.
+      </p>
       <label className="field narrow">
         <span>Default expiry in days (empty: never)</span>
-        <input type="number" min={1} max={3650} value={def} onChange={(e) => setDef(e.target.value)} aria-label="Default key expiry days" />
+        <input
+          type="number"
+          min={1}
+          max={3650}
+          value={def}
+          onChange={(e) => setDef(e.target.value)}
+          aria-label="Default key expiry days"
+        />
       </label>
       <label className="field narrow">
         <span>Longest an Admin API key may last, in days (empty: no maximum)</span>
-        <input type="number" min={1} max={3650} value={max} onChange={(e) => setMax(e.target.value)} aria-label="Admin key maximum days" />
+        <input
+          type="number"
+          min={1}
+          max={3650}
+          value={max}
+          onChange={(e) => setMax(e.target.value)}
+          aria-label="Admin key maximum days"
+        />
       </label>
       <div>
         <Button type="submit" variant="primary">
@@ -123,14 +158,18 @@ function SweepNow() {
   return (
     <div className="card card-pad">
       <h2>Retention sweep</h2>
-      <p className="muted">The sweep deletes whole blocks whose newest event is past its environment's retention. It runs on a timer; run it now to free space at once.</p>
+      <p className="muted">
+        The sweep deletes whole blocks whose newest event is past its environment's retention. It runs on a timer; run
+        it now to free space at once.
+      </p>
       <ErrorLine error={error} />
       <Button onClick={run} disabled={sweeping} icon="refresh">
         {sweeping ? 'Sweeping…' : 'Sweep now'}
       </Button>
       {sweep && (
         <div className="sweep-report" data-testid="sweep-report">
-          Deleted <strong>{count(sweep.deletedEvents)}</strong> events in <strong>{count(sweep.deletedBlocks)}</strong> blocks ({duration(sweep.tookMs)}).
+          Deleted <strong>{count(sweep.deletedEvents)}</strong> events in <strong>{count(sweep.deletedBlocks)}</strong>{' '}
+          blocks ({duration(sweep.tookMs)}).
         </div>
       )}
       {sweep && sweep.blocks.length > 0 && (

@@ -53,7 +53,14 @@ export function IngestTokensPage() {
                   <Button size="sm" onClick={() => c.setEnabled(t, t.state === 'disabled')}>
                     {t.state === 'disabled' ? 'Enable' : 'Disable'}
                   </Button>
-                  <Button size="sm" variant="ghost" icon="trash" aria-label={`Delete ${t.name}`} title="Delete" onClick={() => c.setDeleting(t)} />
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    icon="trash"
+                    aria-label={`Delete ${t.name}`}
+                    title="Delete"
+                    onClick={() => c.setDeleting(t)}
+                  />
                 </td>
               </tr>
             ))}
@@ -71,11 +78,23 @@ export function IngestTokensPage() {
       {c.created?.secret && (
         <SecretDialog title={`Token "${c.created.name}" created`} secret={c.created.secret} onClose={c.closeSecret}>
           <p className="muted small">
-            Try it: <code>curl {location.origin}/api/ingest -H 'authorization: Bearer {c.created.secret.slice(0, 8)}…' -d '{'{"message":"hello"}'}'</code>
+            Try it:{' '}
+            <code>
+              curl {location.origin}/api/ingest -H 'authorization: Bearer {c.created.secret.slice(0, 8)}…' -d '
+              {'{"message":"hello"}'}'
+            </code>
           </p>
         </SecretDialog>
       )}
-      {c.deleting && <DeleteCredential noun="Ingest token" item={c.deleting} consequence="Shippers using it are refused at once." onDelete={c.remove} onClose={() => c.setDeleting(null)} />}
+      {c.deleting && (
+        <DeleteCredential
+          noun="Ingest token"
+          item={c.deleting}
+          consequence="Shippers using it are refused at once."
+          onDelete={c.remove}
+          onClose={() => c.setDeleting(null)}
+        />
+      )}
     </div>
   );
 }
@@ -90,7 +109,9 @@ function CreateTokenDialog({ onClose, onCreated }: { onClose: () => void; onCrea
     e.preventDefault();
     setError(null);
     try {
-      onCreated(await api<IngestToken>('POST', '/api/admin/ingest-tokens', { body: { name, env, index: index || undefined } }));
+      onCreated(
+        await api<IngestToken>('POST', '/api/admin/ingest-tokens', { body: { name, env, index: index || undefined } }),
+      );
     } catch (err) {
       setError((err as Error).message);
     }
@@ -112,7 +133,14 @@ function CreateTokenDialog({ onClose, onCreated }: { onClose: () => void; onCrea
         <ErrorLine error={error} />
         <label className="field">
           <span>Name</span>
-          <input value={name} onChange={(e) => setName(e.target.value)} required autoFocus aria-label="Name" placeholder="web-filebeat" />
+          <input
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            required
+            autoFocus
+            aria-label="Name"
+            placeholder="web-filebeat"
+          />
         </label>
         <label className="field">
           <span>Environment</span>

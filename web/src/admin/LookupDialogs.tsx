@@ -5,13 +5,29 @@ import { CopyButton } from '../ui/CopyButton';
 import { count, shortTime } from '../ui/format';
 import { Icon } from '../ui/icons';
 import { Modal } from '../ui/Modal';
-import { exampleQuery, lookupPath, nameFromFile, sizeText, uploadLookup, type Lookup, type LookupPreview } from './lookups-api';
+import {
+  exampleQuery,
+  lookupPath,
+  nameFromFile,
+  sizeText,
+  uploadLookup,
+  type Lookup,
+  type LookupPreview,
+} from './lookups-api';
 import { ErrorLine } from './parts';
 
 const PREVIEW_ROWS = 100;
 
 /** Upload a CSV as a new table, or as a new version of `replace`. */
-export function UploadDialog({ replace, onClose, onDone }: { replace?: Lookup; onClose: () => void; onDone: (l: Lookup, created: boolean) => void }) {
+export function UploadDialog({
+  replace,
+  onClose,
+  onDone,
+}: {
+  replace?: Lookup;
+  onClose: () => void;
+  onDone: (l: Lookup, created: boolean) => void;
+}) {
   const [name, setName] = useState(replace?.name ?? '');
   const [file, setFile] = useState<File | null>(null);
   const [over, setOver] = useState(false);
@@ -49,7 +65,13 @@ export function UploadDialog({ replace, onClose, onDone }: { replace?: Lookup; o
       footer={
         <>
           <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" type="submit" form="lookup-form" icon="upload" disabled={!file || !name.trim() || busy}>
+          <Button
+            variant="primary"
+            type="submit"
+            form="lookup-form"
+            icon="upload"
+            disabled={!file || !name.trim() || busy}
+          >
             {busy ? 'Uploading…' : replace ? 'Replace table' : 'Upload'}
           </Button>
         </>
@@ -60,11 +82,27 @@ export function UploadDialog({ replace, onClose, onDone }: { replace?: Lookup; o
         {!replace && (
           <label className="field">
             <span>Table name (used in searches: | lookup name …)</span>
-            <input value={name} onChange={(e) => setName(e.target.value)} aria-label="Table name" placeholder="users" required />
+            <input
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              aria-label="Table name"
+              placeholder="users"
+              required
+            />
           </label>
         )}
-        <label className={over ? 'lookup-drop over' : 'lookup-drop'} onDragOver={(e) => (e.preventDefault(), setOver(true))} onDragLeave={() => setOver(false)} onDrop={drop}>
-          <input type="file" accept=".csv,text/csv" aria-label="CSV file" onChange={(e) => choose(e.target.files?.[0])} />
+        <label
+          className={over ? 'lookup-drop over' : 'lookup-drop'}
+          onDragOver={(e) => (e.preventDefault(), setOver(true))}
+          onDragLeave={() => setOver(false)}
+          onDrop={drop}
+        >
+          <input
+            type="file"
+            accept=".csv,text/csv"
+            aria-label="CSV file"
+            onChange={(e) => choose(e.target.files?.[0])}
+          />
           <Icon name={file ? 'check' : 'upload'} size={22} />
           {file ? (
             <span>
@@ -75,13 +113,16 @@ export function UploadDialog({ replace, onClose, onDone }: { replace?: Lookup; o
               <strong>Choose a CSV file</strong> <span className="muted">or drop it here</span>
             </span>
           )}
-          <span className="muted small">The first row names the columns; every row has as many values. Empty cells count as no value.</span>
+          <span className="muted small">
+            The first row names the columns; every row has as many values. Empty cells count as no value.
+          </span>
         </label>
         {replace && (
           <div className="alert alert-info">
             <Icon name="info" />
             <span>
-              The new file replaces all {count(replace.rows)} rows. Searches already running finish with the old version.
+              The new file replaces all {count(replace.rows)} rows. Searches already running finish with the old
+              version.
             </span>
           </div>
         )}
@@ -95,14 +136,17 @@ export function PreviewDialog({ lookup, onClose }: { lookup: Lookup; onClose: ()
   const [data, setData] = useState<LookupPreview | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    get<LookupPreview>(lookupPath(lookup.name), { preview: 1, rows: PREVIEW_ROWS }).then(setData, (e: Error) => setError(e.message));
+    get<LookupPreview>(lookupPath(lookup.name), { preview: 1, rows: PREVIEW_ROWS }).then(setData, (e: Error) =>
+      setError(e.message),
+    );
   }, [lookup.name]);
   const query = exampleQuery(lookup);
   return (
     <Modal title={lookup.name} onClose={onClose} wide footer={<Button onClick={onClose}>Close</Button>}>
       <div className="lookup-preview-head">
         <span className="muted small">
-          {count(lookup.rows)} rows · {lookup.columns.length} columns · {sizeText(lookup.bytes)} · updated {shortTime(lookup.updatedAt)} by {lookup.updatedBy}
+          {count(lookup.rows)} rows · {lookup.columns.length} columns · {sizeText(lookup.bytes)} · updated{' '}
+          {shortTime(lookup.updatedAt)} by {lookup.updatedBy}
         </span>
         <span className="spacer" />
         <a className="btn btn-secondary btn-sm" href={lookupPath(lookup.name)} download={`${lookup.name}.csv`}>
@@ -136,7 +180,11 @@ export function PreviewDialog({ lookup, onClose }: { lookup: Lookup; onClose: ()
           </tbody>
         </table>
       </div>
-      {data && lookup.rows > data.rows.length && <p className="muted small">The first {data.rows.length} of {count(lookup.rows)} rows; download the CSV for all of them.</p>}
+      {data && lookup.rows > data.rows.length && (
+        <p className="muted small">
+          The first {data.rows.length} of {count(lookup.rows)} rows; download the CSV for all of them.
+        </p>
+      )}
     </Modal>
   );
 }

@@ -27,8 +27,8 @@ export function LookupsPage() {
         title="Lookups"
         description={
           <>
-            CSV tables that searches join with <code>| lookup</code>: each event gets the columns of the row whose key matches one of its fields. An upload
-            replaces the table whole, on every node.
+            CSV tables that searches join with <code>| lookup</code>: each event gets the columns of the row whose key
+            matches one of its fields. An upload replaces the table whole, on every node.
           </>
         }
         action={
@@ -67,7 +67,9 @@ export function LookupsPage() {
                       {c}
                     </span>
                   ))}
-                  {l.columns.length > SHOWN_COLUMNS && <span className="muted small">+{l.columns.length - SHOWN_COLUMNS} more</span>}
+                  {l.columns.length > SHOWN_COLUMNS && (
+                    <span className="muted small">+{l.columns.length - SHOWN_COLUMNS} more</span>
+                  )}
                 </td>
                 <td className="num">{count(l.rows)}</td>
                 <td className="num">{sizeText(l.bytes)}</td>
@@ -81,11 +83,31 @@ export function LookupsPage() {
                   <Button size="sm" onClick={() => setPreviewing(l)}>
                     Preview
                   </Button>
-                  <Button size="sm" variant="ghost" icon="upload" aria-label={`Replace ${l.name}`} title="Replace with a new file" onClick={() => setUploading({ replace: l })} />
-                  <a className="btn btn-ghost btn-sm btn-icon" href={lookupPath(l.name)} download={`${l.name}.csv`} title="Download CSV" aria-label={`Download ${l.name}`}>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    icon="upload"
+                    aria-label={`Replace ${l.name}`}
+                    title="Replace with a new file"
+                    onClick={() => setUploading({ replace: l })}
+                  />
+                  <a
+                    className="btn btn-ghost btn-sm btn-icon"
+                    href={lookupPath(l.name)}
+                    download={`${l.name}.csv`}
+                    title="Download CSV"
+                    aria-label={`Download ${l.name}`}
+                  >
                     <Icon name="download" size={14} />
                   </a>
-                  <Button size="sm" variant="ghost" icon="trash" aria-label={`Delete ${l.name}`} title="Delete" onClick={() => setDeleting(l)} />
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    icon="trash"
+                    aria-label={`Delete ${l.name}`}
+                    title="Delete"
+                    onClick={() => setDeleting(l)}
+                  />
                 </td>
               </tr>
             ))}
@@ -107,8 +129,8 @@ export function LookupsPage() {
       <div className="lookup-notes muted small">
         <Icon name="info" />
         <span>
-          Values match as text and case-sensitively; when several rows share a key, the first one wins. An event without a matching row gets no value for
-          the table's columns (with <code>outputnew</code>, it keeps its own).
+          Values match as text and case-sensitively; when several rows share a key, the first one wins. An event without
+          a matching row gets no value for the table's columns (with <code>outputnew</code>, it keeps its own).
         </span>
       </div>
       {uploading && (
@@ -118,7 +140,10 @@ export function LookupsPage() {
           onDone={(l, created) => {
             setUploading(null);
             list.reload();
-            toast('ok', `${created ? 'Created' : 'Replaced'} ${l.name}: ${count(l.rows)} rows, ${l.columns.length} columns`);
+            toast(
+              'ok',
+              `${created ? 'Created' : 'Replaced'} ${l.name}: ${count(l.rows)} rows, ${l.columns.length} columns`,
+            );
           }}
         />
       )}
@@ -130,7 +155,8 @@ export function LookupsPage() {
           confirmLabel="Delete table"
           message={
             <>
-              Delete <strong>{deleting.name}</strong>? Searches that use it fail with “unknown lookup table” from then on, on every node.
+              Delete <strong>{deleting.name}</strong>? Searches that use it fail with “unknown lookup table” from then
+              on, on every node.
             </>
           }
           onConfirm={async () => {

@@ -40,7 +40,15 @@ function toPatch(t: Text): Record<keyof SamlSettings, string | number | boolean 
  * environment sets (SVC_SAML_*) wins and is shown read-only. Saving checks the settings for real
  * (the certificate is read, the metadata fetched); svc refuses what would not work.
  */
-export function SsoSettings({ saved, status, onSaved }: { saved: SamlSettings | undefined; status: SamlStatus; onSaved: () => void }) {
+export function SsoSettings({
+  saved,
+  status,
+  onSaved,
+}: {
+  saved: SamlSettings | undefined;
+  status: SamlStatus;
+  onSaved: () => void;
+}) {
   // a field the environment sets shows the variable's value, read-only
   const [text, setText] = useState<Text>({ ...toText(saved), ...status.envValues });
   const [error, setError] = useState<string | null>(null);
@@ -81,28 +89,76 @@ export function SsoSettings({ saved, status, onSaved }: { saved: SamlSettings | 
       <ErrorLine error={error} />
       <div className="grid-2">
         {field('spEntityId', 'svc entity id (the Audience at the IdP)', (d) => (
-          <input value={text.spEntityId} onChange={(e) => set('spEntityId', e.target.value)} disabled={d} placeholder="https://logs.example.com/saml" aria-label="svc entity id" />
+          <input
+            value={text.spEntityId}
+            onChange={(e) => set('spEntityId', e.target.value)}
+            disabled={d}
+            placeholder="https://logs.example.com/saml"
+            aria-label="svc entity id"
+          />
         ))}
         {field('match', 'Match users by (nameid or an attribute name)', (d) => (
-          <input value={text.match} onChange={(e) => set('match', e.target.value)} disabled={d} placeholder="nameid" aria-label="Match users by" />
+          <input
+            value={text.match}
+            onChange={(e) => set('match', e.target.value)}
+            disabled={d}
+            placeholder="nameid"
+            aria-label="Match users by"
+          />
         ))}
       </div>
       {field('idpMetadata', 'IdP metadata: its URL, or the XML itself', (d) => (
-        <textarea rows={3} value={text.idpMetadata} onChange={(e) => set('idpMetadata', e.target.value)} disabled={d} placeholder="https://idp.example.com/app/…/sso/saml/metadata" aria-label="IdP metadata" className="mono" />
+        <textarea
+          rows={3}
+          value={text.idpMetadata}
+          onChange={(e) => set('idpMetadata', e.target.value)}
+          disabled={d}
+          placeholder="https://idp.example.com/app/…/sso/saml/metadata"
+          aria-label="IdP metadata"
+          className="mono"
+        />
       ))}
       <p className="muted small">Or, without metadata, the IdP's sign-in URL and signing certificate:</p>
       {field('idpSsoUrl', 'IdP single sign-on URL (HTTP-Redirect)', (d) => (
-        <input value={text.idpSsoUrl} onChange={(e) => set('idpSsoUrl', e.target.value)} disabled={d} placeholder="https://idp.example.com/sso/saml" aria-label="IdP single sign-on URL" />
+        <input
+          value={text.idpSsoUrl}
+          onChange={(e) => set('idpSsoUrl', e.target.value)}
+          disabled={d}
+          placeholder="https://idp.example.com/sso/saml"
+          aria-label="IdP single sign-on URL"
+        />
       ))}
       {field('idpCert', 'IdP signing certificate (PEM)', (d) => (
-        <textarea rows={4} value={text.idpCert} onChange={(e) => set('idpCert', e.target.value)} disabled={d} placeholder="-----BEGIN CERTIFICATE-----" aria-label="IdP signing certificate" className="mono" />
+        <textarea
+          rows={4}
+          value={text.idpCert}
+          onChange={(e) => set('idpCert', e.target.value)}
+          disabled={d}
+          placeholder="-----BEGIN CERTIFICATE-----"
+          aria-label="IdP signing certificate"
+          className="mono"
+        />
       ))}
       <div className="grid-2">
         {field('clockSkewSecs', 'Allowed clock skew (seconds, default 60)', (d) => (
-          <input type="number" min={0} max={3600} value={text.clockSkewSecs} onChange={(e) => set('clockSkewSecs', e.target.value)} disabled={d} aria-label="Allowed clock skew" />
+          <input
+            type="number"
+            min={0}
+            max={3600}
+            value={text.clockSkewSecs}
+            onChange={(e) => set('clockSkewSecs', e.target.value)}
+            disabled={d}
+            aria-label="Allowed clock skew"
+          />
         ))}
         <label className="check sso-idp-initiated">
-          <input type="checkbox" checked={text.idpInitiated === 'on' || text.idpInitiated === 'true'} disabled={env.has('idpInitiated')} onChange={(e) => set('idpInitiated', e.target.checked ? 'on' : '')} aria-label="Accept IdP-initiated sign-in" />
+          <input
+            type="checkbox"
+            checked={text.idpInitiated === 'on' || text.idpInitiated === 'true'}
+            disabled={env.has('idpInitiated')}
+            onChange={(e) => set('idpInitiated', e.target.checked ? 'on' : '')}
+            aria-label="Accept IdP-initiated sign-in"
+          />
           <span>
             Accept sign-in started at the IdP (IdP-initiated)
             {env.has('idpInitiated') && <span className="env-note"> · set by {status.envVars.idpInitiated}</span>}
@@ -119,7 +175,13 @@ export function SsoSettings({ saved, status, onSaved }: { saved: SamlSettings | 
 }
 
 function SsoStatus({ status }: { status: SamlStatus }) {
-  if (!status.configured) return <p className="muted">Off. Fill in the IdP below to offer "Sign in with SSO" on the login page; users must already exist here (matched by name or email).</p>;
+  if (!status.configured)
+    return (
+      <p className="muted">
+        Off. Fill in the IdP below to offer "Sign in with SSO" on the login page; users must already exist here (matched
+        by name or email).
+      </p>
+    );
   return (
     <div className={status.usable ? 'sso-status ok' : 'sso-status bad'} data-testid="sso-status">
       <Icon name={status.usable ? 'check' : 'alert'} />
@@ -127,7 +189,8 @@ function SsoStatus({ status }: { status: SamlStatus }) {
         {status.usable ? <strong>Working.</strong> : <strong>Not usable: {status.problem}</strong>}
         {status.acsUrl && (
           <div className="small sso-urls">
-            <span>ACS URL (give it to the IdP):</span> <code>{status.acsUrl}</code> <CopyButton text={status.acsUrl} label="" title="Copy the ACS URL" />
+            <span>ACS URL (give it to the IdP):</span> <code>{status.acsUrl}</code>{' '}
+            <CopyButton text={status.acsUrl} label="" title="Copy the ACS URL" />
             <br />
             <span>svc's metadata:</span> <a href="/api/auth/saml/metadata">/api/auth/saml/metadata</a>
           </div>

@@ -81,7 +81,16 @@ export function UsersPage() {
                       {u.state === 'disabled' ? 'Enable' : 'Disable'}
                     </Button>
                   )}
-                  {u.username !== 'admin' && <Button size="sm" variant="ghost" icon="trash" aria-label={`Delete ${u.username}`} title="Delete" onClick={() => setDeleting(u)} />}
+                  {u.username !== 'admin' && (
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      icon="trash"
+                      aria-label={`Delete ${u.username}`}
+                      title="Delete"
+                      onClick={() => setDeleting(u)}
+                    />
+                  )}
                 </td>
               </tr>
             ))}
@@ -98,7 +107,13 @@ export function UsersPage() {
           }}
         />
       )}
-      {resetting && <ResetDialog user={resetting} onClose={() => setResetting(null)} onDone={() => toast('ok', `Password of ${resetting.username} changed; their sessions ended`)} />}
+      {resetting && (
+        <ResetDialog
+          user={resetting}
+          onClose={() => setResetting(null)}
+          onDone={() => toast('ok', `Password of ${resetting.username} changed; their sessions ended`)}
+        />
+      )}
       {deleting && (
         <ConfirmDialog
           title="Delete user"
@@ -137,7 +152,10 @@ function UserDialog({ user, onClose, onSaved }: { user: User | null; onClose: ()
     try {
       const mail = email.trim();
       if (user) await patch(`/api/admin/users/${user.id}`, { role, allow, email: mail || null });
-      else await api('POST', '/api/admin/users', { body: { username, password, role, allow, ...(mail ? { email: mail } : {}) } });
+      else
+        await api('POST', '/api/admin/users', {
+          body: { username, password, role, allow, ...(mail ? { email: mail } : {}) },
+        });
       onSaved();
     } catch (err) {
       setError((err as Error).message);
@@ -162,21 +180,47 @@ function UserDialog({ user, onClose, onSaved }: { user: User | null; onClose: ()
           <>
             <label className="field">
               <span>User name</span>
-              <input value={username} onChange={(e) => setUsername(e.target.value)} required autoFocus aria-label="User name" autoComplete="off" />
+              <input
+                value={username}
+                onChange={(e) => setUsername(e.target.value)}
+                required
+                autoFocus
+                aria-label="User name"
+                autoComplete="off"
+              />
             </label>
             <label className="field">
               <span>Password (at least 12 characters)</span>
-              <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} required minLength={12} aria-label="Password" autoComplete="new-password" />
+              <input
+                type="password"
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+                required
+                minLength={12}
+                aria-label="Password"
+                autoComplete="new-password"
+              />
             </label>
           </>
         )}
         <label className="field">
           <span>Email (optional: single sign-on finds the user by it)</span>
-          <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} aria-label="Email" autoComplete="off" />
+          <input
+            type="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            aria-label="Email"
+            autoComplete="off"
+          />
         </label>
         <label className="field">
           <span>Role</span>
-          <select value={role} onChange={(e) => setRole(e.target.value as 'admin' | 'user')} aria-label="Role" disabled={user?.username === 'admin'}>
+          <select
+            value={role}
+            onChange={(e) => setRole(e.target.value as 'admin' | 'user')}
+            aria-label="Role"
+            disabled={user?.username === 'admin'}
+          >
             <option value="user">User: searches what the allowlists name</option>
             <option value="admin">Admin: everything, including these pages</option>
           </select>
@@ -218,7 +262,15 @@ function ResetDialog({ user, onClose, onDone }: { user: User; onClose: () => voi
         <ErrorLine error={error} />
         <label className="field">
           <span>New password (at least 12 characters)</span>
-          <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoFocus minLength={12} aria-label="New password" autoComplete="new-password" />
+          <input
+            type="password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            autoFocus
+            minLength={12}
+            aria-label="New password"
+            autoComplete="new-password"
+          />
         </label>
         <p className="muted small">Every session of {user.username} ends; they sign in again with the new password.</p>
       </form>

@@ -46,7 +46,11 @@ export function useCredentials<T extends Credential>(path: string, listKey: stri
     closeSecret: () => setCreated(null),
     deleting,
     setDeleting,
-    setEnabled: (c: T, on: boolean) => act(() => post(`${path}/${c.id}/${on ? 'enable' : 'disable'}`), `${noun} "${c.name}" ${on ? 'enabled' : 'disabled'}`),
+    setEnabled: (c: T, on: boolean) =>
+      act(
+        () => post(`${path}/${c.id}/${on ? 'enable' : 'disable'}`),
+        `${noun} "${c.name}" ${on ? 'enabled' : 'disabled'}`,
+      ),
     remove: (c: T) => act(() => del(`${path}/${c.id}`), `${noun} "${c.name}" deleted`),
   };
 }
@@ -61,7 +65,19 @@ export function CreatedCell({ at, by }: { at: string; by: string }) {
 }
 
 /** "Delete key X? …" with the consequence spelled out. */
-export function DeleteCredential<T extends Credential>({ noun, item, consequence, onDelete, onClose }: { noun: string; item: T; consequence: string; onDelete: (c: T) => Promise<void>; onClose: () => void }) {
+export function DeleteCredential<T extends Credential>({
+  noun,
+  item,
+  consequence,
+  onDelete,
+  onClose,
+}: {
+  noun: string;
+  item: T;
+  consequence: string;
+  onDelete: (c: T) => Promise<void>;
+  onClose: () => void;
+}) {
   return (
     <ConfirmDialog
       title={`Delete ${noun.toLowerCase()}`}

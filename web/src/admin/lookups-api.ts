@@ -29,8 +29,14 @@ export async function uploadLookup(name: string, file: Blob): Promise<{ lookup: 
     credentials: 'same-origin',
     body: file,
   });
-  const body = (await res.json().catch(() => undefined)) as (Lookup & { error?: { code: string; message: string } }) | undefined;
-  if (!res.ok) throw new ApiError(res.status, body?.error?.code ?? 'http_error', body?.error?.message ?? `${res.status} ${res.statusText}`);
+  const body = (await res.json().catch(() => undefined)) as
+    (Lookup & { error?: { code: string; message: string } }) | undefined;
+  if (!res.ok)
+    throw new ApiError(
+      res.status,
+      body?.error?.code ?? 'http_error',
+      body?.error?.message ?? `${res.status} ${res.statusText}`,
+    );
   return { lookup: body as Lookup, created: res.status === 201 };
 }
 
@@ -53,6 +59,9 @@ export function sizeText(bytes: number): string {
 /** The query a table is most likely used with: match on its first column, output the others. */
 export function exampleQuery(l: Pick<Lookup, 'name' | 'columns'>): string {
   const [key, ...rest] = l.columns;
-  const bare = (c: string) => (/^[A-Za-z_@][A-Za-z0-9_.@-]*$/.test(c) && !['as', 'output', 'outputnew', 'by'].includes(c.toLowerCase()) ? c : JSON.stringify(c));
+  const bare = (c: string) =>
+    /^[A-Za-z_@][A-Za-z0-9_.@-]*$/.test(c) && !['as', 'output', 'outputnew', 'by'].includes(c.toLowerCase())
+      ? c
+      : JSON.stringify(c);
   return `* | lookup ${l.name} ${bare(key)}${rest.length ? ` output ${rest.slice(0, 4).map(bare).join(', ')}` : ''}`;
 }

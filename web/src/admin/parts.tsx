@@ -5,7 +5,15 @@ import { CopyButton } from '../ui/CopyButton';
 import { Icon } from '../ui/icons';
 import { Modal } from '../ui/Modal';
 
-export function PageHeader({ title, description, action }: { title: string; description: ReactNode; action?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  action,
+}: {
+  title: string;
+  description: ReactNode;
+  action?: ReactNode;
+}) {
   return (
     <div className="page-header">
       <div>
@@ -23,7 +31,10 @@ export function StateBadge({ state }: { state: string }) {
 
 /** A list of names typed as `a, b, c`; `*` means all. */
 export function parseList(text: string): string[] {
-  const items = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return items.length ? [...new Set(items)] : ['*'];
 }
 
@@ -31,8 +42,20 @@ export function listText(list: string[] | undefined): string {
   return (list ?? ['*']).join(', ');
 }
 
-export function AllowlistFields({ value, onChange, tools }: { value: Allowlists; onChange: (a: Allowlists) => void; tools: boolean }) {
-  const [text, setText] = useState({ envs: listText(value.envs), indexes: listText(value.indexes), tools: listText(value.tools) });
+export function AllowlistFields({
+  value,
+  onChange,
+  tools,
+}: {
+  value: Allowlists;
+  onChange: (a: Allowlists) => void;
+  tools: boolean;
+}) {
+  const [text, setText] = useState({
+    envs: listText(value.envs),
+    indexes: listText(value.indexes),
+    tools: listText(value.tools),
+  });
   const set = (k: keyof Allowlists, v: string) => {
     const next = { ...text, [k]: v };
     setText(next);
@@ -41,7 +64,9 @@ export function AllowlistFields({ value, onChange, tools }: { value: Allowlists;
   return (
     <fieldset className="fieldset">
       <legend>Access</legend>
-      <p className="muted small">Comma-separated names; <code>*</code> allows all.</p>
+      <p className="muted small">
+        Comma-separated names; <code>*</code> allows all.
+      </p>
       <div className="grid-2">
         <label className="field">
           <span>Environments</span>
@@ -67,13 +92,24 @@ export function AllowSummary({ allow }: { allow: Allowlists }) {
   if (all(allow.envs) && all(allow.indexes)) return <span className="muted">all data</span>;
   return (
     <span className="small">
-      {all(allow.envs) ? 'all envs' : allow.envs.join(', ')} / {all(allow.indexes) ? 'all indexes' : allow.indexes.join(', ')}
+      {all(allow.envs) ? 'all envs' : allow.envs.join(', ')} /{' '}
+      {all(allow.indexes) ? 'all indexes' : allow.indexes.join(', ')}
     </span>
   );
 }
 
 /** The one time a secret is shown: copy it now, it cannot be read again. */
-export function SecretDialog({ title, secret, onClose, children }: { title: string; secret: string; onClose: () => void; children?: ReactNode }) {
+export function SecretDialog({
+  title,
+  secret,
+  onClose,
+  children,
+}: {
+  title: string;
+  secret: string;
+  onClose: () => void;
+  children?: ReactNode;
+}) {
   return (
     <Modal
       title={title}

@@ -66,7 +66,12 @@ export async function api<T>(method: string, path: string, opts: CallOptions = {
   }
   if (!res.ok) {
     const err = (data as { error?: { code?: string; message?: string } & Record<string, unknown> })?.error;
-    const e = new ApiError(res.status, err?.code ?? 'http_error', err?.message ?? `${res.status} ${res.statusText}`, err ?? {});
+    const e = new ApiError(
+      res.status,
+      err?.code ?? 'http_error',
+      err?.message ?? `${res.status} ${res.statusText}`,
+      err ?? {},
+    );
     if (res.status === 401 && !opts.allow401) onUnauthenticated();
     throw e;
   }

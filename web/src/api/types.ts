@@ -1,10 +1,16 @@
 /** Wire shapes of svc's REST API as the UI reads them (docs/admin-api.md, docs/search-api.md). */
 
-
 // the search answers' shapes come from the server's own definitions (a type-only import, erased
 // from the bundle), so the UI cannot drift from what svc sends
 import type { FieldsResult } from '../../../src/query/types';
-export type { EventJson as LogEvent, SearchMeta, SearchResult, HistogramResult, FieldsResult, ContextResult } from '../../../src/query/types';
+export type {
+  EventJson as LogEvent,
+  SearchMeta,
+  SearchResult,
+  HistogramResult,
+  FieldsResult,
+  ContextResult,
+} from '../../../src/query/types';
 
 export type FieldInfo = FieldsResult['fields'][number];
 
@@ -118,7 +124,12 @@ export interface SamlStatus {
 }
 
 export interface Settings {
-  settings: { retentionDefaultDays?: number | null; apiKeyExpiryDefaultDays?: number | null; adminKeyMaxDays?: number | null; saml?: StoredSamlSettings };
+  settings: {
+    retentionDefaultDays?: number | null;
+    apiKeyExpiryDefaultDays?: number | null;
+    adminKeyMaxDays?: number | null;
+    saml?: StoredSamlSettings;
+  };
   effective: { retentionDefaultDays: number | null; retentionDefaultSource: 'env' | 'settings' | 'none' | string };
   sso: SamlStatus;
 }
@@ -135,4 +146,9 @@ export interface AuthOptions {
 }
 
 // the monitors API's shapes, from the server's own definitions (type-only, erased at build)
-export type { MonitorView as Monitor, GroupVerdict as MonitorVerdict, MonitorPreview, HistoryEntry as MonitorHistoryEntry } from '../../../src/monitors/types';
+export type {
+  MonitorView as Monitor,
+  GroupVerdict as MonitorVerdict,
+  MonitorPreview,
+  HistoryEntry as MonitorHistoryEntry,
+} from '../../../src/monitors/types';

@@ -25,7 +25,13 @@ export function App() {
                   <Route path="/search" component={SearchPage} />
                   <Route path="/monitors" component={MonitorsPage} />
                   <Route path="/admin" nest>
-                    <Suspense fallback={<div className="page-center"><span className="spinner" /></div>}>
+                    <Suspense
+                      fallback={
+                        <div className="page-center">
+                          <span className="spinner" />
+                        </div>
+                      }
+                    >
                       <AdminPages />
                     </Suspense>
                   </Route>
@@ -33,7 +39,9 @@ export function App() {
                     <Redirect to="/search" replace />
                   </Route>
                   <Route>
-                    <div className="page-center muted">There is no page here. <a href="/ui/search">Go to search</a></div>
+                    <div className="page-center muted">
+                      There is no page here. <a href="/ui/search">Go to search</a>
+                    </div>
                   </Route>
                 </Switch>
               </Shell>

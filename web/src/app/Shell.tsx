@@ -47,13 +47,22 @@ export function Shell({ children }: { children: ReactNode }) {
                 <div className="menu-note">
                   Signed in as <strong>{me.name}</strong>
                   <br />
-                  <span className="muted">{me.kind === 'user' ? (me.role === 'admin' ? 'Administrator' : 'User') : 'API key'}</span>
+                  <span className="muted">
+                    {me.kind === 'user' ? (me.role === 'admin' ? 'Administrator' : 'User') : 'API key'}
+                  </span>
                 </div>
                 <div className="menu-label">Theme</div>
                 <div className="segmented" role="radiogroup" aria-label="Theme">
                   {(['system', 'light', 'dark'] as const).map((t) => (
-                    <button key={t} role="radio" aria-checked={theme === t} className={theme === t ? 'on' : ''} onClick={() => pick(t)}>
-                      <Icon name={t === 'system' ? 'monitor' : t === 'light' ? 'sun' : 'moon'} size={14} /> {t[0].toUpperCase() + t.slice(1)}
+                    <button
+                      key={t}
+                      role="radio"
+                      aria-checked={theme === t}
+                      className={theme === t ? 'on' : ''}
+                      onClick={() => pick(t)}
+                    >
+                      <Icon name={t === 'system' ? 'monitor' : t === 'light' ? 'sun' : 'moon'} size={14} />{' '}
+                      {t[0].toUpperCase() + t.slice(1)}
                     </button>
                   ))}
                 </div>

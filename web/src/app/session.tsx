@@ -32,7 +32,12 @@ export function SessionGate({ children }: { children: ReactNode }) {
     location.assign('/ui/login');
   }, []);
   if (error) return <div className="page-center muted">Cannot reach svc: {error}</div>;
-  if (!me) return <div className="page-center"><span className="spinner" aria-label="Loading" /></div>;
+  if (!me)
+    return (
+      <div className="page-center">
+        <span className="spinner" aria-label="Loading" />
+      </div>
+    );
   const isAdmin = me.scopes.includes('admin');
   return <Ctx.Provider value={{ me, isAdmin, logout }}>{children}</Ctx.Provider>;
 }

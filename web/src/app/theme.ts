@@ -27,4 +27,3 @@ export function applyTheme(choice: ThemeChoice): void {
 dark.addEventListener('change', () => {
   if (storedTheme() === 'system') applyTheme('system');
 });
-

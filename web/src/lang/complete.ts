@@ -12,7 +12,21 @@ export interface CompletionData {
 }
 
 const STATS_LIKE = new Set(['stats', 'timechart', 'chart', 'eventstats', 'streamstats']);
-const FIELD_LIST = new Set(['fields', 'table', 'sort', 'dedup', 'top', 'rare', 'rename', 'fillnull', 'bin', 'bucket', 'transaction', 'spath', 'kv']);
+const FIELD_LIST = new Set([
+  'fields',
+  'table',
+  'sort',
+  'dedup',
+  'top',
+  'rare',
+  'rename',
+  'fillnull',
+  'bin',
+  'bucket',
+  'transaction',
+  'spath',
+  'kv',
+]);
 const EXPR = new Set(['where', 'eval']);
 
 /** Index of the last `|` outside quotes before `pos`, or -1. */
@@ -31,11 +45,29 @@ function lastPipe(text: string): number {
 function fieldOptions(data: CompletionData, suffix: string, boost = 0): Completion[] {
   const core = data.language?.coreFields ?? ['host', 'source', 'sourcetype', 'index', 'message'];
   const names = new Map<string, Completion>();
-  data.fields.forEach((f, i) => names.set(f.name, { label: f.name, apply: f.name + suffix, type: 'property', detail: `${f.count.toLocaleString()} events`, boost: boost + Math.max(0, 50 - i) / 50 }));
-  for (const c of core) if (!names.has(c) && c !== '_time') names.set(c, { label: c, apply: c + suffix, type: 'property', detail: 'core field', boost });
+  data.fields.forEach((f, i) =>
+    names.set(f.name, {
+      label: f.name,
+      apply: f.name + suffix,
+      type: 'property',
+      detail: `${f.count.toLocaleString()} events`,
+      boost: boost + Math.max(0, 50 - i) / 50,
+    }),
+  );
+  for (const c of core)
+    if (!names.has(c) && c !== '_time')
+      names.set(c, { label: c, apply: c + suffix, type: 'property', detail: 'core field', boost });
   // fields svc finds in the text at search time: offered after the ones the last search saw
   for (const x of data.language?.extractedFields ?? []) {
-    if (!names.has(x.name)) names.set(x.name, { label: x.name, apply: x.name + suffix, type: 'property', detail: 'from the text', info: `Found in messages of: ${x.formats.join(', ')}`, boost: boost - 1 });
+    if (!names.has(x.name))
+      names.set(x.name, {
+        label: x.name,
+        apply: x.name + suffix,
+        type: 'property',
+        detail: 'from the text',
+        info: `Found in messages of: ${x.formats.join(', ')}`,
+        boost: boost - 1,
+      });
   }
   return [...names.values()];
 }
@@ -52,7 +84,13 @@ function valueOptions(data: CompletionData, field: string): Completion[] {
 
 function items(list: Language['pipes'] | undefined, type: string, apply?: (name: string) => string): Completion[] {
   // the detail shows the syntax after the name the label already shows
-  return (list ?? []).map((p) => ({ label: p.name, type, detail: p.syntax.startsWith(p.name) ? p.syntax.slice(p.name.length).trim() : p.syntax, info: p.example ? `${p.description}\n\nExample: ${p.example}` : p.description, apply: apply ? apply(p.name) : undefined }));
+  return (list ?? []).map((p) => ({
+    label: p.name,
+    type,
+    detail: p.syntax.startsWith(p.name) ? p.syntax.slice(p.name.length).trim() : p.syntax,
+    info: p.example ? `${p.description}\n\nExample: ${p.example}` : p.description,
+    apply: apply ? apply(p.name) : undefined,
+  }));
 }
 
 export function completeQuery(getData: () => CompletionData) {
@@ -79,10 +117,16 @@ export function completeQuery(getData: () => CompletionData) {
       return { from: word.from, options: items(data.language?.pipes, 'keyword', (n) => `${n} `), validFor: /^\w*$/ };
     }
     if (STATS_LIKE.has(cmd)) {
-      if (/\bby\b[^|]*$/i.test(seg)) return { from: word.from, options: fieldOptions(data, ''), validFor: /^[\w.@-]*$/ };
-      if (/\(\s*[\w.@-]*$/.test(before)) return { from: word.from, options: fieldOptions(data, ''), validFor: /^[\w.@-]*$/ };
+      if (/\bby\b[^|]*$/i.test(seg))
+        return { from: word.from, options: fieldOptions(data, ''), validFor: /^[\w.@-]*$/ };
+      if (/\(\s*[\w.@-]*$/.test(before))
+        return { from: word.from, options: fieldOptions(data, ''), validFor: /^[\w.@-]*$/ };
       const aggs = items(data.language?.aggregations, 'function', (n) => (n === 'count' ? 'count' : `${n}(`));
-      return { from: word.from, options: [...aggs, { label: 'by', type: 'keyword', apply: 'by ' }], validFor: /^[\w.@-]*$/ };
+      return {
+        from: word.from,
+        options: [...aggs, { label: 'by', type: 'keyword', apply: 'by ' }],
+        validFor: /^[\w.@-]*$/,
+      };
     }
     if (EXPR.has(cmd)) {
       const fns = items(data.language?.functions, 'function', (n) => `${n}(`);

@@ -14,7 +14,8 @@ interface State {
 }
 
 const LOGIC = /^(AND|OR|NOT)\b/;
-const PIPE_KEYWORDS = /^(by|as|over|span|limit|field|max|min|window|desc|asc|useother|otherstr|earliest|latest|output|input)\b/i;
+const PIPE_KEYWORDS =
+  /^(by|as|over|span|limit|field|max|min|window|desc|asc|useother|otherstr|earliest|latest|output|input)\b/i;
 
 function token(stream: StringStream, state: State): string | null {
   if (stream.eatSpace()) return null;

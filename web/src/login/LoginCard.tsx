@@ -2,7 +2,17 @@ import type { FormEventHandler, ReactNode } from 'react';
 import { Logo } from '../ui/icons';
 
 /** The card of the signed-out pages (sign in, single sign-on failed): the product's name on top. */
-export function LoginCard({ children, onSubmit, label, testId }: { children: ReactNode; onSubmit?: FormEventHandler; label: string; testId?: string }) {
+export function LoginCard({
+  children,
+  onSubmit,
+  label,
+  testId,
+}: {
+  children: ReactNode;
+  onSubmit?: FormEventHandler;
+  label: string;
+  testId?: string;
+}) {
   const body = (
     <>
       <div className="login-brand">

@@ -33,7 +33,11 @@ export function LoginPage() {
     } catch (err) {
       // one message for every failure: it must not tell which of name and password was wrong
       const rateLimited = err instanceof ApiError && err.status === 429;
-      setError(rateLimited ? 'Too many attempts. Wait a few minutes and try again.' : 'Sign-in failed. Check your user name and password.');
+      setError(
+        rateLimited
+          ? 'Too many attempts. Wait a few minutes and try again.'
+          : 'Sign-in failed. Check your user name and password.',
+      );
       setBusy(false);
     }
   };
@@ -47,11 +51,25 @@ export function LoginPage() {
       )}
       <label className="field">
         <span>User name</span>
-        <input name="username" autoComplete="username" autoFocus required value={username} onChange={(e) => setUsername(e.target.value)} />
+        <input
+          name="username"
+          autoComplete="username"
+          autoFocus
+          required
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+        />
       </label>
       <label className="field">
         <span>Password</span>
-        <input name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        <input
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
       </label>
       <Button type="submit" variant="primary" className="login-submit" disabled={busy}>
         {busy ? 'Signing in…' : 'Sign in'}

@@ -58,7 +58,17 @@ function bodyOf(d: Draft, editing: boolean): Record<string, unknown> {
 }
 
 /** Create or change a monitor, with a preview of what it would find right now. */
-export function MonitorEditor({ monitor, aiAvailable, onClose, onSaved }: { monitor?: Monitor; aiAvailable: boolean; onClose: () => void; onSaved: () => void }) {
+export function MonitorEditor({
+  monitor,
+  aiAvailable,
+  onClose,
+  onSaved,
+}: {
+  monitor?: Monitor;
+  aiAvailable: boolean;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const [d, setD] = useState<Draft>(() => draftOf(monitor));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -106,7 +116,12 @@ export function MonitorEditor({ monitor, aiAvailable, onClose, onSaved }: { moni
           </Button>
           <span className="grow" />
           <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" type="submit" form="monitor-form" disabled={busy || !d.name.trim() || !d.query.trim()}>
+          <Button
+            variant="primary"
+            type="submit"
+            form="monitor-form"
+            disabled={busy || !d.name.trim() || !d.query.trim()}
+          >
             {monitor ? 'Save' : 'Create monitor'}
           </Button>
         </>
@@ -116,11 +131,25 @@ export function MonitorEditor({ monitor, aiAvailable, onClose, onSaved }: { moni
         <ErrorLine error={error} />
         <label className="field">
           <span>Name</span>
-          <input value={d.name} onChange={(e) => set('name', e.target.value)} maxLength={200} autoFocus aria-label="Name" placeholder="ssh brute force" />
+          <input
+            value={d.name}
+            onChange={(e) => set('name', e.target.value)}
+            maxLength={200}
+            autoFocus
+            aria-label="Name"
+            placeholder="ssh brute force"
+          />
         </label>
         <label className="field">
           <span>Search</span>
-          <textarea className="mono" rows={2} value={d.query} onChange={(e) => set('query', e.target.value)} aria-label="Search" placeholder='sshd "Failed password" | stats count by host' />
+          <textarea
+            className="mono"
+            rows={2}
+            value={d.query}
+            onChange={(e) => set('query', e.target.value)}
+            aria-label="Search"
+            placeholder='sshd "Failed password" | stats count by host'
+          />
         </label>
         <div className="grid-4">
           <label className="field">
@@ -129,7 +158,12 @@ export function MonitorEditor({ monitor, aiAvailable, onClose, onSaved }: { moni
           </label>
           <label className="field">
             <span>Index (optional)</span>
-            <input value={d.index} onChange={(e) => set('index', e.target.value)} aria-label="Index" placeholder="all" />
+            <input
+              value={d.index}
+              onChange={(e) => set('index', e.target.value)}
+              aria-label="Index"
+              placeholder="all"
+            />
           </label>
           <label className="field">
             <span>Every</span>
@@ -137,55 +171,117 @@ export function MonitorEditor({ monitor, aiAvailable, onClose, onSaved }: { moni
           </label>
           <label className="field">
             <span>Over the last</span>
-            <input value={d.window} onChange={(e) => set('window', e.target.value)} aria-label="Window" placeholder="15m" />
+            <input
+              value={d.window}
+              onChange={(e) => set('window', e.target.value)}
+              aria-label="Window"
+              placeholder="15m"
+            />
           </label>
         </div>
         <fieldset className="fieldset">
           <legend>Condition</legend>
           <div className="segmented" role="radiogroup" aria-label="Condition kind">
-            <button type="button" role="radio" aria-checked={d.kind === 'threshold'} className={d.kind === 'threshold' ? 'on' : ''} onClick={() => set('kind', 'threshold')}>
+            <button
+              type="button"
+              role="radio"
+              aria-checked={d.kind === 'threshold'}
+              className={d.kind === 'threshold' ? 'on' : ''}
+              onClick={() => set('kind', 'threshold')}
+            >
               Threshold
             </button>
-            <button type="button" role="radio" aria-checked={d.kind === 'ai'} className={d.kind === 'ai' ? 'on' : ''} onClick={() => set('kind', 'ai')} disabled={!aiAvailable} title={aiAvailable ? '' : 'No LLM provider is configured (SVC_LLM_URL)'}>
+            <button
+              type="button"
+              role="radio"
+              aria-checked={d.kind === 'ai'}
+              className={d.kind === 'ai' ? 'on' : ''}
+              onClick={() => set('kind', 'ai')}
+              disabled={!aiAvailable}
+              title={aiAvailable ? '' : 'No LLM provider is configured (SVC_LLM_URL)'}
+            >
               AI judgement
             </button>
           </div>
           {d.kind === 'threshold' ? (
             <label className="field">
               <span>Fires when (a result column, an operator, a number; per group of the stats "by")</span>
-              <input className="mono" value={d.threshold} onChange={(e) => set('threshold', e.target.value)} aria-label="Threshold" placeholder="count > 10" />
+              <input
+                className="mono"
+                value={d.threshold}
+                onChange={(e) => set('threshold', e.target.value)}
+                aria-label="Threshold"
+                placeholder="count > 10"
+              />
             </label>
           ) : (
             <div className="grid-ai">
               <label className="field">
                 <span>Fires when the LLM judges that…</span>
-                <input value={d.ai} onChange={(e) => set('ai', e.target.value)} aria-label="AI condition" placeholder="someone is guessing passwords" />
+                <input
+                  value={d.ai}
+                  onChange={(e) => set('ai', e.target.value)}
+                  aria-label="AI condition"
+                  placeholder="someone is guessing passwords"
+                />
               </label>
               <label className="field">
                 <span>Rows sent</span>
-                <input type="number" min={1} max={200} value={d.maxRows} onChange={(e) => set('maxRows', e.target.value)} aria-label="Rows sent" />
+                <input
+                  type="number"
+                  min={1}
+                  max={200}
+                  value={d.maxRows}
+                  onChange={(e) => set('maxRows', e.target.value)}
+                  aria-label="Rows sent"
+                />
               </label>
             </div>
           )}
-          {!aiAvailable && <p className="muted small">AI judgements need an LLM provider: set SVC_LLM_URL (Ollama, llama.cpp, any OpenAI-compatible endpoint).</p>}
+          {!aiAvailable && (
+            <p className="muted small">
+              AI judgements need an LLM provider: set SVC_LLM_URL (Ollama, llama.cpp, any OpenAI-compatible endpoint).
+            </p>
+          )}
         </fieldset>
         <fieldset className="fieldset">
           <legend>Notify</legend>
           <div className="grid-notify">
             <label className="field">
-              <span>Webhook {saved.length > 0 && <span className="muted">(now {saved.map((x) => x.webhook).join(', ')}; type a new one to replace it)</span>}</span>
-              <input value={d.webhook} onChange={(e) => set('webhook', e.target.value)} aria-label="Webhook" placeholder="https://hooks.slack.com/services/…" />
+              <span>
+                Webhook{' '}
+                {saved.length > 0 && (
+                  <span className="muted">
+                    (now {saved.map((x) => x.webhook).join(', ')}; type a new one to replace it)
+                  </span>
+                )}
+              </span>
+              <input
+                value={d.webhook}
+                onChange={(e) => set('webhook', e.target.value)}
+                aria-label="Webhook"
+                placeholder="https://hooks.slack.com/services/…"
+              />
             </label>
             <label className="field">
               <span>Format</span>
-              <select value={d.format} onChange={(e) => set('format', e.target.value as Draft['format'])} aria-label="Format">
+              <select
+                value={d.format}
+                onChange={(e) => set('format', e.target.value as Draft['format'])}
+                aria-label="Format"
+              >
                 <option value="json">svc JSON</option>
                 <option value="slack">Slack message</option>
               </select>
             </label>
             <label className="field">
               <span>Quiet for</span>
-              <input value={d.cooldown} onChange={(e) => set('cooldown', e.target.value)} aria-label="Cooldown" placeholder="1h" />
+              <input
+                value={d.cooldown}
+                onChange={(e) => set('cooldown', e.target.value)}
+                aria-label="Cooldown"
+                placeholder="1h"
+              />
             </label>
           </div>
         </fieldset>
@@ -199,9 +295,14 @@ function PreviewResult({ p }: { p: MonitorPreview }) {
   const firing = p.groups.filter((g) => g.triggered);
   return (
     <div className={firing.length ? 'preview preview-firing' : 'preview'} data-testid="preview">
-      <div className="strong">{firing.length ? `Would fire now for ${firing.length} of ${p.groups.length} group${p.groups.length === 1 ? '' : 's'}` : 'Would not fire now'}</div>
+      <div className="strong">
+        {firing.length
+          ? `Would fire now for ${firing.length} of ${p.groups.length} group${p.groups.length === 1 ? '' : 's'}`
+          : 'Would not fire now'}
+      </div>
       <div className="muted small">
-        {p.rows} {p.rows === 1 ? 'row' : 'rows'} from {new Date(p.from).toLocaleTimeString()} to {new Date(p.to).toLocaleTimeString()}
+        {p.rows} {p.rows === 1 ? 'row' : 'rows'} from {new Date(p.from).toLocaleTimeString()} to{' '}
+        {new Date(p.to).toLocaleTimeString()}
       </div>
       {p.ai && (
         <p className="small">

@@ -8,16 +8,26 @@ import { Modal } from '../ui/Modal';
 function line(e: MonitorHistoryEntry): { label: string; cls: string; text: string } {
   switch (e.event) {
     case 'monitor_fired':
-      return { label: 'fired', cls: 'badge-mon-firing', text: `${e.group === '*' ? '' : `${e.group}: `}value ${e.value}` };
+      return {
+        label: 'fired',
+        cls: 'badge-mon-firing',
+        text: `${e.group === '*' ? '' : `${e.group}: `}value ${e.value}`,
+      };
     case 'monitor_resolved':
       return { label: 'resolved', cls: 'badge-mon-ok', text: e.group === '*' ? '' : (e.group ?? '') };
     case 'monitor_destination_failed':
       return { label: 'not delivered', cls: 'badge-mon-error', text: `${e.destination ?? ''}: ${e.error ?? ''}` };
     default:
       if (e.outcome === 'error') return { label: 'error', cls: 'badge-mon-error', text: e.error ?? '' };
-      if (e.outcome === 'missed') return { label: 'missed', cls: 'badge-mon-pending', text: `${e.missedRuns} scheduled runs while svc was down` };
-      if (e.outcome === 'interrupted') return { label: 'interrupted', cls: 'badge-mon-pending', text: 'svc stopped during this run' };
-      return { label: e.triggered ? 'met' : 'run', cls: e.triggered ? 'badge-mon-firing' : '', text: `${e.rows ?? 0} rows in ${e.durationMs ?? 0} ms${e.trigger === 'manual' ? ', run by hand' : ''}` };
+      if (e.outcome === 'missed')
+        return { label: 'missed', cls: 'badge-mon-pending', text: `${e.missedRuns} scheduled runs while svc was down` };
+      if (e.outcome === 'interrupted')
+        return { label: 'interrupted', cls: 'badge-mon-pending', text: 'svc stopped during this run' };
+      return {
+        label: e.triggered ? 'met' : 'run',
+        cls: e.triggered ? 'badge-mon-firing' : '',
+        text: `${e.rows ?? 0} rows in ${e.durationMs ?? 0} ms${e.trigger === 'manual' ? ', run by hand' : ''}`,
+      };
   }
 }
 

@@ -11,7 +11,12 @@ import { useToast } from '../ui/toast';
 import { MonitorEditor } from './MonitorEditor';
 import { MonitorHistory } from './MonitorHistory';
 
-const STATE_TEXT: Record<Monitor['state'], string> = { ok: 'OK', firing: 'Firing', error: 'Error', pending: 'Not run yet' };
+const STATE_TEXT: Record<Monitor['state'], string> = {
+  ok: 'OK',
+  firing: 'Firing',
+  error: 'Error',
+  pending: 'Not run yet',
+};
 
 export function conditionText(m: Pick<Monitor, 'condition'>): string {
   return 'ai' in m.condition ? `AI: ${m.condition.ai}` : m.condition.threshold;
@@ -41,11 +46,16 @@ export function MonitorsPage() {
     }
   };
   const runNow = (m: Monitor) =>
-    act(m, 'run', () => post<{ outcome: string; firing?: string[]; error?: { message: string } }>(`/api/monitors/${m.id}/run`), (r) => {
-      const o = r as { outcome: string; firing?: string[]; error?: { message: string } };
-      if (o.outcome === 'error') throw new Error(`Run failed: ${o.error?.message}`);
-      return o.firing?.length ? `${m.name}: firing for ${o.firing.join(', ')}` : `${m.name}: condition not met`;
-    });
+    act(
+      m,
+      'run',
+      () => post<{ outcome: string; firing?: string[]; error?: { message: string } }>(`/api/monitors/${m.id}/run`),
+      (r) => {
+        const o = r as { outcome: string; firing?: string[]; error?: { message: string } };
+        if (o.outcome === 'error') throw new Error(`Run failed: ${o.error?.message}`);
+        return o.firing?.length ? `${m.name}: firing for ${o.firing.join(', ')}` : `${m.name}: condition not met`;
+      },
+    );
 
   return (
     <div className="monitors-page">
@@ -85,22 +95,41 @@ export function MonitorsPage() {
                   </div>
                 </td>
                 <td>
-                  <span className={'ai' in m.condition ? 'badge badge-ai' : 'mono small'}>{'ai' in m.condition ? 'AI' : m.condition.threshold}</span>
+                  <span className={'ai' in m.condition ? 'badge badge-ai' : 'mono small'}>
+                    {'ai' in m.condition ? 'AI' : m.condition.threshold}
+                  </span>
                   {'ai' in m.condition && <div className="small clamp">{m.condition.ai}</div>}
                 </td>
                 <td className="small">
                   every {m.every}
-                  <div className="muted">over {m.window}{m.cooldown !== '0s' ? `, quiet ${m.cooldown}` : ''}</div>
+                  <div className="muted">
+                    over {m.window}
+                    {m.cooldown !== '0s' ? `, quiet ${m.cooldown}` : ''}
+                  </div>
                 </td>
                 <td>
-                  {m.enabled ? <span className={`badge badge-mon-${m.state}`}>{STATE_TEXT[m.state]}</span> : <span className="badge badge-disabled">Off</span>}
-                  {m.firing.length > 0 && <div className="small clamp" title={m.firing.map((f) => f.group).join(', ')}>{m.firing.map((f) => (f.group === '*' ? `value ${f.value}` : `${f.group} (${f.value})`)).join(', ')}</div>}
+                  {m.enabled ? (
+                    <span className={`badge badge-mon-${m.state}`}>{STATE_TEXT[m.state]}</span>
+                  ) : (
+                    <span className="badge badge-disabled">Off</span>
+                  )}
+                  {m.firing.length > 0 && (
+                    <div className="small clamp" title={m.firing.map((f) => f.group).join(', ')}>
+                      {m.firing
+                        .map((f) => (f.group === '*' ? `value ${f.value}` : `${f.group} (${f.value})`))
+                        .join(', ')}
+                    </div>
+                  )}
                 </td>
                 <td className="small" title={m.lastRun?.error ?? m.lastRun?.at ?? ''}>
                   {m.lastRun ? (
                     <>
                       {relativeTime(m.lastRun.at)}
-                      <div className={m.lastRun.outcome === 'error' ? 'text-danger clamp' : 'muted'}>{m.lastRun.outcome === 'error' ? m.lastRun.error : `${m.lastRun.rows ?? 0} rows, ${m.lastRun.durationMs} ms`}</div>
+                      <div className={m.lastRun.outcome === 'error' ? 'text-danger clamp' : 'muted'}>
+                        {m.lastRun.outcome === 'error'
+                          ? m.lastRun.error
+                          : `${m.lastRun.rows ?? 0} rows, ${m.lastRun.durationMs} ms`}
+                      </div>
                     </>
                   ) : (
                     <span className="muted">never</span>
@@ -116,24 +145,49 @@ export function MonitorsPage() {
                   <Button size="sm" onClick={() => setEditing(m)}>
                     Edit
                   </Button>
-                  <Button size="sm" onClick={() => void act(m, 'toggle', () => post(`/api/monitors/${m.id}/${m.enabled ? 'disable' : 'enable'}`), () => `${m.name} ${m.enabled ? 'switched off' : 'switched on'}`)}>
+                  <Button
+                    size="sm"
+                    onClick={() =>
+                      void act(
+                        m,
+                        'toggle',
+                        () => post(`/api/monitors/${m.id}/${m.enabled ? 'disable' : 'enable'}`),
+                        () => `${m.name} ${m.enabled ? 'switched off' : 'switched on'}`,
+                      )
+                    }
+                  >
                     {m.enabled ? 'Disable' : 'Enable'}
                   </Button>
-                  <Button size="sm" variant="ghost" icon="trash" aria-label={`Delete ${m.name}`} title="Delete" onClick={() => setDeleting(m)} />
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    icon="trash"
+                    aria-label={`Delete ${m.name}`}
+                    title="Delete"
+                    onClick={() => setDeleting(m)}
+                  />
                 </td>
               </tr>
             ))}
             {data && monitors.length === 0 && (
               <tr>
                 <td colSpan={6} className="empty-row">
-                  <Icon name="activity" /> No monitors yet. A monitor runs a search every few minutes and posts to a webhook (Slack, PagerDuty, your own) when its condition starts or stops holding.
+                  <Icon name="activity" /> No monitors yet. A monitor runs a search every few minutes and posts to a
+                  webhook (Slack, PagerDuty, your own) when its condition starts or stops holding.
                 </td>
               </tr>
             )}
           </tbody>
         </table>
       </div>
-      {editing && <MonitorEditor monitor={editing === 'new' ? undefined : editing} aiAvailable={llm.data?.configured ?? false} onClose={() => setEditing(null)} onSaved={() => (setEditing(null), reload())} />}
+      {editing && (
+        <MonitorEditor
+          monitor={editing === 'new' ? undefined : editing}
+          aiAvailable={llm.data?.configured ?? false}
+          onClose={() => setEditing(null)}
+          onSaved={() => (setEditing(null), reload())}
+        />
+      )}
       {history && <MonitorHistory monitor={history} onClose={() => setHistory(null)} />}
       {deleting && (
         <Modal
@@ -142,7 +196,17 @@ export function MonitorsPage() {
           footer={
             <>
               <Button onClick={() => setDeleting(null)}>Cancel</Button>
-              <Button variant="danger" onClick={() => void act(deleting, 'delete', () => del(`/api/monitors/${deleting.id}`), () => `${deleting.name} deleted`).then(() => setDeleting(null))}>
+              <Button
+                variant="danger"
+                onClick={() =>
+                  void act(
+                    deleting,
+                    'delete',
+                    () => del(`/api/monitors/${deleting.id}`),
+                    () => `${deleting.name} deleted`,
+                  ).then(() => setDeleting(null))
+                }
+              >
                 Delete
               </Button>
             </>

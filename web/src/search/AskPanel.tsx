@@ -36,7 +36,9 @@ function eventHref(id: string): string {
 
 function stepText(s: Step): string {
   const a = s.args;
-  const where = [a.env && `env ${a.env}`, a.index && `index ${a.index}`, a.from && `from ${a.from}`].filter(Boolean).join(', ');
+  const where = [a.env && `env ${a.env}`, a.index && `index ${a.index}`, a.from && `from ${a.from}`]
+    .filter(Boolean)
+    .join(', ');
   const what = typeof a.query === 'string' ? a.query : typeof a.id === 'string' ? a.id : '';
   return `${s.tool.replace('_', ' ')}${what ? ` ${what}` : ''}${where ? ` (${where})` : ''}`;
 }
@@ -64,12 +66,25 @@ function AnswerText({ text, citations }: { text: string; citations: string[] }) 
  * "Ask": questions about the logs answered by the LLM agent, which searches as the signed-in user
  * and shows every query it ran; "Write the query" puts a checked query into the editor instead.
  */
-export function AskPanel({ params, onClose, onQuery }: { params: SearchParams; onClose: () => void; onQuery: (q: string) => void }) {
+export function AskPanel({
+  params,
+  onClose,
+  onQuery,
+}: {
+  params: SearchParams;
+  onClose: () => void;
+  onQuery: (q: string) => void;
+}) {
   const [question, setQuestion] = useState('');
   const [turns, setTurns] = useState<Turn[]>([]);
   const [busy, setBusy] = useState(false);
   const abort = useRef<AbortController | null>(null);
-  const scope = { env: params.env || undefined, index: params.index || undefined, from: params.from || undefined, to: params.to || undefined };
+  const scope = {
+    env: params.env || undefined,
+    index: params.index || undefined,
+    from: params.from || undefined,
+    to: params.to || undefined,
+  };
 
   const update = (fn: (t: Turn) => Turn) => setTurns((all) => [...all.slice(0, -1), fn(all[all.length - 1])]);
   const apply = (e: AgentEvent) =>
@@ -92,7 +107,12 @@ export function AskPanel({ params, onClose, onQuery }: { params: SearchParams; o
     if (!q || busy) return;
     setQuestion('');
     setBusy(true);
-    const conversation = turns.filter((t) => t.done && !t.error).flatMap((t) => [{ role: 'user', content: t.question }, { role: 'assistant', content: t.text }]);
+    const conversation = turns
+      .filter((t) => t.done && !t.error)
+      .flatMap((t) => [
+        { role: 'user', content: t.question },
+        { role: 'assistant', content: t.text },
+      ]);
     setTurns((all) => [...all, { question: q, steps: [], text: '', citations: [], done: false }]);
     abort.current = new AbortController();
     try {
@@ -131,7 +151,17 @@ export function AskPanel({ params, onClose, onQuery }: { params: SearchParams; o
       setQuestion('');
       onQuery(r.query);
     } catch (err) {
-      setTurns((all) => [...all, { question: q, steps: [], text: '', citations: [], error: err instanceof ApiError ? err.message : String(err), done: true }]);
+      setTurns((all) => [
+        ...all,
+        {
+          question: q,
+          steps: [],
+          text: '',
+          citations: [],
+          error: err instanceof ApiError ? err.message : String(err),
+          done: true,
+        },
+      ]);
     } finally {
       setBusy(false);
     }
@@ -146,7 +176,13 @@ export function AskPanel({ params, onClose, onQuery }: { params: SearchParams; o
         <Button variant="ghost" icon="x" aria-label="Close" onClick={onClose} />
       </header>
       <div className="ask-turns" data-testid="ask-turns">
-        {turns.length === 0 && <p className="muted small ask-intro">Ask in words: "which hosts logged the most errors in the last hour?" The assistant searches with your access ({params.env || 'default'}{params.index ? ` / ${params.index}` : ''}) and shows every query it runs.</p>}
+        {turns.length === 0 && (
+          <p className="muted small ask-intro">
+            Ask in words: "which hosts logged the most errors in the last hour?" The assistant searches with your access
+            ({params.env || 'default'}
+            {params.index ? ` / ${params.index}` : ''}) and shows every query it runs.
+          </p>
+        )}
         {turns.map((t, i) => (
           <div key={i} className="ask-turn">
             <div className="ask-question">{t.question}</div>
@@ -154,7 +190,9 @@ export function AskPanel({ params, onClose, onQuery }: { params: SearchParams; o
               <div key={j} className={`ask-step ${s.result && !s.result.ok ? 'ask-step-error' : ''}`}>
                 <Icon name="search" size={13} />
                 <span className="mono">{stepText(s)}</span>
-                <span className="muted">{s.result ? (s.result.ok ? `→ ${s.result.count}` : `→ ${s.result.summary}`) : '…'}</span>
+                <span className="muted">
+                  {s.result ? (s.result.ok ? `→ ${s.result.count}` : `→ ${s.result.summary}`) : '…'}
+                </span>
               </div>
             ))}
             {t.text && <AnswerText text={t.text} citations={t.citations} />}
@@ -164,9 +202,21 @@ export function AskPanel({ params, onClose, onQuery }: { params: SearchParams; o
         ))}
       </div>
       <form className="ask-form" onSubmit={ask}>
-        <textarea rows={2} value={question} onChange={(e) => setQuestion(e.target.value)} aria-label="Question" placeholder="Why did logins fail on web-1 last night?" onKeyDown={(e) => e.key === 'Enter' && !e.shiftKey && (e.preventDefault(), void ask(e))} />
+        <textarea
+          rows={2}
+          value={question}
+          onChange={(e) => setQuestion(e.target.value)}
+          aria-label="Question"
+          placeholder="Why did logins fail on web-1 last night?"
+          onKeyDown={(e) => e.key === 'Enter' && !e.shiftKey && (e.preventDefault(), void ask(e))}
+        />
         <div className="ask-actions">
-          <Button size="sm" onClick={() => void writeQuery()} disabled={busy || !question.trim()} title="Have the assistant write a search for this; svc checks it before it goes into the editor">
+          <Button
+            size="sm"
+            onClick={() => void writeQuery()}
+            disabled={busy || !question.trim()}
+            title="Have the assistant write a search for this; svc checks it before it goes into the editor"
+          >
             Write the query
           </Button>
           {busy ? (

@@ -94,12 +94,14 @@ export function ContextPanel({ anchor, onClose }: Props) {
       <div className="context-options">
         {anchor.host && (
           <label className="check">
-            <input type="checkbox" checked={sameHost} onChange={(e) => setSameHost(e.target.checked)} /> same host <code>{anchor.host}</code>
+            <input type="checkbox" checked={sameHost} onChange={(e) => setSameHost(e.target.checked)} /> same host{' '}
+            <code>{anchor.host}</code>
           </label>
         )}
         {anchor.source && (
           <label className="check">
-            <input type="checkbox" checked={sameSource} onChange={(e) => setSameSource(e.target.checked)} /> same source <code>{anchor.source}</code>
+            <input type="checkbox" checked={sameSource} onChange={(e) => setSameSource(e.target.checked)} /> same source{' '}
+            <code>{anchor.source}</code>
           </label>
         )}
         <span className="muted small">
@@ -107,7 +109,11 @@ export function ContextPanel({ anchor, onClose }: Props) {
         </span>
       </div>
       {error && <div className="alert alert-error">{error}</div>}
-      {!state && !error && <div className="page-center"><span className="spinner" /></div>}
+      {!state && !error && (
+        <div className="page-center">
+          <span className="spinner" />
+        </div>
+      )}
       {state && (
         <div className="context-list" data-testid="context">
           <Button size="sm" icon="arrowUp" disabled={!state.moreBefore || busy} onClick={() => more('before')}>
@@ -116,7 +122,12 @@ export function ContextPanel({ anchor, onClose }: Props) {
           {state.events.map((e, i) => {
             const isAnchor = eventKey(e) === key;
             return (
-              <div key={i} ref={isAnchor ? anchorRow : undefined} className={isAnchor ? 'context-row anchor' : 'context-row'} data-anchor={isAnchor || undefined}>
+              <div
+                key={i}
+                ref={isAnchor ? anchorRow : undefined}
+                className={isAnchor ? 'context-row anchor' : 'context-row'}
+                data-anchor={isAnchor || undefined}
+              >
                 <time title={utcTitle(e.time)} className="event-time">
                   {localTime(e.time)}
                 </time>

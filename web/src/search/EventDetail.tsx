@@ -22,16 +22,29 @@ export function EventDetail({ event, onFilter, onContext }: Props) {
     ['index', event.index],
     ['env', event.env],
   ];
-  const rows = [...core.filter(([, v]) => v !== ''), ...Object.entries(event.fields).sort(([a], [b]) => a.localeCompare(b))];
+  const rows = [
+    ...core.filter(([, v]) => v !== ''),
+    ...Object.entries(event.fields).sort(([a], [b]) => a.localeCompare(b)),
+  ];
   const json = JSON.stringify(event, null, 2);
   return (
     <div className="event-detail" onClick={(e) => e.stopPropagation()}>
       <div className="detail-bar">
         <div className="tabs small" role="tablist">
-          <button role="tab" aria-selected={tab === 'table'} className={tab === 'table' ? 'on' : ''} onClick={() => setTab('table')}>
+          <button
+            role="tab"
+            aria-selected={tab === 'table'}
+            className={tab === 'table' ? 'on' : ''}
+            onClick={() => setTab('table')}
+          >
             Table
           </button>
-          <button role="tab" aria-selected={tab === 'json'} className={tab === 'json' ? 'on' : ''} onClick={() => setTab('json')}>
+          <button
+            role="tab"
+            aria-selected={tab === 'json'}
+            className={tab === 'json' ? 'on' : ''}
+            onClick={() => setTab('json')}
+          >
             JSON
           </button>
         </div>
@@ -58,8 +71,22 @@ export function EventDetail({ event, onFilter, onContext }: Props) {
                 <td className="actions">
                   {k !== '_time' && (
                     <>
-                      <Button size="sm" variant="ghost" icon="plusCircle" title={`Filter for ${k}`} aria-label={`Filter for ${k}`} onClick={() => onFilter(k, v, false)} />
-                      <Button size="sm" variant="ghost" icon="minusCircle" title={`Filter out ${k}`} aria-label={`Filter out ${k}`} onClick={() => onFilter(k, v, true)} />
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        icon="plusCircle"
+                        title={`Filter for ${k}`}
+                        aria-label={`Filter for ${k}`}
+                        onClick={() => onFilter(k, v, false)}
+                      />
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        icon="minusCircle"
+                        title={`Filter out ${k}`}
+                        aria-label={`Filter out ${k}`}
+                        onClick={() => onFilter(k, v, true)}
+                      />
                     </>
                   )}
                   <CopyButton text={valueText(v)} label="" title={`Copy ${k}`} />

@@ -55,9 +55,17 @@ export const EventsList = forwardRef<EventsListHandle, Props>(function EventsLis
         {v.getVirtualItems().map((item) => {
           const e = p.events[item.index];
           const open = p.expanded.has(item.index);
-          const cls = ['event-row', open ? 'open' : '', p.wrap ? 'wrap' : '', p.current === item.index ? 'current' : ''].filter(Boolean).join(' ');
+          const cls = ['event-row', open ? 'open' : '', p.wrap ? 'wrap' : '', p.current === item.index ? 'current' : '']
+            .filter(Boolean)
+            .join(' ');
           return (
-            <div key={item.key} data-index={item.index} ref={v.measureElement} className={cls} style={{ transform: `translateY(${item.start}px)` }}>
+            <div
+              key={item.key}
+              data-index={item.index}
+              ref={v.measureElement}
+              className={cls}
+              style={{ transform: `translateY(${item.start}px)` }}
+            >
               <div
                 className="event-line"
                 role="button"

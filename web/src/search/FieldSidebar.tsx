@@ -36,7 +36,8 @@ export function FieldSidebar({ fields, loading, onFilter, onStack, stackedBy }: 
   const open = useMemo(() => picked ?? defaultOpen(fields?.fields ?? []), [picked, fields]);
   const [filter, setFilter] = useState('');
   const list = useMemo(
-    () => (fields?.fields ?? []).filter((f) => !HIDDEN.has(f.name) && f.name.toLowerCase().includes(filter.toLowerCase())),
+    () =>
+      (fields?.fields ?? []).filter((f) => !HIDDEN.has(f.name) && f.name.toLowerCase().includes(filter.toLowerCase())),
     [fields, filter],
   );
   const sample = fields?.meta.matched ? Math.min(fields.meta.matched, 10_000) : 0;
@@ -47,7 +48,13 @@ export function FieldSidebar({ fields, loading, onFilter, onStack, stackedBy }: 
         <h3>Fields</h3>
         {fields && <span className="muted small">{list.length}</span>}
       </div>
-      <input className="sidebar-filter" placeholder="Filter fields" value={filter} onChange={(e) => setFilter(e.target.value)} aria-label="Filter fields" />
+      <input
+        className="sidebar-filter"
+        placeholder="Filter fields"
+        value={filter}
+        onChange={(e) => setFilter(e.target.value)}
+        aria-label="Filter fields"
+      />
       {sample > 0 && <p className="muted small sidebar-note">Top values of the newest {count(sample)} events</p>}
       <ul className="field-list">
         {list.map((f) => {
@@ -56,7 +63,9 @@ export function FieldSidebar({ fields, loading, onFilter, onStack, stackedBy }: 
             <li key={f.name} className={isOpen ? 'open' : ''}>
               <button className="field-name" onClick={() => toggle(f.name)} aria-expanded={isOpen}>
                 <Icon name={isOpen ? 'chevronDown' : 'chevronRight'} size={12} />
-                <span className={`type type-${f.type}`}>{f.type === 'number' ? '#' : f.type === 'boolean' ? 'b' : 't'}</span>
+                <span className={`type type-${f.type}`}>
+                  {f.type === 'number' ? '#' : f.type === 'boolean' ? 'b' : 't'}
+                </span>
                 <span className="name">{f.name}</span>
                 <span className="muted small">{sample ? `${Math.round((f.count / sample) * 100)}%` : ''}</span>
               </button>
@@ -67,17 +76,33 @@ export function FieldSidebar({ fields, loading, onFilter, onStack, stackedBy }: 
                     const text = valueText(t.value);
                     return (
                       <div className="field-value" key={i}>
-                        <button className="value-include" title={`Filter for ${f.name}=${text}`} onClick={() => onFilter(f.name, t.value, false)}>
+                        <button
+                          className="value-include"
+                          title={`Filter for ${f.name}=${text}`}
+                          onClick={() => onFilter(f.name, t.value, false)}
+                        >
                           <span className="value-text">{text === '' ? <em className="muted">(empty)</em> : text}</span>
                           <span className="value-count">{count(t.count)}</span>
                           <span className="value-bar" style={{ width: `${pct}%` }} />
                         </button>
-                        <Button size="sm" variant="ghost" icon="minusCircle" className="value-exclude" title={`Filter out ${f.name}=${text}`} aria-label={`Filter out ${f.name}=${text}`} onClick={() => onFilter(f.name, t.value, true)} />
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          icon="minusCircle"
+                          className="value-exclude"
+                          title={`Filter out ${f.name}=${text}`}
+                          aria-label={`Filter out ${f.name}=${text}`}
+                          onClick={() => onFilter(f.name, t.value, true)}
+                        />
                       </div>
                     );
                   })}
-                  <button className={stackedBy === f.name ? 'link-button on' : 'link-button'} onClick={() => onStack(stackedBy === f.name ? '' : f.name)}>
-                    <Icon name="chart" size={12} /> {stackedBy === f.name ? 'Unstack histogram' : 'Stack histogram by this field'}
+                  <button
+                    className={stackedBy === f.name ? 'link-button on' : 'link-button'}
+                    onClick={() => onStack(stackedBy === f.name ? '' : f.name)}
+                  >
+                    <Icon name="chart" size={12} />{' '}
+                    {stackedBy === f.name ? 'Unstack histogram' : 'Stack histogram by this field'}
                   </button>
                 </div>
               )}

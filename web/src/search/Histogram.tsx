@@ -33,8 +33,19 @@ function plotData(h: HistogramResult): { data: uPlot.AlignedData; names: string[
   return { data: [xs, ...cum.reverse()], names: [...names].reverse() };
 }
 
-function options(h: HistogramResult, names: string[], width: number, onSelect: (u: uPlot) => void, onCursor: (u: uPlot) => void): uPlot.Options {
-  const axis = { stroke: cssVar('--muted'), grid: { stroke: cssVar('--grid'), width: 1 }, ticks: { stroke: cssVar('--grid'), width: 1 }, font: '11px system-ui, sans-serif' };
+function options(
+  h: HistogramResult,
+  names: string[],
+  width: number,
+  onSelect: (u: uPlot) => void,
+  onCursor: (u: uPlot) => void,
+): uPlot.Options {
+  const axis = {
+    stroke: cssVar('--muted'),
+    grid: { stroke: cssVar('--grid'), width: 1 },
+    ticks: { stroke: cssVar('--grid'), width: 1 },
+    font: '11px system-ui, sans-serif',
+  };
   const bars = uPlot.paths.bars!({ size: [0.92, 64], align: 1, gap: 1 });
   const ordered = h.series && h.series.length > 0 ? names : ['events'];
   return {
@@ -44,10 +55,18 @@ function options(h: HistogramResult, names: string[], width: number, onSelect: (
     legend: { show: false },
     cursor: { drag: { x: true, y: false, setScale: false }, points: { show: false }, y: false },
     select: { show: true, left: 0, top: 0, width: 0, height: 0 },
-    scales: { x: { time: true, range: (_u, min, max) => [min, max + h.spanSecs] }, y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.08)] } },
+    scales: {
+      x: { time: true, range: (_u, min, max) => [min, max + h.spanSecs] },
+      y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.08)] },
+    },
     axes: [
       { ...axis, space: 80 },
-      { ...axis, size: 48, space: 28, values: (_u, vals) => vals.map((v) => (v >= 1e6 ? `${v / 1e6}M` : v >= 1e3 ? `${v / 1e3}k` : String(v))) },
+      {
+        ...axis,
+        size: 48,
+        space: 28,
+        values: (_u, vals) => vals.map((v) => (v >= 1e6 ? `${v / 1e6}M` : v >= 1e3 ? `${v / 1e3}k` : String(v))),
+      },
     ],
     series: [
       {},
@@ -113,7 +132,10 @@ export function Histogram({ data, loading, onZoom }: Props) {
       <div className="histogram-plot" ref={box} onMouseLeave={() => setHover(null)} />
       {empty && !loading && <div className="histogram-empty muted">No events in this range</div>}
       {hover && data && (
-        <div className="histogram-tip" style={{ left: Math.min(hover.left + 56, (box.current?.clientWidth ?? 0) - 180) }}>
+        <div
+          className="histogram-tip"
+          style={{ left: Math.min(hover.left + 56, (box.current?.clientWidth ?? 0) - 180) }}
+        >
           <div className="tip-time">{localTime(hover.bucket.time).slice(0, 19)}</div>
           <div className="tip-row">
             <strong>{count(hover.bucket.count)}</strong> events

@@ -30,7 +30,10 @@ function setDoc(view: EditorView, text: string) {
 }
 
 /** CodeMirror 6 with svc's language: highlighting, completion, the parser's error underlined, history. */
-export const QueryEditor = forwardRef<QueryEditorHandle, Props>(function QueryEditor({ value, onChange, onRun, error, completion }, ref) {
+export const QueryEditor = forwardRef<QueryEditorHandle, Props>(function QueryEditor(
+  { value, onChange, onRun, error, completion },
+  ref,
+) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   // callbacks change every render; the editor is built once and reads them through refs
@@ -62,7 +65,12 @@ export const QueryEditor = forwardRef<QueryEditorHandle, Props>(function QueryEd
         svcqlHighlight,
         history(),
         closeBrackets(),
-        autocompletion({ override: [completeQuery(() => cb.current.completion())], icons: false, activateOnTyping: true, maxRenderedOptions: 60 }),
+        autocompletion({
+          override: [completeQuery(() => cb.current.completion())],
+          icons: false,
+          activateOnTyping: true,
+          maxRenderedOptions: 60,
+        }),
         Prec.high(
           keymap.of([
             { key: 'Enter', run },
@@ -107,7 +115,16 @@ export const QueryEditor = forwardRef<QueryEditorHandle, Props>(function QueryEd
     const from = Math.min(error.position, len);
     const word = /^\S*/.exec(v.state.sliceDoc(from))?.[0].length ?? 0;
     const to = Math.min(len, from + Math.max(1, word));
-    v.dispatch(setDiagnostics(v.state, [{ from: from === len && len > 0 ? len - 1 : from, to: Math.max(to, from === len && len > 0 ? len : to), severity: 'error', message: error.message }]));
+    v.dispatch(
+      setDiagnostics(v.state, [
+        {
+          from: from === len && len > 0 ? len - 1 : from,
+          to: Math.max(to, from === len && len > 0 ? len : to),
+          severity: 'error',
+          message: error.message,
+        },
+      ]),
+    );
   }, [error]);
 
   return <div className="query-editor" ref={host} />;

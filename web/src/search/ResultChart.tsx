@@ -13,21 +13,56 @@ interface Props {
 const MAX_BARS = 60;
 
 function numericCols(columns: string[], rows: unknown[][]): number[] {
-  return columns.map((_, i) => i).filter((i) => columns[i] !== '_time' && rows.some((r) => typeof r[i] === 'number') && rows.every((r) => r[i] === null || typeof r[i] === 'number'));
+  return columns
+    .map((_, i) => i)
+    .filter(
+      (i) =>
+        columns[i] !== '_time' &&
+        rows.some((r) => typeof r[i] === 'number') &&
+        rows.every((r) => r[i] === null || typeof r[i] === 'number'),
+    );
 }
 
-function build(columns: string[], rows: unknown[][], timechart: boolean, width: number, metric: number): { opts: uPlot.Options; data: uPlot.AlignedData } | null {
+function build(
+  columns: string[],
+  rows: unknown[][],
+  timechart: boolean,
+  width: number,
+  metric: number,
+): { opts: uPlot.Options; data: uPlot.AlignedData } | null {
   const nums = numericCols(columns, rows);
   if (nums.length === 0 || rows.length === 0) return null;
-  const axis = { stroke: cssVar('--muted'), grid: { stroke: cssVar('--grid'), width: 1 }, ticks: { stroke: cssVar('--grid'), width: 1 }, font: '11px system-ui, sans-serif' };
+  const axis = {
+    stroke: cssVar('--muted'),
+    grid: { stroke: cssVar('--grid'), width: 1 },
+    ticks: { stroke: cssVar('--grid'), width: 1 },
+    font: '11px system-ui, sans-serif',
+  };
   const legend = { show: true, live: true };
   if (timechart) {
     const ti = columns.indexOf('_time');
     const xs = rows.map((r) => Date.parse(String(r[ti])) / 1000);
-    const series = nums.slice(0, 12).map((c, k) => ({ label: columns[c], stroke: seriesColor(columns[c], k), width: 2, points: { show: rows.length < 60 } }));
+    const series = nums
+      .slice(0, 12)
+      .map((c, k) => ({
+        label: columns[c],
+        stroke: seriesColor(columns[c], k),
+        width: 2,
+        points: { show: rows.length < 60 },
+      }));
     return {
-      opts: { width, height: 320, legend, scales: { x: { time: true } }, axes: [axis, { ...axis, size: 56 }], series: [{}, ...series] },
-      data: [xs, ...nums.slice(0, 12).map((c) => rows.map((r) => (typeof r[c] === 'number' ? (r[c] as number) : null)))],
+      opts: {
+        width,
+        height: 320,
+        legend,
+        scales: { x: { time: true } },
+        axes: [axis, { ...axis, size: 56 }],
+        series: [{}, ...series],
+      },
+      data: [
+        xs,
+        ...nums.slice(0, 12).map((c) => rows.map((r) => (typeof r[c] === 'number' ? (r[c] as number) : null))),
+      ],
     };
   }
   const labelCols = columns.map((_, i) => i).filter((i) => !nums.includes(i));
@@ -45,12 +80,32 @@ function build(columns: string[], rows: unknown[][], timechart: boolean, width: 
       height: 320,
       legend: { show: false },
       cursor: { points: { show: false } },
-      scales: { x: { time: false, range: () => [-0.6, shown.length - 0.4] }, y: { range: () => [0, max > 0 ? max * 1.08 : 1] } },
+      scales: {
+        x: { time: false, range: () => [-0.6, shown.length - 0.4] },
+        y: { range: () => [0, max > 0 ? max * 1.08 : 1] },
+      },
       axes: [
-        { ...axis, grid: { show: false }, size: 64, rotate: -30, splits: () => idx, values: (_u, vals) => vals.map((v) => (labels[v] ?? '').slice(0, 24)) } as uPlot.Axis,
+        {
+          ...axis,
+          grid: { show: false },
+          size: 64,
+          rotate: -30,
+          splits: () => idx,
+          values: (_u, vals) => vals.map((v) => (labels[v] ?? '').slice(0, 24)),
+        } as uPlot.Axis,
         { ...axis, size: 56 },
       ],
-      series: [{}, { label: columns[col], fill: color, stroke: color, width: 0, paths: uPlot.paths.bars!({ size: [0.7, 80], align: 0 }), points: { show: false } }],
+      series: [
+        {},
+        {
+          label: columns[col],
+          fill: color,
+          stroke: color,
+          width: 0,
+          paths: uPlot.paths.bars!({ size: [0.7, 80], align: 0 }),
+          points: { show: false },
+        },
+      ],
     },
     data: [idx, ys],
   };
@@ -80,7 +135,13 @@ export function ResultChart({ columns, rows, timechart }: Props) {
       {!timechart && nums.length > 1 && (
         <div className="tabs small chart-metric" role="tablist" aria-label="Column to draw">
           {nums.map((c) => (
-            <button key={c} role="tab" aria-selected={metric === c} className={metric === c ? 'on' : ''} onClick={() => setMetric(c)}>
+            <button
+              key={c}
+              role="tab"
+              aria-selected={metric === c}
+              className={metric === c ? 'on' : ''}
+              onClick={() => setMetric(c)}
+            >
               {columns[c]}
             </button>
           ))}

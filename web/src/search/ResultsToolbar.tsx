@@ -31,13 +31,28 @@ interface Props {
 
 /** Counts, the view switch, wrap, find, live tail and export above the results. */
 export const ResultsToolbar = forwardRef<HTMLInputElement, Props>(function ResultsToolbar(p, findRef) {
-  const exportHref = (format: string) => `/api/export${queryString({ ...apiParams(p.params), format, max: EXPORT_MAX })}`;
+  const exportHref = (format: string) =>
+    `/api/export${queryString({ ...apiParams(p.params), format, max: EXPORT_MAX })}`;
   return (
     <div className="results-toolbar">
-      <div className="result-count" data-testid="result-count" data-q={p.metaFor?.q} data-index={p.metaFor?.index} data-from={p.metaFor?.from} data-to={p.metaFor?.to}>
+      <div
+        className="result-count"
+        data-testid="result-count"
+        data-q={p.metaFor?.q}
+        data-index={p.metaFor?.index}
+        data-from={p.metaFor?.from}
+        data-to={p.metaFor?.to}
+      >
         {p.meta ? (
           <>
-            <strong>{count(p.meta.matched)}</strong> {p.table ? (p.meta.matched === 1 ? 'event matched' : 'events matched') : p.meta.matched === 1 ? 'event' : 'events'}
+            <strong>{count(p.meta.matched)}</strong>{' '}
+            {p.table
+              ? p.meta.matched === 1
+                ? 'event matched'
+                : 'events matched'
+              : p.meta.matched === 1
+                ? 'event'
+                : 'events'}
             {!p.table && p.shown < p.meta.matched && <span className="muted"> · newest {count(p.shown)} shown</span>}
             <span className="muted"> · {duration(p.meta.tookMs)}</span>
           </>
@@ -48,10 +63,20 @@ export const ResultsToolbar = forwardRef<HTMLInputElement, Props>(function Resul
       <div className="spacer" />
       {p.table ? (
         <div className="tabs" role="tablist" aria-label="Result view">
-          <button role="tab" aria-selected={p.view === 'table'} className={p.view === 'table' ? 'on' : ''} onClick={() => p.onView('table')}>
+          <button
+            role="tab"
+            aria-selected={p.view === 'table'}
+            className={p.view === 'table' ? 'on' : ''}
+            onClick={() => p.onView('table')}
+          >
             <Icon name="table" size={14} /> Table
           </button>
-          <button role="tab" aria-selected={p.view === 'chart'} className={p.view === 'chart' ? 'on' : ''} onClick={() => p.onView('chart')}>
+          <button
+            role="tab"
+            aria-selected={p.view === 'chart'}
+            className={p.view === 'chart' ? 'on' : ''}
+            onClick={() => p.onView('chart')}
+          >
             <Icon name="chart" size={14} /> Chart
           </button>
         </div>
@@ -75,15 +100,39 @@ export const ResultsToolbar = forwardRef<HTMLInputElement, Props>(function Resul
                 <span className="muted small find-count" data-testid="find-count">
                   {p.find.position}/{p.find.hits.length}
                 </span>
-                <Button size="sm" variant="ghost" icon="arrowUp" aria-label="Previous match" onClick={() => p.find.step(-1)} />
-                <Button size="sm" variant="ghost" icon="arrowDown" aria-label="Next match" onClick={() => p.find.step(1)} />
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  icon="arrowUp"
+                  aria-label="Previous match"
+                  onClick={() => p.find.step(-1)}
+                />
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  icon="arrowDown"
+                  aria-label="Next match"
+                  onClick={() => p.find.step(1)}
+                />
               </>
             )}
           </div>
-          <Button size="sm" variant={p.wrap ? 'primary' : 'secondary'} icon="wrap" aria-pressed={p.wrap} onClick={p.onWrap}>
+          <Button
+            size="sm"
+            variant={p.wrap ? 'primary' : 'secondary'}
+            icon="wrap"
+            aria-pressed={p.wrap}
+            onClick={p.onWrap}
+          >
             Wrap
           </Button>
-          <Button size="sm" variant={p.live ? 'primary' : 'secondary'} icon={p.live ? 'stop' : 'play'} onClick={p.onLive} aria-pressed={p.live}>
+          <Button
+            size="sm"
+            variant={p.live ? 'primary' : 'secondary'}
+            icon={p.live ? 'stop' : 'play'}
+            onClick={p.onLive}
+            aria-pressed={p.live}
+          >
             {p.live ? 'Stop live' : 'Live'}
           </Button>
           {p.live && (
@@ -109,7 +158,11 @@ export const ResultsToolbar = forwardRef<HTMLInputElement, Props>(function Resul
             <a className="menu-item" href={exportHref('ndjson')} download onClick={close} data-testid="export-ndjson">
               NDJSON
             </a>
-            <div className="menu-note muted small">{p.table ? 'Every row of the table.' : `The newest ${count(EXPORT_MAX)} events at most${p.meta && p.meta.matched > EXPORT_MAX ? ` of ${count(p.meta.matched)}` : ''}.`}</div>
+            <div className="menu-note muted small">
+              {p.table
+                ? 'Every row of the table.'
+                : `The newest ${count(EXPORT_MAX)} events at most${p.meta && p.meta.matched > EXPORT_MAX ? ` of ${count(p.meta.matched)}` : ''}.`}
+            </div>
           </div>
         )}
       </Popover>

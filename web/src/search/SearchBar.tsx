@@ -27,7 +27,12 @@ export const SearchBar = forwardRef<QueryEditorHandle, Props>(function SearchBar
   if (!envNames.includes(p.params.env)) envNames.unshift(p.params.env);
   return (
     <div className="search-bar">
-      <select className="picker" aria-label="Environment" value={p.params.env} onChange={(e) => p.onChange({ env: e.target.value, index: '' })}>
+      <select
+        className="picker"
+        aria-label="Environment"
+        value={p.params.env}
+        onChange={(e) => p.onChange({ env: e.target.value, index: '' })}
+      >
         {envNames.map((n) => {
           const info = p.envs.find((e) => e.name === n);
           return (
@@ -39,16 +44,30 @@ export const SearchBar = forwardRef<QueryEditorHandle, Props>(function SearchBar
         })}
         <option value="*">All environments</option>
       </select>
-      <select className="picker" aria-label="Index" value={p.params.index} onChange={(e) => p.onChange({ index: e.target.value })}>
+      <select
+        className="picker"
+        aria-label="Index"
+        value={p.params.index}
+        onChange={(e) => p.onChange({ index: e.target.value })}
+      >
         <option value="">All indexes</option>
         {(env?.indexes ?? []).map((i) => (
           <option key={i.name} value={i.name}>
             {i.name} ({count(i.events)})
           </option>
         ))}
-        {p.params.index && !env?.indexes.some((i) => i.name === p.params.index) && <option value={p.params.index}>{p.params.index}</option>}
+        {p.params.index && !env?.indexes.some((i) => i.name === p.params.index) && (
+          <option value={p.params.index}>{p.params.index}</option>
+        )}
       </select>
-      <QueryEditor ref={editorRef} value={p.draft} onChange={p.onDraft} onRun={p.onRun} error={p.error} completion={p.completion} />
+      <QueryEditor
+        ref={editorRef}
+        value={p.draft}
+        onChange={p.onDraft}
+        onRun={p.onRun}
+        error={p.error}
+        completion={p.completion}
+      />
       <TimePicker from={p.params.from} to={p.params.to} onChange={(from, to) => p.onChange({ from, to })} />
       {p.searching ? (
         <Button variant="danger" icon="stop" onClick={p.onCancel} data-testid="cancel">

@@ -55,7 +55,14 @@ export function SearchPage() {
   const table = s.result && s.resultFor?.q === params.q ? s.result.columns !== undefined : isTableQuery(params.q);
 
   useEffect(() => setDraft(params.q), [params.q]);
-  useEffect(() => void get<{ configured: boolean }>('/api/llm').then((s) => setLlmOn(s.configured), () => setLlmOn(false)), []);
+  useEffect(
+    () =>
+      void get<{ configured: boolean }>('/api/llm').then(
+        (s) => setLlmOn(s.configured),
+        () => setLlmOn(false),
+      ),
+    [],
+  );
   useEffect(() => {
     setExpanded(new Set());
     setLimit(FIRST_PAGE);
@@ -63,7 +70,10 @@ export function SearchPage() {
     setLiveEvents(null);
   }, [params.q, params.env, params.index, params.from, params.to]);
 
-  const go = useCallback((patch: Partial<SearchParams>) => navigate(`/search?${writeParams({ ...params, ...patch })}`), [navigate, params]);
+  const go = useCallback(
+    (patch: Partial<SearchParams>) => navigate(`/search?${writeParams({ ...params, ...patch })}`),
+    [navigate, params],
+  );
   const runQuery = useCallback(
     (q: string) => {
       remember(q);
@@ -72,7 +82,10 @@ export function SearchPage() {
     },
     [go, params.q],
   );
-  const filter = useCallback((field: string, value: unknown, exclude: boolean) => runQuery(addFilter(params.q, field, value, exclude)), [params.q, runQuery]);
+  const filter = useCallback(
+    (field: string, value: unknown, exclude: boolean) => runQuery(addFilter(params.q, field, value, exclude)),
+    [params.q, runQuery],
+  );
 
   // events: the search's, or the live tail's once it has started
   const events = liveEvents ?? s.result?.events ?? [];
@@ -104,7 +117,8 @@ export function SearchPage() {
 
   const terms = useMemo(() => searchTerms(params.q), [params.q]);
   const completion = useCallback(() => ({ language, fields: s.fields?.fields ?? [] }), [language, s.fields]);
-  const queryError = s.error && s.error.code === 'invalid_query' ? { message: s.error.message, position: s.error.position } : null;
+  const queryError =
+    s.error && s.error.code === 'invalid_query' ? { message: s.error.message, position: s.error.position } : null;
   const hint = s.result?.meta.matched === 0 ? s.result.meta.hint : undefined;
   // columns that would be empty or all alike in the rows in view are left out
   const showIndex = !params.index && new Set(events.slice(0, 200).map((e) => e.index)).size > 1;
@@ -128,13 +142,23 @@ export function SearchPage() {
         onCancel={s.cancel}
       />
       {s.error && (
-        <div className={s.error.code === 'cancelled' ? 'alert alert-info' : 'alert alert-error'} role="alert" data-testid="search-error">
+        <div
+          className={s.error.code === 'cancelled' ? 'alert alert-info' : 'alert alert-error'}
+          role="alert"
+          data-testid="search-error"
+        >
           <Icon name={s.error.code === 'cancelled' ? 'info' : 'alert'} />
           <span>{s.error.message}</span>
         </div>
       )}
       <div className="search-body">
-        <FieldSidebar fields={s.fields} loading={s.fieldsLoading} onFilter={filter} onStack={(by) => go({ by })} stackedBy={params.by} />
+        <FieldSidebar
+          fields={s.fields}
+          loading={s.fieldsLoading}
+          onFilter={filter}
+          onStack={(by) => go({ by })}
+          stackedBy={params.by}
+        />
         <section className="results" aria-label="Results">
           <Histogram
             data={s.histogram}
@@ -176,7 +200,8 @@ export function SearchPage() {
           )}
           {live && (
             <div className="live-note small" data-testid="live-note">
-              <span className={paused ? 'live-dot paused' : 'live-dot'} /> {paused ? 'Paused' : 'Live: new events appear at the top'} · keeps the newest {LIVE_CAP.toLocaleString()}
+              <span className={paused ? 'live-dot paused' : 'live-dot'} />{' '}
+              {paused ? 'Paused' : 'Live: new events appear at the top'} · keeps the newest {LIVE_CAP.toLocaleString()}
             </div>
           )}
           {hint && (
@@ -188,7 +213,9 @@ export function SearchPage() {
                   <Button
                     size="sm"
                     variant="primary"
-                    onClick={() => go({ from: hint.earliest!, to: new Date(Date.parse(hint.latest!) + 1000).toISOString() })}
+                    onClick={() =>
+                      go({ from: hint.earliest!, to: new Date(Date.parse(hint.latest!) + 1000).toISOString() })
+                    }
                   >
                     Search {localTime(hint.earliest).slice(0, 16)} → {localTime(hint.latest).slice(0, 16)}
                   </Button>

@@ -25,15 +25,22 @@ export function TableResults({ columns, rows }: Props) {
     const out = [...rows].sort((x, y) => compare(x[sort.col], y[sort.col]));
     return sort.desc ? out.reverse() : out;
   }, [rows, sort]);
-  const numeric = columns.map((_, i) => rows.length > 0 && rows.every((r) => r[i] === null || typeof r[i] === 'number'));
-  const click = (i: number) => setSort((s) => (s && s.col === i ? { col: i, desc: !s.desc } : { col: i, desc: numeric[i] }));
+  const numeric = columns.map(
+    (_, i) => rows.length > 0 && rows.every((r) => r[i] === null || typeof r[i] === 'number'),
+  );
+  const click = (i: number) =>
+    setSort((s) => (s && s.col === i ? { col: i, desc: !s.desc } : { col: i, desc: numeric[i] }));
   return (
     <div className="table-scroll" data-testid="table-results">
       <table className="data-table">
         <thead>
           <tr>
             {columns.map((c, i) => (
-              <th key={c} className={numeric[i] ? 'num' : ''} aria-sort={sort?.col === i ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
+              <th
+                key={c}
+                className={numeric[i] ? 'num' : ''}
+                aria-sort={sort?.col === i ? (sort.desc ? 'descending' : 'ascending') : 'none'}
+              >
                 <button onClick={() => click(i)}>
                   {c}
                   {sort?.col === i && <Icon name={sort.desc ? 'arrowDown' : 'arrowUp'} size={12} />}
@@ -54,7 +61,11 @@ export function TableResults({ columns, rows }: Props) {
           ))}
         </tbody>
       </table>
-      {rows.length > SHOWN && <p className="muted small table-note">Showing {count(SHOWN)} of {count(rows.length)} rows; export for all of them.</p>}
+      {rows.length > SHOWN && (
+        <p className="muted small table-note">
+          Showing {count(SHOWN)} of {count(rows.length)} rows; export for all of them.
+        </p>
+      )}
     </div>
   );
 }

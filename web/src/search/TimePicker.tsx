@@ -21,7 +21,8 @@ export function rangeLabel(from: string, to: string): string {
     if (p) return p.label;
     if (/^-\d+[smhdw]$/.test(from)) return `Last ${from.slice(1)}`;
   }
-  const end = (v: string, open: string) => (!v ? open : v.startsWith('-') || v === 'now' ? v : localTime(v).slice(0, 19));
+  const end = (v: string, open: string) =>
+    !v ? open : v.startsWith('-') || v === 'now' ? v : localTime(v).slice(0, 19);
   return `${end(from, 'the beginning')} → ${end(to, 'now')}`;
 }
 
@@ -54,7 +55,12 @@ export function TimePicker({ from, to, onChange }: Props) {
     <Popover
       align="right"
       trigger={(toggle, open) => (
-        <button className={open ? 'time-button open' : 'time-button'} onClick={toggle} aria-label="Time range" data-testid="time-range">
+        <button
+          className={open ? 'time-button open' : 'time-button'}
+          onClick={toggle}
+          aria-label="Time range"
+          data-testid="time-range"
+        >
           <Icon name="clock" />
           <span>{rangeLabel(from, to)}</span>
           <Icon name="chevronDown" size={14} />
@@ -89,11 +95,23 @@ export function TimePicker({ from, to, onChange }: Props) {
             <div className="menu-label">Absolute</div>
             <label className="field">
               <span>From</span>
-              <input type="datetime-local" step="1" value={absFrom} onChange={(e) => setAbsFrom(e.target.value)} aria-label="From" />
+              <input
+                type="datetime-local"
+                step="1"
+                value={absFrom}
+                onChange={(e) => setAbsFrom(e.target.value)}
+                aria-label="From"
+              />
             </label>
             <label className="field">
               <span>To (empty: now)</span>
-              <input type="datetime-local" step="1" value={absTo} onChange={(e) => setAbsTo(e.target.value)} aria-label="To" />
+              <input
+                type="datetime-local"
+                step="1"
+                value={absTo}
+                onChange={(e) => setAbsTo(e.target.value)}
+                aria-label="To"
+              />
             </label>
             <Button type="submit" variant="primary" size="sm">
               Apply

@@ -45,7 +45,13 @@ export function effectiveQuery(q: string): string {
 
 /** The API's search parameters for these settings. */
 export function apiParams(s: SearchParams) {
-  return { q: effectiveQuery(s.q), env: s.env, index: s.index || undefined, from: s.from || undefined, to: s.to || undefined };
+  return {
+    q: effectiveQuery(s.q),
+    env: s.env,
+    index: s.index || undefined,
+    from: s.from || undefined,
+    to: s.to || undefined,
+  };
 }
 
 /** A guess, from its pipes, that a query answers a table (stats, timechart, top, …) rather than events; the answer itself decides once it has come. */

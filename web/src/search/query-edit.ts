@@ -18,7 +18,10 @@ const BARE_FIELD = /^[A-Za-z_@][A-Za-z0-9_.@-]*$/;
 
 function term(field: string, value: unknown): string {
   const name = BARE_FIELD.test(field) ? field : quoteValue(field);
-  const v = typeof value === 'number' || typeof value === 'boolean' ? String(value) : quoteValue(value === null || value === undefined ? '' : String(value));
+  const v =
+    typeof value === 'number' || typeof value === 'boolean'
+      ? String(value)
+      : quoteValue(value === null || value === undefined ? '' : String(value));
   return `${name}=${v}`;
 }
 

@@ -7,7 +7,10 @@ export function useCatalog() {
   const [envs, setEnvs] = useState<CatalogEnv[]>([]);
   const [language, setLanguage] = useState<Language | null>(null);
   useEffect(() => {
-    get<{ envs: CatalogEnv[] }>('/api/catalog').then((c) => setEnvs(c.envs), () => setEnvs([]));
+    get<{ envs: CatalogEnv[] }>('/api/catalog').then(
+      (c) => setEnvs(c.envs),
+      () => setEnvs([]),
+    );
     get<Language>('/api/language').then(setLanguage, () => setLanguage(null));
   }, []);
   return { envs, language };

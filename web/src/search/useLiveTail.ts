@@ -29,7 +29,11 @@ export function useLiveTail(params: SearchParams, active: boolean, onEvents: (fr
     const poll = async () => {
       try {
         const from = newest ? new Date(Date.parse(newest) - OVERLAP_MS).toISOString() : START_WINDOW;
-        const r = await get<SearchResult>('/api/search', { ...apiParams(params), from, to: undefined, limit: 1000 }, ac.signal);
+        const r = await get<SearchResult>(
+          '/api/search',
+          { ...apiParams(params), from, to: undefined, limit: 1000 },
+          ac.signal,
+        );
         const fresh = r.events.filter((e) => !seen.has(eventKey(e)));
         if (r.events.length > 0) {
           const top = r.events[0].time;

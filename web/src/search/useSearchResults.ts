@@ -27,7 +27,18 @@ const HISTOGRAM_BUCKETS = 100;
  * the request goes away. `cancel()` stops the current one.
  */
 export function useSearchResults(params: SearchParams, limit: number, run: number) {
-  const [s, setS] = useState<SearchState>({ result: null, resultFor: null, histogram: null, fields: null, error: null, searching: false, histogramLoading: false, fieldsLoading: false, startedAt: null, tookMs: null });
+  const [s, setS] = useState<SearchState>({
+    result: null,
+    resultFor: null,
+    histogram: null,
+    fields: null,
+    error: null,
+    searching: false,
+    histogramLoading: false,
+    fieldsLoading: false,
+    startedAt: null,
+    tookMs: null,
+  });
   const ctl = useRef<AbortController | null>(null);
 
   useEffect(() => {
@@ -40,16 +51,31 @@ export function useSearchResults(params: SearchParams, limit: number, run: numbe
     // a failed search shows its error, not the previous search's results as if they were its own
     const fail = (e: unknown) => {
       if (isAbort(e)) return;
-      setS((x) => ({ ...x, result: null, resultFor: null, error: e instanceof ApiError ? e : new ApiError(0, 'network', (e as Error).message) }));
+      setS((x) => ({
+        ...x,
+        result: null,
+        resultFor: null,
+        error: e instanceof ApiError ? e : new ApiError(0, 'network', (e as Error).message),
+      }));
     };
     get<SearchResult>('/api/search', { ...base, limit }, ac.signal)
       .then((result) => setS((x) => ({ ...x, result, resultFor: params, tookMs: performance.now() - t0 })), fail)
       .finally(() => !ac.signal.aborted && setS((x) => ({ ...x, searching: false, startedAt: null })));
-    get<HistogramResult>('/api/histogram', { ...base, buckets: HISTOGRAM_BUCKETS, by: params.by || undefined }, ac.signal)
-      .then((histogram) => setS((x) => ({ ...x, histogram })), (e) => !isAbort(e) && setS((x) => ({ ...x, histogram: null })))
+    get<HistogramResult>(
+      '/api/histogram',
+      { ...base, buckets: HISTOGRAM_BUCKETS, by: params.by || undefined },
+      ac.signal,
+    )
+      .then(
+        (histogram) => setS((x) => ({ ...x, histogram })),
+        (e) => !isAbort(e) && setS((x) => ({ ...x, histogram: null })),
+      )
       .finally(() => !ac.signal.aborted && setS((x) => ({ ...x, histogramLoading: false })));
     get<FieldsResult>('/api/fields', { ...base, top: 5 }, ac.signal)
-      .then((fields) => setS((x) => ({ ...x, fields })), (e) => !isAbort(e) && setS((x) => ({ ...x, fields: null })))
+      .then(
+        (fields) => setS((x) => ({ ...x, fields })),
+        (e) => !isAbort(e) && setS((x) => ({ ...x, fields: null })),
+      )
       .finally(() => !ac.signal.aborted && setS((x) => ({ ...x, fieldsLoading: false })));
     return () => ac.abort();
     // params is compared by value: a new object with the same values must not search again
@@ -58,7 +84,14 @@ export function useSearchResults(params: SearchParams, limit: number, run: numbe
 
   const cancel = () => {
     ctl.current?.abort();
-    setS((x) => ({ ...x, searching: false, histogramLoading: false, fieldsLoading: false, startedAt: null, error: new ApiError(0, 'cancelled', 'The search was cancelled.') }));
+    setS((x) => ({
+      ...x,
+      searching: false,
+      histogramLoading: false,
+      fieldsLoading: false,
+      startedAt: null,
+      error: new ApiError(0, 'cancelled', 'The search was cancelled.'),
+    }));
   };
   return { ...s, cancel };
 }

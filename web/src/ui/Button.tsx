@@ -10,8 +10,18 @@ interface Props extends ButtonHTMLAttributes<HTMLButtonElement> {
   children?: ReactNode;
 }
 
-export function Button({ variant = 'secondary', icon, size = 'md', className, children, type = 'button', ...rest }: Props) {
-  const cls = ['btn', `btn-${variant}`, size === 'sm' ? 'btn-sm' : '', !children ? 'btn-icon' : '', className ?? ''].filter(Boolean).join(' ');
+export function Button({
+  variant = 'secondary',
+  icon,
+  size = 'md',
+  className,
+  children,
+  type = 'button',
+  ...rest
+}: Props) {
+  const cls = ['btn', `btn-${variant}`, size === 'sm' ? 'btn-sm' : '', !children ? 'btn-icon' : '', className ?? '']
+    .filter(Boolean)
+    .join(' ');
   return (
     <button type={type} className={cls} {...rest}>
       {icon && <Icon name={icon} size={size === 'sm' ? 14 : 16} />}

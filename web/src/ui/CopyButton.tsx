@@ -2,7 +2,17 @@ import { useState } from 'react';
 import { Button } from './Button';
 
 /** Copies `text` to the clipboard and says so for a moment. */
-export function CopyButton({ text, label = 'Copy', size = 'sm', title }: { text: string; label?: string; size?: 'sm' | 'md'; title?: string }) {
+export function CopyButton({
+  text,
+  label = 'Copy',
+  size = 'sm',
+  title,
+}: {
+  text: string;
+  label?: string;
+  size?: 'sm' | 'md';
+  title?: string;
+}) {
   const [done, setDone] = useState(false);
   const copy = async () => {
     try {
@@ -20,7 +30,14 @@ export function CopyButton({ text, label = 'Copy', size = 'sm', title }: { text:
     setTimeout(() => setDone(false), 1500);
   };
   return (
-    <Button size={size} variant="ghost" icon={done ? 'check' : 'copy'} onClick={copy} title={title ?? label} aria-label={title ?? label}>
+    <Button
+      size={size}
+      variant="ghost"
+      icon={done ? 'check' : 'copy'}
+      onClick={copy}
+      title={title ?? label}
+      aria-label={title ?? label}
+    >
       {label ? (done ? 'Copied' : label) : undefined}
     </Button>
   );

@@ -1,13 +1,36 @@
 /** Series colours for charts: distinct in light and dark themes, the first one the accent. */
-export const PALETTE = ['#3b7cf6', '#f59e0b', '#10b981', '#ef4444', '#8b5cf6', '#06b6d4', '#ec4899', '#84cc16', '#f97316', '#64748b', '#14b8a6', '#a855f7'];
+export const PALETTE = [
+  '#3b7cf6',
+  '#f59e0b',
+  '#10b981',
+  '#ef4444',
+  '#8b5cf6',
+  '#06b6d4',
+  '#ec4899',
+  '#84cc16',
+  '#f97316',
+  '#64748b',
+  '#14b8a6',
+  '#a855f7',
+];
 
 /** Well-known level names get the colours people expect. */
 const LEVELS: Record<string, string> = {
-  error: '#ef4444', err: '#ef4444', fatal: '#b91c1c', critical: '#b91c1c', crit: '#b91c1c', emerg: '#7f1d1d', alert: '#b91c1c',
-  warn: '#f59e0b', warning: '#f59e0b',
-  info: '#3b7cf6', notice: '#06b6d4',
-  debug: '#64748b', trace: '#94a3b8',
-  other: '#94a3b8', null: '#cbd5e1',
+  error: '#ef4444',
+  err: '#ef4444',
+  fatal: '#b91c1c',
+  critical: '#b91c1c',
+  crit: '#b91c1c',
+  emerg: '#7f1d1d',
+  alert: '#b91c1c',
+  warn: '#f59e0b',
+  warning: '#f59e0b',
+  info: '#3b7cf6',
+  notice: '#06b6d4',
+  debug: '#64748b',
+  trace: '#94a3b8',
+  other: '#94a3b8',
+  null: '#cbd5e1',
 };
 
 export function seriesColor(name: string, i: number): string {

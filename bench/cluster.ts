@@ -1,7 +1,8 @@
 /**
  * Several nodes on one store: how far behind a reader is, and what searching another node's blocks
- * costs. Two storage engines in this process share the store (DESIGN 7; docs/storage.md, "Several
- * nodes"): node `a` writes, node `b` reads through its block cache.
+ * costs. Two storage engines in this process share the store
+ * (docs/decisions/0011-shared-store-several-nodes.md; docs/storage.md, "Several nodes"): node `a` writes,
+ * node `b` reads through its block cache.
  *
  *   npx tsx bench/cluster.ts [--store s3|dir] [--events 1000000] [--runs 7] [--lag-secs 60] [--sync-secs 10]
  *

@@ -7,9 +7,9 @@ import { callTool, toolDefinition } from '../mcp/mcp-server.js';
 import { visibleTools } from '../mcp/tools/allowlist.js';
 import type { McpDeps } from '../mcp/tools/types.js';
 
-// The agent (DESIGN 13): answers a question about the logs by calling the MCP tools as the caller,
-// so RBAC and the key's tool allowlist apply to every query it runs; each step is reported as it
-// happens, and the answer cites events by their ids. docs/agent.md.
+// The agent (docs/decisions/0018-llm-provider-and-agent.md): answers a question about the logs by calling the
+// MCP tools as the caller, so RBAC and the key's tool allowlist apply to every query it runs; each step is
+// reported as it happens, and the answer cites events by their ids. docs/llm.md, "The agent".
 
 export interface AgentRequest {
   question: string;

@@ -5,9 +5,9 @@ import type { LlmProvider } from '../llm/provider.js';
 import { QUERY_SYNTAX } from '../mcp/query-help.js';
 import { parse } from '../query/parser.js';
 
-// "Write the query for me" (DESIGN 13): the model proposes a query for a question in words, and
-// svc's own parser checks it before anyone sees it. A query the parser refuses goes back to the
-// model once with the parser's message; refused twice, the answer is an error, never a bad query.
+// "Write the query for me" (docs/decisions/0018-llm-provider-and-agent.md): the model proposes a query for a
+// question in words, and svc's own parser checks it before anyone sees it. A query the parser refuses goes
+// back to the model once with the parser's message; refused twice, the answer is an error, never a bad query.
 
 const SCHEMA = {
   type: 'object',

@@ -21,8 +21,9 @@ export type KeyState = 'enabled' | 'disabled' | 'expired';
 export type OwnerState = 'active' | 'removed' | 'disabled' | 'not_admin';
 
 /**
- * An API key as the admin API shows it (DESIGN 4): the stored record without its secret's HMAC,
- * with the derived state and its owner's. Only the last four characters of the secret are ever shown.
+ * An API key as the admin API shows it (docs/decisions/0003-access-classes-and-credentials.md): the stored
+ * record without its secret's HMAC, with the derived state and its owner's. Only the last four characters of
+ * the secret are ever shown.
  */
 export type ApiKeyView = Omit<ApiKeyRecord, 'disabled' | 'secretHmac'> & { state: KeyState; ownerState: OwnerState };
 

@@ -9,8 +9,8 @@ export class FipsError extends Error {
 
 /**
  * Turns on OpenSSL's FIPS mode and proves it works with a real SHA-256 and AES-256-GCM call
- * (DESIGN 8): Node's bundled OpenSSL accepts setFips(true) without a FIPS provider, and every hash
- * fails afterwards. Throws FipsError with the remedy; start-up must stop on it.
+ * (docs/decisions/0014-fips-mode-proven-at-start.md): Node's bundled OpenSSL accepts setFips(true) without a
+ * FIPS provider, and every hash fails afterwards. Throws FipsError with the remedy; start-up must stop on it.
  */
 export function enableFips(): void {
   try {

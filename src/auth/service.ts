@@ -182,7 +182,7 @@ export class AuthService {
   }
 
   /**
-   * Password login, throttled (DESIGN: docs/access.md, "Login throttling"). Wrong user and wrong
+   * Password login, throttled (docs/access.md, "Login throttling"). Wrong user and wrong
    * password look the same. `address` is the client's (behind SVC_TRUSTED_PROXIES, the forwarded one).
    * - 10 failures of one user, from any address: that user is locked for the window (guessing one
    *   account from many addresses);

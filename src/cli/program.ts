@@ -11,8 +11,9 @@ import { registerTail } from './tail.js';
 import { paint } from './terminal.js';
 
 /**
- * The `svc` command (DESIGN 14): `svc` or `svc serve` runs the service; the other commands talk
- * to a running one over its API (SVC_URL and SVC_TOKEN, or what `svc login` stored).
+ * The `svc` command (docs/decisions/0019-one-command-one-executable.md): `svc` or `svc serve` runs the
+ * service; the other commands talk to a running one over its API (SVC_URL and SVC_TOKEN, or what `svc login`
+ * stored).
  */
 export function buildProgram(ctx: CliContext = createContext()): Command {
   const program = new Command('svc')

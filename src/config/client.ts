@@ -2,9 +2,10 @@ import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 
 /**
- * What the `svc` command line's client commands read from the environment (DESIGN 14). Beside
- * load.ts, the only reader of process.env: the server's settings stay in load.ts and its schema,
- * these are a client's (which svc to talk to, with which credential, and how to print).
+ * What the `svc` command line's client commands read from the environment
+ * (docs/decisions/0019-one-command-one-executable.md). Beside load.ts, the only reader of process.env: the
+ * server's settings stay in load.ts and its schema, these are a client's (which svc to talk to, with which
+ * credential, and how to print).
  */
 export interface ClientEnv {
   /** SVC_URL: the svc to talk to; wins over the URL stored by `svc login`. */

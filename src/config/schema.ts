@@ -120,7 +120,10 @@ export const envSchema = z.object({
   /** Fields never sent to the provider (comma-separated names; the value is replaced by [redacted]). */
   SVC_LLM_REDACT_FIELDS: optionalString,
 
-  /** SAML login (DESIGN 12, docs/saml.md): the IdP's metadata (file or http(s) URL), or its SSO URL and signing certificate. */
+  /**
+   * SAML login (docs/saml.md; docs/decisions/0016-saml-match-only.md): the IdP's metadata (file or http(s)
+   * URL), or its SSO URL and signing certificate.
+   */
   SVC_SAML_IDP_METADATA: optionalString,
   SVC_SAML_IDP_SSO_URL: z.string().url().optional(),
   SVC_SAML_IDP_CERT_PATH: optionalString,

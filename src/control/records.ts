@@ -88,7 +88,7 @@ export interface IngestTokenRecord extends CredentialRecord {
   index?: string;
 }
 
-/** A monitor as stored (DESIGN 13): durations as written (`5m`), checked when saved. */
+/** A monitor as stored (docs/decisions/0017-monitors.md): durations as written (`5m`), checked when saved. */
 export interface MonitorRecord {
   id: string;
   name: string;

@@ -1,6 +1,7 @@
 /**
- * Records of the control plane (DESIGN 4). The control plane is one JSON document; these are its
- * parts as the rest of svc reads them. Secrets never appear here: only their HMACs.
+ * Records of the control plane (docs/decisions/0005-control-plane-one-document.md). The control plane is one
+ * JSON document; these are its parts as the rest of svc reads them. Secrets never appear here: only their
+ * HMACs.
  */
 export interface EnvRecord {
   name: string;

@@ -3,7 +3,7 @@ import { depthError, eventTime, jsonText, MAX_DEPTH } from './limits.js';
 import { parseTimeValue, type TimeContext } from './timestamp.js';
 
 /**
- * JSON object → canonical LogEvent (DESIGN 5). Used by native NDJSON ingest and the
+ * JSON object → canonical LogEvent (docs/decisions/0006-canonical-event.md). Used by native NDJSON ingest and the
  * Elasticsearch / Splunk HEC adapters.
  *
  * Rules:

@@ -73,7 +73,8 @@ export function enforceAccess(access: Access, p: Principal, mcpKeyExists: boolea
         throw new SvcError('insufficient_scope', 'this endpoint needs the Admin API scope or an admin user');
       return;
     case 'agent':
-      // the Standard API, or an MCP key whose tool allowlist names the agent (DESIGN 13)
+      // the Standard API, or an MCP key whose tool allowlist names the agent
+      // (docs/decisions/0018-llm-provider-and-agent.md)
       if (p.kind === 'api_key' && !hasScope(p, 'standard') && p.scopes.has('mcp')) {
         if (!canUseTool(p, 'agent'))
           throw new SvcError(

@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SvcError } from '../errors/svc-error.js';
 
 /**
- * Cross-site request forgery guard (DESIGN 10). A browser sends the session cookie with a form a
- * foreign page posts, so a state-changing call authenticated by the cookie alone must prove it
- * came from svc's own pages: an `Origin` equal to svc's own (its Host, or SVC_PUBLIC_URL), or the
- * `X-Svc-Request` header, which a cross-site form cannot set. Calls with an Authorization header
+ * Cross-site request forgery guard (docs/decisions/0015-web-ui-in-the-same-process.md). A browser sends the
+ * session cookie with a form a foreign page posts, so a state-changing call authenticated by the cookie alone
+ * must prove it came from svc's own pages: an `Origin` equal to svc's own (its Host, or SVC_PUBLIC_URL), or
+ * the `X-Svc-Request` header, which a cross-site form cannot set. Calls with an Authorization header
  * (scripts, shippers, API keys) carry their own proof and are not affected.
  */
 

@@ -6,10 +6,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SvcError } from '../errors/svc-error.js';
 
 /**
- * The web UI (DESIGN 10): built files from `web/` under /ui/. Hashed assets are cached for a year;
- * index.html is never cached, carries a fresh CSP nonce, and answers every other /ui/ path so
- * deep links survive a reload. Log text the UI shows is untrusted: the CSP allows no inline script
- * and no script from anywhere but svc itself.
+ * The web UI (docs/decisions/0015-web-ui-in-the-same-process.md): built files from `web/` under /ui/. Hashed
+ * assets are cached for a year; index.html is never cached, carries a fresh CSP nonce, and answers every
+ * other /ui/ path so deep links survive a reload. Log text the UI shows is untrusted: the CSP allows no
+ * inline script and no script from anywhere but svc itself.
  */
 
 const NONCE_PLACEHOLDER = '__CSP_NONCE__';

@@ -12,10 +12,10 @@ import type { SelfLog } from '../selflog/types.js';
 import { Breaker } from './breaker.js';
 import { TokenBudget } from './budget.js';
 
-// The LLM provider: any OpenAI-compatible chat endpoint (DESIGN 13), through the official `openai`
-// client (its wire format, timeouts and retries with backoff on 429/5xx/lost connections), plus
-// what svc adds: a circuit breaker, a daily token budget, one `llm_error` record per failure
-// (never the key, never the prompt), and checked JSON output. docs/llm.md.
+// The LLM provider: any OpenAI-compatible chat endpoint (docs/decisions/0018-llm-provider-and-agent.md),
+// through the official `openai` client (its wire format, timeouts and retries with backoff on 429/5xx/lost
+// connections), plus what svc adds: a circuit breaker, a daily token budget, one `llm_error` record per
+// failure (never the key, never the prompt), and checked JSON output. docs/llm.md.
 
 export type LlmFeature = 'monitor' | 'agent';
 

@@ -1,6 +1,6 @@
 /**
  * The search language and time-range advice, written for a model that has never seen svc.
- * Tool descriptions embed these so each tool is usable on its own (DESIGN 6).
+ * Tool descriptions embed these so each tool is usable on its own (docs/decisions/0013-search-api-and-answers.md).
  */
 
 export const QUERY_SYNTAX = `Query language (Splunk-like, case-insensitive terms):

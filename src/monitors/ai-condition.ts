@@ -4,7 +4,7 @@ import type { LlmProvider } from '../llm/provider.js';
 import type { MonitorRecord } from '../control/records.js';
 import type { SearchResult } from '../query/types.js';
 
-// An AI monitor's condition: a sentence the LLM judges over at most N result rows (DESIGN 13).
+// An AI monitor's condition: a sentence the LLM judges over at most N result rows (docs/decisions/0017-monitors.md).
 // What goes to the provider is exactly what `judgePrompt` builds (docs/llm.md lists it).
 
 /** Rows sent by default, and at most. */

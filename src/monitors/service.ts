@@ -34,7 +34,7 @@ export interface MonitorInput {
 
 const MAX_MONITORS = 1000;
 
-/** Monitors as REST sees them: owned by who made them, admins see and change all (DESIGN 13). */
+/** Monitors as REST sees them: owned by who made them, admins see and change all (docs/decisions/0017-monitors.md). */
 export class MonitorService {
   constructor(
     private readonly control: ControlStore,

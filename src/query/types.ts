@@ -16,7 +16,10 @@ export interface SearchRequest {
   lane?: 'monitor';
 }
 
-/** An event as the API returns it (DESIGN 6): the stored event with its time as RFC 3339 text (microseconds). */
+/**
+ * An event as the API returns it (docs/decisions/0013-search-api-and-answers.md): the stored event with its
+ * time as RFC 3339 text (microseconds).
+ */
 export interface EventJson extends Omit<LogEvent, 'timeUs' | 'fields'> {
   time: string;
   fields: Record<string, unknown>;

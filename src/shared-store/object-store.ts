@@ -1,6 +1,6 @@
 /**
- * The store several nodes share (DESIGN 7, "Several nodes"): a directory every node mounts, or an
- * S3 bucket. Keys are `/`-separated paths under the store's root (`control/control.json`,
+ * The store several nodes share (docs/decisions/0011-shared-store-several-nodes.md): a directory every node
+ * mounts, or an S3 bucket. Keys are `/`-separated paths under the store's root (`control/control.json`,
  * `nodes/n1/manifest.json`, `blocks/n1/default/web/2026-11-23/n1-42.parquet`).
  *
  * Contract for every implementation:

@@ -6,7 +6,7 @@ import type { QueryResult, RowChunk } from './types.js';
 /**
  * The one DuckDB instance of the process, with a small pool of connections.
  * Every query runs here: scans for search, sealing, merging. `memory_limit` and `threads` come
- * from config (DESIGN 7); spills go to `<dataDir>/tmp/duckdb`.
+ * from config (docs/decisions/0009-duckdb-engine.md); spills go to `<dataDir>/tmp/duckdb`.
  */
 export class Duck {
   private readonly idle: DuckDBConnection[] = [];

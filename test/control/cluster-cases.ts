@@ -30,7 +30,8 @@ function assertSameStore(before: Map<string, Buffer>, after: Map<string, Buffer>
 }
 
 /**
- * The control plane shared by real svc processes through one store (spec 1 and 5.11; DESIGN 7).
+ * The control plane shared by real svc processes through one store (spec 1 and 5.11;
+ * docs/decisions/0011-shared-store-several-nodes.md).
  * Runs the same cases against any StoreBackend: a directory (cluster-nodes.test.ts) or an S3 bucket.
  */
 export function clusterCases(backend: StoreBackend): void {

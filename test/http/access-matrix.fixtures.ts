@@ -1,7 +1,7 @@
 /**
- * The access matrix of DESIGN 3/4: for each credential, the exact status of each endpoint class.
- * Shared by the probe test (in process, one route per access class) and the end-to-end test (a real
- * svc process and the real paths).
+ * The access matrix of docs/decisions/0003-access-classes-and-credentials.md: for each credential, the exact
+ * status of each endpoint class. Shared by the probe test (in process, one route per access class) and the
+ * end-to-end test (a real svc process and the real paths).
  */
 export type EndpointClass = 'search' | 'admin' | 'mcp' | 'ingest';
 

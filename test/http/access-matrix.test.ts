@@ -46,9 +46,9 @@ function request(cls: EndpointClass, url: string, auth: Record<string, string>):
 }
 
 /**
- * The full matrix of DESIGN 3/4 against a real svc process on a temporary data dir: every
- * credential × search, admin, MCP and ingest, each cell with its exact status. The expired key is
- * created first; the process is then restarted with its clock two days ahead.
+ * The full matrix of docs/decisions/0003-access-classes-and-credentials.md against a real svc process on a
+ * temporary data dir: every credential × search, admin, MCP and ingest, each cell with its exact status. The
+ * expired key is created first; the process is then restarted with its clock two days ahead.
  */
 describe('access matrix over HTTP against a real svc process', () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-matrix-'));

@@ -25,12 +25,12 @@ export interface SamlTicket {
 }
 
 /**
- * Binds a SAML login to the browser that started it, with no state on the server (DESIGN 12,
- * docs/saml.md): an AuthnRequest's id carries its creation time and a MAC, so any node can tell that
- * svc issued it and when; the browser keeps the ids of its own logins in the relay cookie; the ACS
- * seals what it validated into a short ticket that only the browser holding the matching id can
- * redeem. Keys come from the JWT secret, which every node of a cluster shares. Stateless: safe to
- * call concurrently.
+ * Binds a SAML login to the browser that started it, with no state on the server (docs/saml.md,
+ * docs/decisions/0016-saml-match-only.md): an AuthnRequest's id carries its creation time and a MAC, so any
+ * node can tell that svc issued it and when; the browser keeps the ids of its own logins in the relay cookie;
+ * the ACS seals what it validated into a short ticket that only the browser holding the matching id can
+ * redeem. Keys come from the JWT secret, which every node of a cluster shares. Stateless: safe to call
+ * concurrently.
  */
 export class SamlBinding {
   private readonly macKey: Buffer;

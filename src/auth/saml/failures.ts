@@ -1,6 +1,6 @@
 /**
- * Why a single sign-on failed, as the `saml_*` event that records it in `_svclogs` (DESIGN 12).
- * The browser is told none of this: it gets one generic page.
+ * Why a single sign-on failed, as the `saml_*` event that records it in `_svclogs`
+ * (docs/decisions/0016-saml-match-only.md). The browser is told none of this: it gets one generic page.
  */
 export type SamlEvent =
   | 'saml_signature_invalid'

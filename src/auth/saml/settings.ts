@@ -8,9 +8,9 @@ import { parseIdpMetadata } from './metadata.js';
 
 /**
  * SAML settings: each SVC_SAML_* variable wins over the same field saved in Admin → General
- * (DESIGN 12). `resolveSaml` turns the effective settings into what node-saml needs, reading the
- * certificate file and the IdP metadata (a file, XML text or an http(s) URL), and fails naming the
- * setting that is wrong.
+ * (docs/decisions/0016-saml-match-only.md). `resolveSaml` turns the effective settings into what node-saml
+ * needs, reading the certificate file and the IdP metadata (a file, XML text or an http(s) URL), and fails
+ * naming the setting that is wrong.
  */
 
 export type SamlField = keyof StoredSamlSettings;

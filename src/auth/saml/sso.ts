@@ -71,11 +71,11 @@ export interface SsoStart {
 }
 
 /**
- * SAML single sign-on, service-provider side, match-only (DESIGN 12): svc sends people to the IdP
- * and accepts the signed answer only for a user that already exists (by name or email, or a
- * configured attribute). Every failure is a SamlFailure naming its `saml_*` event; the route shows
- * the person one generic page. A login is bound to the browser that started it (SamlBinding); used
- * assertions live in the control plane, which every node shares. Safe to call concurrently.
+ * SAML single sign-on, service-provider side, match-only (docs/decisions/0016-saml-match-only.md): svc sends
+ * people to the IdP and accepts the signed answer only for a user that already exists (by name or email, or a
+ * configured attribute). Every failure is a SamlFailure naming its `saml_*` event; the route shows the person
+ * one generic page. A login is bound to the browser that started it (SamlBinding); used assertions live in
+ * the control plane, which every node shares. Safe to call concurrently.
  */
 export class SamlSso {
   private resolved: Promise<ResolvedSaml> | undefined;

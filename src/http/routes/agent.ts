@@ -35,11 +35,11 @@ const explainRequest = z
   .strict();
 
 /**
- * POST /api/agent (DESIGN 13): a question about the logs, answered by the LLM calling the MCP tools
- * as the caller. `Accept: application/x-ndjson` streams one JSON event per line as it happens
- * (tool_call, tool_result, then answer or error); otherwise one JSON answer with every step.
- * POST /api/agent/explain {eventId} explains one event the same way; POST /api/agent/query
- * {question} writes a query, checked by svc's parser.
+ * POST /api/agent (docs/decisions/0018-llm-provider-and-agent.md): a question about the logs, answered by the
+ * LLM calling the MCP tools as the caller. `Accept: application/x-ndjson` streams one JSON event per line as
+ * it happens (tool_call, tool_result, then answer or error); otherwise one JSON answer with every step. POST
+ * /api/agent/explain {eventId} explains one event the same way; POST /api/agent/query {question} writes a
+ * query, checked by svc's parser.
  */
 export async function agentRoutes(app: FastifyInstance): Promise<void> {
   // "write the query for me": a query checked by svc's parser, never shown unchecked

@@ -61,7 +61,7 @@ const createMonitor = z.object(fields).strict();
 const patchMonitor = z.object(fields).partial().strict();
 
 /**
- * /api/monitors (DESIGN 13): create, list, get, change, delete, enable/disable, run now. Any user
+ * /api/monitors (docs/decisions/0017-monitors.md): create, list, get, change, delete, enable/disable, run now. Any user
  * or Standard API key; a monitor belongs to whoever made it (admins see and change all) and runs
  * with its maker's access.
  */

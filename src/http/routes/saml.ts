@@ -24,8 +24,8 @@ function relayCookie(header: string | undefined): string | undefined {
 }
 
 /**
- * SAML single sign-on (DESIGN 12, docs/saml.md): /api/auth/saml/metadata (svc's SP metadata for the
- * IdP), /api/auth/saml/login (to the IdP, coming back to `next`; sets the relay cookie),
+ * SAML single sign-on (docs/saml.md; docs/decisions/0016-saml-match-only.md): /api/auth/saml/metadata (svc's
+ * SP metadata for the IdP), /api/auth/saml/login (to the IdP, coming back to `next`; sets the relay cookie),
  * /api/auth/saml/acs (the IdP's signed answer, HTTP-POST binding, posted from the IdP's site),
  * /api/auth/saml/complete (the ACS's ticket, redeemed only with the relay cookie of the browser that
  * started the login). All public: the ACS is authenticated by the assertion's signature, /complete

@@ -3,9 +3,9 @@ import { principalOf } from '../auth-hook.js';
 import { searchParams, withCancel } from './search-params.js';
 
 /**
- * Search routes (DESIGN 6): GET|POST /api/search, GET|POST /api/histogram (optionally stacked by
- * a field: `by`, `series`), GET|POST /api/fields; POST takes the parameters as a JSON body. Standard API scope or a session; RBAC narrowing happens
- * in the SearchService.
+ * Search routes (docs/decisions/0013-search-api-and-answers.md): GET|POST /api/search, GET|POST
+ * /api/histogram (optionally stacked by a field: `by`, `series`), GET|POST /api/fields; POST takes the
+ * parameters as a JSON body. Standard API scope or a session; RBAC narrowing happens in the SearchService.
  */
 export async function searchRoutes(app: FastifyInstance): Promise<void> {
   const opts = { config: { access: 'standard' as const } };

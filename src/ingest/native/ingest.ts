@@ -10,8 +10,9 @@ import type { LineError } from './decode.js';
 import { NATIVE_DECODE } from './decode-job.js';
 
 /**
- * Native ingest (`POST /api/ingest`, DESIGN 5), free of HTTP: target → decompress → decode →
- * Writer.write(events, { wait: true }). A full writer queue makes the call wait, never fail.
+ * Native ingest (`POST /api/ingest`, docs/decisions/0006-canonical-event.md), free of HTTP: target →
+ * decompress → decode → Writer.write(events, { wait: true }). A full writer queue makes the call wait, never
+ * fail.
  *
  * Body formats by Content-Type: `text/*` → one event per line; `application/json` → a JSON
  * array of objects, one (maybe pretty-printed) object, or NDJSON; `application/x-ndjson` and the

@@ -37,7 +37,8 @@ export interface SharedBlocksOptions {
 const LEASE_WAIT_MS = 15_000;
 
 /**
- * Several nodes on one store (DESIGN 7; docs/storage.md, "Several nodes"): this node's uploader,
+ * Several nodes on one store (docs/decisions/0011-shared-store-several-nodes.md;
+ * docs/storage.md, "Several nodes"): this node's uploader,
  * its syncer of the other nodes' manifests, its cache of their block files, the cluster's
  * retention sweep and the operations on nodes. The engine asks it for the remote blocks to plan
  * over and to hold the ones a scan reads; everything else runs on the sync timer.

@@ -3,7 +3,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { HistogramResult } from '../api/types';
 import { count, localTime } from '../ui/format';
-import { cssVar, seriesColor } from '../ui/palette';
+import { axisStyle, cssVar, seriesColor } from '../ui/palette';
 
 interface Props {
   data: HistogramResult | null;
@@ -40,12 +40,7 @@ function options(
   onSelect: (u: uPlot) => void,
   onCursor: (u: uPlot) => void,
 ): uPlot.Options {
-  const axis = {
-    stroke: cssVar('--muted'),
-    grid: { stroke: cssVar('--grid'), width: 1 },
-    ticks: { stroke: cssVar('--grid'), width: 1 },
-    font: '11px system-ui, sans-serif',
-  };
+  const axis = axisStyle();
   const bars = uPlot.paths.bars!({ size: [0.92, 64], align: 1, gap: 1 });
   const ordered = h.series && h.series.length > 0 ? names : ['events'];
   return {

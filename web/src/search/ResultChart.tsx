@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import { valueText } from '../ui/format';
-import { cssVar, seriesColor } from '../ui/palette';
+import { axisStyle, seriesColor } from '../ui/palette';
 
 interface Props {
   columns: string[];
@@ -32,12 +32,7 @@ function build(
 ): { opts: uPlot.Options; data: uPlot.AlignedData } | null {
   const nums = numericCols(columns, rows);
   if (nums.length === 0 || rows.length === 0) return null;
-  const axis = {
-    stroke: cssVar('--muted'),
-    grid: { stroke: cssVar('--grid'), width: 1 },
-    ticks: { stroke: cssVar('--grid'), width: 1 },
-    font: '11px system-ui, sans-serif',
-  };
+  const axis = axisStyle();
   const legend = { show: true, live: true };
   if (timechart) {
     const ti = columns.indexOf('_time');

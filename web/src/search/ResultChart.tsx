@@ -37,14 +37,12 @@ function build(
   if (timechart) {
     const ti = columns.indexOf('_time');
     const xs = rows.map((r) => Date.parse(String(r[ti])) / 1000);
-    const series = nums
-      .slice(0, 12)
-      .map((c, k) => ({
-        label: columns[c],
-        stroke: seriesColor(columns[c], k),
-        width: 2,
-        points: { show: rows.length < 60 },
-      }));
+    const series = nums.slice(0, 12).map((c, k) => ({
+      label: columns[c],
+      stroke: seriesColor(columns[c], k),
+      width: 2,
+      points: { show: rows.length < 60 },
+    }));
     return {
       opts: {
         width,
@@ -54,10 +52,7 @@ function build(
         axes: [axis, { ...axis, size: 56 }],
         series: [{}, ...series],
       },
-      data: [
-        xs,
-        ...nums.slice(0, 12).map((c) => rows.map((r) => (typeof r[c] === 'number' ? (r[c] as number) : null))),
-      ],
+      data: [xs, ...nums.slice(0, 12).map((c) => rows.map((r) => (typeof r[c] === 'number' ? r[c] : null)))],
     };
   }
   const labelCols = columns.map((_, i) => i).filter((i) => !nums.includes(i));
@@ -65,7 +60,7 @@ function build(
   const labels = shown.map((r) => (labelCols.length ? labelCols.map((i) => valueText(r[i])).join(' · ') : ''));
   // one metric at a time: bars of different units on one axis would hide each other
   const col = nums.includes(metric) ? metric : nums[0];
-  const ys = shown.map((r) => (typeof r[col] === 'number' ? (r[col] as number) : null));
+  const ys = shown.map((r) => (typeof r[col] === 'number' ? r[col] : null));
   const max = Math.max(0, ...ys.map((y) => y ?? 0));
   const color = seriesColor(columns[col], 0);
   const idx = shown.map((_, i) => i);
@@ -87,7 +82,7 @@ function build(
           rotate: -30,
           splits: () => idx,
           values: (_u, vals) => vals.map((v) => (labels[v] ?? '').slice(0, 24)),
-        } as uPlot.Axis,
+        },
         { ...axis, size: 56 },
       ],
       series: [

@@ -56,7 +56,10 @@ type Action =
   | { type: 'ask'; open: boolean }
   | { type: 'llm'; on: boolean };
 
-/** Which search the per-search state (expanded rows, page size, live tail) belongs to; `by` only restacks the histogram. */
+/**
+ * Which search the per-search state (expanded rows, page size, live tail) belongs to; `by` is left
+ * out: it only restacks the histogram.
+ */
 function searchKey(p: SearchParams): string {
   return JSON.stringify([p.q, p.env, p.index, p.from, p.to]);
 }

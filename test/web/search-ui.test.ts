@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { call, TEST_ADMIN_PASSWORD } from '../helpers/auth.js';
 import { browserSkipReason, newContext, shownCount, signIn, waitFor } from './browser.js';
 import { apiSearch, countTerm, ingestNdjson, linesOf, OPENSSH_LOG, APACHE_LOG } from './data.js';
@@ -136,6 +136,31 @@ describe('the search page in Chromium', { skip }, () => {
     await waitFor('a marked match', () => page.locator('mark.find-hit').count());
   });
 
+  it('runs a new query from its first page, in one search, after more events were shown for the last one', async (t) => {
+    if (!ui.real) return t.skip('SVC_REAL_DATA has no Apache log');
+    await open({ q: '', env: 'default', index: 'apache', from: '' });
+    await page.click('.list-footer button');
+    await waitFor('every event shown', async () =>
+      (await page.locator('[data-testid=result-count]').textContent())?.includes('newest') ? null : true,
+    );
+    const limits: (string | null)[] = [];
+    const record = (r: Request) => {
+      const u = new URL(r.url());
+      if (u.pathname === '/api/search') limits.push(u.searchParams.get('limit'));
+    };
+    page.on('request', record);
+    await page.click('.cm-content');
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('GET');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+Enter');
+    await page.waitForURL((u) => u.searchParams.get('q') === 'GET');
+    await shownCount(page);
+    page.off('request', record);
+    // not first a search with the last query's page size, cancelled once the page size is reset
+    assert.deepEqual(limits, ['1000']);
+  });
+
   it('zooms into a range dragged across the histogram and puts it in the URL', async () => {
     await open({ q: '', index: 'app', from: '-24h' });
     const over = page.locator('[data-testid=histogram] .u-over');
@@ -250,7 +275,7 @@ describe('the search page in Chromium', { skip }, () => {
     const shown = await open(params);
     await page.click('button:has-text("Export")');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-csv]')]);
-    const csv = parseCsv(readFileSync((await download.path())!, 'utf8'));
+    const csv = parseCsv(readFileSync(await download.path(), 'utf8'));
     const header = csv[0];
     const rows = csv.slice(1);
     assert.equal(rows.length, shown);

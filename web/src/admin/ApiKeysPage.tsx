@@ -1,13 +1,14 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { api, get } from '../api/client';
 import type { Allowlists, ApiKey, Scope, Settings } from '../api/types';
-import { Button } from '../ui/Button';
+import { TextAreaField, TextField } from '../ui/Field';
 import { relativeTime, shortDate } from '../ui/format';
 import { Icon } from '../ui/icons';
-import { Modal } from '../ui/Modal';
+import { FormDialog } from '../ui/Modal';
 import { toggled } from '../ui/sets';
-import { CreatedCell, DeleteCredential, useCredentials } from './credentials';
-import { AllowlistFields, AllowSummary, ErrorLine, PageHeader, SecretDialog, StateBadge } from './parts';
+import { useAsyncAction } from '../ui/useAsyncAction';
+import { CredentialsPage, type CredentialKind } from './credentials';
+import { AllowlistFields, AllowSummary } from './parts';
 import { useLoad } from './useLoad';
 
 const SCOPES: { id: Scope; label: string; text: string }[] = [
@@ -48,128 +49,69 @@ function OwnerBadge({ k }: { k: ApiKey }) {
   );
 }
 
-export function ApiKeysPage() {
-  const c = useCredentials<ApiKey>('/api/admin/api-keys', 'apiKeys', 'Key');
-  const keys = c.items;
+const API_KEYS: CredentialKind<ApiKey> = {
+  path: '/api/admin/api-keys',
+  listKey: 'apiKeys',
+  title: 'API keys',
+  description:
+    'Keys for scripts, dashboards and AI assistants. A key acts with its scopes and sees only the data its allowlists name.',
+  testId: 'api-keys',
+  short: 'Key',
+  noun: 'API key',
+  columns: ['Name', 'Scopes', 'Last used', 'Expires'],
+  cells: (k) => (
+    <>
+      <td className="name-cell">
+        <div className="strong">{k.name}</div>
+        {k.purpose && <div className="muted small clamp">{k.purpose}</div>}
+        <div className="small">
+          <span className="mono">svk_…{k.lastFour}</span> · <AllowSummary allow={k.allow} />
+        </div>
+        {/* here rather than beside the state: a wider state column pushed the actions out of view */}
+        <OwnerBadge k={k} />
+      </td>
+      <td>
+        {k.scopes.map((s) => (
+          <span key={s} className={`badge badge-scope-${s}`}>
+            {LABEL[s]}
+          </span>
+        ))}
+      </td>
+      <td title={k.lastUsedAt ?? ''}>{relativeTime(k.lastUsedAt)}</td>
+      <td title={k.expiresAt ?? ''}>
+        {k.expiresAt ? (
+          <>
+            <div>{shortDate(k.expiresAt)}</div>
+            <div className="muted small">{relativeTime(k.expiresAt)}</div>
+          </>
+        ) : (
+          <span className="muted">never</span>
+        )}
+      </td>
+    </>
+  ),
+  actions: (k) =>
+    k.scopes.includes('mcp') && (
+      <a
+        className="btn btn-ghost btn-sm"
+        href={mcpActivityHref(k)}
+        title="This key's MCP calls, as recorded in _svcmcp"
+      >
+        <Icon name="activity" size={14} /> MCP calls
+      </a>
+    ),
+  empty: 'No API keys yet. Create one for a script, a dashboard or an AI assistant.',
+  create: (p) => <CreateKeyDialog {...p} />,
+  usage: (secret) => (
+    <p className="muted small">
+      Use it as <code>Authorization: Bearer {secret.slice(0, 8)}…</code>
+    </p>
+  ),
+  consequence: 'Every client using it is refused at once. This cannot be undone.',
+};
 
-  return (
-    <div className="admin-page">
-      <PageHeader
-        title="API keys"
-        description="Keys for scripts, dashboards and AI assistants. A key acts with its scopes and sees only the data its allowlists name."
-        action={
-          <Button variant="primary" icon="plus" onClick={() => c.setCreating(true)}>
-            Create key
-          </Button>
-        }
-      />
-      <ErrorLine error={c.error} />
-      <div className="card">
-        <table className="admin-table" data-testid="api-keys">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Scopes</th>
-              <th>Last used</th>
-              <th>Expires</th>
-              <th>State</th>
-              <th>Created</th>
-              <th className="actions-col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.map((k) => (
-              <tr key={k.id} data-key={k.name}>
-                <td className="name-cell">
-                  <div className="strong">{k.name}</div>
-                  {k.purpose && <div className="muted small clamp">{k.purpose}</div>}
-                  <div className="small">
-                    <span className="mono">svk_…{k.lastFour}</span> · <AllowSummary allow={k.allow} />
-                  </div>
-                  {/* here rather than beside the state: a wider state column pushed the actions out of view */}
-                  <OwnerBadge k={k} />
-                </td>
-                <td>
-                  {k.scopes.map((s) => (
-                    <span key={s} className={`badge badge-scope-${s}`}>
-                      {LABEL[s]}
-                    </span>
-                  ))}
-                </td>
-                <td title={k.lastUsedAt ?? ''}>{relativeTime(k.lastUsedAt)}</td>
-                <td title={k.expiresAt ?? ''}>
-                  {k.expiresAt ? (
-                    <>
-                      <div>{shortDate(k.expiresAt)}</div>
-                      <div className="muted small">{relativeTime(k.expiresAt)}</div>
-                    </>
-                  ) : (
-                    <span className="muted">never</span>
-                  )}
-                </td>
-                <td>
-                  <StateBadge state={k.state} />
-                </td>
-                <CreatedCell at={k.createdAt} by={k.createdBy} />
-                <td className="actions-col">
-                  {k.scopes.includes('mcp') && (
-                    <a
-                      className="btn btn-ghost btn-sm"
-                      href={mcpActivityHref(k)}
-                      title="This key's MCP calls, as recorded in _svcmcp"
-                    >
-                      <Icon name="activity" size={14} /> MCP calls
-                    </a>
-                  )}
-                  {k.state === 'disabled' ? (
-                    <Button size="sm" onClick={() => c.setEnabled(k, true)}>
-                      Enable
-                    </Button>
-                  ) : (
-                    <Button size="sm" onClick={() => c.setEnabled(k, false)} disabled={k.state === 'expired'}>
-                      Disable
-                    </Button>
-                  )}
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    icon="trash"
-                    aria-label={`Delete ${k.name}`}
-                    title="Delete"
-                    onClick={() => c.setDeleting(k)}
-                  />
-                </td>
-              </tr>
-            ))}
-            {c.loaded && keys.length === 0 && (
-              <tr>
-                <td colSpan={8} className="empty-row">
-                  No API keys yet. Create one for a script, a dashboard or an AI assistant.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
-      {c.creating && <CreateKeyDialog onClose={() => c.setCreating(false)} onCreated={c.onCreated} />}
-      {c.created?.secret && (
-        <SecretDialog title={`Key "${c.created.name}" created`} secret={c.created.secret} onClose={c.closeSecret}>
-          <p className="muted small">
-            Use it as <code>Authorization: Bearer {c.created.secret.slice(0, 8)}…</code>
-          </p>
-        </SecretDialog>
-      )}
-      {c.deleting && (
-        <DeleteCredential
-          noun="API key"
-          item={c.deleting}
-          consequence="Every client using it is refused at once. This cannot be undone."
-          onDelete={c.remove}
-          onClose={() => c.setDeleting(null)}
-        />
-      )}
-    </div>
-  );
+export function ApiKeysPage() {
+  return <CredentialsPage kind={API_KEYS} />;
 }
 
 function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (k: ApiKey) => void }) {
@@ -192,97 +134,69 @@ function CreateKeyForm({
   const [expires, setExpires] = useState(String(settings.apiKeyExpiryDefaultDays ?? 90));
   const max = scopes.has('admin') ? settings.adminKeyMaxDays : null;
   const [allow, setAllow] = useState<Allowlists>({ envs: ['*'], indexes: ['*'], tools: ['*'] });
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const body = {
-        name,
-        purpose: purpose || undefined,
-        scopes: [...scopes],
-        expiresInDays: expires ? Number(expires) : null,
-        allow,
-      };
-      onCreated(await api<ApiKey>('POST', '/api/admin/api-keys', { body }));
-    } catch (err) {
-      setError((err as Error).message);
-      setBusy(false);
-    }
+  const action = useAsyncAction();
+  const submit = async () => {
+    const body = {
+      name,
+      purpose: purpose || undefined,
+      scopes: [...scopes],
+      expiresInDays: expires ? Number(expires) : null,
+      allow,
+    };
+    onCreated(await api<ApiKey>('POST', '/api/admin/api-keys', { body }));
   };
   const toggle = (s: Scope) => setScopes((cur) => toggled(cur, s));
   return (
-    <Modal
+    <FormDialog
+      id="create-key"
       title="Create API key"
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button
-            variant="primary"
-            type="submit"
-            form="create-key"
-            disabled={busy || !name.trim() || scopes.size === 0}
-          >
-            Create key
-          </Button>
-        </>
-      }
+      onSubmit={submit}
+      action={action}
+      submitLabel="Create key"
+      canSubmit={!!name.trim() && scopes.size > 0}
     >
-      <form id="create-key" className="form" onSubmit={submit}>
-        <ErrorLine error={error} />
-        <label className="field">
-          <span>Name</span>
-          <input
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            required
-            maxLength={100}
-            autoFocus
-            aria-label="Name"
-            placeholder="ci-dashboards"
-          />
-        </label>
-        <label className="field">
-          <span>Purpose (optional)</span>
-          <textarea
-            value={purpose}
-            onChange={(e) => setPurpose(e.target.value)}
-            maxLength={1000}
-            rows={2}
-            aria-label="Purpose"
-            placeholder="What the key is for, who owns it"
-          />
-        </label>
-        <fieldset className="fieldset">
-          <legend>Scopes</legend>
-          {SCOPES.map((s) => (
-            <label className="check scope-check" key={s.id}>
-              <input type="checkbox" checked={scopes.has(s.id)} onChange={() => toggle(s.id)} aria-label={s.label} />
-              <span>
-                <strong>{s.label}</strong>
-                <span className="muted small"> {s.text}</span>
-              </span>
-            </label>
-          ))}
-        </fieldset>
-        <label className="field">
-          <span>
-            {max ? `Expires after (days; Admin API keys at most ${max})` : 'Expires after (days; empty: never)'}
-          </span>
-          <input
-            type="number"
-            min={1}
-            max={max ?? 3650}
-            value={expires}
-            onChange={(e) => setExpires(e.target.value)}
-            aria-label="Expiry days"
-          />
-        </label>
-        <AllowlistFields value={allow} onChange={setAllow} tools={scopes.has('mcp')} />
-      </form>
-    </Modal>
+      <TextField
+        label="Name"
+        value={name}
+        onChange={setName}
+        required
+        maxLength={100}
+        autoFocus
+        aria-label="Name"
+        placeholder="ci-dashboards"
+      />
+      <TextAreaField
+        label="Purpose (optional)"
+        value={purpose}
+        onChange={setPurpose}
+        maxLength={1000}
+        rows={2}
+        aria-label="Purpose"
+        placeholder="What the key is for, who owns it"
+      />
+      <fieldset className="fieldset">
+        <legend>Scopes</legend>
+        {SCOPES.map((s) => (
+          <label className="check scope-check" key={s.id}>
+            <input type="checkbox" checked={scopes.has(s.id)} onChange={() => toggle(s.id)} aria-label={s.label} />
+            <span>
+              <strong>{s.label}</strong>
+              <span className="muted small"> {s.text}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      <TextField
+        label={max ? `Expires after (days; Admin API keys at most ${max})` : 'Expires after (days; empty: never)'}
+        type="number"
+        min={1}
+        max={max ?? 3650}
+        value={expires}
+        onChange={setExpires}
+        aria-label="Expiry days"
+      />
+      <AllowlistFields value={allow} onChange={setAllow} tools={scopes.has('mcp')} />
+    </FormDialog>
   );
 }

@@ -1,10 +1,13 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { get, patch, post } from '../api/client';
 import type { Settings, SweepReport } from '../api/types';
 import { Button } from '../ui/Button';
 import { count, duration } from '../ui/format';
+import { TextField } from '../ui/Field';
 import { useToast } from '../ui/toast';
-import { ErrorLine, PageHeader } from './parts';
+import { useAsyncAction } from '../ui/useAsyncAction';
+import { PageHeader } from './parts';
+import { ErrorLine } from '../ui/ErrorLine';
 import { SsoSettings } from './SsoSettings';
 import { useLoad } from './useLoad';
 
@@ -38,20 +41,14 @@ export function GeneralPage() {
 
 /** A settings form's submit: one PATCH of what `body` gives, a toast and `onSaved`, or the error in the form. */
 function useSettingsSave(body: () => Record<string, unknown>, onSaved: () => void) {
-  const [error, setError] = useState<string | null>(null);
+  const action = useAsyncAction();
   const toast = useToast();
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    try {
-      await patch('/api/admin/settings', body());
-      toast('ok', 'Settings saved');
-      onSaved();
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  };
-  return { error, save };
+  const save = action.submit(async () => {
+    await patch('/api/admin/settings', body());
+    toast('ok', 'Settings saved');
+    onSaved();
+  });
+  return { error: action.error, save };
 }
 
 function RetentionSettings({ settings, onSaved }: { settings: Settings; onSaved: () => void }) {
@@ -70,18 +67,17 @@ function RetentionSettings({ settings, onSaved }: { settings: Settings; onSaved:
         {SOURCE[eff.retentionDefaultSource] ?? eff.retentionDefaultSource}). An environment's own retention overrides
         it.
       </p>
-      <label className="field narrow">
-        <span>Default retention in days (empty: keep forever)</span>
-        <input
-          type="number"
-          min={1}
-          max={36500}
-          value={days}
-          onChange={(e) => setDays(e.target.value)}
-          aria-label="Default retention days"
-          disabled={fromEnv}
-        />
-      </label>
+      <TextField
+        label="Default retention in days (empty: keep forever)"
+        fieldClassName="narrow"
+        type="number"
+        min={1}
+        max={36500}
+        value={days}
+        onChange={setDays}
+        aria-label="Default retention days"
+        disabled={fromEnv}
+      />
       <div>
         <Button type="submit" variant="primary" disabled={fromEnv}>
           Save
@@ -109,28 +105,26 @@ function ApiKeyExpirySettings({ settings, onSaved }: { settings: Settings; onSav
         Applies to keys created from now on. A key also stops working when the user it belongs to is deleted or
         disabled, and an Admin API key when its user is no longer an admin.
       </p>
-      <label className="field narrow">
-        <span>Default expiry in days (empty: never)</span>
-        <input
-          type="number"
-          min={1}
-          max={3650}
-          value={def}
-          onChange={(e) => setDef(e.target.value)}
-          aria-label="Default key expiry days"
-        />
-      </label>
-      <label className="field narrow">
-        <span>Longest an Admin API key may last, in days (empty: no maximum)</span>
-        <input
-          type="number"
-          min={1}
-          max={3650}
-          value={max}
-          onChange={(e) => setMax(e.target.value)}
-          aria-label="Admin key maximum days"
-        />
-      </label>
+      <TextField
+        label="Default expiry in days (empty: never)"
+        fieldClassName="narrow"
+        type="number"
+        min={1}
+        max={3650}
+        value={def}
+        onChange={setDef}
+        aria-label="Default key expiry days"
+      />
+      <TextField
+        label="Longest an Admin API key may last, in days (empty: no maximum)"
+        fieldClassName="narrow"
+        type="number"
+        min={1}
+        max={3650}
+        value={max}
+        onChange={setMax}
+        aria-label="Admin key maximum days"
+      />
       <div>
         <Button type="submit" variant="primary">
           Save
@@ -142,19 +136,8 @@ function ApiKeyExpirySettings({ settings, onSaved }: { settings: Settings; onSav
 
 function SweepNow() {
   const [sweep, setSweep] = useState<SweepReport | null>(null);
-  const [sweeping, setSweeping] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const run = async () => {
-    setSweeping(true);
-    setError(null);
-    try {
-      setSweep(await post<SweepReport>('/api/admin/gc'));
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setSweeping(false);
-    }
-  };
+  const action = useAsyncAction();
+  const run = () => action.run(async () => setSweep(await post<SweepReport>('/api/admin/gc')));
   return (
     <div className="card card-pad">
       <h2>Retention sweep</h2>
@@ -162,9 +145,9 @@ function SweepNow() {
         The sweep deletes whole blocks whose newest event is past its environment's retention. It runs on a timer; run
         it now to free space at once.
       </p>
-      <ErrorLine error={error} />
-      <Button onClick={run} disabled={sweeping} icon="refresh">
-        {sweeping ? 'Sweeping…' : 'Sweep now'}
+      <ErrorLine error={action.error} />
+      <Button onClick={run} disabled={action.busy} icon="refresh">
+        {action.busy ? 'Sweeping…' : 'Sweep now'}
       </Button>
       {sweep && (
         <div className="sweep-report" data-testid="sweep-report">

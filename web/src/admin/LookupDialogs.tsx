@@ -1,10 +1,12 @@
-import { useEffect, useState, type DragEvent, type FormEvent } from 'react';
+import { useEffect, useState, type DragEvent } from 'react';
 import { get } from '../api/client';
 import { Button } from '../ui/Button';
 import { CopyButton } from '../ui/CopyButton';
 import { count, shortTime } from '../ui/format';
 import { Icon } from '../ui/icons';
-import { Modal } from '../ui/Modal';
+import { FormDialog, Modal } from '../ui/Modal';
+import { TextField } from '../ui/Field';
+import { useAsyncAction } from '../ui/useAsyncAction';
 import {
   exampleQuery,
   lookupPath,
@@ -14,7 +16,7 @@ import {
   type Lookup,
   type LookupPreview,
 } from './lookups-api';
-import { ErrorLine } from './parts';
+import { ErrorLine } from '../ui/ErrorLine';
 
 const PREVIEW_ROWS = 100;
 
@@ -31,12 +33,11 @@ export function UploadDialog({
   const [name, setName] = useState(replace?.name ?? '');
   const [file, setFile] = useState<File | null>(null);
   const [over, setOver] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const action = useAsyncAction();
   const choose = (f: File | undefined) => {
     if (!f) return;
     setFile(f);
-    setError(null);
+    action.setError(null);
     if (!replace && !name) setName(nameFromFile(f.name));
   };
   const drop = (e: DragEvent) => {
@@ -44,90 +45,65 @@ export function UploadDialog({
     setOver(false);
     choose(e.dataTransfer.files[0]);
   };
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
+  const submit = async () => {
     if (!file) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const r = await uploadLookup(name.trim(), file);
-      onDone(r.lookup, r.created);
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    const r = await uploadLookup(name.trim(), file);
+    onDone(r.lookup, r.created);
   };
   return (
-    <Modal
+    <FormDialog
+      id="lookup-form"
       title={replace ? `Replace ${replace.name}` : 'Upload lookup table'}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button
-            variant="primary"
-            type="submit"
-            form="lookup-form"
-            icon="upload"
-            disabled={!file || !name.trim() || busy}
-          >
-            {busy ? 'Uploading…' : replace ? 'Replace table' : 'Upload'}
-          </Button>
-        </>
-      }
+      onSubmit={submit}
+      action={action}
+      submitIcon="upload"
+      submitLabel={action.busy ? 'Uploading…' : replace ? 'Replace table' : 'Upload'}
+      canSubmit={!!file && !!name.trim()}
     >
-      <form id="lookup-form" className="form" onSubmit={submit}>
-        <ErrorLine error={error} />
-        {!replace && (
-          <label className="field">
-            <span>Table name (used in searches: | lookup name …)</span>
-            <input
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              aria-label="Table name"
-              placeholder="users"
-              required
-            />
-          </label>
-        )}
-        <label
-          className={over ? 'lookup-drop over' : 'lookup-drop'}
-          onDragOver={(e) => (e.preventDefault(), setOver(true))}
-          onDragLeave={() => setOver(false)}
-          onDrop={drop}
-        >
-          <input
-            type="file"
-            accept=".csv,text/csv"
-            aria-label="CSV file"
-            onChange={(e) => choose(e.target.files?.[0])}
-          />
-          <Icon name={file ? 'check' : 'upload'} size={22} />
-          {file ? (
-            <span>
-              <strong>{file.name}</strong> <span className="muted">· {sizeText(file.size)}</span>
-            </span>
-          ) : (
-            <span>
-              <strong>Choose a CSV file</strong> <span className="muted">or drop it here</span>
-            </span>
-          )}
-          <span className="muted small">
-            The first row names the columns; every row has as many values. Empty cells count as no value.
+      {!replace && (
+        <TextField
+          label="Table name (used in searches: | lookup name …)"
+          value={name}
+          onChange={setName}
+          aria-label="Table name"
+          placeholder="users"
+          required
+        />
+      )}
+      <label
+        className={over ? 'lookup-drop over' : 'lookup-drop'}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={drop}
+      >
+        <input type="file" accept=".csv,text/csv" aria-label="CSV file" onChange={(e) => choose(e.target.files?.[0])} />
+        <Icon name={file ? 'check' : 'upload'} size={22} />
+        {file ? (
+          <span>
+            <strong>{file.name}</strong> <span className="muted">· {sizeText(file.size)}</span>
           </span>
-        </label>
-        {replace && (
-          <div className="alert alert-info">
-            <Icon name="info" />
-            <span>
-              The new file replaces all {count(replace.rows)} rows. Searches already running finish with the old
-              version.
-            </span>
-          </div>
+        ) : (
+          <span>
+            <strong>Choose a CSV file</strong> <span className="muted">or drop it here</span>
+          </span>
         )}
-      </form>
-    </Modal>
+        <span className="muted small">
+          The first row names the columns; every row has as many values. Empty cells count as no value.
+        </span>
+      </label>
+      {replace && (
+        <div className="alert alert-info">
+          <Icon name="info" />
+          <span>
+            The new file replaces all {count(replace.rows)} rows. Searches already running finish with the old version.
+          </span>
+        </div>
+      )}
+    </FormDialog>
   );
 }
 

@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { del, get } from '../api/client';
-import { Button } from '../ui/Button';
+import { Button, DeleteButton } from '../ui/Button';
 import { count, relativeTime, shortTime } from '../ui/format';
 import { Icon } from '../ui/icons';
-import { ConfirmDialog } from '../ui/Modal';
-import { useToast } from '../ui/toast';
+import { ConfirmDelete } from '../ui/Modal';
+import { useNotifyAction, useToast } from '../ui/toast';
 import { PreviewDialog, UploadDialog } from './LookupDialogs';
 import { exampleQuery, lookupPath, sizeText, type Lookup } from './lookups-api';
-import { ErrorLine, PageHeader } from './parts';
+import { AdminTable, PageHeader } from './parts';
+import { ErrorLine } from '../ui/ErrorLine';
 import { useLoad } from './useLoad';
 import '../styles/lookups.css';
 
@@ -20,6 +21,7 @@ export function LookupsPage() {
   const [previewing, setPreviewing] = useState<Lookup | null>(null);
   const [deleting, setDeleting] = useState<Lookup | null>(null);
   const toast = useToast();
+  const notify = useNotifyAction(list.reload);
   const lookups = list.data?.lookups ?? [];
   return (
     <div className="admin-page">
@@ -38,94 +40,82 @@ export function LookupsPage() {
         }
       />
       <ErrorLine error={list.error} />
-      <div className="card">
-        <table className="admin-table lookups-table" data-testid="lookups">
-          <thead>
-            <tr>
-              <th>Table</th>
-              <th>Columns</th>
-              <th className="num">Rows</th>
-              <th className="num">Size</th>
-              <th>Updated</th>
-              <th className="actions-col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {lookups.map((l) => (
-              <tr key={l.name} data-lookup={l.name}>
-                <td className="name-cell">
-                  <button type="button" className="lookup-name" onClick={() => setPreviewing(l)}>
-                    <Icon name="table" /> {l.name}
-                  </button>
-                  <div className="mono small muted lookup-usage" title={exampleQuery(l)}>
-                    {exampleQuery(l)}
-                  </div>
-                </td>
-                <td className="lookup-columns">
-                  {l.columns.slice(0, SHOWN_COLUMNS).map((c) => (
-                    <span key={c} className="badge lookup-column">
-                      {c}
-                    </span>
-                  ))}
-                  {l.columns.length > SHOWN_COLUMNS && (
-                    <span className="muted small">+{l.columns.length - SHOWN_COLUMNS} more</span>
-                  )}
-                </td>
-                <td className="num">{count(l.rows)}</td>
-                <td className="num">{sizeText(l.bytes)}</td>
-                <td title={l.updatedAt}>
-                  <div>{shortTime(l.updatedAt)}</div>
-                  <div className="muted small">
-                    {relativeTime(l.updatedAt)} by {l.updatedBy}
-                  </div>
-                </td>
-                <td className="actions-col">
-                  <Button size="sm" onClick={() => setPreviewing(l)}>
-                    Preview
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    icon="upload"
-                    aria-label={`Replace ${l.name}`}
-                    title="Replace with a new file"
-                    onClick={() => setUploading({ replace: l })}
-                  />
-                  <a
-                    className="btn btn-ghost btn-sm btn-icon"
-                    href={lookupPath(l.name)}
-                    download={`${l.name}.csv`}
-                    title="Download CSV"
-                    aria-label={`Download ${l.name}`}
-                  >
-                    <Icon name="download" size={14} />
-                  </a>
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    icon="trash"
-                    aria-label={`Delete ${l.name}`}
-                    title="Delete"
-                    onClick={() => setDeleting(l)}
-                  />
-                </td>
-              </tr>
-            ))}
-            {list.data && lookups.length === 0 && (
-              <tr>
-                <td colSpan={6} className="empty-row">
-                  <div className="lookup-empty">
-                    <Icon name="table" size={28} />
-                    <strong>No lookup tables yet</strong>
-                    <span>Upload a CSV whose first row names its columns, then enrich events in any search:</span>
-                    <code>* | lookup users uid as user_id output name, team</code>
-                  </div>
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
+      <AdminTable
+        testId="lookups"
+        className="lookups-table"
+        columns={[
+          'Table',
+          'Columns',
+          { label: 'Rows', className: 'num' },
+          { label: 'Size', className: 'num' },
+          'Updated',
+        ]}
+        empty={
+          list.data &&
+          lookups.length === 0 && (
+            <div className="lookup-empty">
+              <Icon name="table" size={28} />
+              <strong>No lookup tables yet</strong>
+              <span>Upload a CSV whose first row names its columns, then enrich events in any search:</span>
+              <code>* | lookup users uid as user_id output name, team</code>
+            </div>
+          )
+        }
+      >
+        {lookups.map((l) => (
+          <tr key={l.name} data-lookup={l.name}>
+            <td className="name-cell">
+              <button type="button" className="lookup-name" onClick={() => setPreviewing(l)}>
+                <Icon name="table" /> {l.name}
+              </button>
+              <div className="mono small muted lookup-usage" title={exampleQuery(l)}>
+                {exampleQuery(l)}
+              </div>
+            </td>
+            <td className="lookup-columns">
+              {l.columns.slice(0, SHOWN_COLUMNS).map((c) => (
+                <span key={c} className="badge lookup-column">
+                  {c}
+                </span>
+              ))}
+              {l.columns.length > SHOWN_COLUMNS && (
+                <span className="muted small">+{l.columns.length - SHOWN_COLUMNS} more</span>
+              )}
+            </td>
+            <td className="num">{count(l.rows)}</td>
+            <td className="num">{sizeText(l.bytes)}</td>
+            <td title={l.updatedAt}>
+              <div>{shortTime(l.updatedAt)}</div>
+              <div className="muted small">
+                {relativeTime(l.updatedAt)} by {l.updatedBy}
+              </div>
+            </td>
+            <td className="actions-col">
+              <Button size="sm" onClick={() => setPreviewing(l)}>
+                Preview
+              </Button>
+              <Button
+                size="sm"
+                variant="ghost"
+                icon="upload"
+                aria-label={`Replace ${l.name}`}
+                title="Replace with a new file"
+                onClick={() => setUploading({ replace: l })}
+              />
+              <a
+                className="btn btn-ghost btn-sm btn-icon"
+                href={lookupPath(l.name)}
+                download={`${l.name}.csv`}
+                title="Download CSV"
+                aria-label={`Download ${l.name}`}
+              >
+                <Icon name="download" size={14} />
+              </a>
+              <DeleteButton name={l.name} onClick={() => setDeleting(l)} />
+            </td>
+          </tr>
+        ))}
+      </AdminTable>
       <div className="lookup-notes muted small">
         <Icon name="info" />
         <span>
@@ -149,24 +139,12 @@ export function LookupsPage() {
       )}
       {previewing && <PreviewDialog lookup={previewing} onClose={() => setPreviewing(null)} />}
       {deleting && (
-        <ConfirmDialog
-          title="Delete lookup table"
-          danger
+        <ConfirmDelete
+          what="lookup table"
+          name={deleting.name}
           confirmLabel="Delete table"
-          message={
-            <>
-              Delete <strong>{deleting.name}</strong>? Searches that use it fail with “unknown lookup table” from then
-              on, on every node.
-            </>
-          }
-          onConfirm={async () => {
-            try {
-              await del(lookupPath(deleting.name));
-              list.reload();
-            } catch (e) {
-              toast('error', (e as Error).message);
-            }
-          }}
+          consequence="Searches that use it fail with “unknown lookup table” from then on, on every node."
+          onConfirm={() => notify(() => del(lookupPath(deleting.name)))}
           onClose={() => setDeleting(null)}
         />
       )}

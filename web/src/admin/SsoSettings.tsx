@@ -1,11 +1,12 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type ReactNode } from 'react';
 import { patch } from '../api/client';
 import type { SamlSettings, SamlStatus } from '../api/types';
 import { Button } from '../ui/Button';
 import { CopyButton } from '../ui/CopyButton';
 import { Icon } from '../ui/icons';
 import { useToast } from '../ui/toast';
-import { ErrorLine } from './parts';
+import { useAsyncAction } from '../ui/useAsyncAction';
+import { ErrorLine } from '../ui/ErrorLine';
 
 type Text = Record<keyof SamlSettings, string>;
 
@@ -51,29 +52,19 @@ export function SsoSettings({
 }) {
   // a field the environment sets shows the variable's value, read-only
   const [text, setText] = useState<Text>({ ...toText(saved), ...status.envValues });
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const action = useAsyncAction();
   const toast = useToast();
   const env = new Set(status.fromEnv);
   const set = (k: keyof SamlSettings, v: string) => setText((t) => ({ ...t, [k]: v }));
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const all = toPatch(text);
-      // what the environment sets is not ours to change
-      const body = Object.fromEntries(Object.entries(all).filter(([k]) => !env.has(k as keyof SamlSettings)));
-      await patch('/api/admin/settings', { saml: body });
-      toast('ok', 'Single sign-on settings saved');
-      onSaved();
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const field = (k: keyof SamlSettings, label: string, input: (disabled: boolean) => React.ReactNode) => (
+  const save = action.submit(async () => {
+    const all = toPatch(text);
+    // what the environment sets is not ours to change
+    const body = Object.fromEntries(Object.entries(all).filter(([k]) => !env.has(k as keyof SamlSettings)));
+    await patch('/api/admin/settings', { saml: body });
+    toast('ok', 'Single sign-on settings saved');
+    onSaved();
+  });
+  const field = (k: keyof SamlSettings, label: string, input: (disabled: boolean) => ReactNode) => (
     <label className="field">
       <span>
         {label}
@@ -86,7 +77,7 @@ export function SsoSettings({
     <form className="card card-pad form sso-form" onSubmit={save} data-testid="sso-settings">
       <h2>Single sign-on (SAML)</h2>
       <SsoStatus status={status} />
-      <ErrorLine error={error} />
+      <ErrorLine error={action.error} />
       <div className="grid-2">
         {field('spEntityId', 'svc entity id (the Audience at the IdP)', (d) => (
           <input
@@ -166,8 +157,8 @@ export function SsoSettings({
         </label>
       </div>
       <div>
-        <Button type="submit" variant="primary" disabled={busy}>
-          {busy ? 'Checking…' : 'Save'}
+        <Button type="submit" variant="primary" disabled={action.busy}>
+          {action.busy ? 'Checking…' : 'Save'}
         </Button>
       </div>
     </form>

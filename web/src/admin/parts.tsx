@@ -4,6 +4,7 @@ import { Button } from '../ui/Button';
 import { CopyButton } from '../ui/CopyButton';
 import { Icon } from '../ui/icons';
 import { Modal } from '../ui/Modal';
+import { TextField } from '../ui/Field';
 
 export function PageHeader({
   title,
@@ -68,20 +69,26 @@ export function AllowlistFields({
         Comma-separated names; <code>*</code> allows all.
       </p>
       <div className="grid-2">
-        <label className="field">
-          <span>Environments</span>
-          <input value={text.envs} onChange={(e) => set('envs', e.target.value)} aria-label="Allowed environments" />
-        </label>
-        <label className="field">
-          <span>Indexes</span>
-          <input value={text.indexes} onChange={(e) => set('indexes', e.target.value)} aria-label="Allowed indexes" />
-        </label>
+        <TextField
+          label="Environments"
+          value={text.envs}
+          onChange={(v) => set('envs', v)}
+          aria-label="Allowed environments"
+        />
+        <TextField
+          label="Indexes"
+          value={text.indexes}
+          onChange={(v) => set('indexes', v)}
+          aria-label="Allowed indexes"
+        />
       </div>
       {tools && (
-        <label className="field">
-          <span>MCP tools</span>
-          <input value={text.tools} onChange={(e) => set('tools', e.target.value)} aria-label="Allowed MCP tools" />
-        </label>
+        <TextField
+          label="MCP tools"
+          value={text.tools}
+          onChange={(v) => set('tools', v)}
+          aria-label="Allowed MCP tools"
+        />
       )}
     </fieldset>
   );
@@ -133,11 +140,55 @@ export function SecretDialog({
   );
 }
 
-export function ErrorLine({ error }: { error: string | null }) {
-  return error ? (
-    <div className="alert alert-error" role="alert">
-      <Icon name="alert" />
-      <span>{error}</span>
+/** A column head: its text, or its text and class (`num` right-aligns). */
+export type Column = string | { label: string; className: string };
+
+/**
+ * The list of an admin page: a card holding a table with these column heads and an Actions
+ * column, the rows given as children, and `empty` across every column when there is nothing yet.
+ */
+export function AdminTable({
+  testId,
+  className,
+  columns,
+  empty,
+  children,
+}: {
+  testId: string;
+  className?: string;
+  columns: Column[];
+  /** Shown as the only row when given: pass it once the list has loaded and is empty. */
+  empty?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div className="card">
+      <table className={className ? `admin-table ${className}` : 'admin-table'} data-testid={testId}>
+        <thead>
+          <tr>
+            {columns.map((c) =>
+              typeof c === 'string' ? (
+                <th key={c}>{c}</th>
+              ) : (
+                <th key={c.label} className={c.className}>
+                  {c.label}
+                </th>
+              ),
+            )}
+            <th className="actions-col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {children}
+          {empty && (
+            <tr>
+              <td colSpan={columns.length + 1} className="empty-row">
+                {empty}
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
     </div>
-  ) : null;
+  );
 }

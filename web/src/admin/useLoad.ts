@@ -12,6 +12,7 @@ export function useLoad<T>(load: () => Promise<T>) {
       },
       (e: Error) => setError(e.message),
     );
+    // load is the caller's inline function, new on every render: it loads once, and again on reload()
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   useEffect(reload, [reload]);

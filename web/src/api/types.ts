@@ -130,7 +130,10 @@ export interface Settings {
     adminKeyMaxDays?: number | null;
     saml?: StoredSamlSettings;
   };
-  effective: { retentionDefaultDays: number | null; retentionDefaultSource: 'env' | 'settings' | 'none' | string };
+  effective: {
+    retentionDefaultDays: number | null;
+    retentionDefaultSource: 'SVC_RETENTION_DEFAULT_DAYS' | 'settings' | 'none';
+  };
   sso: SamlStatus;
 }
 

@@ -1,6 +1,7 @@
 import type { Completion, CompletionContext, CompletionResult } from '@codemirror/autocomplete';
 import type { FieldInfo, Language } from '../api/types';
 import { quoteValue } from '../search/query-edit';
+import { valueText } from '../ui/format';
 
 /**
  * Autocomplete for the query editor. It reads only what the page already holds (the language's
@@ -76,7 +77,7 @@ function valueOptions(data: CompletionData, field: string): Completion[] {
   const f = data.fields.find((x) => x.name === field);
   if (!f) return [];
   return f.top.map((t, i) => {
-    const raw = t.value === null || t.value === undefined ? '' : String(t.value);
+    const raw = valueText(t.value);
     const apply = typeof t.value === 'number' || typeof t.value === 'boolean' ? raw : quoteValue(raw);
     return { label: apply, type: 'constant', detail: `${t.count.toLocaleString()}`, boost: 10 - i };
   });

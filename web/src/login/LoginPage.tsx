@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { api, ApiError, get } from '../api/client';
 import type { AuthOptions } from '../api/types';
 import { Button } from '../ui/Button';
+import { TextField } from '../ui/Field';
 import { LoginCard } from './LoginCard';
 
 /** Where to go after signing in: a same-origin path under /ui/ only, never an absolute URL. */
@@ -23,23 +24,23 @@ export function LoginPage() {
     get<AuthOptions>('/api/auth/options').then(setOptions, () => setOptions(null));
   }, []);
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
     setError(null);
-    try {
-      await api('POST', '/api/auth/login', { body: { username, password }, allow401: true });
-      location.assign(next);
-    } catch (err) {
-      // one message for every failure: it must not tell which of name and password was wrong
-      const rateLimited = err instanceof ApiError && err.status === 429;
-      setError(
-        rateLimited
-          ? 'Too many attempts. Wait a few minutes and try again.'
-          : 'Sign-in failed. Check your user name and password.',
-      );
-      setBusy(false);
-    }
+    api('POST', '/api/auth/login', { body: { username, password }, allow401: true }).then(
+      () => location.assign(next),
+      (err: unknown) => {
+        // one message for every failure: it must not tell which of name and password was wrong
+        const rateLimited = err instanceof ApiError && err.status === 429;
+        setError(
+          rateLimited
+            ? 'Too many attempts. Wait a few minutes and try again.'
+            : 'Sign-in failed. Check your user name and password.',
+        );
+        setBusy(false);
+      },
+    );
   };
 
   return (
@@ -49,28 +50,24 @@ export function LoginPage() {
           {error}
         </div>
       )}
-      <label className="field">
-        <span>User name</span>
-        <input
-          name="username"
-          autoComplete="username"
-          autoFocus
-          required
-          value={username}
-          onChange={(e) => setUsername(e.target.value)}
-        />
-      </label>
-      <label className="field">
-        <span>Password</span>
-        <input
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-      </label>
+      <TextField
+        label="User name"
+        name="username"
+        autoComplete="username"
+        autoFocus
+        required
+        value={username}
+        onChange={setUsername}
+      />
+      <TextField
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+        value={password}
+        onChange={setPassword}
+      />
       <Button type="submit" variant="primary" className="login-submit" disabled={busy}>
         {busy ? 'Signing in…' : 'Sign in'}
       </Button>

@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { api, post } from '../api/client';
 import type { Monitor, MonitorPreview } from '../api/types';
-import { ErrorLine } from '../admin/parts';
 import { Button } from '../ui/Button';
-import { Modal } from '../ui/Modal';
+import { FormDialog } from '../ui/Modal';
+import { TextAreaField, TextField } from '../ui/Field';
+import { useAsyncAction } from '../ui/useAsyncAction';
 
 interface Draft {
   name: string;
@@ -70,224 +71,188 @@ export function MonitorEditor({
   onSaved: () => void;
 }) {
   const [d, setD] = useState<Draft>(() => draftOf(monitor));
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const action = useAsyncAction();
   const [preview, setPreview] = useState<MonitorPreview | null>(null);
   const set = <K extends keyof Draft>(k: K, v: Draft[K]) => setD((cur) => ({ ...cur, [k]: v }));
 
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const body = bodyOf(d, monitor !== undefined);
-      if (monitor) await api('PATCH', `/api/monitors/${monitor.id}`, { body });
-      else await post('/api/monitors', body);
-      onSaved();
-    } catch (err) {
-      setError((err as Error).message);
-      setBusy(false);
-    }
+  const save = async () => {
+    const body = bodyOf(d, monitor !== undefined);
+    if (monitor) await api('PATCH', `/api/monitors/${monitor.id}`, { body });
+    else await post('/api/monitors', body);
+    onSaved();
   };
-  const runPreview = async () => {
-    setBusy(true);
-    setError(null);
-    setPreview(null);
-    try {
+  const runPreview = () =>
+    action.run(async () => {
+      setPreview(null);
       const body = { ...bodyOf(d, false), destinations: undefined, name: d.name || 'preview' };
       setPreview(await post<MonitorPreview>('/api/monitors/preview', body));
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   const saved = monitor?.destinations ?? [];
   return (
-    <Modal
+    <FormDialog
+      id="monitor-form"
       wide
       title={monitor ? `Edit monitor "${monitor.name}"` : 'New monitor'}
       onClose={onClose}
-      footer={
+      onSubmit={save}
+      action={action}
+      formClassName="monitor-form"
+      submitLabel={monitor ? 'Save' : 'Create monitor'}
+      canSubmit={!!d.name.trim() && !!d.query.trim()}
+      extraButtons={
         <>
-          <Button onClick={() => void runPreview()} icon="play" disabled={busy || !d.query.trim()}>
+          <Button onClick={runPreview} icon="play" disabled={action.busy || !d.query.trim()}>
             Preview
           </Button>
           <span className="grow" />
-          <Button onClick={onClose}>Cancel</Button>
-          <Button
-            variant="primary"
-            type="submit"
-            form="monitor-form"
-            disabled={busy || !d.name.trim() || !d.query.trim()}
-          >
-            {monitor ? 'Save' : 'Create monitor'}
-          </Button>
         </>
       }
     >
-      <form id="monitor-form" className="form monitor-form" onSubmit={save}>
-        <ErrorLine error={error} />
-        <label className="field">
-          <span>Name</span>
-          <input
-            value={d.name}
-            onChange={(e) => set('name', e.target.value)}
-            maxLength={200}
-            autoFocus
-            aria-label="Name"
-            placeholder="ssh brute force"
-          />
-        </label>
-        <label className="field">
-          <span>Search</span>
-          <textarea
-            className="mono"
-            rows={2}
-            value={d.query}
-            onChange={(e) => set('query', e.target.value)}
-            aria-label="Search"
-            placeholder='sshd "Failed password" | stats count by host'
-          />
-        </label>
-        <div className="grid-4">
-          <label className="field">
-            <span>Environment</span>
-            <input value={d.env} onChange={(e) => set('env', e.target.value)} aria-label="Environment" />
-          </label>
-          <label className="field">
-            <span>Index (optional)</span>
-            <input
-              value={d.index}
-              onChange={(e) => set('index', e.target.value)}
-              aria-label="Index"
-              placeholder="all"
-            />
-          </label>
-          <label className="field">
-            <span>Every</span>
-            <input value={d.every} onChange={(e) => set('every', e.target.value)} aria-label="Every" placeholder="5m" />
-          </label>
-          <label className="field">
-            <span>Over the last</span>
-            <input
-              value={d.window}
-              onChange={(e) => set('window', e.target.value)}
-              aria-label="Window"
-              placeholder="15m"
-            />
-          </label>
+      <TextField
+        label="Name"
+        value={d.name}
+        onChange={(v) => set('name', v)}
+        maxLength={200}
+        autoFocus
+        aria-label="Name"
+        placeholder="ssh brute force"
+      />
+      <TextAreaField
+        label="Search"
+        className="mono"
+        rows={2}
+        value={d.query}
+        onChange={(v) => set('query', v)}
+        aria-label="Search"
+        placeholder='sshd "Failed password" | stats count by host'
+      />
+      <div className="grid-4">
+        <TextField label="Environment" value={d.env} onChange={(v) => set('env', v)} aria-label="Environment" />
+        <TextField
+          label="Index (optional)"
+          value={d.index}
+          onChange={(v) => set('index', v)}
+          aria-label="Index"
+          placeholder="all"
+        />
+        <TextField
+          label="Every"
+          value={d.every}
+          onChange={(v) => set('every', v)}
+          aria-label="Every"
+          placeholder="5m"
+        />
+        <TextField
+          label="Over the last"
+          value={d.window}
+          onChange={(v) => set('window', v)}
+          aria-label="Window"
+          placeholder="15m"
+        />
+      </div>
+      <fieldset className="fieldset">
+        <legend>Condition</legend>
+        <div className="segmented" role="radiogroup" aria-label="Condition kind">
+          <button
+            type="button"
+            role="radio"
+            aria-checked={d.kind === 'threshold'}
+            className={d.kind === 'threshold' ? 'on' : ''}
+            onClick={() => set('kind', 'threshold')}
+          >
+            Threshold
+          </button>
+          <button
+            type="button"
+            role="radio"
+            aria-checked={d.kind === 'ai'}
+            className={d.kind === 'ai' ? 'on' : ''}
+            onClick={() => set('kind', 'ai')}
+            disabled={!aiAvailable}
+            title={aiAvailable ? '' : 'No LLM provider is configured (SVC_LLM_URL)'}
+          >
+            AI judgement
+          </button>
         </div>
-        <fieldset className="fieldset">
-          <legend>Condition</legend>
-          <div className="segmented" role="radiogroup" aria-label="Condition kind">
-            <button
-              type="button"
-              role="radio"
-              aria-checked={d.kind === 'threshold'}
-              className={d.kind === 'threshold' ? 'on' : ''}
-              onClick={() => set('kind', 'threshold')}
-            >
-              Threshold
-            </button>
-            <button
-              type="button"
-              role="radio"
-              aria-checked={d.kind === 'ai'}
-              className={d.kind === 'ai' ? 'on' : ''}
-              onClick={() => set('kind', 'ai')}
-              disabled={!aiAvailable}
-              title={aiAvailable ? '' : 'No LLM provider is configured (SVC_LLM_URL)'}
-            >
-              AI judgement
-            </button>
+        {d.kind === 'threshold' ? (
+          <label className="field">
+            <span>Fires when (a result column, an operator, a number; per group of the stats "by")</span>
+            <input
+              className="mono"
+              value={d.threshold}
+              onChange={(e) => set('threshold', e.target.value)}
+              aria-label="Threshold"
+              placeholder="count > 10"
+            />
+          </label>
+        ) : (
+          <div className="grid-ai">
+            <TextField
+              label="Fires when the LLM judges that…"
+              value={d.ai}
+              onChange={(v) => set('ai', v)}
+              aria-label="AI condition"
+              placeholder="someone is guessing passwords"
+            />
+            <TextField
+              label="Rows sent"
+              type="number"
+              min={1}
+              max={200}
+              value={d.maxRows}
+              onChange={(v) => set('maxRows', v)}
+              aria-label="Rows sent"
+            />
           </div>
-          {d.kind === 'threshold' ? (
-            <label className="field">
-              <span>Fires when (a result column, an operator, a number; per group of the stats "by")</span>
-              <input
-                className="mono"
-                value={d.threshold}
-                onChange={(e) => set('threshold', e.target.value)}
-                aria-label="Threshold"
-                placeholder="count > 10"
-              />
-            </label>
-          ) : (
-            <div className="grid-ai">
-              <label className="field">
-                <span>Fires when the LLM judges that…</span>
-                <input
-                  value={d.ai}
-                  onChange={(e) => set('ai', e.target.value)}
-                  aria-label="AI condition"
-                  placeholder="someone is guessing passwords"
-                />
-              </label>
-              <label className="field">
-                <span>Rows sent</span>
-                <input
-                  type="number"
-                  min={1}
-                  max={200}
-                  value={d.maxRows}
-                  onChange={(e) => set('maxRows', e.target.value)}
-                  aria-label="Rows sent"
-                />
-              </label>
-            </div>
-          )}
-          {!aiAvailable && (
-            <p className="muted small">
-              AI judgements need an LLM provider: set SVC_LLM_URL (Ollama, llama.cpp, any OpenAI-compatible endpoint).
-            </p>
-          )}
-        </fieldset>
-        <fieldset className="fieldset">
-          <legend>Notify</legend>
-          <div className="grid-notify">
-            <label className="field">
-              <span>
-                Webhook{' '}
-                {saved.length > 0 && (
-                  <span className="muted">
-                    (now {saved.map((x) => x.webhook).join(', ')}; type a new one to replace it)
-                  </span>
-                )}
-              </span>
-              <input
-                value={d.webhook}
-                onChange={(e) => set('webhook', e.target.value)}
-                aria-label="Webhook"
-                placeholder="https://hooks.slack.com/services/…"
-              />
-            </label>
-            <label className="field">
-              <span>Format</span>
-              <select
-                value={d.format}
-                onChange={(e) => set('format', e.target.value as Draft['format'])}
-                aria-label="Format"
-              >
-                <option value="json">svc JSON</option>
-                <option value="slack">Slack message</option>
-              </select>
-            </label>
-            <label className="field">
-              <span>Quiet for</span>
-              <input
-                value={d.cooldown}
-                onChange={(e) => set('cooldown', e.target.value)}
-                aria-label="Cooldown"
-                placeholder="1h"
-              />
-            </label>
-          </div>
-        </fieldset>
-        {preview && <PreviewResult p={preview} />}
-      </form>
-    </Modal>
+        )}
+        {!aiAvailable && (
+          <p className="muted small">
+            AI judgements need an LLM provider: set SVC_LLM_URL (Ollama, llama.cpp, any OpenAI-compatible endpoint).
+          </p>
+        )}
+      </fieldset>
+      <fieldset className="fieldset">
+        <legend>Notify</legend>
+        <div className="grid-notify">
+          <label className="field">
+            <span>
+              Webhook{' '}
+              {saved.length > 0 && (
+                <span className="muted">
+                  (now {saved.map((x) => x.webhook).join(', ')}; type a new one to replace it)
+                </span>
+              )}
+            </span>
+            <input
+              value={d.webhook}
+              onChange={(e) => set('webhook', e.target.value)}
+              aria-label="Webhook"
+              placeholder="https://hooks.slack.com/services/…"
+            />
+          </label>
+          <label className="field">
+            <span>Format</span>
+            <select
+              value={d.format}
+              onChange={(e) => set('format', e.target.value as Draft['format'])}
+              aria-label="Format"
+            >
+              <option value="json">svc JSON</option>
+              <option value="slack">Slack message</option>
+            </select>
+          </label>
+          <TextField
+            label="Quiet for"
+            value={d.cooldown}
+            onChange={(v) => set('cooldown', v)}
+            aria-label="Cooldown"
+            placeholder="1h"
+          />
+        </div>
+      </fieldset>
+      {preview && <PreviewResult p={preview} />}
+    </FormDialog>
   );
 }
 

@@ -1,7 +1,7 @@
 import { get } from '../api/client';
 import type { Monitor, MonitorHistoryEntry } from '../api/types';
 import { useLoad } from '../admin/useLoad';
-import { ErrorLine } from '../admin/parts';
+import { ErrorLine } from '../ui/ErrorLine';
 import { relativeTime } from '../ui/format';
 import { Modal } from '../ui/Modal';
 

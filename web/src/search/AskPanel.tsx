@@ -36,8 +36,8 @@ function eventHref(id: string): string {
 
 function stepText(s: Step): string {
   const a = s.args;
-  const where = [a.env && `env ${a.env}`, a.index && `index ${a.index}`, a.from && `from ${a.from}`]
-    .filter(Boolean)
+  const where = (['env', 'index', 'from'] as const)
+    .flatMap((k) => (typeof a[k] === 'string' && a[k] ? [`${k} ${a[k]}`] : []))
     .join(', ');
   const what = typeof a.query === 'string' ? a.query : typeof a.id === 'string' ? a.id : '';
   return `${s.tool.replace('_', ' ')}${what ? ` ${what}` : ''}${where ? ` (${where})` : ''}`;
@@ -201,7 +201,7 @@ export function AskPanel({
           </div>
         ))}
       </div>
-      <form className="ask-form" onSubmit={ask}>
+      <form className="ask-form" onSubmit={(e) => void ask(e)}>
         <textarea
           rows={2}
           value={question}

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError, get } from '../api/client';
+import { get } from '../api/client';
 import type { ContextResult, LogEvent } from '../api/types';
 import { Button } from '../ui/Button';
 import { localTime, utcTitle } from '../ui/format';
 import { Modal } from '../ui/Modal';
+import { errorMessage } from '../ui/useAsyncAction';
 import { eventKey } from './event-key';
 
 const PAGE = 20;
@@ -14,6 +15,8 @@ interface Props {
 }
 
 interface State {
+  /** The request (anchor and options) these events answer: a new one hides them until it is answered. */
+  of: string;
   events: LogEvent[];
   moreBefore: boolean;
   moreAfter: boolean;
@@ -35,11 +38,14 @@ function withGroup(events: LogEvent[], time: string, group: LogEvent[]): LogEven
 export function ContextPanel({ anchor, onClose }: Props) {
   const [sameHost, setSameHost] = useState(true);
   const [sameSource, setSameSource] = useState(true);
-  const [state, setState] = useState<State | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [loaded, setLoaded] = useState<State | null>(null);
+  const [failed, setFailed] = useState<{ of: string; message: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const anchorRow = useRef<HTMLDivElement>(null);
   const key = eventKey(anchor);
+  const request = JSON.stringify([key, sameHost, sameSource]);
+  const state = loaded?.of === request ? loaded : null;
+  const error = failed?.of === request ? failed.message : null;
 
   const fetchAround = useCallback(
     (time: string, before: number, after: number) =>
@@ -56,13 +62,17 @@ export function ContextPanel({ anchor, onClose }: Props) {
   );
 
   useEffect(() => {
-    setState(null);
-    setError(null);
     fetchAround(anchor.time, PAGE, PAGE).then(
-      (r) => setState({ events: [...r.before, ...r.at, ...r.after], moreBefore: r.moreBefore, moreAfter: r.moreAfter }),
-      (e: ApiError) => setError(e.message),
+      (r) =>
+        setLoaded({
+          of: request,
+          events: [...r.before, ...r.at, ...r.after],
+          moreBefore: r.moreBefore,
+          moreAfter: r.moreAfter,
+        }),
+      (e: unknown) => setFailed({ of: request, message: errorMessage(e) }),
     );
-  }, [fetchAround, anchor.time]);
+  }, [fetchAround, anchor.time, request]);
 
   useEffect(() => {
     if (state && anchorRow.current) anchorRow.current.scrollIntoView({ block: 'center' });
@@ -77,13 +87,13 @@ export function ContextPanel({ anchor, onClose }: Props) {
       const edge = dir === 'before' ? state.events[0].time : state.events[state.events.length - 1].time;
       const r = await fetchAround(edge, dir === 'before' ? PAGE : 0, dir === 'after' ? PAGE : 0);
       const merged = withGroup(state.events, edge, r.at);
-      setState(
+      setLoaded(
         dir === 'before'
-          ? { events: [...r.before, ...merged], moreBefore: r.moreBefore, moreAfter: state.moreAfter }
-          : { events: [...merged, ...r.after], moreBefore: state.moreBefore, moreAfter: r.moreAfter },
+          ? { of: request, events: [...r.before, ...merged], moreBefore: r.moreBefore, moreAfter: state.moreAfter }
+          : { of: request, events: [...merged, ...r.after], moreBefore: state.moreBefore, moreAfter: r.moreAfter },
       );
     } catch (e) {
-      setError((e as Error).message);
+      setFailed({ of: request, message: errorMessage(e) });
     } finally {
       setBusy(false);
     }
@@ -116,7 +126,7 @@ export function ContextPanel({ anchor, onClose }: Props) {
       )}
       {state && (
         <div className="context-list" data-testid="context">
-          <Button size="sm" icon="arrowUp" disabled={!state.moreBefore || busy} onClick={() => more('before')}>
+          <Button size="sm" icon="arrowUp" disabled={!state.moreBefore || busy} onClick={() => void more('before')}>
             {state.moreBefore ? `${PAGE} earlier` : 'No earlier events'}
           </Button>
           {state.events.map((e, i) => {
@@ -135,7 +145,7 @@ export function ContextPanel({ anchor, onClose }: Props) {
               </div>
             );
           })}
-          <Button size="sm" icon="arrowDown" disabled={!state.moreAfter || busy} onClick={() => more('after')}>
+          <Button size="sm" icon="arrowDown" disabled={!state.moreAfter || busy} onClick={() => void more('after')}>
             {state.moreAfter ? `${PAGE} later` : 'No later events'}
           </Button>
         </div>

@@ -1,9 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { HistogramResult } from '../api/types';
 import { count, localTime } from '../ui/format';
-import { cssVar, seriesColor } from '../ui/palette';
+import { axisStyle, cssVar, seriesColor } from '../ui/palette';
 
 interface Props {
   data: HistogramResult | null;
@@ -13,6 +13,9 @@ interface Props {
 }
 
 interface Hover {
+  /** The histogram the cursor is over: a new one hides the tip until the cursor moves. */
+  of: HistogramResult;
+  /** Where the tip goes, kept inside the plot. */
   left: number;
   bucket: HistogramResult['buckets'][number];
 }
@@ -40,12 +43,7 @@ function options(
   onSelect: (u: uPlot) => void,
   onCursor: (u: uPlot) => void,
 ): uPlot.Options {
-  const axis = {
-    stroke: cssVar('--muted'),
-    grid: { stroke: cssVar('--grid'), width: 1 },
-    ticks: { stroke: cssVar('--grid'), width: 1 },
-    font: '11px system-ui, sans-serif',
-  };
+  const axis = axisStyle();
   const bars = uPlot.paths.bars!({ size: [0.92, 64], align: 1, gap: 1 });
   const ordered = h.series && h.series.length > 0 ? names : ['events'];
   return {
@@ -89,8 +87,8 @@ export function Histogram({ data, loading, onZoom }: Props) {
   const plot = useRef<uPlot | null>(null);
   const [hover, setHover] = useState<Hover | null>(null);
   const [theme, setTheme] = useState(0);
-  const zoom = useRef(onZoom);
-  zoom.current = onZoom;
+  // the latest onZoom, without redrawing the plot when the caller passes a new function
+  const zoom = useEffectEvent(onZoom);
 
   useEffect(() => {
     const bump = () => setTheme((t) => t + 1);
@@ -101,7 +99,6 @@ export function Histogram({ data, loading, onZoom }: Props) {
   useEffect(() => {
     plot.current?.destroy();
     plot.current = null;
-    setHover(null);
     if (!data || data.buckets.length === 0 || !box.current) return;
     const { data: aligned, names } = plotData(data);
     const onSelect = (u: uPlot) => {
@@ -109,12 +106,13 @@ export function Histogram({ data, loading, onZoom }: Props) {
       const a = u.posToVal(u.select.left, 'x') * 1000;
       const b = u.posToVal(u.select.left + u.select.width, 'x') * 1000;
       u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
-      zoom.current(Math.floor(a), Math.ceil(b));
+      zoom(Math.floor(a), Math.ceil(b));
     };
     const onCursor = (u: uPlot) => {
       const i = u.cursor.idx;
       if (i === null || i === undefined || u.cursor.left === undefined || u.cursor.left < 0) return setHover(null);
-      setHover({ left: u.cursor.left, bucket: data.buckets[i] });
+      const width = box.current?.clientWidth ?? 0;
+      setHover({ of: data, left: Math.min(u.cursor.left + 56, width - 180), bucket: data.buckets[i] });
     };
     plot.current = new uPlot(options(data, names, box.current.clientWidth, onSelect, onCursor), aligned, box.current);
     const ro = new ResizeObserver(() => plot.current?.setSize({ width: box.current!.clientWidth, height: 150 }));
@@ -126,25 +124,23 @@ export function Histogram({ data, loading, onZoom }: Props) {
     };
   }, [data, theme]);
 
+  const tip = hover && hover.of === data ? hover : null;
   const empty = data !== null && data.buckets.every((b) => b.count === 0);
   return (
     <div className={loading ? 'histogram loading' : 'histogram'} data-testid="histogram">
       <div className="histogram-plot" ref={box} onMouseLeave={() => setHover(null)} />
       {empty && !loading && <div className="histogram-empty muted">No events in this range</div>}
-      {hover && data && (
-        <div
-          className="histogram-tip"
-          style={{ left: Math.min(hover.left + 56, (box.current?.clientWidth ?? 0) - 180) }}
-        >
-          <div className="tip-time">{localTime(hover.bucket.time).slice(0, 19)}</div>
+      {tip && data && (
+        <div className="histogram-tip" style={{ left: tip.left }}>
+          <div className="tip-time">{localTime(tip.bucket.time).slice(0, 19)}</div>
           <div className="tip-row">
-            <strong>{count(hover.bucket.count)}</strong> events
+            <strong>{count(tip.bucket.count)}</strong> events
           </div>
           {data.series?.map((s, i) =>
-            hover.bucket.series?.[s] ? (
+            tip.bucket.series?.[s] ? (
               <div className="tip-row" key={s}>
                 <span className="swatch" style={{ background: seriesColor(s, i) }} />
-                {s}: {count(hover.bucket.series[s])}
+                {s}: {count(tip.bucket.series[s])}
               </div>
             ) : null,
           )}

@@ -96,6 +96,7 @@ export const QueryEditor = forwardRef<QueryEditorHandle, Props>(function QueryEd
     });
     view.current = new EditorView({ state, parent: host.current! });
     return () => view.current?.destroy();
+    // the editor is made once: later props reach it through cb and the effects below, not by a new editor
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import { valueText } from '../ui/format';
-import { cssVar, seriesColor } from '../ui/palette';
+import { axisStyle, seriesColor } from '../ui/palette';
 
 interface Props {
   columns: string[];
@@ -32,24 +32,17 @@ function build(
 ): { opts: uPlot.Options; data: uPlot.AlignedData } | null {
   const nums = numericCols(columns, rows);
   if (nums.length === 0 || rows.length === 0) return null;
-  const axis = {
-    stroke: cssVar('--muted'),
-    grid: { stroke: cssVar('--grid'), width: 1 },
-    ticks: { stroke: cssVar('--grid'), width: 1 },
-    font: '11px system-ui, sans-serif',
-  };
+  const axis = axisStyle();
   const legend = { show: true, live: true };
   if (timechart) {
     const ti = columns.indexOf('_time');
     const xs = rows.map((r) => Date.parse(String(r[ti])) / 1000);
-    const series = nums
-      .slice(0, 12)
-      .map((c, k) => ({
-        label: columns[c],
-        stroke: seriesColor(columns[c], k),
-        width: 2,
-        points: { show: rows.length < 60 },
-      }));
+    const series = nums.slice(0, 12).map((c, k) => ({
+      label: columns[c],
+      stroke: seriesColor(columns[c], k),
+      width: 2,
+      points: { show: rows.length < 60 },
+    }));
     return {
       opts: {
         width,
@@ -59,10 +52,7 @@ function build(
         axes: [axis, { ...axis, size: 56 }],
         series: [{}, ...series],
       },
-      data: [
-        xs,
-        ...nums.slice(0, 12).map((c) => rows.map((r) => (typeof r[c] === 'number' ? (r[c] as number) : null))),
-      ],
+      data: [xs, ...nums.slice(0, 12).map((c) => rows.map((r) => (typeof r[c] === 'number' ? r[c] : null)))],
     };
   }
   const labelCols = columns.map((_, i) => i).filter((i) => !nums.includes(i));
@@ -70,7 +60,7 @@ function build(
   const labels = shown.map((r) => (labelCols.length ? labelCols.map((i) => valueText(r[i])).join(' · ') : ''));
   // one metric at a time: bars of different units on one axis would hide each other
   const col = nums.includes(metric) ? metric : nums[0];
-  const ys = shown.map((r) => (typeof r[col] === 'number' ? (r[col] as number) : null));
+  const ys = shown.map((r) => (typeof r[col] === 'number' ? r[col] : null));
   const max = Math.max(0, ...ys.map((y) => y ?? 0));
   const color = seriesColor(columns[col], 0);
   const idx = shown.map((_, i) => i);
@@ -92,7 +82,7 @@ function build(
           rotate: -30,
           splits: () => idx,
           values: (_u, vals) => vals.map((v) => (labels[v] ?? '').slice(0, 24)),
-        } as uPlot.Axis,
+        },
         { ...axis, size: 56 },
       ],
       series: [

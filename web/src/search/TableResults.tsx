@@ -14,7 +14,7 @@ function compare(a: unknown, b: unknown): number {
   if (a === null || a === undefined) return 1;
   if (b === null || b === undefined) return -1;
   if (typeof a === 'number' && typeof b === 'number') return a - b;
-  return String(a).localeCompare(String(b), undefined, { numeric: true });
+  return valueText(a).localeCompare(valueText(b), undefined, { numeric: true });
 }
 
 /** A table result (stats, timechart, top, table…), sortable by any column. */

@@ -2,6 +2,7 @@
  * Edits of the query text that the UI makes for the user: include or exclude a field value.
  * The value is quoted exactly as the language's lexer reads strings, so any text is safe.
  */
+import { valueText } from '../ui/format';
 
 /** `"a \"b\""`: the language's string literal (the lexer unescapes \" and \\ only). */
 export function quoteValue(s: string): string {
@@ -18,10 +19,7 @@ const BARE_FIELD = /^[A-Za-z_@][A-Za-z0-9_.@-]*$/;
 
 function term(field: string, value: unknown): string {
   const name = BARE_FIELD.test(field) ? field : quoteValue(field);
-  const v =
-    typeof value === 'number' || typeof value === 'boolean'
-      ? String(value)
-      : quoteValue(value === null || value === undefined ? '' : String(value));
+  const v = typeof value === 'number' || typeof value === 'boolean' ? String(value) : quoteValue(valueText(value));
   return `${name}=${v}`;
 }
 

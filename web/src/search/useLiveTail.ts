@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useEffectEvent } from 'react';
 import { get } from '../api/client';
 import type { LogEvent, SearchResult } from '../api/types';
 import { eventKey } from './event-key';
@@ -16,8 +16,8 @@ const START_WINDOW = '-60s';
  * Relative times are resolved by the server, so a skewed browser clock does not matter.
  */
 export function useLiveTail(params: SearchParams, active: boolean, onEvents: (fresh: LogEvent[]) => void) {
-  const sink = useRef(onEvents);
-  sink.current = onEvents;
+  // the latest onEvents, without restarting the poll when the caller passes a new function
+  const sink = useEffectEvent(onEvents);
 
   useEffect(() => {
     if (!active) return;
@@ -43,7 +43,7 @@ export function useLiveTail(params: SearchParams, active: boolean, onEvents: (fr
           seen = new Set([...seen].filter((k) => k.slice(0, k.indexOf('\u0000')) >= floor));
           for (const e of r.events) seen.add(eventKey(e));
         }
-        if (fresh.length > 0) sink.current(fresh);
+        if (fresh.length > 0) sink(fresh);
       } catch {
         // a failed poll is retried on the next tick; a 401 has already sent the user to log in
       }
@@ -55,6 +55,8 @@ export function useLiveTail(params: SearchParams, active: boolean, onEvents: (fr
       clearTimeout(timer);
       ac.abort();
     };
+    // params is compared by value (a new object with the same search must not restart the tail), and
+    // its from/to do not matter: the tail always reads from "now"
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [active, params.q, params.env, params.index]);
 }

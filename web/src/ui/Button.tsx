@@ -29,3 +29,10 @@ export function Button({
     </button>
   );
 }
+
+/** The trash icon of a row, labelled "Delete <name>" for screen readers and tests. */
+export function DeleteButton({ name, onClick }: { name: string; onClick: () => void }) {
+  return (
+    <Button size="sm" variant="ghost" icon="trash" aria-label={`Delete ${name}`} title="Delete" onClick={onClick} />
+  );
+}

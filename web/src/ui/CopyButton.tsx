@@ -34,7 +34,7 @@ export function CopyButton({
       size={size}
       variant="ghost"
       icon={done ? 'check' : 'copy'}
-      onClick={copy}
+      onClick={() => void copy()}
       title={title ?? label}
       aria-label={title ?? label}
     >

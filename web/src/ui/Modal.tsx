@@ -1,5 +1,8 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Button } from './Button';
+import { ErrorLine } from './ErrorLine';
+import type { IconName } from './icons';
+import { useAsyncAction, type AsyncAction } from './useAsyncAction';
 
 interface Props {
   title: string;
@@ -37,6 +40,60 @@ export function Modal({ title, onClose, children, footer, wide }: Props) {
   );
 }
 
+interface FormDialogProps {
+  /** The form's id: the footer's submit button is outside the form and names it. */
+  id: string;
+  title: string;
+  onClose: () => void;
+  /** Runs on submit through `action`: busy disables the button, a failure shows above the fields. */
+  onSubmit: () => Promise<unknown>;
+  action: AsyncAction;
+  submitLabel: ReactNode;
+  /** False while the form is not complete enough to send. */
+  canSubmit?: boolean;
+  submitIcon?: IconName;
+  /** Buttons before Cancel (e.g. a preview). */
+  extraButtons?: ReactNode;
+  formClassName?: string;
+  wide?: boolean;
+  children: ReactNode;
+}
+
+/** A modal holding one form: its error line, its fields, and Cancel and submit in the footer. */
+export function FormDialog(p: FormDialogProps) {
+  return (
+    <Modal
+      title={p.title}
+      onClose={p.onClose}
+      wide={p.wide}
+      footer={
+        <>
+          {p.extraButtons}
+          <Button onClick={p.onClose}>Cancel</Button>
+          <Button
+            variant="primary"
+            type="submit"
+            form={p.id}
+            icon={p.submitIcon}
+            disabled={p.action.busy || p.canSubmit === false}
+          >
+            {p.submitLabel}
+          </Button>
+        </>
+      }
+    >
+      <form
+        id={p.id}
+        className={p.formClassName ? `form ${p.formClassName}` : 'form'}
+        onSubmit={p.action.submit(p.onSubmit)}
+      >
+        <ErrorLine error={p.action.error} />
+        {p.children}
+      </form>
+    </Modal>
+  );
+}
+
 interface ConfirmProps {
   title: string;
   message: ReactNode;
@@ -46,7 +103,9 @@ interface ConfirmProps {
   onClose: () => void;
 }
 
+/** A question with Cancel and a confirm button, which stays disabled while the confirmed action runs. */
 export function ConfirmDialog({ title, message, confirmLabel, danger, onConfirm, onClose }: ConfirmProps) {
+  const action = useAsyncAction();
   return (
     <Modal
       title={title}
@@ -57,17 +116,55 @@ export function ConfirmDialog({ title, message, confirmLabel, danger, onConfirm,
           <Button
             variant={danger ? 'danger' : 'primary'}
             autoFocus
-            onClick={async () => {
-              await onConfirm();
-              onClose();
-            }}
+            disabled={action.busy}
+            onClick={() =>
+              action.run(async () => {
+                await onConfirm();
+                onClose();
+              })
+            }
           >
             {confirmLabel}
           </Button>
         </>
       }
     >
+      <ErrorLine error={action.error} />
       <div className="confirm-message">{message}</div>
     </Modal>
+  );
+}
+
+/** "Delete <name>? <consequence>": the one confirmation of every delete. */
+export function ConfirmDelete({
+  what,
+  name,
+  consequence,
+  confirmLabel,
+  onConfirm,
+  onClose,
+}: {
+  /** What is deleted, e.g. "API key": the title says "Delete API key". */
+  what: string;
+  name: string;
+  consequence: ReactNode;
+  /** The button; "Delete <what>" when not given. */
+  confirmLabel?: string;
+  onConfirm: () => Promise<void>;
+  onClose: () => void;
+}) {
+  return (
+    <ConfirmDialog
+      title={`Delete ${what}`}
+      danger
+      confirmLabel={confirmLabel ?? `Delete ${what}`}
+      message={
+        <>
+          Delete <strong>{name}</strong>? {consequence}
+        </>
+      }
+      onConfirm={onConfirm}
+      onClose={onClose}
+    />
   );
 }

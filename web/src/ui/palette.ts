@@ -41,3 +41,13 @@ export function seriesColor(name: string, i: number): string {
 export function cssVar(name: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
 }
+
+/** The axes' look in uPlot charts (histogram, result chart), read from the theme when drawn. */
+export function axisStyle() {
+  return {
+    stroke: cssVar('--muted'),
+    grid: { stroke: cssVar('--grid'), width: 1 },
+    ticks: { stroke: cssVar('--grid'), width: 1 },
+    font: '11px system-ui, sans-serif',
+  };
+}

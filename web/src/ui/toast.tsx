@@ -1,3 +1,4 @@
+import { errorMessage } from './useAsyncAction';
 import { createContext, useCallback, useContext, useState, type ReactNode } from 'react';
 
 interface Toast {
@@ -32,4 +33,25 @@ export function ToastProvider({ children }: { children: ReactNode }) {
 
 export function useToast() {
   return useContext(Ctx);
+}
+
+/**
+ * Runs a change started from a list (enable, delete, run now): a notice of `done` when it worked,
+ * then `after` (typically a reload); its error as a notice when it did not. The promise never
+ * rejects, so a handler may drop it.
+ */
+export function useNotifyAction(after?: () => void) {
+  const toast = useToast();
+  return useCallback(
+    async <R,>(call: () => Promise<R>, done?: string | ((r: R) => string)): Promise<void> => {
+      try {
+        const r = await call();
+        if (done !== undefined) toast('ok', typeof done === 'string' ? done : done(r));
+        after?.();
+      } catch (e) {
+        toast('error', errorMessage(e));
+      }
+    },
+    [toast, after],
+  );
 }

@@ -1,0 +1,87 @@
+import { useEffect, useState } from 'react';
+import type { ApiError } from '../api/client';
+import type { SearchMeta } from '../api/types';
+import { Button } from '../ui/Button';
+import { duration, localTime } from '../ui/format';
+import { Icon } from '../ui/icons';
+import type { SearchParams } from './params';
+import { LIVE_CAP } from './useSearchState';
+
+/** Why the search has no answer: an error, or (in blue) that it was cancelled. */
+export function SearchError({ error }: { error: ApiError | null }) {
+  if (!error) return null;
+  const cancelled = error.code === 'cancelled';
+  return (
+    <div className={cancelled ? 'alert alert-info' : 'alert alert-error'} role="alert" data-testid="search-error">
+      <Icon name={cancelled ? 'info' : 'alert'} />
+      <span>{error.message}</span>
+    </div>
+  );
+}
+
+/** Shows progress and Cancel once a search has run for this long: quick ones do not flicker it. */
+const PROGRESS_AFTER_MS = 300;
+
+/** "Searching… 1.2 s" with Cancel, while the run `running` (null: none) goes on. */
+export function SearchProgress({ running, onCancel }: { running: string | null; onCancel: () => void }) {
+  const elapsed = useElapsed(running);
+  if (elapsed <= PROGRESS_AFTER_MS) return null;
+  return (
+    <div className="progress" data-testid="progress">
+      <div className="progress-bar" />
+      <span className="muted small">Searching… {duration(elapsed)}</span>
+      <Button size="sm" variant="ghost" onClick={onCancel}>
+        Cancel
+      </Button>
+    </div>
+  );
+}
+
+/** Milliseconds since `running` started, ticking while it is set; 0 until its first tick. */
+function useElapsed(running: string | null): number {
+  const [tick, setTick] = useState<{ of: string; ms: number } | null>(null);
+  useEffect(() => {
+    if (running === null) return;
+    const t0 = performance.now();
+    const t = setInterval(() => setTick({ of: running, ms: performance.now() - t0 }), 100);
+    return () => clearInterval(t);
+  }, [running]);
+  return running !== null && tick?.of === running ? tick.ms : 0;
+}
+
+export function LiveNote({ paused }: { paused: boolean }) {
+  return (
+    <div className="live-note small" data-testid="live-note">
+      <span className={paused ? 'live-dot paused' : 'live-dot'} />{' '}
+      {paused ? 'Paused' : 'Live: new events appear at the top'} · keeps the newest {LIVE_CAP.toLocaleString()}
+    </div>
+  );
+}
+
+/** Why nothing matched, and when the events outside the range are, a button to search where they are. */
+export function EmptyHint({
+  hint,
+  onRange,
+}: {
+  hint: NonNullable<SearchMeta['hint']>;
+  onRange: (patch: Pick<SearchParams, 'from' | 'to'>) => void;
+}) {
+  const { earliest, latest } = hint;
+  return (
+    <div className="empty-hint" data-testid="hint">
+      <Icon name="info" />
+      <div>
+        <p>{hint.message}</p>
+        {earliest && latest && hint.eventsOutsideRange > 0 && (
+          <Button
+            size="sm"
+            variant="primary"
+            onClick={() => onRange({ from: earliest, to: new Date(Date.parse(latest) + 1000).toISOString() })}
+          >
+            Search {localTime(earliest).slice(0, 16)} → {localTime(latest).slice(0, 16)}
+          </Button>
+        )}
+      </div>
+    </div>
+  );
+}

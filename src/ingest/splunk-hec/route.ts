@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { extractToken } from '../../http/ingest-token.js';
-import { bodyOf, header, protocolEdge } from '../../http/raw-body.js';
+import { extractToken } from '../../http-kit/ingest-token.js';
+import { bodyOf, header, protocolEdge } from '../../http-kit/raw-body.js';
 import { decompressBody } from '../common/body.js';
 import { authorize, forward, timeCtx, type IngestContext } from '../common/context.js';
 import { decodeEventBody, decodeRawBody, type HecDecoded, type HecMeta } from './decode.js';

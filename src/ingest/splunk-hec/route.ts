@@ -49,10 +49,9 @@ async function ingest(
   const targets = await authorize(ctx, tok?.token);
   const body = await decompressBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
   const meta = metaOf(req);
-  const text = body.toString('utf8');
   const decoded: HecDecoded[] = raw
-    ? decodeRawBody(text, meta, timeCtx(ctx), ctx.limits)
-    : decodeEventBody(text, meta, timeCtx(ctx), ctx.limits);
+    ? decodeRawBody(body, meta, timeCtx(ctx), ctx.limits)
+    : decodeEventBody(body.toString('utf8'), meta, timeCtx(ctx), ctx.limits);
   const source = `http:${targets.principal.name}`;
   const events = decoded.map(({ index, event }) => {
     const t = targets.resolve(index);

@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The layout's rules (docs/architecture.md), checked on the source itself so they cannot rot:
- * no import cycle, ingest and events independent of storage and of HTTP, HTTP statuses only at the
- * edge, files a reader can hold in their head.
+ * no import cycle, ingest and events independent of storage and of the app (http/ above, the HTTP
+ * kit below), HTTP statuses only at the edge, files a reader can hold in their head.
  */
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'src');
@@ -101,17 +101,29 @@ describe('the source layout', () => {
     assert.deepEqual(bad, []);
   });
 
-  it("lets only a protocol's route and responder see HTTP", () => {
+  it("lets only a protocol's route and responder see the HTTP kit", () => {
     const bad = [...graph]
       .filter(([f]) => /^(ingest|events)\//.test(f) && !isProtocolEdge(f))
-      .flatMap(([f, deps]) => deps.filter((d) => d.startsWith('http/')).map((d) => `${f} → ${d}`));
+      .flatMap(([f, deps]) => deps.filter((d) => d.startsWith('http-kit/')).map((d) => `${f} → ${d}`));
     assert.deepEqual(bad, []);
   });
 
-  it("sets HTTP statuses only in http/ and the protocols' responders", () => {
+  it('keeps one direction between the app and ingest: http/ above, the HTTP kit below both', () => {
+    // http/ composes the app and mounts every protocol's route; the protocols get what they share
+    // with it (error statuses, raw bodies, tokens, the principal) from http-kit/, never from http/
+    const above = (f: string, deps: string[], prefix: string) =>
+      deps.filter((d) => d.startsWith(prefix)).map((d) => `${f} → ${d}`);
+    const bad = [...graph].flatMap(([f, deps]) => [
+      ...(/^(ingest|events)\//.test(f) ? above(f, deps, 'http/') : []),
+      ...(f.startsWith('http-kit/') ? [...above(f, deps, 'http/'), ...above(f, deps, 'ingest/')] : []),
+    ]);
+    assert.deepEqual(bad, []);
+  });
+
+  it("sets HTTP statuses only in http/, http-kit/ and the protocols' responders", () => {
     const status = /\b(?:code|status|statusCode)\s*[:(=]\s*[1-5]\d\d\b|\.code\(\s*[1-5]\d\d\b/;
     const bad = [...text]
-      .filter(([f, t]) => !f.startsWith('http/') && !/\/respond\.ts$/.test(f) && status.test(code(t)))
+      .filter(([f, t]) => !/^http(-kit)?\//.test(f) && !/\/respond\.ts$/.test(f) && status.test(code(t)))
       .map(([f]) => f);
     assert.deepEqual(bad, []);
   });

@@ -1,6 +1,6 @@
 /**
  * The closed catalog of error codes. Every error svc answers carries one of these.
- * `kind` is the protocol-neutral class; only src/http/errors.ts maps kinds to HTTP status,
+ * `kind` is the protocol-neutral class; only src/http-kit/errors.ts maps kinds to HTTP status,
  * and protocol adapters translate kinds into their own error shapes at the edge.
  */
 export type ErrorKind =

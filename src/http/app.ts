@@ -1,7 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { SvcError } from '../errors/svc-error.js';
 import { VERSION } from '../version.js';
-import { sendError, toSvcError } from './errors.js';
+import { sendError, toSvcError } from '../http-kit/errors.js';
 import type { AppDeps } from './deps.js';
 import { versionRoutes } from './routes/version.js';
 import { registerAuthHook } from './auth-hook.js';
@@ -121,13 +121,5 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 declare module 'fastify' {
   interface FastifyInstance {
     deps: AppDeps;
-  }
-  interface FastifyContextConfig {
-    /**
-     * Who may call a route; the auth hook enforces it before the handler runs.
-     * public: anyone; session: any logged-in user or standard key; standard / admin: API scope;
-     * mcp: the /mcp rules; ingest: ingest tokens only; agent: standard, or an MCP key allowed the agent tool.
-     */
-    access?: 'public' | 'authenticated' | 'standard' | 'admin' | 'mcp' | 'ingest' | 'agent';
   }
 }

@@ -3,9 +3,8 @@ import type { AuthService } from '../auth/service.js';
 import type { Principal } from '../auth/principal.js';
 import { canUseTool, hasScope, isAdmin } from '../auth/rbac.js';
 import { SvcError, bug } from '../errors/svc-error.js';
-import { ALL_INGEST_SCHEMES, extractToken } from './ingest-token.js';
-
-export type Access = 'public' | 'authenticated' | 'standard' | 'admin' | 'mcp' | 'ingest' | 'agent';
+import { ALL_INGEST_SCHEMES, extractToken } from '../http-kit/ingest-token.js';
+import type { Access } from '../http-kit/access.js';
 
 /** The session cookie the login route sets (HttpOnly, SameSite=Strict). */
 export const SESSION_COOKIE = 'svc_session';
@@ -23,7 +22,7 @@ export function restCredential(request: FastifyRequest): string | undefined {
   return sessionCookie(request.headers.cookie);
 }
 
-/** The ingest token of a push in any shipper's native form (ingest-token.ts). */
+/** The ingest token of a push in any shipper's native form (http-kit/ingest-token.ts). */
 export function ingestCredential(request: FastifyRequest): string | undefined {
   return extractToken(request.headers.authorization, ALL_INGEST_SCHEMES)?.token;
 }
@@ -143,17 +142,4 @@ function recordRejection(request: FastifyRequest, secret: string, err: SvcError)
     user: request.principal?.kind === 'user' ? request.principal.name : undefined,
     remote_address: request.ip,
   });
-}
-
-/** The principal the hook set; a route that runs without one is a bug (it declared `public`). */
-export function principalOf(request: FastifyRequest): Principal {
-  if (!request.principal) throw bug(`no principal on ${request.method} ${request.url.split('?')[0]}: route is public?`);
-  return request.principal;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Who is calling; set by the auth hook for every non-public route. */
-    principal?: Principal;
-  }
 }

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { errorBody } from './errors.js';
+import { errorBody } from '../http-kit/errors.js';
 import { SvcError } from '../errors/svc-error.js';
 
 /**

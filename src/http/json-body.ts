@@ -6,7 +6,7 @@ import { SvcError } from '../errors/svc-error.js';
  * default refuses a `__proto__` or `constructor.prototype` key (prototype poisoning) but answers it
  * as "Body is not valid JSON", which names nothing. Here the body is parsed by JSON.parse (which
  * makes `__proto__` an own key and never touches a prototype) and such keys are refused by name.
- * Protocol plugins replace every parser in their own scope (http/raw-body.ts), so ingest bodies
+ * Protocol plugins replace every parser in their own scope (http-kit/raw-body.ts), so ingest bodies
  * never come here: a `__proto__` key in an event is kept as a field there.
  */
 export function useJsonBodies(app: FastifyInstance, bodyLimit: number): void {

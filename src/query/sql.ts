@@ -1,4 +1,5 @@
 import { fieldColumn } from '../events/field-column.js';
+import { ident as quoteIdent, lit, withoutNul } from '../storage/sql-quote.js';
 
 /**
  * SQL text helpers. Every user-provided string that reaches DuckDB goes through `str` (a string
@@ -7,7 +8,7 @@ import { fieldColumn } from '../events/field-column.js';
 
 /** A DuckDB string literal: single quotes doubled; NUL (which DuckDB rejects) dropped. */
 export function str(s: string): string {
-  return `'${s.replace(/\u0000/g, '').replace(/'/g, "''")}'`;
+  return lit(withoutNul(s));
 }
 
 /**
@@ -29,7 +30,7 @@ export function fieldOfColumnSql(sql: string): string {
 }
 
 function quoted(name: string): string {
-  return `"${name.replace(/\u0000/g, '').replace(/"/g, '""')}"`;
+  return quoteIdent(withoutNul(name));
 }
 
 /** Escapes RE2 metacharacters so `s` matches itself. */

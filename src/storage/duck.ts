@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { QueryResult, RowChunk } from './types.js';
+import { lit } from './sql-quote.js';
 
 /**
  * The one DuckDB instance of the process, with a small pool of connections.
@@ -146,16 +147,6 @@ function plainRows(rows: unknown[][]): unknown[][] {
     }
   }
   return rows;
-}
-
-/** SQL string literal. */
-export function lit(s: string): string {
-  return `'${s.replaceAll("'", "''")}'`;
-}
-
-/** SQL quoted identifier. */
-export function ident(s: string): string {
-  return `"${s.replaceAll('"', '""')}"`;
 }
 
 /**

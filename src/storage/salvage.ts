@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Logger } from 'pino';
-import { ident, lit, queryOn, type Duck } from './duck.js';
+import { queryOn, type Duck } from './duck.js';
+import { ident, lit } from './sql-quote.js';
 import { sidecarPath, type Block } from './blocks/block-files.js';
 import type { BlockTarget } from './blocks/block-writer.js';
 import { writeBlocks } from './blocks/seal-blocks.js';

@@ -1,5 +1,6 @@
 import { closeSync, openSync, rmSync } from 'node:fs';
-import { lit, type Duck } from './duck.js';
+import type { Duck } from './duck.js';
+import { lit } from './sql-quote.js';
 import { syncDir } from './fsync.js';
 import { Wal } from './wal/wal.js';
 import type { LiveSegment } from './wal/live-segment.js';

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DAY_US } from '../../src/storage/partition.js';
 import { MAX_PROMOTED_FIELDS } from '../../src/storage/blocks/block-writer.js';
-import { ident } from '../../src/storage/duck.js';
+import { ident } from '../../src/storage/sql-quote.js';
 import { fieldColumn } from '../../src/events/field-column.js';
 import { T0, countWhere, makeEvents, openStorage } from './helpers.js';
 

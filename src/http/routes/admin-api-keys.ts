@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { MAX_EXPIRY_DAYS } from '../../auth/api-keys.js';
-import { principalOf } from '../auth-hook.js';
+import { principalOf } from '../../http-kit/access.js';
 import { allowSchema, itemRoutes, nameSchema, parseInput, scopeSchema } from './admin-input.js';
 
 const createKey = z

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { principalOf } from '../auth-hook.js';
+import { principalOf } from '../../http-kit/access.js';
 import { envIndexName, itemRoutes, nameSchema, parseInput } from './admin-input.js';
 
 const createToken = z

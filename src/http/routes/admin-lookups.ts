@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { SvcError } from '../../errors/svc-error.js';
-import { principalOf } from '../auth-hook.js';
-import { sendError, toSvcError } from '../errors.js';
+import { principalOf } from '../../http-kit/access.js';
+import { sendError, toSvcError } from '../../http-kit/errors.js';
 import { parseInput } from './admin-input.js';
 
 const nameParams = z.object({ name: z.string().min(1).max(100) });

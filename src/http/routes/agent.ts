@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { principalOf } from '../auth-hook.js';
+import { principalOf } from '../../http-kit/access.js';
 import { parseInput } from './admin-input.js';
 import { runAgent, type AgentEvent, type AgentRequest } from '../../agent/agent.js';
 import { writeQuery } from '../../agent/write-query.js';

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { Principal } from '../../auth/principal.js';
 import { SvcError } from '../../errors/svc-error.js';
-import { SESSION_COOKIE, principalOf } from '../auth-hook.js';
+import { SESSION_COOKIE } from '../auth-hook.js';
+import { principalOf } from '../../http-kit/access.js';
 import { parseInput } from './admin-input.js';
 
 const login = z

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { catalog, type Extent } from '../../query/catalog.js';
 import { isoFromUs } from '../../query/time-range.js';
-import { principalOf } from '../auth-hook.js';
+import { principalOf } from '../../http-kit/access.js';
 
 interface ExtentJson {
   events: number;

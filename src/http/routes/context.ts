@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MAX_SIDE } from '../../query/context.js';
 import { exactTimeUs } from '../../query/time-range.js';
 import type { ContextResult } from '../../query/types.js';
-import { principalOf } from '../auth-hook.js';
+import { principalOf } from '../../http-kit/access.js';
 import { parseInput } from './admin-input.js';
 import { withCancel } from './search-params.js';
 

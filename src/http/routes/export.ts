@@ -5,7 +5,7 @@ import { SvcError, isSvcError } from '../../errors/svc-error.js';
 import { DEFAULT_EXPORT_MAX, MAX_EXPORT } from '../../query/export.js';
 import type { EventJson, ExportHead, ExportSink } from '../../query/types.js';
 import { VERSION } from '../../version.js';
-import { principalOf } from '../auth-hook.js';
+import { principalOf } from '../../http-kit/access.js';
 import { parseInput } from './admin-input.js';
 import {
   EVENT_COLUMNS,

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { isAdmin } from '../../auth/rbac.js';
-import { principalOf } from '../auth-hook.js';
+import { principalOf } from '../../http-kit/access.js';
 import { idParams, nameSchema, parseInput } from './admin-input.js';
 import { AI_ROWS_MAX } from '../../monitors/ai-condition.js';
 

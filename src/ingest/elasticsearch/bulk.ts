@@ -3,6 +3,8 @@
  * line. Pure parsing, no HTTP. `_type` and other per-action metadata are ignored.
  */
 
+import { forEachLine } from '../common/lines.js';
+
 export type BulkOpName = 'index' | 'create' | 'update' | 'delete';
 const OPS_WITH_SOURCE = new Set(['index', 'create', 'update']);
 
@@ -21,29 +23,14 @@ export interface BulkOp {
 
 export class BulkSyntaxError extends Error {}
 
-/** True when the line holds only spaces/tabs (or nothing). */
-function isBlank(line: string): boolean {
-  for (let i = 0; i < line.length; i++) {
-    const c = line.charCodeAt(i);
-    if (c !== 0x20 && c !== 0x09) return false;
-  }
-  return true;
-}
-
-/** Splits on LF (CRLF tolerated) and drops blank lines. */
-function splitLines(text: string): string[] {
+/**
+ * The non-blank lines of the body, as the line protocols read them (ingest/common/lines.ts: BOM,
+ * CRLF, blank lines), each its own string: a document's source line becomes its message when it has
+ * none, and must not keep the whole body alive. Action lines are numbered over the non-blank lines.
+ */
+function splitLines(body: Buffer): string[] {
   const out: string[] = [];
-  let start = 0;
-  while (start < text.length) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    const stop = end > start && text.charCodeAt(end - 1) === 0x0d ? end - 1 : end;
-    if (stop > start) {
-      const line = text.slice(start, stop);
-      if (!isBlank(line)) out.push(line);
-    }
-    start = end + 1;
-  }
+  forEachLine(body, (start, end) => out.push(body.toString('utf8', start, end)));
   return out;
 }
 
@@ -83,9 +70,9 @@ function parseSource(line: string | undefined): Pick<BulkOp, 'doc' | 'raw' | 'do
  * Parses a bulk body. A malformed action line makes the whole request invalid (BulkSyntaxError,
  * as in Elasticsearch); a malformed source line only fails its item.
  */
-export function parseBulk(text: string, pathIndex?: string): BulkOp[] {
+export function parseBulk(body: Buffer, pathIndex?: string): BulkOp[] {
   const ops: BulkOp[] = [];
-  const lines = splitLines(text);
+  const lines = splitLines(body);
   // fast path: shippers repeat the same action line; parse it once per request
   let lastLine = '';
   let last: { op: string; meta: Record<string, unknown> } | undefined;

@@ -54,7 +54,7 @@ export function decodeBulkJob(job: EsBulkJob): EsBulkDecoded {
   const body = Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength);
   let ops: BulkOp[];
   try {
-    ops = parseBulk(body.toString('utf8'), job.pathIndex);
+    ops = parseBulk(body, job.pathIndex);
   } catch (e) {
     if (e instanceof BulkSyntaxError) throw new SvcError('invalid_input', e.message);
     throw e;

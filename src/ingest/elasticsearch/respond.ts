@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { SvcError } from '../../errors/svc-error.js';
-import { STATUS_BY_KIND, setErrorStatus, setRetryAfter } from '../../http/errors.js';
+import { STATUS_BY_KIND, setErrorStatus, setRetryAfter } from '../../http-kit/errors.js';
 import type { BulkItem } from './bulk-item.js';
 import { esErrorType } from './bulk-item.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { SvcError } from '../../errors/svc-error.js';
-import { setErrorStatus } from '../../http/errors.js';
+import { setErrorStatus } from '../../http-kit/errors.js';
 
 /** Loki's edge: success is 204 with no body; errors are plain text like Loki's own. */
 

@@ -2,6 +2,7 @@ import type { EventDefaults } from '../../events/flatten.js';
 import type { EventLimits } from '../../events/limits.js';
 import { timeContext } from '../../events/timestamp.js';
 import type { DecodeKind } from '../common/decode-pool.js';
+import { firstContent } from '../common/lines.js';
 import { decodeJson, decodeNdjson, decodeText, type DecodeResult } from './decode.js';
 
 /**
@@ -38,13 +39,7 @@ export function decoderFor(mediaType: string, body: Buffer): Decoder {
   if (mediaType.startsWith('text/')) return decodeText;
   if (mediaType === 'application/json') return decodeJson;
   if (NDJSON_TYPES.has(mediaType) || mediaType.endsWith('+json') || mediaType.endsWith('ndjson')) return decodeNdjson;
-  return startsWithBrace(body) ? decodeNdjson : decodeText;
-}
-
-function startsWithBrace(buf: Buffer): boolean {
-  let i = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
-  while (i < buf.length && (buf[i] === 32 || buf[i] === 9 || buf[i] === 10 || buf[i] === 13)) i++;
-  return buf[i] === 0x7b;
+  return body[firstContent(body)] === 0x7b /* { */ ? decodeNdjson : decodeText;
 }
 
 /** Decodes a body into events and its malformed lines. Pure: the same answer on any thread. */

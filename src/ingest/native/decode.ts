@@ -9,16 +9,13 @@ import {
 } from '../../events/limits.js';
 import { TextLineTimes } from '../../events/text-time.js';
 import type { TimeContext } from '../../events/timestamp.js';
+import { firstContent, forEachLine, lineEnd } from '../common/lines.js';
 
 /**
  * Native ingest bodies → LogEvents, in one pass over the (decompressed) bytes.
  *
- * Lines: split on LF; a CR before the LF is dropped; the last line needs no LF; lines of only
- * spaces/tabs are skipped (they count for line numbers, which are 1-based over the whole body).
- * A UTF-8 BOM at the start is ignored.
- *
- * Each line is decoded from the Buffer into its own string (not a slice of one big body string),
- * so events held in the writer's live buffer do not keep the whole request body alive.
+ * Lines as ingest/common/lines.ts reads them: BOM ignored, LF or CRLF, blank lines skipped but
+ * counted (line numbers are 1-based over the whole body), each line decoded into its own string.
  */
 
 export interface LineError {
@@ -39,33 +36,6 @@ const MAX_ERROR_TEXT = 120;
 
 /** Shared by every text event: text lines carry no fields. Frozen so a bug that writes to it throws. */
 const NO_FIELDS: Record<string, FieldValue> = Object.freeze({}) as Record<string, FieldValue>;
-
-const LF = 10;
-const CR = 13;
-
-/** Calls `fn(start, end, lineNo)` for every non-blank line of `buf` (end excludes CR/LF). */
-function forEachLine(buf: Buffer, fn: (start: number, end: number, lineNo: number) => void): void {
-  const len = buf.length;
-  let start = len >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
-  let lineNo = 0;
-  while (start < len) {
-    let nl = buf.indexOf(LF, start);
-    if (nl < 0) nl = len;
-    lineNo++;
-    let end = nl;
-    if (end > start && buf[end - 1] === CR) end--;
-    if (!isBlank(buf, start, end)) fn(start, end, lineNo);
-    start = nl + 1;
-  }
-}
-
-function isBlank(buf: Buffer, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
-    const c = buf[i];
-    if (c !== 32 && c !== 9 && c !== CR) return false;
-  }
-  return true;
-}
 
 function addError(r: DecodeResult, line: number, message: string): void {
   r.errors++;
@@ -153,7 +123,7 @@ export function decodeJson(
   ctx: TimeContext,
   limits: EventLimits = DEFAULT_EVENT_LIMITS,
 ): DecodeResult {
-  const first = firstNonSpace(buf);
+  const first = firstContent(buf);
   // NDJSON unless the first line alone is not a complete JSON value (an array or pretty-printed object)
   if (buf[first] !== 0x5b && firstLineParses(buf, first)) return decodeNdjson(buf, d, ctx, limits);
   let whole: unknown;
@@ -176,20 +146,12 @@ export function decodeJson(
 }
 
 function firstLineParses(buf: Buffer, start: number): boolean {
-  let nl = buf.indexOf(LF, start);
-  if (nl < 0) nl = buf.length;
   try {
-    JSON.parse(buf.toString('utf8', start, nl));
+    JSON.parse(buf.toString('utf8', start, lineEnd(buf, start)));
     return true;
   } catch {
     return false;
   }
-}
-
-function firstNonSpace(buf: Buffer): number {
-  let i = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
-  while (i < buf.length && (buf[i] === 32 || buf[i] === 9 || buf[i] === CR || buf[i] === LF)) i++;
-  return i;
 }
 
 /** The object of one NDJSON line, or the error message. */

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { SvcError } from '../../errors/svc-error.js';
-import { principalOf } from '../../http/auth-hook.js';
+import { principalOf } from '../../http-kit/access.js';
 import type { IngestContext } from '../common/context.js';
-import { bodyOf, header, protocolEdge } from '../../http/raw-body.js';
+import { bodyOf, header, protocolEdge } from '../../http-kit/raw-body.js';
 import { mediaType } from '../common/body.js';
 import { ingestNative, type NativeQuery } from './ingest.js';
 import { sendIngested, sendNativeError } from './respond.js';

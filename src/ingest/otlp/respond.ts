@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { SvcError } from '../../errors/svc-error.js';
-import { setErrorStatus } from '../../http/errors.js';
+import { setErrorStatus } from '../../http-kit/errors.js';
 import { ExportLogsServiceResponse, GRPC, RpcStatus } from './logs-proto.js';
 
 /**

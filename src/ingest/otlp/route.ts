@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SvcError } from '../../errors/svc-error.js';
-import { extractToken } from '../../http/ingest-token.js';
-import { bodyOf, header, protocolEdge } from '../../http/raw-body.js';
+import { extractToken } from '../../http-kit/ingest-token.js';
+import { bodyOf, header, protocolEdge } from '../../http-kit/raw-body.js';
 import { decompressBody, mediaType } from '../common/body.js';
 import { authorize, forward, nowUs, type IngestContext } from '../common/context.js';
 import { decodeJob } from '../common/decode-pool.js';

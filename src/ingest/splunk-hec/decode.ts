@@ -11,6 +11,7 @@ import {
   TIME_ORIGINAL_FIELD,
   type EventLimits,
 } from '../../events/limits.js';
+import { forEachLine } from '../common/lines.js';
 import { hecError } from './hec-error.js';
 import { splitConcatenatedJson } from './split-events.js';
 
@@ -148,21 +149,24 @@ export function decodeEventBody(
 }
 
 /**
- * `/services/collector/raw`: one event per non-empty line, metadata from the query string; the
- * time as for native text lines (events/text-time.ts): the line's own leading timestamp, the
- * previous line's for a continuation line, else arrival.
+ * `/services/collector/raw`: one event per non-empty line (read as native text lines are,
+ * ingest/common/lines.ts), metadata from the query string; the time as for native text lines
+ * (events/text-time.ts): the line's own leading timestamp, the previous line's for a continuation
+ * line, else arrival.
  */
 export function decodeRawBody(
-  text: string,
+  body: Buffer,
   meta: HecMeta,
   time: TimeContext,
   limits: EventLimits = DEFAULT_EVENT_LIMITS,
 ): HecDecoded[] {
   const out: HecDecoded[] = [];
   const times = new TextLineTimes(time, time.nowUs);
-  for (const rawLine of text.split('\n')) {
-    const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
-    if (line.trim().length === 0) continue;
+  forEachLine(body, (start, end) => {
+    const line = body.toString('utf8', start, end);
+    // HEC raw has always skipped lines of any Unicode white space (no-break spaces, form feeds), not
+    // only the reader's spaces and tabs: kept so such a line stays no event
+    if (line.trim().length === 0) return;
     const fields: Record<string, FieldValue> = meta.channel ? { channel: meta.channel } : {};
     const timeUs = times.timeOf(line);
     if (times.original !== undefined) fields[TIME_ORIGINAL_FIELD] = times.original;
@@ -177,7 +181,7 @@ export function decodeRawBody(
       fields,
     };
     out.push({ index: meta.index, event: fitted(event, out.length, limits) });
-  }
+  });
   if (out.length === 0) throw hecError('No data', 5);
   return out;
 }

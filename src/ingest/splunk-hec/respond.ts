@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { SvcError } from '../../errors/svc-error.js';
-import { setErrorStatus } from '../../http/errors.js';
+import { setErrorStatus } from '../../http-kit/errors.js';
 
 /**
  * Splunk HEC's edge: every body is `{"text", "code"}` with Splunk's own codes and statuses

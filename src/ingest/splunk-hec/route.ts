@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { extractToken } from '../../http/ingest-token.js';
-import { bodyOf, header, protocolEdge } from '../../http/raw-body.js';
+import { extractToken } from '../../http-kit/ingest-token.js';
+import { bodyOf, header, protocolEdge } from '../../http-kit/raw-body.js';
 import { decompressBody } from '../common/body.js';
 import { authorize, forward, timeCtx, type IngestContext } from '../common/context.js';
 import { decodeEventBody, decodeRawBody, type HecDecoded, type HecMeta } from './decode.js';
@@ -49,10 +49,9 @@ async function ingest(
   const targets = await authorize(ctx, tok?.token);
   const body = await decompressBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
   const meta = metaOf(req);
-  const text = body.toString('utf8');
   const decoded: HecDecoded[] = raw
-    ? decodeRawBody(text, meta, timeCtx(ctx), ctx.limits)
-    : decodeEventBody(text, meta, timeCtx(ctx), ctx.limits);
+    ? decodeRawBody(body, meta, timeCtx(ctx), ctx.limits)
+    : decodeEventBody(body.toString('utf8'), meta, timeCtx(ctx), ctx.limits);
   const source = `http:${targets.principal.name}`;
   const events = decoded.map(({ index, event }) => {
     const t = targets.resolve(index);

@@ -1,7 +1,7 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { lit } from '../duck.js';
+import { lit } from '../sql-quote.js';
 import { columnType } from './field-types.js';
 import { blockDir, publishBlock, type Block } from './block-files.js';
 import type { BlockField, BlockMeta } from './sidecar.js';

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { ident, lit } from '../duck.js';
+import { ident, lit } from '../sql-quote.js';
 import { bitsOfColumnType } from './field-types.js';
 import type { Block } from './block-files.js';
 import { chooseFields, writeBlockFile, type BlockTarget } from './block-writer.js';

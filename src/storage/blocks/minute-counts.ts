@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { lit, queryOn } from '../duck.js';
+import { queryOn } from '../duck.js';
+import { lit } from '../sql-quote.js';
 import { MINUTE_US } from '../partition.js';
 
 export { MINUTE_US };

@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { queryOn, ident, jsonKeyPath, jsonKeyPathSql, lit } from '../duck.js';
+import { queryOn, jsonKeyPath, jsonKeyPathSql } from '../duck.js';
+import { ident, lit } from '../sql-quote.js';
 import { kindOfJsonType } from './field-types.js';
 import { deleteBlockFiles, type Block } from './block-files.js';
 import type { BlockField, BlockMeta } from './sidecar.js';

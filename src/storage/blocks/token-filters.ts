@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { lit } from '../duck.js';
+import { lit } from '../sql-quote.js';
 import { Bloom } from './bloom.js';
 import { TOKEN_SPLIT_SQL, tokenHashSql } from './tokens.js';
 

@@ -1,5 +1,6 @@
 import { fieldColumn } from '../../events/field-column.js';
-import { ident, jsonKeyPath, lit } from '../duck.js';
+import { jsonKeyPath } from '../duck.js';
+import { ident, lit } from '../sql-quote.js';
 import type { Block } from '../blocks/block-files.js';
 import { liveRowsSql } from '../wal/live-columns.js';
 import type { ScanSpec } from '../types.js';

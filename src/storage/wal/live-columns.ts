@@ -1,7 +1,8 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { lit, type Duck } from '../duck.js';
+import type { Duck } from '../duck.js';
+import { lit } from '../sql-quote.js';
 import type { LiveSegment } from './live-segment.js';
 import { walRowsSql } from './wal-line.js';
 

@@ -1,4 +1,5 @@
 import type { LogEvent } from '../../events/event.js';
+import { lit } from '../sql-quote.js';
 
 // The WAL line format, in one place for the side that writes it (batch-encode.ts) and the sides
 // that read it back through DuckDB (seal, scans of live data, replay without a summary).
@@ -14,7 +15,7 @@ export const WAL_COLUMNS_SQL =
 
 /** A table expression over WAL segment files (torn last lines are skipped). */
 export function walReadSql(paths: string[]): string {
-  const list = paths.map((p) => `'${p.replaceAll("'", "''")}'`).join(', ');
+  const list = paths.map(lit).join(', ');
   return `read_json([${list}], format='newline_delimited', ${WAL_COLUMNS_SQL}, ignore_errors=true)`;
 }
 

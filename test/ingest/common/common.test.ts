@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync, deflateSync } from 'node:zlib';
 import { decompressBody, mediaType } from '../../../src/ingest/common/body.js';
-import { extractToken } from '../../../src/http/ingest-token.js';
+import { extractToken } from '../../../src/http-kit/ingest-token.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 

@@ -7,7 +7,7 @@ import { SvcError } from '../../../src/errors/svc-error.js';
 import type { LogEvent } from '../../../src/events/event.js';
 import type { Writer, WriteOptions } from '../../../src/events/writer.js';
 import { eventsOf, type WriteBatch } from '../../../src/storage/wal/batch-encode.js';
-import { sendError, toSvcError } from '../../../src/http/errors.js';
+import { sendError, toSvcError } from '../../../src/http-kit/errors.js';
 import { nativeRoutes } from '../../../src/ingest/native/route.js';
 import type { IngestContext } from '../../../src/ingest/common/context.js';
 import { DEFAULT_EVENT_LIMITS } from '../../../src/events/limits.js';

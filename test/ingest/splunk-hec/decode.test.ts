@@ -95,7 +95,7 @@ describe('decodeEventBody', () => {
 describe('decodeRawBody', () => {
   it('makes one event per line with query metadata and a leading timestamp', () => {
     const out = decodeRawBody(
-      '2026-11-20T10:00:00Z first line\r\n\nsecond line\n',
+      Buffer.from('2026-11-20T10:00:00Z first line\r\n\nsecond line\n'),
       { index: 'raw', sourcetype: 'st' },
       time,
     );
@@ -110,11 +110,20 @@ describe('decodeRawBody', () => {
   it("gives a continuation line its parent's time and a date inside the text none", () => {
     const body =
       '2026-11-20T10:00:00Z failed\n\tat a.B(C.java:1)\nconnection from 1.2.3.4 (h) at Fri Jun 17 07:07:00 2005\n';
-    const out = decodeRawBody(body, {}, time);
+    const out = decodeRawBody(Buffer.from(body), {}, time);
     const t = Date.parse('2026-11-20T10:00:00Z') * 1000;
     assert.deepEqual(
       out.map((d) => d.event.timeUs),
       [t, t, NOW * 1000],
     );
+  });
+
+  it('reads lines as native text does: a byte-order mark is not part of the first event', () => {
+    const out = decodeRawBody(Buffer.from('\ufeff2026-11-20T10:00:00Z first\r\n \t\n\u00a0\nsecond'), {}, time);
+    assert.deepEqual(
+      out.map((d) => d.event.message),
+      ['2026-11-20T10:00:00Z first', 'second'],
+    );
+    assert.equal(out[0].event.timeUs, Date.parse('2026-11-20T10:00:00Z') * 1000);
   });
 });

@@ -81,7 +81,7 @@ async function openStore(kind: string): Promise<BenchStore> {
     region: process.env.AWS_REGION ?? 'us-east-1',
     pathStyle: true,
   });
-  const env = { SVC_STORE: `s3://${bucket}/${prefix}`, SVC_S3_ENDPOINT: endpoint!, SVC_S3_PATH_STYLE: 'true' };
+  const env = { SVC_STORE: `s3://${bucket}/${prefix}`, SVC_S3_ENDPOINT: endpoint, SVC_S3_PATH_STYLE: 'true' };
   return { store, env, stop: () => (store.close(), stopFixture()) };
 }
 

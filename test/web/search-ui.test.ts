@@ -250,7 +250,7 @@ describe('the search page in Chromium', { skip }, () => {
     const shown = await open(params);
     await page.click('button:has-text("Export")');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-csv]')]);
-    const csv = parseCsv(readFileSync((await download.path())!, 'utf8'));
+    const csv = parseCsv(readFileSync(await download.path(), 'utf8'));
     const header = csv[0];
     const rows = csv.slice(1);
     assert.equal(rows.length, shown);

@@ -148,7 +148,7 @@ export class SamlSso {
     const envValues = Object.fromEntries(
       Object.entries(this.effective)
         .filter(([, v]) => v?.from === 'env')
-        .map(([k, v]) => [k, String(v!.value)]),
+        .map(([k, v]) => [k, String(v.value)]),
     );
     const fromEnv = Object.keys(envValues) as SamlField[];
     const envVars = Object.fromEntries(fromEnv.map((f) => [f, ENV_NAME[f]]));

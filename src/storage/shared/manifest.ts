@@ -85,7 +85,7 @@ export function parseManifest(data: Buffer, key: string): Manifest {
   const r = schema.safeParse(json);
   if (!r.success)
     throw new Error(`cannot parse manifest ${key}: ${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message}`);
-  return r.data as Manifest;
+  return r.data;
 }
 
 /**

@@ -5,7 +5,7 @@ import { splunkHecRoutes } from '../../../src/ingest/splunk-hec/route.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
 const require = createRequire(import.meta.url);
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+
 const { Logger: SplunkLogger } = require('splunk-logging') as {
   Logger: new (cfg: Record<string, unknown>) => SplunkLoggerT;
 };

@@ -19,7 +19,7 @@ export class SyslogFramer {
   /** Feeds a chunk; returns the complete messages it finished (trailing CR/LF/NUL trimmed). */
   push(chunk: Buffer): string[] {
     const out: string[] = [];
-    let data = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
+    const data = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
     let p = 0;
     for (;;) {
       if (this.skip > 0) {
@@ -44,7 +44,6 @@ export class SyslogFramer {
       p = next;
     }
     this.buf = p >= data.length ? Buffer.alloc(0) : Buffer.from(data.subarray(p));
-    data = Buffer.alloc(0);
     return out;
   }
 

@@ -64,7 +64,7 @@ async function openStore(kind: string): Promise<BenchStore> {
   if (!endpoint) {
     // @ts-expect-error: a plain ESM script of the test runner, without types
     const { startS3Fixture } = (await import('../scripts/s3-fixture.mjs')) as {
-      startS3Fixture(): Promise<{ env: Record<string, string>; seconds: number; stop(): void }>;
+      startS3Fixture: () => Promise<{ env: Record<string, string>; seconds: number; stop(): void }>;
     };
     const f = await startS3Fixture();
     console.log(`S3: a one-node Ceph with its RADOS Gateway, up in ${f.seconds.toFixed(1)} s`);

@@ -10,8 +10,11 @@ const { Logger: SplunkLogger } = require('splunk-logging') as {
   Logger: new (cfg: Record<string, unknown>) => SplunkLoggerT;
 };
 interface SplunkLoggerT {
-  send(ctx: Record<string, unknown>, cb?: (err: unknown, resp: { statusCode: number }, body: unknown) => void): void;
-  flush(cb?: (err: unknown, resp: { statusCode: number }, body: unknown) => void): void;
+  send(
+    ctx: Record<string, unknown>,
+    cb?: (err: Error | null | undefined, resp: { statusCode: number }, body: unknown) => void,
+  ): void;
+  flush(cb?: (err: Error | null | undefined, resp: { statusCode: number }, body: unknown) => void): void;
   error: (err: unknown) => void;
 }
 

@@ -285,7 +285,12 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
       },
       Math.min(1000, this.tuning.segmentAgeMs),
     );
-    const sweep = setInterval(() => void this.sweep(), this.opts.config.retentionSweepSecs * 1000);
+    // nothing awaits a timer's sweep: its failure (a block file that cannot be removed, a listener
+    // that throws) is logged here, or it would be an unhandled rejection, which ends the process
+    const sweep = setInterval(
+      () => void this.sweep().catch((err: unknown) => this.opts.log.error({ err }, 'retention sweep failed')),
+      this.opts.config.retentionSweepSecs * 1000,
+    );
     const merge = setInterval(() => {
       if (this.tuning.merge) this.queue(() => this.mergeRound());
     }, 10_000);

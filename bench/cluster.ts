@@ -65,7 +65,7 @@ async function openStore(kind: string): Promise<BenchStore> {
   if (!endpoint) {
     // @ts-expect-error: a plain ESM script of the test runner, without types
     const { startS3Fixture } = (await import('../scripts/s3-fixture.mjs')) as {
-      startS3Fixture(): Promise<{ env: Record<string, string>; seconds: number; stop(): void }>;
+      startS3Fixture: () => Promise<{ env: Record<string, string>; seconds: number; stop(): void }>;
     };
     const f = await startS3Fixture();
     console.log(`S3: a one-node Ceph with its RADOS Gateway, up in ${f.seconds.toFixed(1)} s`);
@@ -82,7 +82,7 @@ async function openStore(kind: string): Promise<BenchStore> {
     region: process.env.AWS_REGION ?? 'us-east-1',
     pathStyle: true,
   });
-  const env = { SVC_STORE: `s3://${bucket}/${prefix}`, SVC_S3_ENDPOINT: endpoint!, SVC_S3_PATH_STYLE: 'true' };
+  const env = { SVC_STORE: `s3://${bucket}/${prefix}`, SVC_S3_ENDPOINT: endpoint, SVC_S3_PATH_STYLE: 'true' };
   return { store, env, stop: () => (store.close(), stopFixture()) };
 }
 

@@ -67,10 +67,10 @@ function main(): void {
     .filter((d) => existsSync(join(root, d, `${d}_2k.log_structured.csv`)))
     .sort();
   for (const d of sets) {
-    const structured = parseCsv(readFileSync(join(root, d, `${d}_2k.log_structured.csv`)), { columns: true }) as {
-      Content: string;
-      EventId: string;
-    }[];
+    const structured = parseCsv<{ Content: string; EventId: string }>(
+      readFileSync(join(root, d, `${d}_2k.log_structured.csv`)),
+      { columns: true },
+    );
     const raw = readFileSync(join(root, d, `${d}_2k.log`), 'utf8')
       .split(/\r?\n/)
       .filter((l) => l.length > 0);

@@ -145,9 +145,7 @@ async function disconnect(
 
 async function main(): Promise<void> {
   const all = bodies();
-  const env = Object.fromEntries(
-    (a.env as string[]).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-  );
+  const env = Object.fromEntries(a.env.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const srv = await startServer(dataDir, { env });
   try {

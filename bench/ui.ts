@@ -66,7 +66,7 @@ async function timeSearch(page: Page, q: string): Promise<number> {
   await page.keyboard.insertText(q);
   await page.keyboard.press('Escape');
   // a string, not a function: tsx would wrap named functions in a helper the page does not have
-  const done = page.evaluate(`new Promise((resolve) => {
+  const done = page.evaluate<number>(`new Promise((resolve) => {
     let t0 = 0;
     let sawBusy = false;
     window.addEventListener('keydown', () => (t0 = performance.now()), { capture: true, once: true });
@@ -81,14 +81,14 @@ async function timeSearch(page: Page, q: string): Promise<number> {
       }
     });
     obs.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
-  })`) as Promise<number>;
+  })`);
   await page.waitForTimeout(50);
   await page.keyboard.press('Control+Enter');
   return done;
 }
 
 async function scrollFrames(page: Page): Promise<{ frames: number[]; maxRows: number }> {
-  return page.evaluate(`new Promise((resolve) => {
+  return page.evaluate<{ frames: number[]; maxRows: number }>(`new Promise((resolve) => {
     const el = document.querySelector('[data-testid=events]');
     el.scrollTop = 0;
     const frames = [];
@@ -103,7 +103,7 @@ async function scrollFrames(page: Page): Promise<{ frames: number[]; maxRows: nu
       else requestAnimationFrame(step);
     };
     requestAnimationFrame(step);
-  })`) as Promise<{ frames: number[]; maxRows: number }>;
+  })`);
 }
 
 async function main(): Promise<void> {

@@ -95,7 +95,7 @@ export function varyIds(text: string, copy: number): string {
 function varyJson(text: string, copy: number): string {
   if (copy === 0) return text;
   const o = JSON.parse(text) as Record<string, unknown>;
-  for (const k in o) if (typeof o[k] === 'string') o[k] = varyIds(o[k] as string, copy);
+  for (const k in o) if (typeof o[k] === 'string') o[k] = varyIds(o[k], copy);
   return JSON.stringify(o);
 }
 

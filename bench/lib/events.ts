@@ -1,6 +1,7 @@
 import { openSync, readSync, closeSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import type { FieldValue, LogEvent } from '../../src/events/event.js';
+import type { JsonValue } from '../../src/query/results.js';
 
 const CORE = new Set(['_time', 'host', 'source', 'sourcetype', 'message']);
 
@@ -9,13 +10,13 @@ const CORE = new Set(['_time', 'host', 'source', 'sourcetype', 'message']);
  * full job with time parsing and flattening; data-set lines are already flat with an ISO `_time`).
  */
 export function lineToEvent(line: string, env = 'default', index = 'main'): LogEvent {
-  const o = JSON.parse(line) as Record<string, unknown>;
+  const o = JSON.parse(line) as Record<string, JsonValue>;
   const fields: Record<string, FieldValue> = {};
   for (const k in o) {
     if (CORE.has(k)) continue;
     const v = o[k];
     if (v === null || v === undefined) continue;
-    fields[k] = typeof v === 'object' ? JSON.stringify(v) : (v as FieldValue);
+    fields[k] = typeof v === 'object' ? JSON.stringify(v) : v;
   }
   return {
     timeUs: Date.parse(o._time as string) * 1000,

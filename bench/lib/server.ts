@@ -34,14 +34,14 @@ export async function startServer(
   });
   const url = await new Promise<string>((ok, fail) => {
     let buf = '';
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       buf += d.toString();
       const m = /"url":"(http:[^"]+)"[^\n]*svc listening|svc listening[^\n]*"url":"(http:[^"]+)"/.exec(buf);
       if (m) ok(m[1] ?? m[2]);
     });
     child.on('exit', (c) => fail(new Error(`svc exited with ${c}: ${buf}`)));
   });
-  child.stdout!.resume();
+  child.stdout.resume();
   const exited = new Promise<void>((r) => child.on('exit', () => r()));
   return {
     url,

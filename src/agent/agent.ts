@@ -56,7 +56,7 @@ export async function runAgent(
         function: {
           name: def.name,
           description: def.description,
-          parameters: def.inputSchema as Record<string, unknown>,
+          parameters: def.inputSchema,
         },
       };
     });

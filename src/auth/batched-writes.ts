@@ -40,3 +40,21 @@ export class BatchedWrites<K, V> {
     await this.flush().catch((e: unknown) => this.log.error({ err: e }, `cannot record ${this.what}`));
   }
 }
+
+/** What keeps its writes in a BatchedWrites: flushed, started and closed as they are. */
+export abstract class WritesBatched<K, V> {
+  protected abstract readonly writes: BatchedWrites<K, V>;
+
+  /** Writes the pending values now, in one control-plane change (the timer does it every interval). */
+  flush(): Promise<void> {
+    return this.writes.flush();
+  }
+
+  start(intervalMs: number): void {
+    this.writes.start(intervalMs);
+  }
+
+  close(): Promise<void> {
+    return this.writes.close();
+  }
+}

@@ -42,4 +42,4 @@ export const SYSTEM_PRINCIPAL: ApiKeyPrincipal = Object.freeze({
   scopes: new Set<Scope>(['standard', 'admin']),
   allow: ALLOW_ALL,
   createdBy: 'svc',
-}) as ApiKeyPrincipal;
+});

@@ -3,7 +3,7 @@ import type { Clock } from '../clock/clock.js';
 import type { ControlDoc } from '../control/records.js';
 import type { ControlStore } from '../control/store.js';
 import { SvcError } from '../errors/svc-error.js';
-import { BatchedWrites } from './batched-writes.js';
+import { BatchedWrites, WritesBatched } from './batched-writes.js';
 
 /** Most last-seen records kept in the control plane; past it the longest idle are dropped (they fall back to their login time). */
 const MAX_STORED = 10_000;
@@ -26,11 +26,11 @@ export interface SessionUse {
  * A node that has not served a session itself judges it by the shared record, so the timeout may act
  * up to 1/24 of it (plus a flush interval) early there. Called concurrently by every request.
  */
-export class SessionActivity {
+export class SessionActivity extends WritesBatched<string, { seenAt: number; expiresAt: number }> {
   private readonly seen = new Map<string, number>();
   private stored = new Map<string, number>();
   /** Last uses to write to the control plane: only those lagging STORED_LAG_SHARE of the timeout. */
-  private readonly writes: BatchedWrites<string, { seenAt: number; expiresAt: number }>;
+  protected readonly writes: BatchedWrites<string, { seenAt: number; expiresAt: number }>;
 
   constructor(
     control: ControlStore,
@@ -38,6 +38,7 @@ export class SessionActivity {
     log: Logger,
     private readonly idleMs: number,
   ) {
+    super();
     this.writes = new BatchedWrites(control, log, 'session activity', (doc, batch) => this.store(doc, batch));
   }
 
@@ -84,18 +85,5 @@ export class SessionActivity {
         });
     }
     doc.sessionsSeen = [...byJti.values()].sort((a, b) => b.seenAt.localeCompare(a.seenAt)).slice(0, MAX_STORED);
-  }
-
-  /** Writes the pending last uses in one control-plane change (the timer does it every interval). */
-  flush(): Promise<void> {
-    return this.writes.flush();
-  }
-
-  start(intervalMs: number): void {
-    this.writes.start(intervalMs);
-  }
-
-  close(): Promise<void> {
-    return this.writes.close();
   }
 }

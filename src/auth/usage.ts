@@ -1,16 +1,17 @@
 import type { Logger } from 'pino';
 import type { ControlStore } from '../control/store.js';
-import { BatchedWrites } from './batched-writes.js';
+import { BatchedWrites, WritesBatched } from './batched-writes.js';
 
 /**
  * Last-used times of API keys and ingest tokens, kept in memory and written to the control plane in
  * one batch every interval (never a disk write per request). Listings read through `lastUsed`, so
  * they are current on this node before the flush.
  */
-export class UsageTracker {
-  private readonly writes: BatchedWrites<string, string>;
+export class UsageTracker extends WritesBatched<string, string> {
+  protected readonly writes: BatchedWrites<string, string>;
 
   constructor(control: ControlStore, log: Logger) {
+    super();
     this.writes = new BatchedWrites(control, log, 'last-used times', (doc, batch) => {
       // records deleted meanwhile are skipped
       for (const rec of [...doc.apiKeys, ...doc.ingestTokens]) {
@@ -30,18 +31,5 @@ export class UsageTracker {
 
   forget(id: string): void {
     this.writes.pending.delete(id);
-  }
-
-  /** Writes the pending times now (the timer does it every interval). */
-  flush(): Promise<void> {
-    return this.writes.flush();
-  }
-
-  start(intervalMs: number): void {
-    this.writes.start(intervalMs);
-  }
-
-  close(): Promise<void> {
-    return this.writes.close();
   }
 }

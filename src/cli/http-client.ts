@@ -63,7 +63,7 @@ function errorOf(status: number, text: string, retryAfter: string | null, hadTok
     if (body.error && typeof body.error.message === 'string') {
       const { code: c, message: m, ...rest } = body.error;
       code = typeof c === 'string' ? c : code;
-      message = m as string;
+      message = m;
       details = rest;
     }
   } catch {

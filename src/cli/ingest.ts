@@ -134,7 +134,7 @@ function shellQuote(s: string): string {
 function resumeCommand(opts: IngestOptions, files: string[], s: Stopped): string {
   const args = ['svc', 'ingest', '--from-line', String(s.line)];
   for (const k of ['env', 'index', 'host', 'source', 'sourcetype'] as const)
-    if (opts[k] !== undefined) args.push(`--${k}`, opts[k]!);
+    if (opts[k] !== undefined) args.push(`--${k}`, opts[k]);
   if (opts.format !== 'auto') args.push('--format', opts.format);
   return [...args, ...files.slice(s.fileIndex)].map(shellQuote).join(' ');
 }

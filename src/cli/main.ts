@@ -7,7 +7,8 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 
-// the `svc` command: `svc` / `svc serve` runs the service, the others talk to one (docs/cli.md)
-runCli(process.argv.slice(2)).then((code) => {
+// the `svc` command: `svc` / `svc serve` runs the service, the others talk to one (docs/cli.md);
+// runCli reports every error itself and answers an exit code, so it never rejects
+void runCli(process.argv.slice(2)).then((code) => {
   if (code !== 0) process.exitCode = code;
 });

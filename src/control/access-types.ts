@@ -15,4 +15,4 @@ export interface Allowlists {
   tools: string[];
 }
 
-export const ALLOW_ALL: Allowlists = Object.freeze({ envs: ['*'], indexes: ['*'], tools: ['*'] }) as Allowlists;
+export const ALLOW_ALL: Allowlists = Object.freeze({ envs: ['*'], indexes: ['*'], tools: ['*'] });

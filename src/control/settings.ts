@@ -11,7 +11,7 @@ export function mergeSaml(stored: StoredSamlSettings | undefined, patch: SamlPat
     if (v === null) delete out[k];
     else if (v !== undefined) out[k] = v;
   }
-  return out as StoredSamlSettings;
+  return out;
 }
 
 export interface EffectiveSettings {

@@ -120,7 +120,7 @@ export class ControlStore implements ControlReader {
     for (let attempt = 1; ; attempt++) {
       // after a lost write the blob changed for sure: read it without asking for its version first
       await this.reloadIfChangedNow(attempt > 1);
-      const draft = structuredClone(this.current) as ControlDoc;
+      const draft = structuredClone<ControlDoc>(this.current);
       const result = change(draft);
       draft.version = this.current.version + 1;
       draft.updatedAt = new Date(this.opts.clock.now()).toISOString();

@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { SvcError } from '../errors/svc-error.js';
 import { VERSION } from '../version.js';
 import { sendError, toSvcError } from '../http-kit/errors.js';
@@ -45,7 +45,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // and checks every 30 s by default; a shorter setting is checked more often
   const serverOptions = { requestTimeout, connectionsCheckingInterval: Math.min(30_000, requestTimeout / 2) };
   const app = Fastify({
-    loggerInstance: deps.log as FastifyBaseLogger,
+    loggerInstance: deps.log,
     bodyLimit: deps.config.maxBodyBytes,
     // Fastify's default is no limit: a client trickling a body would hold its socket forever
     requestTimeout,

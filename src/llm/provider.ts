@@ -255,7 +255,7 @@ export class LlmProvider {
         `cannot reach the provider: ${(e.cause as Error | undefined)?.message ?? e.message}`,
       ];
     else if (e instanceof APIError) {
-      status = e.status;
+      status = typeof e.status === 'number' ? e.status : undefined;
       reason = status === 429 ? 'rate_limited' : status !== undefined && status >= 500 ? 'server_error' : 'refused';
       // the provider's own words are left out: a provider may quote the prompt, and with it log data
       const kind = [e.code, e.type].filter((x) => typeof x === 'string' && x.length > 0).join(', ');

@@ -21,6 +21,7 @@ function scalar(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'string') return /[\s"=,]/.test(v) || v === '' ? JSON.stringify(v) : v;
   if (typeof v === 'object') return JSON.stringify(v);
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- what is left is a scalar: field values are JSON
   return String(v);
 }
 

@@ -58,7 +58,7 @@ export function rowsOf(result: SearchResult, redact: readonly string[]): Record<
     );
   if (result.columns && result.rows)
     return result.rows.map((r) => clean(Object.fromEntries(result.columns!.map((c, i) => [c, r[i]]))));
-  return result.events.map((e) => clean({ ...e } as unknown as Record<string, unknown>));
+  return result.events.map((e) => clean({ ...e }));
 }
 
 /** The messages sent to the provider for one run. */

@@ -1,6 +1,7 @@
 import { SvcError } from '../errors/svc-error.js';
 import { parse } from '../query/parser.js';
 import type { SearchResult } from '../query/types.js';
+import type { JsonValue } from '../query/results.js';
 import type { GroupVerdict } from './types.js';
 
 export type { GroupVerdict } from './types.js';
@@ -92,8 +93,11 @@ export function judge(result: SearchResult, t: Threshold, groupBy: string[]): Gr
   if (result.rows.length === 0 && keys.length === 0) return [{ group: '*', value: 0, triggered: holds(0, t) }];
   const byGroup = new Map<string, GroupVerdict>();
   for (const row of result.rows) {
+    // the rows are JSON (query/results.ts jsonValue)
     const group = keys.length
-      ? keys.map((i, n) => `${groupBy[n]}=${row[i] === null || row[i] === undefined ? '' : String(row[i])}`).join(',')
+      ? keys
+          .map((i, n) => `${groupBy[n]}=${row[i] === null || row[i] === undefined ? '' : String(row[i] as JsonValue)}`)
+          .join(',')
       : '*';
     const raw = row[col];
     const value = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;

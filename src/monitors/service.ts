@@ -134,7 +134,7 @@ export class MonitorService {
     });
     const admin = isAdmin(p);
     return r.events.map((e) => {
-      const f = e.fields as Record<string, unknown>;
+      const f = e.fields;
       // why a webhook failed (its status, a socket error) is for admins: to others it would map a network
       if (!admin && f.event === 'monitor_destination_failed') f.error = DELIVERY_FAILED;
       return {

@@ -76,7 +76,8 @@ export class OutboundClient {
     return new Promise((resolve, reject) => {
       const u = parseTarget(String(url));
       const signal = init.signal ?? undefined;
-      if (signal?.aborted) return reject(signal.reason);
+      // an abort's reason is an Error: svc aborts with one (AbortSignal's default is one too)
+      if (signal?.aborted) return reject(signal.reason as Error);
       const host = bareHost(u.hostname);
       const trusted = limits.trusted?.includes(u.origin) ?? false;
       if (!trusted && isIP(host)) this.judge(host, host);
@@ -94,7 +95,7 @@ export class OutboundClient {
         timeout: limits.idleTimeoutMs,
         lookup: trusted ? undefined : this.pinnedLookup(host),
       });
-      const abort = () => req.destroy(signal?.reason);
+      const abort = () => req.destroy(signal?.reason as Error | undefined);
       signal?.addEventListener('abort', abort, { once: true });
       req.on('timeout', () =>
         req.destroy(new OutboundFailure('timeout', `no answer within ${limits.idleTimeoutMs} ms`)),
@@ -109,6 +110,7 @@ export class OutboundClient {
           resolve(toResponse(res, u, limits.maxBytes, init.method));
         } catch (e) {
           res.destroy();
+          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- toResponse throws OutboundFailure
           reject(e);
         }
       });
@@ -220,8 +222,9 @@ function cappedBody(res: IncomingMessage, maxBytes: number): ReadableStream<Uint
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        const { value, done } = await chunks.next();
-        if (done) return controller.close();
+        const next = await chunks.next();
+        if (next.done) return controller.close();
+        const value = next.value;
         seen += value.length;
         if (seen > maxBytes) {
           res.destroy();

@@ -77,6 +77,7 @@ function write(target: string, bytes: Uint8Array): void {
     rmSync(tmp, { force: true });
     throw new Error(
       `cannot write ${target}: ${e instanceof Error ? e.message : String(e)} (SVC_UNPACK_DIR names another folder)`,
+      { cause: e },
     );
   }
 }

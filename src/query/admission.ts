@@ -70,8 +70,9 @@ export class SearchAdmission {
         () => leave(this.refusal(`no search slot freed within ${this.limits.maxWaitMs / 1000} s`)),
         this.limits.maxWaitMs,
       );
-      const abort = () => leave(signal!.reason);
-      const leave = (e: unknown) => {
+      // an abort's reason is an Error: svc aborts with one (AbortSignal's default is one too)
+      const abort = () => leave(signal!.reason as Error);
+      const leave = (e: Error) => {
         const i = this.queue.indexOf(w);
         if (i >= 0) this.queue.splice(i, 1);
         done();
@@ -160,7 +161,7 @@ export class SearchAdmission {
       const abort = () => {
         const i = this.monitorQueue.indexOf(w);
         if (i >= 0) this.monitorQueue.splice(i, 1);
-        reject(signal!.reason);
+        reject(signal!.reason as Error);
       };
       const w: Waiter = {
         asker: a,

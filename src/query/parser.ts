@@ -353,7 +353,11 @@ export class QueryParser implements Parser {
       sub = parse(inner, this.depth + 1);
     } catch (e) {
       if (e instanceof SvcError && typeof e.details?.position === 'number')
-        throw parseError(e.message, e.details.position + start, String(e.details.token ?? ''));
+        throw parseError(
+          e.message,
+          e.details.position + start,
+          typeof e.details.token === 'string' ? e.details.token : '',
+        );
       throw e;
     }
     this.lex.seek(close + 1);

@@ -38,7 +38,7 @@ export function pivotSeries<K>(
     let row = cells.get(k);
     if (!row) cells.set(k, (row = empty()));
     const s = series.indexOf(p.label(r[bi]));
-    aggIdx.forEach((ci, a) => (row![a * series.length + s] = r[ci]));
+    aggIdx.forEach((ci, a) => (row[a * series.length + s] = r[ci]));
   });
   return { names, cells, empty };
 }

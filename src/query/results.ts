@@ -9,8 +9,11 @@ export function elapsedMs(t0: number): number {
   return Math.round((performance.now() - t0) * 100) / 100;
 }
 
+/** What jsonValue answers. */
+export type JsonValue = string | number | boolean | null | JsonValue[];
+
 /** A DuckDB result value as plain JSON: numbers, strings, booleans, arrays, null. */
-export function jsonValue(v: unknown): unknown {
+export function jsonValue(v: unknown): JsonValue {
   if (v === null || v === undefined) return null;
   if (typeof v === 'bigint')
     return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
@@ -20,6 +23,7 @@ export function jsonValue(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(jsonValue);
   const items = (v as { items?: unknown[] }).items;
   if (Array.isArray(items)) return items.map(jsonValue);
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- DuckDB's other values (decimals, intervals, structs, …) each print themselves
   return String(v);
 }
 

@@ -83,7 +83,10 @@ async function pipeline(store: EventStore, p: Prepared, limit: number): Promise<
     const [rows, count] = await Promise.all([exec(c.sql), exec(c.countSql)]);
     const meta: SearchMeta = { matched: Number(jsonValue(count.rows[0][0])), scanned: rel.candidateEvents, tookMs: 0 };
     if (c.mode === 'events') return { events: rows.rows.map((r) => toEvent(rows.columns, r)), meta };
-    let table = { columns: rows.columns, rows: rows.rows.map((r) => r.map(jsonValue)) };
+    let table: { columns: string[]; rows: unknown[][] } = {
+      columns: rows.columns,
+      rows: rows.rows.map((r) => r.map(jsonValue)),
+    };
     if (c.timechart) table = shapeTimechart(c.timechart, table.columns, table.rows);
     if (patterns) table = patternsTable(patterns, table.rows, TABLE_ROWS);
     return { events: [], columns: table.columns, rows: table.rows, meta };

@@ -30,6 +30,11 @@ export interface OrderKey {
   cols: string[];
 }
 
+/** An order by these columns, each ascending (the order of a table grouped by them). */
+export function ascending(fields: string[]): OrderKey[] {
+  return fields.map((f) => ({ sql: ident(f), desc: false, cols: [f] }));
+}
+
 export type ResultMode = 'events' | 'table';
 
 /**

@@ -29,7 +29,9 @@ export function flattenFields(
   else if (typeof value === 'object') {
     for (const [k, v] of Object.entries(value as Record<string, unknown>))
       flattenFields(v, prefix ? `${prefix}.${k}` : k, out);
-  } else out[prefix] = String(value);
+  }
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- what is left (bigint, symbol, function) has its own toString
+  else out[prefix] = String(value);
   return out;
 }
 

@@ -104,7 +104,7 @@ export class Duck {
       for await (const rows of result.yieldRowsJs()) {
         // an interrupt between two fetches ends the result quietly (an empty chunk), not with an error
         signal?.throwIfAborted();
-        yield { columns, rows: plainRows(rows as unknown[][]) };
+        yield { columns, rows: plainRows(rows) };
       }
       signal?.throwIfAborted();
       done = true;
@@ -134,7 +134,7 @@ export class Duck {
 /** Runs a statement and returns plain JS rows: BIGINTs as numbers when safe, TIMESTAMPs as Date. */
 export async function queryOn(c: DuckDBConnection, sql: string): Promise<QueryResult> {
   const reader = await c.runAndReadAll(sql);
-  return { columns: reader.columnNames(), rows: plainRows(reader.getRowsJS() as unknown[][]) };
+  return { columns: reader.columnNames(), rows: plainRows(reader.getRowsJS()) };
 }
 
 /** BIGINTs as numbers when safe, else as text; in place. */

@@ -20,6 +20,18 @@ import {
 
 const DAY_MS = 86_400_000;
 
+/** A node as GET /api/admin/nodes lists it. */
+interface NodeRow {
+  id: string;
+  self: boolean;
+  state: string;
+  lagSecs: number;
+  publishedBlocks: number;
+  publishedBytes: number;
+  cacheBytes: number;
+  retired?: boolean;
+}
+
 /**
  * Three real svc processes on one store (docs/storage.md, "Several nodes"): each its own data dir,
  * one SVC_STORE, one control key and JWT secret; syncing every second and sealing every 300 ms.
@@ -142,7 +154,7 @@ export function describeCluster(name: string, open: () => Promise<StoreFixture>)
           'node a saying the store is down',
           10 + (store.outageSecs ?? 0),
           async () => (await fetch(`${a.url}/api/health`)).json(),
-          (h: any) => h.status === 'degraded',
+          (h) => h.status === 'degraded',
         );
         assert.equal(health.store.available, false);
         await eventually(
@@ -169,7 +181,7 @@ export function describeCluster(name: string, open: () => Promise<StoreFixture>)
         'node a healthy again',
         10,
         async () => (await fetch(`${a.url}/api/health`)).json(),
-        (h: any) => h.status === 'ok',
+        (h) => h.status === 'ok',
       );
       const q = `event=storage_problem kind=store_unavailable node=a earliest=${new Date(outageAt).toISOString()}`;
       const told = await eventually(
@@ -303,17 +315,17 @@ export function describeCluster(name: string, open: () => Promise<StoreFixture>)
         () => api(c, 'GET', '/api/admin/nodes'),
         (r) => r.body?.nodes?.length === 3,
       );
-      const byId = new Map((list.body.nodes as any[]).map((n) => [n.id, n]));
+      const byId = new Map<string, NodeRow>(list.body.nodes.map((n: NodeRow) => [n.id, n]));
       assert.deepEqual([...byId.keys()], ['a', 'b', 'c']);
-      assert.equal(byId.get('c').self, true);
+      assert.equal(byId.get('c')!.self, true);
       assert.deepEqual(
-        ['a', 'b', 'c'].map((id) => byId.get(id).state),
+        ['a', 'b', 'c'].map((id) => byId.get(id)!.state),
         ['running', 'stopped', 'running'],
       );
       for (const id of ['a', 'c'])
-        assert.ok(byId.get(id).lagSecs < 10, `node ${id} syncs: ${JSON.stringify(byId.get(id))}`);
-      assert.ok(byId.get('a').publishedBlocks > 0 && byId.get('a').publishedBytes > 0);
-      assert.ok(byId.get('c').cacheBytes > 0, "node c read node a's blocks through its cache");
+        assert.ok(byId.get(id)!.lagSecs < 10, `node ${id} syncs: ${JSON.stringify(byId.get(id))}`);
+      assert.ok(byId.get('a')!.publishedBlocks > 0 && byId.get('a')!.publishedBytes > 0);
+      assert.ok(byId.get('c')!.cacheBytes > 0, "node c read node a's blocks through its cache");
 
       assert.equal((await api(c, 'POST', '/api/admin/nodes/a/retire')).status, 409, 'a running node is not retired');
       assert.equal((await api(c, 'POST', '/api/admin/nodes/zz/retire')).status, 404);
@@ -321,7 +333,7 @@ export function describeCluster(name: string, open: () => Promise<StoreFixture>)
       assert.equal(retired.status, 200, JSON.stringify(retired.body));
       assert.equal(retired.body.node.retired, true);
       const again = await api(c, 'GET', '/api/admin/nodes');
-      assert.equal((again.body.nodes as any[]).find((n) => n.id === 'b').retired, true);
+      assert.equal(again.body.nodes.find((n: NodeRow) => n.id === 'b').retired, true);
       assert.deepEqual(await countAndDistinct(c, 'ret', 'fresh'), { count: 20, distinct: 20 });
     });
   });

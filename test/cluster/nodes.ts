@@ -3,6 +3,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ObjectStore } from '../../src/shared-store/object-store.js';
+import type { JsonValue } from '../../src/query/results.js';
 import { startServerProcess, type ProcessServer } from '../helpers/process.js';
 import { TEST_ADMIN_PASSWORD, adminToken } from '../helpers/auth.js';
 
@@ -89,13 +90,8 @@ export async function stopAll(nodes: Node[], dir: string): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** Calls a node with its admin session; answers status and body. */
-export async function api(
-  n: Node,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; body: any }> {
+/** Calls a node with its admin session; answers status and body (parsed JSON, read field by field). */
+export async function api(n: Node, method: string, path: string, body?: unknown) {
   const headers: Record<string, string> = { authorization: `Bearer ${await n.token()}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(`${n.url}${path}`, {
@@ -122,7 +118,7 @@ export async function events(
   q: string,
   env: string,
   index: string,
-): Promise<{ message: string; fields: Record<string, unknown> }[]> {
+): Promise<{ message: string; fields: Record<string, JsonValue> }[]> {
   const qs = new URLSearchParams({ q, env, index, limit: '10000' });
   const r = await api(n, 'GET', `/api/search?${qs}`);
   assert.equal(r.status, 200, `search ${q} on ${n.id}: ${JSON.stringify(r.body)}`);

@@ -137,7 +137,7 @@ describe('SIGKILL of svc while rsyslog streams to it with a disk-assisted queue'
 
     const count = (index: string) => exportAll(url, key, { q: '*', env: ENV, index }).then((r) => r.length);
     // kill once both have stored a part of the stream and most of it is still to come
-    let atKill: number[] = [];
+    let atKill: number[];
     for (;;) {
       atKill = [await count('tcp'), await count('es')];
       if (atKill[0] >= 400 && atKill[1] >= 400) break;

@@ -80,7 +80,7 @@ ruleset(name="fwd") {
 `,
     );
     const all = (u: string) => exportAll(u, key, { q: '*', env: ENV, index: 'relp' });
-    let atKill = 0;
+    let atKill: number;
     for (;;) {
       atKill = (await all(url)).length;
       if (atKill >= 400) break;

@@ -173,7 +173,7 @@ describe('parseTimeValue', () => {
     '2018-13-01T00:00:00Z',
     '2018-02-30Tx',
   ]) {
-    it(`rejects ${JSON.stringify(v) ?? String(v)}`, () => {
+    it(`rejects ${JSON.stringify(v) ?? 'undefined'}`, () => {
       assert.equal(parseTimeValue(v, utc), undefined);
     });
   }

@@ -51,10 +51,10 @@ export function spawnCli(
   });
   let out = '';
   let err = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString('utf8')));
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString('utf8')));
-  if (opts.input !== undefined) child.stdin!.end(opts.input);
-  else child.stdin!.end();
+  child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+  if (opts.input !== undefined) child.stdin.end(opts.input);
+  else child.stdin.end();
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   return { child, stdout: () => out, stderr: () => err, exited };
 }
@@ -94,11 +94,11 @@ export async function runCliOnPty(
     out += d.toString('utf8');
     if (opts.type && !typed && out.includes(opts.type.after)) {
       typed = true;
-      child.stdin!.write(opts.type.text);
+      child.stdin.write(opts.type.text);
     }
   };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
   const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
   const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
   clearTimeout(timer);

@@ -33,8 +33,8 @@ function spawnSvc(env: Record<string, string>): {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let buf = '';
-  child.stdout!.on('data', (d: Buffer) => (buf += d.toString('utf8')));
-  child.stderr!.on('data', (d: Buffer) => (buf += d.toString('utf8')));
+  child.stdout.on('data', (d: Buffer) => (buf += d.toString('utf8')));
+  child.stderr.on('data', (d: Buffer) => (buf += d.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, out: () => buf, exited };
 }

@@ -71,8 +71,8 @@ export function startRsyslog(dir: string, conf: string): RsyslogDaemon {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString('utf8')));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString('utf8')));
+  child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString('utf8')));
   const exited = new Promise<void>((r) => child.on('exit', () => r()));
   return {
     child,

@@ -46,6 +46,7 @@ describe('what errors show and log', () => {
   });
 
   it('logs an internal error with the path of the request, never its query string', async () => {
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- put back on the same object below
     const status = srv.deps.llm.status;
     // a fault injected where no input can cause one: what is under test is the edge's logging
     srv.deps.llm.status = () => {

@@ -91,7 +91,7 @@ describe('monitors over HTTP', () => {
   });
 
   const create = (body: Record<string, unknown>, token = admin, expect = 201) =>
-    call(srv, 'POST', '/api/monitors', { token, body, expect }) as Promise<Record<string, unknown>>;
+    call(srv, 'POST', '/api/monitors', { token, body, expect }) as Promise<{ id: string } & Record<string, unknown>>;
   const run = (id: string, token = admin) =>
     call(srv, 'POST', `/api/monitors/${id}/run`, { token, expect: 200 }) as Promise<Outcome>;
 
@@ -115,7 +115,7 @@ describe('monitors over HTTP', () => {
       { webhook: `${hook.url}/…`, format: 'slack' },
     ]);
 
-    const first = await run(m.id as string);
+    const first = await run(m.id);
     assert.equal(first.outcome, 'ok');
     const expected = [...failed].filter(([, n]) => n > threshold).map(([h]) => `host=${h}`);
     assert.deepEqual(first.firing, expected);
@@ -131,7 +131,7 @@ describe('monitors over HTTP', () => {
     assert.match(String(slack[0].text), /FIRING.*ssh failures.*host=web-\d/s);
 
     // still over the threshold, inside the cooldown: no second notification
-    const second = await run(m.id as string);
+    const second = await run(m.id);
     assert.deepEqual(second.firing, expected);
     assert.deepEqual(second.notifications, []);
     assert.equal(hook.take('/alerts').length, 0);
@@ -224,7 +224,7 @@ describe('monitors over HTTP', () => {
       condition: { threshold: 'count > 0' },
       destinations: [{ webhook: `${hook.url}/flaky` }, { webhook: `${hook.url}/dead` }],
     });
-    const r = await run(m.id as string);
+    const r = await run(m.id);
     assert.equal(
       r.groups![0].value,
       [...failed.values()].reduce((a, b) => a + b, 0),
@@ -249,7 +249,7 @@ describe('monitors over HTTP', () => {
       every: '1m',
       condition: { threshold: 'p95 > 1' },
     });
-    const r = await run(m.id as string);
+    const r = await run(m.id);
     assert.equal(r.outcome, 'error');
     assert.match(r.error!.message, /lacks/);
     const got = (await call(srv, 'GET', `/api/monitors/${m.id}`, { token: admin })) as { state: string };
@@ -260,7 +260,9 @@ describe('monitors over HTTP', () => {
 
   it('validates what it is given, with the field named', async () => {
     const bad = async (body: Record<string, unknown>, field: RegExp) => {
-      const res = (await create(body, admin, 400)) as { error: { code: string; message: string } };
+      const res = (await call(srv, 'POST', '/api/monitors', { token: admin, body, expect: 400 })) as {
+        error: { code: string; message: string };
+      };
       assert.match(res.error.message, field);
     };
     const ok = { name: 'x', query: 'error', env: 'default', every: '5m', condition: { threshold: 'count > 0' } };
@@ -278,11 +280,11 @@ describe('monitors over HTTP', () => {
     await createEnv(srv, 'secret');
     await createUser(srv, { username: 'alice', password: 'alice-password-1', allow: { envs: ['default'] } });
     const alice = await login(srv, 'alice', 'alice-password-1');
-    const res = (await create(
-      { name: 'peek', query: '*', env: 'secret', every: '5m', condition: { threshold: 'count > 0' } },
-      alice,
-      403,
-    )) as { error: { code: string } };
+    const res = (await call(srv, 'POST', '/api/monitors', {
+      token: alice,
+      body: { name: 'peek', query: '*', env: 'secret', every: '5m', condition: { threshold: 'count > 0' } },
+      expect: 403,
+    })) as { error: { code: string } };
     assert.equal(res.error.code, 'access_denied');
     const mine = await create(
       { name: 'mine', query: '*', env: 'default', every: '5m', condition: { threshold: 'count > 0' } },
@@ -310,7 +312,7 @@ describe('monitors over HTTP', () => {
       cooldown: '1h',
       destinations: [{ webhook: `${hook.url}/restart` }],
     });
-    assert.equal((await run(m.id as string)).firing!.length, 1);
+    assert.equal((await run(m.id)).firing!.length, 1);
     assert.equal(hook.take('/restart').length, 1);
     const dataDir = srv.dataDir;
     await srv.close();
@@ -321,7 +323,7 @@ describe('monitors over HTTP', () => {
       firing: unknown[];
     };
     assert.equal(got.state, 'firing');
-    const again = await run(m.id as string);
+    const again = await run(m.id);
     assert.deepEqual(again.firing, ['*']);
     assert.deepEqual(again.notifications, []);
     assert.equal(hook.take('/restart').length, 0);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { openStorage, writeHalfSealed, type TestStorage } from '../storage/helpers.js';
 import { QueryService } from '../../src/query/service.js';
 import { SYSTEM_PRINCIPAL } from '../../src/auth/principal.js';
-import type { LogEvent } from '../../src/events/event.js';
+import type { FieldValue, LogEvent } from '../../src/events/event.js';
 
 /**
  * if(), case() and coalesce() whose branches have different storage types (a BIGINT field, the
@@ -72,7 +72,8 @@ describe('eval branches of different types', () => {
   });
 
   it('gives text when the branches mix numbers, text and booleans', async () => {
-    const expectText = (e: LogEvent, v: unknown) => (v === null || v === undefined ? null : String(v));
+    const expectText = (e: LogEvent, v: FieldValue | null | undefined) =>
+      v === null || v === undefined ? null : String(v);
     const mixed = await values('eval v=if(ok, "yes", ms)');
     for (const e of EVENTS) assert.equal(mixed.get(e.message), expectText(e, e.fields.ok ? 'yes' : ms(e)));
     const lit = await values('eval v=if(ms > 500, 1, "small")');

@@ -57,7 +57,7 @@ describe('eventstats, fillnull and fieldsummary over the real store', () => {
       const mean = mine.reduce((s, e) => s + Number(e.fields.ms), 0) / mine.length;
       for (const e of r.events.filter((x) => x.host === h)) {
         assert.equal(e.fields.count, mine.length);
-        assert.ok(Math.abs(Number(e.fields.mean) - mean) < 1e-9, `${h}: ${e.fields.mean} vs ${mean}`);
+        assert.ok(Math.abs(Number(e.fields.mean) - mean) < 1e-9, `${h}: ${String(e.fields.mean)} vs ${mean}`);
         assert.equal(typeof e.fields.ms, 'number', 'the event keeps its own fields');
       }
     }
@@ -160,7 +160,7 @@ describe('eventstats, fillnull and fieldsummary over the real store', () => {
     );
     assert.ok(Math.abs(Number(m.mean) - mean) < 1e-9);
     const sd = Math.sqrt(ms.reduce((a, b) => a + (b - mean) ** 2, 0) / (ms.length - 1));
-    assert.ok(Math.abs(Number(m.stdev) - sd) < 1e-6, `${m.stdev} vs ${sd}`);
+    assert.ok(Math.abs(Number(m.stdev) - sd) < 1e-6, `${String(m.stdev)} vs ${sd}`);
     assert.deepEqual(m.values, [...new Set(ms.map(String))].sort().slice(0, 3));
     const u = row('user');
     assert.deepEqual(

@@ -8,6 +8,7 @@ import { QueryService } from '../../src/query/service.js';
 import { SYSTEM_PRINCIPAL } from '../../src/auth/principal.js';
 import { decodeText } from '../../src/ingest/native/decode.js';
 import { timeContext } from '../../src/events/timestamp.js';
+import type { JsonValue } from '../../src/query/results.js';
 
 /**
  * Fields found in the message at search time, over the real log files: each file is decoded as
@@ -180,9 +181,13 @@ describe(
         assert.equal(
           Number(b),
           mine.reduce((s, r) => s + Number(r.bytes ?? 0), 0),
-          `bytes of ${status}`,
+          `bytes of ${String(status)}`,
         );
-        assert.equal(Number(ua), mine.filter((r) => r.useragent !== undefined).length, `user agents of ${status}`);
+        assert.equal(
+          Number(ua),
+          mine.filter((r) => r.useragent !== undefined).length,
+          `user agents of ${String(status)}`,
+        );
       }
       assert.equal(await count('index=access bytes>100000'), rows.filter((r) => Number(r.bytes ?? 0) > 100000).length);
       assert.equal(
@@ -305,7 +310,7 @@ describe(
     }
 
     it('reads JSON lines stored as text: top-level keys, dotted keys and booleans', async () => {
-      const objs = lines('zeek_ssh').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const objs = lines('zeek_ssh').map((l) => JSON.parse(l) as Record<string, JsonValue>);
       const by = (k: string) => {
         const m = new Map<string, number>();
         for (const o of objs)

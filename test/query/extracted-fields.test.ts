@@ -134,7 +134,7 @@ describe('search-time extraction over the real store', () => {
     );
     const expect = new Map<string, number>();
     IN_TEXT.forEach((_, i) => expect.set(`${i % 5}|${i % 2 === 0}`, (expect.get(`${i % 5}|${i % 2 === 0}`) ?? 0) + 1));
-    assert.deepEqual(new Map(r.rows!.map((x) => [`${x[0]}|${x[1]}`, x[2]])), expect);
+    assert.deepEqual(new Map(r.rows!.map((x) => [`${String(x[0])}|${String(x[1])}`, x[2]])), expect);
     const list = await search('"req 7 code" | spath output=all order.items{} | table all');
     assert.deepEqual(list.rows, [[['2', '0']]]);
   });

@@ -364,7 +364,7 @@ describe('generated queries', () => {
               if (name === 'search') answered++;
             } catch (e) {
               if (!isSvcError(e) || e.kind !== 'bad_request')
-                throw new Error(`${name}: ${q}\n→ ${(e as Error).message.split('\n')[0]}`);
+                throw new Error(`${name}: ${q}\n→ ${(e as Error).message.split('\n')[0]}`, { cause: e });
               assert.ok(e.message.length > 0);
             }
           }

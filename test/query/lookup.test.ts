@@ -177,7 +177,7 @@ describe('the lookup pipe over the real store', () => {
       '* | where isnotnull(uid) | sort uid, -_time | lookup users uid output name as uid | head 50',
     );
     const expected = EVENTS.filter((e) => e.fields.uid !== undefined)
-      .sort((a, b) => (a.fields.uid! < b.fields.uid! ? -1 : a.fields.uid! > b.fields.uid! ? 1 : b.timeUs - a.timeUs))
+      .sort((a, b) => (a.fields.uid < b.fields.uid ? -1 : a.fields.uid > b.fields.uid ? 1 : b.timeUs - a.timeUs))
       .slice(0, 50)
       .map((e) => firstUser(e.fields.uid)?.[1] ?? null);
     assert.deepEqual(

@@ -60,13 +60,13 @@ interface Human {
 /** loghub's templates of a data set with how many lines each has. */
 function humanTemplates(name: string): Human[] {
   const dir = join(LOGHUB, name);
-  const templates = parseCsv(readFileSync(join(dir, `${name}_2k.log_templates.csv`)), { columns: true }) as {
-    EventId: string;
-    EventTemplate: string;
-  }[];
-  const lines = parseCsv(readFileSync(join(dir, `${name}_2k.log_structured.csv`)), { columns: true }) as {
-    EventId: string;
-  }[];
+  const templates = parseCsv<{ EventId: string; EventTemplate: string }>(
+    readFileSync(join(dir, `${name}_2k.log_templates.csv`)),
+    { columns: true },
+  );
+  const lines = parseCsv<{ EventId: string }>(readFileSync(join(dir, `${name}_2k.log_structured.csv`)), {
+    columns: true,
+  });
   const counts = new Map<string, number>();
   for (const l of lines) counts.set(l.EventId, (counts.get(l.EventId) ?? 0) + 1);
   return templates.map((t) => ({ template: t.EventTemplate, count: counts.get(t.EventId) ?? 0 }));

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { adminToken, createEnv, createIngestToken } from '../helpers/auth.js';
 import type { SearchResult } from '../../src/query/types.js';
+import type { JsonValue } from '../../src/query/results.js';
 
 /**
  * Search correctness on real logs: ingests real files through POST /api/ingest, then compares
@@ -49,7 +50,7 @@ describe('search correctness on real logs', { skip: present ? false : `no real d
   const openssh = present ? lines('loghub/OpenSSH/OpenSSH_2k.log') : [];
   const zeekFiles = ['syslog.json', 'smtp.json', 'ssh.json', 'notice.json'];
   const zeekLines = present ? zeekFiles.flatMap((f) => lines(`zeek-wrccdc-json/${f}`)) : [];
-  const zeek = zeekLines.map((l) => JSON.parse(l) as Record<string, unknown>);
+  const zeek = zeekLines.map((l) => JSON.parse(l) as Record<string, JsonValue>);
   /** What svc searches for a JSON event: its `message`, else the original line. */
   const zeekMessages = zeek.map((o, i) => (typeof o.message === 'string' ? o.message : zeekLines[i]));
 
@@ -172,8 +173,11 @@ describe('search correctness on real logs', { skip: present ? false : `no real d
     const expect = new Map<string, number>();
     for (const o of zeek)
       if (o.facility !== undefined && o.severity !== undefined)
-        expect.set(`${o.facility}|${o.severity}`, (expect.get(`${o.facility}|${o.severity}`) ?? 0) + 1);
-    assert.deepEqual(new Map(r.rows!.map((row) => [`${row[0]}|${row[1]}`, row[2]])), expect);
+        expect.set(
+          `${String(o.facility)}|${String(o.severity)}`,
+          (expect.get(`${String(o.facility)}|${String(o.severity)}`) ?? 0) + 1,
+        );
+    assert.deepEqual(new Map(r.rows!.map((row) => [`${String(row[0])}|${String(row[1])}`, row[2]])), expect);
   });
 
   it('aggregates numeric JSON fields like the test does', async () => {

@@ -236,8 +236,12 @@ describe('streamstats, chart and transaction over the real store', () => {
       const mine = EVENTS.filter((e) => e.fields.code === row[0]);
       cols.forEach((c, i) => {
         const cell = mine.filter((e) => name(e) === c);
-        assert.equal(row[1 + i], cell.length, `count ${row[0]} ${c}`);
-        close(row[1 + cols.length + i], cell.length ? sum(cell.map(ms)) / cell.length : null, `mean ${row[0]} ${c}`);
+        assert.equal(row[1 + i], cell.length, `count ${String(row[0])} ${c}`);
+        close(
+          row[1 + cols.length + i],
+          cell.length ? sum(cell.map(ms)) / cell.length : null,
+          `mean ${String(row[0])} ${c}`,
+        );
       });
     }
     const only = await search('* | chart limit=2 usenull=false useother=false count over code by route');

@@ -67,7 +67,7 @@ describe('the end of a relative time range', () => {
     assert.equal(r.meta.hint?.eventsOutsideRange, 5);
     // the real store with a writer that lands a batch inside the range while the hint counts it
     let landed = false;
-    const racing = new Proxy(st.engine as EventStore, {
+    const racing = new Proxy(st.engine, {
       get(target, prop, receiver) {
         if (prop !== 'scan') return Reflect.get(target, prop, receiver);
         return async (...args: Parameters<EventStore['scan']>) => {
@@ -91,6 +91,6 @@ describe('the end of a relative time range', () => {
     const hint = (await raced.search(SYSTEM_PRINCIPAL, { q: 'nothing-matches-this', from: '-8d' })).meta.hint;
     assert.ok(landed);
     assert.equal(hint?.eventsOutsideRange, 5);
-    assert.match(hint!.message, /^no events match; 5 events of env "default" lie outside the time range/);
+    assert.match(hint.message, /^no events match; 5 events of env "default" lie outside the time range/);
   });
 });

@@ -166,7 +166,7 @@ describe('selflog', () => {
       .map((l) => JSON.parse(l) as { msg: string; dropped?: number })
       .find((l) => l.msg.startsWith('self-log writes again'));
     assert.equal(told?.dropped, 2);
-    assert.match(told!.msg, /2 records could not be held meanwhile and were dropped/);
+    assert.match(told.msg, /2 records could not be held meanwhile and were dropped/);
   });
 
   it('never throws into the caller, even when the writer throws or the detail is odd', async () => {

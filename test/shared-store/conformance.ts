@@ -12,7 +12,7 @@ import { StoreConflict, type ObjectStore } from '../../src/shared-store/object-s
  */
 export function describeObjectStore(
   name: string,
-  open: () => Promise<{ store: ObjectStore; close(): Promise<void> }>,
+  open: () => Promise<{ store: ObjectStore; close: () => Promise<void> }>,
   opts: { skip?: string | false } = {},
 ): void {
   describe(`${name} as the shared store`, { skip: opts.skip }, () => {

@@ -11,7 +11,8 @@ import { makeEvents, T0 } from './helpers.js';
 // What a search, the catalog and MCP answer over data an older svc left on disk: times outside
 // years 1..9999 in a WAL segment, and a block file that can no longer be read.
 
-async function get(srv: TestServer, token: string, path: string): Promise<{ status: number; body: any }> {
+/** Status and body (parsed JSON, read field by field). */
+async function get(srv: TestServer, token: string, path: string) {
   const res = await fetch(`${srv.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
   return { status: res.status, body: await res.json() };
 }
@@ -60,7 +61,7 @@ describe('bad data on disk over HTTP', () => {
       assert.equal(r.status, 200, JSON.stringify(r.body));
       assert.equal(r.body.meta.matched, 4);
       const originals = r.body.events
-        .map((e: any) => e.fields.time_original)
+        .map((e: { fields: { time_original?: string } }) => e.fields.time_original)
         .filter(Boolean)
         .sort();
       assert.deepEqual(originals, ['+010000-01-01T00:00:00.000Z', '0000-01-01T00:00:00.000Z', '1e+308']);

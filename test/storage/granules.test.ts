@@ -106,7 +106,7 @@ describe('granule token filters across merges and older blocks', () => {
       const [b] = s.engine.listBlocks();
       assert.equal(s.engine.listBlocks().length, 1);
       assert.equal(b.granules?.blooms.length, Math.ceil(N / GRANULE_ROWS));
-      assert.ok(b.granules!.blooms[2].mightContain('marker') && !b.granules!.blooms[1].mightContain('marker'));
+      assert.ok(b.granules.blooms[2].mightContain('marker') && !b.granules.blooms[1].mightContain('marker'));
     } finally {
       await s.close();
     }

@@ -74,7 +74,7 @@ describe('the storage side of GET /api/health', () => {
   });
 
   it('lets a recurring problem with no natural end (a failed background job) go ten minutes after its last report', () => {
-    let now = 0;
+    const now = 0;
     const r = new ProblemReporter(() => now);
     r.report('background_job_failed', 'merge: ENOSPC');
     const h = view('/nowhere', r);

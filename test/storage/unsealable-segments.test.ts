@@ -84,7 +84,7 @@ describe('segments an older svc could not seal', () => {
       const n = await countWhere(s.engine);
       assert.ok(
         n === 3 || (n === 0 && s.engine.readWarnings(['default']).length === 1),
-        `${n} events, warnings ${s.engine.readWarnings()}`,
+        `${n} events, warnings ${s.engine.readWarnings().join('; ')}`,
       );
       await s.engine.flush();
       assert.equal(s.engine.stats().blockEvents, 3);

@@ -42,7 +42,7 @@ export async function waitFor<T>(what: string, fn: () => Promise<T> | T, ms = 20
   for (;;) {
     try {
       const v = await fn();
-      if (v) return v as NonNullable<T>;
+      if (v) return v;
       last = v;
     } catch (e) {
       last = e;

@@ -149,7 +149,7 @@ describe('Monitors and Ask in Chromium', { skip }, () => {
     llm.play(
       { toolCalls: [{ name: 'search', arguments: { query: 'level=error', index: 'app', from: '-6h', limit: 5 } }] },
       {
-        content: `The newest error is a GET of an item that failed with status ${newest.fields.status} [${id}]. ${perHost[0][0]} logged the most errors in the last 6 hours.`,
+        content: `The newest error is a GET of an item that failed with status ${String(newest.fields.status)} [${id}]. ${perHost[0][0]} logged the most errors in the last 6 hours.`,
       },
     );
     await page.goto(`${srv.url}/ui/search?q=level%3Derror&index=app&from=-6h`);

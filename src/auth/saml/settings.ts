@@ -143,7 +143,7 @@ export async function resolveSaml(
     match,
     clockSkewMs: (eff.clockSkewSecs?.value ?? DEFAULT_CLOCK_SKEW_SECS) * 1000,
     idpInitiated: eff.idpInitiated?.value ?? false,
-    metadataUrl: isUrl(eff.idpMetadata?.value) ? eff.idpMetadata!.value : undefined,
+    metadataUrl: isUrl(eff.idpMetadata?.value) ? eff.idpMetadata.value : undefined,
     resolvedAt: Date.now(),
   };
 }

@@ -148,7 +148,7 @@ export class SamlSso {
     const envValues = Object.fromEntries(
       Object.entries(this.effective)
         .filter(([, v]) => v?.from === 'env')
-        .map(([k, v]) => [k, String(v!.value)]),
+        .map(([k, v]) => [k, String(v.value)]),
     );
     const fromEnv = Object.keys(envValues) as SamlField[];
     const envVars = Object.fromEntries(fromEnv.map((f) => [f, ENV_NAME[f]]));
@@ -310,7 +310,7 @@ export class SamlSso {
   private matchUser(profile: Profile, match: string, detail: SamlFailureDetail): UserRecord {
     const attributes = profile.attributes as Record<string, unknown> | undefined;
     const raw = match === 'nameid' ? profile.nameID : (attributes?.[match] ?? profile[match]);
-    const key = Array.isArray(raw) ? raw[0] : raw;
+    const key: unknown = Array.isArray(raw) ? raw[0] : raw;
     if (typeof key !== 'string' || key === '')
       throw new SamlFailure(
         'saml_user_unknown',

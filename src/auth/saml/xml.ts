@@ -12,7 +12,7 @@ export function parseXml(text: string): Document {
     errorHandler: (level: string, msg: unknown) => {
       if (level !== 'warning') errors.push(String(msg));
     },
-  }).parseFromString(text, 'text/xml') as unknown as Document;
+  }).parseFromString(text, 'text/xml');
   if (errors.length > 0 || !doc?.documentElement)
     throw new Error(`not well-formed XML: ${errors[0] ?? 'no root element'}`);
   return doc;
@@ -23,7 +23,7 @@ export function select(doc: Node, path: string): string[] {
   const nodes = xpath.select(path, doc);
   if (!Array.isArray(nodes)) return [];
   return nodes
-    .map((n) => (n as Node).nodeValue ?? (n as Node).textContent ?? '')
+    .map((n) => n.nodeValue ?? n.textContent ?? '')
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
 }

@@ -96,7 +96,7 @@ async function answerAgent(
     (e) => (e.type === 'answer' || e.type === 'error' ? (end = e) : e.type !== 'text' && steps.push(e)),
     ac.signal,
   );
-  const done = end as AgentEvent | undefined;
+  const done = end;
   if (done?.type === 'error') throw new SvcError(done.code as ErrorCode, done.message);
   return { ...(done as Extract<AgentEvent, { type: 'answer' }>), steps };
 }

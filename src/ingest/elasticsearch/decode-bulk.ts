@@ -74,7 +74,7 @@ function decodeOps(
   ops: BulkOp[],
   job: Pick<EsBulkJob, 'nowMs' | 'timezone' | 'limits'>,
 ): EsBulkDecoded {
-  const items: BulkItem[] = new Array(ops.length);
+  const items = new Array<BulkItem>(ops.length);
   const events: LogEvent[] = [];
   const itemOf: number[] = [];
   const arrival = job.nowMs * 1000;

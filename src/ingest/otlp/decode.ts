@@ -61,7 +61,7 @@ export interface ExportRequest {
 export function decodeProtobufRequest(body: Buffer): ExportRequest {
   try {
     const msg = ExportLogsServiceRequest.decode(body);
-    return ExportLogsServiceRequest.toObject(msg, { longs: String, enums: Number, defaults: false }) as ExportRequest;
+    return ExportLogsServiceRequest.toObject(msg, { longs: String, enums: Number, defaults: false });
   } catch (e) {
     throw new SvcError('invalid_input', `cannot decode ExportLogsServiceRequest: ${(e as Error).message}`);
   }
@@ -75,8 +75,8 @@ export function decodeJsonRequest(text: string): ExportRequest {
   } catch (e) {
     throw new SvcError('invalid_json', `cannot parse ExportLogsServiceRequest JSON: ${(e as Error).message}`);
   }
-  checkShape(doc as ExportRequest);
-  return doc as ExportRequest;
+  checkShape(doc);
+  return doc;
 }
 
 /** A list the OTLP JSON schema says is an array (of objects): anything else is invalid_input naming where. */

@@ -22,7 +22,7 @@ export function hecAnswerOf(err: SvcError): HecAnswer {
   // refused by a HEC decoder or route with Splunk's own code (hec-error.ts)
   if (typeof err.details?.hecCode === 'number') {
     const { hecCode, ...extra } = err.details;
-    return { status: 400, text: err.message, code: hecCode as number, extra };
+    return { status: 400, text: err.message, code: hecCode, extra };
   }
   // an index name the one name rule refuses (control/names.ts) is Splunk's "Incorrect index"
   if (err.code === 'invalid_input' && err.details?.field === 'index')

@@ -1,5 +1,27 @@
 import { cutUtf8Bytes } from '../../events/limits.js';
 
+/** A byte stream split into frames: the bytes of an unfinished frame wait for the next chunk. */
+export abstract class StreamFramer<T> {
+  protected buf: Buffer = Buffer.alloc(0);
+
+  /** Feeds a chunk; returns the frames it finished. */
+  push(chunk: Buffer): T[] {
+    const out: T[] = [];
+    const data = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
+    let p = 0;
+    while (p < data.length) {
+      const next = this.step(data, p, out);
+      if (next < 0) break;
+      p = next;
+    }
+    this.buf = p >= data.length ? Buffer.alloc(0) : Buffer.from(data.subarray(p));
+    return out;
+  }
+
+  /** Reads what starts at p (a frame, or bytes to skip) into out; the position after it, or -1 when more bytes are needed. */
+  protected abstract step(data: Buffer, p: number, out: T[]): number;
+}
+
 /**
  * Splits a syslog TCP byte stream into messages (RFC 6587): octet-counted frames (`LEN SP MSG`,
  * chosen per frame when it starts with a digit) or LF-delimited lines. Frames longer than
@@ -7,45 +29,30 @@ import { cutUtf8Bytes } from '../../events/limits.js';
  * maxFrame (at a UTF-8 character boundary) and the rest dropped; each is counted in `oversized`.
  * Not shared between connections.
  */
-export class SyslogFramer {
-  private buf: Buffer = Buffer.alloc(0);
+export class SyslogFramer extends StreamFramer<string> {
   /** Bytes still to drop (rest of an over-long frame); Infinity = until the next LF. */
   private skip = 0;
   /** Frames cut or skipped because they were longer than maxFrame. */
   oversized = 0;
 
-  constructor(private readonly maxFrame: number) {}
+  constructor(private readonly maxFrame: number) {
+    super();
+  }
 
-  /** Feeds a chunk; returns the complete messages it finished (trailing CR/LF/NUL trimmed). */
-  push(chunk: Buffer): string[] {
-    const out: string[] = [];
-    let data = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
-    let p = 0;
-    for (;;) {
-      if (this.skip > 0) {
-        if (this.skip === Infinity) {
-          const lf = data.indexOf(0x0a, p);
-          if (lf < 0) {
-            p = data.length;
-            break;
-          }
-          p = lf + 1;
-          this.skip = 0;
-        } else {
-          const n = Math.min(this.skip, data.length - p);
-          p += n;
-          this.skip -= n;
-          if (this.skip > 0) break;
-        }
-      }
-      if (p >= data.length) break;
-      const next = this.frameAt(data, p, out);
-      if (next < 0) break;
-      p = next;
+  /** Skips the rest of an over-long frame, or reads a message (trailing CR/LF/NUL trimmed). */
+  protected step(data: Buffer, p: number, out: string[]): number {
+    if (this.skip === Infinity) {
+      const lf = data.indexOf(0x0a, p);
+      if (lf < 0) return data.length;
+      this.skip = 0;
+      return lf + 1;
     }
-    this.buf = p >= data.length ? Buffer.alloc(0) : Buffer.from(data.subarray(p));
-    data = Buffer.alloc(0);
-    return out;
+    if (this.skip > 0) {
+      const n = Math.min(this.skip, data.length - p);
+      this.skip -= n;
+      return p + n;
+    }
+    return this.frameAt(data, p, out);
   }
 
   /** Reads one frame at p into out; returns the position after it, or -1 when more bytes are needed. */

@@ -4,7 +4,7 @@ import { SvcError } from '../../errors/svc-error.js';
 import type { LogEvent } from '../../events/event.js';
 import { cutUtf8Bytes } from '../../events/limits.js';
 import type { IngestContext } from '../common/context.js';
-import { trimEnd } from './framing.js';
+import { StreamFramer, trimEnd } from './framing.js';
 import { listenTcp } from './listen-tcp.js';
 
 /**
@@ -36,25 +36,17 @@ const HEADER_PREFIX = /^(\d{0,9}|\d{1,9} [A-Za-z]{0,32}|\d{1,9} [A-Za-z]{1,32} \
  * Throws invalid_input on bytes that are not RELP: the caller closes the connection, since the
  * stream cannot be resynchronised. Not shared between connections.
  */
-export class RelpFramer {
-  private buf: Buffer = Buffer.alloc(0);
+export class RelpFramer extends StreamFramer<RelpFrame> {
   /** An over-long frame whose rest is being skipped, then its trailer checked. */
   private cut: { frame: RelpFrame; left: number } | undefined;
   oversized = 0;
 
-  constructor(private readonly maxData: number) {}
+  constructor(private readonly maxData: number) {
+    super();
+  }
 
-  push(chunk: Buffer): RelpFrame[] {
-    const out: RelpFrame[] = [];
-    const data = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
-    let p = 0;
-    while (p < data.length) {
-      const next = this.cut ? this.skipAt(data, p, out) : this.frameAt(data, p, out);
-      if (next < 0) break;
-      p = next;
-    }
-    this.buf = p >= data.length ? Buffer.alloc(0) : Buffer.from(data.subarray(p));
-    return out;
+  protected step(data: Buffer, p: number, out: RelpFrame[]): number {
+    return this.cut ? this.skipAt(data, p, out) : this.frameAt(data, p, out);
   }
 
   /** Reads one frame at p into out; returns the position after it, or -1 when more bytes are needed. */

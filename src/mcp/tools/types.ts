@@ -45,5 +45,5 @@ export interface McpTool<S extends z.ZodObject<z.ZodRawShape> = z.ZodObject<z.Zo
 
 /** Erases a tool's argument type so tools of different shapes share one list. */
 export function defineTool<S extends z.ZodObject<z.ZodRawShape>>(tool: McpTool<S>): McpTool {
-  return tool as unknown as McpTool;
+  return tool;
 }

@@ -70,7 +70,6 @@ export function textValueSql(name: string, col: (n: string) => ColRef, gate?: st
  * a fraction or exponent (JSON numbers come back re-spelled: `1.50` as `1.5`, `1e3` as `1000.0`).
  */
 export function valueSpelledInText(value: string): boolean {
-  // eslint-disable-next-line no-control-regex
   if (/["\\\u0000-\u001f]/.test(value)) return false;
   return !/^[-+]?(?:\d+\.\d*|\.\d+|\d+(?:\.\d*)?[eE][-+]?\d+)$/.test(value);
 }

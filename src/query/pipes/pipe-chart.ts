@@ -4,7 +4,7 @@ import { describe } from '../lexer.js';
 import type { Parser } from '../parser-api.js';
 import type { ColRef, Schema } from '../schema.js';
 import { ident } from '../sql.js';
-import { checkDistinct, type StageBuilder } from '../stages.js';
+import { ascending, checkDistinct, type StageBuilder } from '../stages.js';
 import { aggName, aggSql, parseAggs, printAgg, type Agg } from './aggregations.js';
 import { printListName } from './field-names.js';
 import type { PipeDef } from './pipe.js';
@@ -168,7 +168,7 @@ export const chartPipe: PipeDef<ChartPipe> = {
         aggs: n.aggs.map((a) => ({ name: aggName(a), zero: a.fn === 'count' || a.fn === 'dc' })),
       };
     }
-    b.order = [n.over, ...(n.by === undefined ? [] : [n.by])].map((f) => ({ sql: ident(f), desc: false, cols: [f] }));
+    b.order = ascending([n.over, ...(n.by === undefined ? [] : [n.by])]);
     b.mode = 'table';
   },
 };

@@ -2,7 +2,7 @@ import { doc } from '../doc.js';
 import type { Parser } from '../parser-api.js';
 import type { Schema } from '../schema.js';
 import { ident } from '../sql.js';
-import { checkDistinct } from '../stages.js';
+import { ascending, checkDistinct } from '../stages.js';
 import { aggName, aggSql, parseAggs, printAgg, type Agg } from './aggregations.js';
 import { printListNames } from './field-names.js';
 import type { PipeDef } from './pipe.js';
@@ -48,7 +48,7 @@ export const statsPipe: PipeDef<StatsPipe> = {
     const where = keys.length ? ` WHERE ${keys.map((k) => `${k} IS NOT NULL`).join(' AND ')}` : '';
     const group = keys.length ? ` GROUP BY ${n.by.map((_, i) => i + 1).join(', ')}` : '';
     b.push(`SELECT ${select.join(', ')} FROM ${b.cur}${where}${group}`, schema);
-    b.order = n.by.map((f) => ({ sql: ident(f), desc: false, cols: [f] }));
+    b.order = ascending(n.by);
     b.mode = 'table';
   },
 };

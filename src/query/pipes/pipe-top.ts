@@ -2,7 +2,7 @@ import { doc } from '../doc.js';
 import type { Parser } from '../parser-api.js';
 import type { Schema } from '../schema.js';
 import { ident } from '../sql.js';
-import { checkDistinct, type StageBuilder } from '../stages.js';
+import { ascending, checkDistinct, type StageBuilder } from '../stages.js';
 import { printListNames } from './field-names.js';
 import type { PipeDef } from './pipe.js';
 
@@ -63,11 +63,7 @@ function compileTop(n: TopPipe, b: StageBuilder): void {
     `row_number() OVER (${partition} ORDER BY "count" ${dir}, ${tie}) AS "_rank" FROM (${counted})`;
   const order = [...byIdents.map((f) => `${f} ASC`), `"count" ${dir}`, tie].join(', ');
   b.push(`SELECT * EXCLUDE ("_rank") FROM (${ranked}) WHERE "_rank" <= ${limit} ORDER BY ${order}`, schema);
-  b.order = [
-    ...n.by.map((f) => ({ sql: ident(f), desc: false, cols: [f] })),
-    { sql: '"count"', desc: n.kind === 'top', cols: ['count'] },
-    ...n.fields.map((f) => ({ sql: ident(f), desc: false, cols: [f] })),
-  ];
+  b.order = [...ascending(n.by), { sql: '"count"', desc: n.kind === 'top', cols: ['count'] }, ...ascending(n.fields)];
   b.mode = 'table';
 }
 

@@ -11,7 +11,7 @@ import {
   type TermFilter,
 } from '../search/filter-term.js';
 import { ident } from '../sql.js';
-import { checkDistinct, pipeError, type StageBuilder } from '../stages.js';
+import { ascending, checkDistinct, pipeError, type StageBuilder } from '../stages.js';
 import { parseSpan } from '../time-range.js';
 import { printListNames } from './field-names.js';
 import type { PipeDef } from './pipe.js';
@@ -152,10 +152,7 @@ function compileTransaction(n: TransactionPipe, b: StageBuilder): void {
     `SELECT ${out.join(', ')} FROM ${b.cur} GROUP BY ${group.join(', ')}${having.length ? ` HAVING ${having.join(' AND ')}` : ''}`,
     schema,
   );
-  b.order = [
-    { sql: '_time', desc: true, cols: ['_time'] },
-    ...n.fields.map((f) => ({ sql: ident(f), desc: false, cols: [f] })),
-  ];
+  b.order = [{ sql: '_time', desc: true, cols: ['_time'] }, ...ascending(n.fields)];
   b.mode = 'table';
 }
 

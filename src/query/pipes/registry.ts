@@ -60,9 +60,11 @@ const appendPipe = appendPipeWith(
   (q) => q.pipes.some((p) => pipeDef(p as PipeNode).writes(p as PipeNode) === 'all'),
 );
 
-/** Every pipe command by name. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const PIPES: Record<string, PipeDef<any>> = Object.fromEntries(
+/**
+ * Every pipe command by name. A def only ever sees the nodes its own parse made (pipeDef looks it
+ * up by the node's kind), so each is widened to the union once here.
+ */
+export const PIPES: Record<string, PipeDef<PipeNode>> = Object.fromEntries(
   [
     statsPipe,
     timechartPipe,
@@ -93,7 +95,7 @@ export const PIPES: Record<string, PipeDef<any>> = Object.fromEntries(
     extractPipe,
     patternsPipe,
     appendPipe,
-  ].map((d) => [d.name, d]),
+  ].map((d) => [d.name, d as unknown as PipeDef<PipeNode>]),
 );
 
 export function pipeDef(n: PipeNode): PipeDef<PipeNode> {

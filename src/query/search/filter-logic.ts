@@ -28,7 +28,7 @@ export interface NotFilter {
 
 export type SearchNode = TermFilter | PhraseFilter | FieldFilter | TimeFilter | AndFilter | OrFilter | NotFilter;
 
-export const MATCH_ALL: TermFilter = Object.freeze({ kind: 'term', text: '*' }) as TermFilter;
+export const MATCH_ALL: TermFilter = Object.freeze({ kind: 'term', text: '*' });
 
 export function printSearch(n: SearchNode): string {
   switch (n.kind) {

@@ -23,7 +23,7 @@ export function requiredTokensOf(pattern: string): string[] {
   const pieces = pattern.toLowerCase().split('*');
   pieces.forEach((piece, i) => {
     for (const m of piece.matchAll(WORD_RUN)) {
-      const start = m.index!;
+      const start = m.index;
       const end = start + m[0].length;
       if (start === 0 && i > 0) continue; // glued to a wildcard before it
       if (end === piece.length && i < pieces.length - 1) continue; // glued to a wildcard after it

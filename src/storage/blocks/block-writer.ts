@@ -70,7 +70,7 @@ export async function blockOrderBy(
   const r = await c.runAndReadAll(
     `SELECT epoch_us(_time) FROM (SELECT _time, row_number() OVER (ORDER BY _time) AS rn FROM ${from}) WHERE rn % ${rowGroup} = 1 AND rn > 1 ORDER BY 1`,
   );
-  const cuts = r.getRows().map(([us]) => `(_time >= make_timestamp(${us}))::INT`);
+  const cuts = (r.getRows() as [bigint][]).map(([us]) => `(_time >= make_timestamp(${us}))::INT`);
   return cuts.length === 0 ? 'source, host, _time' : `${cuts.join(' + ')}, source, host, _time`;
 }
 

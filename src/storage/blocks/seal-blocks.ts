@@ -82,7 +82,7 @@ export async function fieldsOf(c: DuckDBConnection, table: string): Promise<Fiel
     if (kind === 0) continue;
     const key = partKey(env, index, day);
     let m = byPart.get(key);
-    if (!m) byPart.set(key, (m = new Map()));
+    if (!m) byPart.set(key, (m = new Map<string, { name: string; bits: number; count: number }>()));
     const f = m.get(name) ?? { name, bits: 0, count: 0 };
     f.bits |= kind;
     f.count += n;

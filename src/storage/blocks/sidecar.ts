@@ -110,5 +110,5 @@ export function parseSidecar(text: string): BlockMeta {
     const i = r.error.issues[0];
     throw new Error(`${i.path.join('.') || 'sidecar'}: ${i.message}`);
   }
-  return r.data as BlockMeta;
+  return r.data;
 }

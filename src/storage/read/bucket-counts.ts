@@ -1,7 +1,7 @@
 import type { Block } from '../blocks/block-files.js';
 import type { LiveSegment } from '../wal/live-segment.js';
 import { MINUTE_US } from '../blocks/minute-counts.js';
-import { selectBlocks, selectLive, type ScanPlan } from './scan-plan.js';
+import { overlaps, selectBlocks, selectLive, type ScanPlan } from './scan-plan.js';
 import { relationSql } from './relation-sql.js';
 import type { BucketCounts, BucketCountSpec, QueryResult } from '../types.js';
 
@@ -62,10 +62,6 @@ function addMinutes(acc: Map<number, number>, minutes: Iterable<[number, number]
 function* blockMinutes(b: Block): Iterable<[number, number]> {
   const { minutes, counts } = b.minutes!;
   for (let i = 0; i < minutes.length; i++) yield [minutes[i], counts[i]];
-}
-
-function overlaps(t: TimeRange, minUs: number, maxUs: number): boolean {
-  return (t.fromUs === undefined || maxUs >= t.fromUs) && (t.toUs === undefined || minUs < t.toUs);
 }
 
 /**

@@ -32,7 +32,8 @@ function inScope(spec: Pick<ScanSpec, 'envs' | 'indexes'>, env: string, index: s
   return spec.envs.includes(env) && (spec.indexes === null || spec.indexes.includes(index));
 }
 
-function overlaps(t: TimeRange, minUs: number, maxUs: number): boolean {
+/** Whether data from minUs to maxUs (inclusive) may hold times of the range (from inclusive, to exclusive). */
+export function overlaps(t: TimeRange, minUs: number, maxUs: number): boolean {
   return (t.fromUs === undefined || maxUs >= t.fromUs) && (t.toUs === undefined || minUs < t.toUs);
 }
 

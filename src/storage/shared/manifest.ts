@@ -80,12 +80,12 @@ export function parseManifest(data: Buffer, key: string): Manifest {
   try {
     json = JSON.parse(data.toString('utf8'));
   } catch (e) {
-    throw new Error(`cannot parse manifest ${key}: ${(e as Error).message}`);
+    throw new Error(`cannot parse manifest ${key}: ${(e as Error).message}`, { cause: e });
   }
   const r = schema.safeParse(json);
   if (!r.success)
     throw new Error(`cannot parse manifest ${key}: ${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message}`);
-  return r.data as Manifest;
+  return r.data;
 }
 
 /**

@@ -29,7 +29,7 @@ export function walBatch(b: WriteBatch, maxEventBytes = DEFAULT_MAX_EVENT_BYTES)
  */
 export function encodeBatch(events: LogEvent[], maxEventBytes = DEFAULT_MAX_EVENT_BYTES): WalBatch {
   const acc = new LiveSegment(0, '');
-  const lines: string[] = new Array(events.length);
+  const lines = new Array<string>(events.length);
   const guard = { maxEventBytes, fallbackUs: Date.now() * 1000 };
   let chars = 0;
   for (let i = 0; i < events.length; i++) {

@@ -98,7 +98,7 @@ function isEvent(v: unknown): v is LogEvent {
   const e = v as Record<string, unknown>;
   if (typeof e.timeUs !== 'number' || typeof e.env !== 'string' || typeof e.index !== 'string') return false;
   for (const k of ['host', 'source', 'sourcetype', 'message'])
-    if (typeof e[k] !== 'string') e[k] = e[k] == null ? '' : String(e[k]);
+    if (typeof e[k] !== 'string') e[k] = e[k] == null ? '' : JSON.stringify(e[k]); // a number or boolean reads the same, an object as JSON
   if (typeof e.fields !== 'object' || e.fields === null || Array.isArray(e.fields)) e.fields = {};
   return true;
 }

@@ -102,7 +102,7 @@ describe('a trailing CR on every protocol', () => {
     const udp = createSocket('udp4');
     for (const l of LINES)
       await new Promise<void>((resolve, reject) =>
-        udp.send(syslog('syslogudp', l), srv.syslog!.udpPort!, '127.0.0.1', (err) => (err ? reject(err) : resolve())),
+        udp.send(syslog('syslogudp', l), srv.syslog!.udpPort, '127.0.0.1', (err) => (err ? reject(err) : resolve())),
       );
     udp.close();
   }

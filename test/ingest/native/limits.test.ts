@@ -254,7 +254,7 @@ describe('cut and re-timed events through sealing and a restart', () => {
   it('seals a 20 MB line, 2 MB of control characters and year-10000 times, and search * and the catalog still answer after a restart', async () => {
     const env = { SVC_TEST_SEGMENT_AGE_MS: '200' };
     let srv = await startTestServer(env, { dataDir });
-    let key = '';
+    let key: string;
     try {
       await createEnv(srv, 'hostile');
       const token = await createIngestToken(srv, { env: 'hostile' });

@@ -149,7 +149,7 @@ describe('OTLP decoding', () => {
         },
       ],
     };
-    const [d] = decoded(req as ExportRequest, NOW);
+    const [d] = decoded(req, NOW);
     assert.deepEqual(
       [d.event.fields.severity, d.event.fields.severity_2, d.event.fields.trace_id, d.event.fields.trace_id_2],
       ['own', 'ERROR', 't', '0102030405060708090a0b0c0d0e0f10'],

@@ -5,13 +5,16 @@ import { splunkHecRoutes } from '../../../src/ingest/splunk-hec/route.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
 const require = createRequire(import.meta.url);
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+
 const { Logger: SplunkLogger } = require('splunk-logging') as {
   Logger: new (cfg: Record<string, unknown>) => SplunkLoggerT;
 };
 interface SplunkLoggerT {
-  send(ctx: Record<string, unknown>, cb?: (err: unknown, resp: { statusCode: number }, body: unknown) => void): void;
-  flush(cb?: (err: unknown, resp: { statusCode: number }, body: unknown) => void): void;
+  send(
+    ctx: Record<string, unknown>,
+    cb?: (err: Error | null | undefined, resp: { statusCode: number }, body: unknown) => void,
+  ): void;
+  flush(cb?: (err: Error | null | undefined, resp: { statusCode: number }, body: unknown) => void): void;
   error: (err: unknown) => void;
 }
 

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { startE2E, searchEvents, E2E_ENV, type E2E } from '../helpers/e2e.js';
 
 const require = createRequire(import.meta.url);
-type Cb = (err: unknown, resp: { statusCode: number }, body: unknown) => void;
+type Cb = (err: Error | null | undefined, resp: { statusCode: number }, body: unknown) => void;
 const { Logger: SplunkLogger } = require('splunk-logging') as {
   Logger: new (cfg: Record<string, unknown>) => { send(c: Record<string, unknown>): void; flush(cb: Cb): void };
 };

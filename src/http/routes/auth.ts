@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Principal } from '../../auth/principal.js';
 import { SvcError } from '../../errors/svc-error.js';
 import { SESSION_COOKIE, principalOf } from '../auth-hook.js';
-import { parseInput } from './admin-input.js';
+import type { ZodTypes } from '../schema/compiler.js';
 
 const login = z
   .object({
@@ -40,8 +40,11 @@ export function describePrincipal(p: Principal): Record<string, unknown> {
 
 /** /api/auth/login (public, rate-limited), /api/auth/logout, /api/auth/logout-everywhere, /api/auth/me, /api/auth/options (public). */
 export async function authRoutes(app: FastifyInstance): Promise<void> {
-  app.post('/api/auth/login', { config: { access: 'public' } }, async (request, reply) => {
-    const input = parseInput(login, request.body);
+  const api = app.withTypeProvider<ZodTypes>();
+  const tags = ['auth'];
+  const schema = { summary: 'log in: a session token, also set as the session cookie', tags, body: login, errors: [429] };
+  api.post('/api/auth/login', { config: { access: 'public' }, schema }, async (request, reply) => {
+    const input = request.body;
     const result = await app.deps.auth.login(input.username, input.password, request.ip).catch((e: unknown) => {
       const reason = (e as { code?: string }).code ?? 'internal';
       // the name only when such a user exists: a password typed into the name field must not be logged
@@ -60,14 +63,16 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     return reply.header('Cache-Control', 'no-store').send(result);
   });
 
-  app.post('/api/auth/logout', { config: { access: 'authenticated' } }, async (request, reply) => {
+  const logout = { summary: 'end this session', tags, success: 204 };
+  app.post('/api/auth/logout', { config: { access: 'authenticated' }, schema: logout }, async (request, reply) => {
     await app.deps.auth.logout(principalOf(request));
     setSessionCookie(reply, '', 0);
     return reply.code(204).send();
   });
 
   // "sign out everywhere": a stolen or forgotten session elsewhere ends too
-  app.post('/api/auth/logout-everywhere', { config: { access: 'authenticated' } }, async (request, reply) => {
+  const everywhere = { summary: "end every session of the caller's user", tags, success: 204 };
+  app.post('/api/auth/logout-everywhere', { config: { access: 'authenticated' }, schema: everywhere }, async (request, reply) => {
     const p = principalOf(request);
     if (p.kind !== 'user')
       throw new SvcError(
@@ -80,11 +85,12 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // what the login page offers
-  app.get('/api/auth/options', { config: { access: 'public' } }, async () => ({
+  const options = { summary: 'what the login page offers (single sign-on or not)', tags };
+  app.get('/api/auth/options', { config: { access: 'public' }, schema: options }, async () => ({
     saml: { enabled: app.deps.sso.configured() },
   }));
 
-  app.get('/api/auth/me', { config: { access: 'authenticated' } }, async (request) =>
+  app.get('/api/auth/me', { config: { access: 'authenticated' }, schema: { summary: 'who the caller is', tags } }, async (request) =>
     describePrincipal(principalOf(request)),
   );
 }

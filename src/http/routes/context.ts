@@ -4,7 +4,7 @@ import { MAX_SIDE } from '../../query/context.js';
 import { exactTimeUs } from '../../query/time-range.js';
 import type { ContextResult } from '../../query/types.js';
 import { principalOf } from '../auth-hook.js';
-import { parseInput } from './admin-input.js';
+import type { ZodTypes } from '../schema/compiler.js';
 import { withCancel } from './search-params.js';
 
 const once = { required_error: 'is required', invalid_type_error: 'must be given once, as a string' };
@@ -38,8 +38,15 @@ const contextParams = z
  * may not read is 403.
  */
 export async function contextRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/api/context', { config: { access: 'standard' } }, async (request, reply): Promise<ContextResult> => {
-    const params = parseInput(contextParams, request.query);
-    return app.deps.search.context(principalOf(request), withCancel(params, reply));
-  });
+  const schema = {
+    summary: 'the events around one event (same env, index, host, source)',
+    tags: ['search'],
+    querystring: contextParams,
+    errors: [429, 503],
+  };
+  app
+    .withTypeProvider<ZodTypes>()
+    .get('/api/context', { config: { access: 'standard' }, schema }, async (request, reply): Promise<ContextResult> =>
+      app.deps.search.context(principalOf(request), withCancel(request.query, reply)),
+    );
 }

@@ -32,8 +32,8 @@ export function typeText(s: Json | undefined): string {
   if (Array.isArray(s.anyOf)) return (s.anyOf as Json[]).map(typeText).join(' or ');
   const type = Array.isArray(s.type) ? s.type.join(' or ') : ((s.type as string | undefined) ?? 'any');
   if (type === 'array') return `list of ${typeText(s.items as Json)}`;
-  const min = s.minimum ?? s.minLength;
-  const max = s.maximum ?? s.maxLength;
+  const min = (s.minimum ?? s.minLength) as number | undefined;
+  const max = (s.maximum ?? s.maxLength) as number | undefined;
   const range = min !== undefined || max !== undefined ? ` ${String(min ?? '')}…${String(max ?? '')}` : '';
   return `${type}${range}${type === 'string' && range ? ' chars' : ''}`;
 }
@@ -128,11 +128,17 @@ function markdown(doc: Doc): string {
     '',
     '## Errors',
     '',
-    "svc's routes answer errors as `{\"error\": {\"code\": \"invalid_input\", \"message\": \"…\", \"field\": \"…\"}}`",
+    'svc\'s routes answer errors as `{"error": {"code": "invalid_input", "message": "…", "field": "…"}}`',
     '(`requestId` on a 500). The compatibility ingest routes (Elasticsearch, Splunk HEC, Loki, OTLP) answer in',
     "their protocol's own shape, as their clients expect.",
     '',
-    ...tags.map((t) => `- [${t}](#${t.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-')})`),
+    ...tags.map(
+      (t) =>
+        `- [${t}](#${t
+          .toLowerCase()
+          .replace(/[^a-z0-9 -]/g, '')
+          .replace(/ /g, '-')})`,
+    ),
     '',
     ...tags.flatMap((t) => [`## ${t}`, '', ...(byTag.get(t) ?? [])]),
   ]

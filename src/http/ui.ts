@@ -78,7 +78,9 @@ export async function uiRoutes(app: FastifyInstance, opts: { dir: string }): Pro
   const config = { access: 'public' as const };
 
   const tags = ['ui'];
-  app.get('/ui', { config, schema: { summary: 'to /ui/', tags, success: 301 } }, async (_req, reply) => reply.redirect('/ui/', 301));
+  app.get('/ui', { config, schema: { summary: 'to /ui/', tags, success: 301 } }, async (_req, reply) =>
+    reply.redirect('/ui/', 301),
+  );
 
   const uiPage = { summary: 'the web UI: a page, or an asset', tags, produces: ['text/html', '*/*'] };
   app.get('/ui/*', { config, schema: uiPage }, async (request, reply) => {

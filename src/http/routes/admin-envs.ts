@@ -32,12 +32,23 @@ export async function adminEnvRoutes(app: FastifyInstance): Promise<void> {
   const one = { summary: 'one environment', tags, params: nameParams };
   api.get('/api/admin/envs/:name', { config, schema: one }, async (request) => envs().get(request.params.name));
 
-  const changed = { summary: "change an environment's retention (null: the default)", tags, params: nameParams, body: updateEnv };
+  const changed = {
+    summary: "change an environment's retention (null: the default)",
+    tags,
+    params: nameParams,
+    body: updateEnv,
+  };
   api.patch('/api/admin/envs/:name', { config, schema: changed }, async (request) =>
     envs().update(request.params.name, request.body),
   );
 
-  const deleted = { summary: 'delete an environment and its events', tags, params: nameParams, success: 204, errors: [409] };
+  const deleted = {
+    summary: 'delete an environment and its events',
+    tags,
+    params: nameParams,
+    success: 204,
+    errors: [409],
+  };
   api.delete('/api/admin/envs/:name', { config, schema: deleted }, async (request, reply) => {
     await envs().delete(request.params.name);
     return reply.code(204).send();

@@ -5,5 +5,6 @@ export async function adminGcRoutes(app: FastifyInstance): Promise<void> {
   app.post(
     '/api/admin/gc',
     { config: { access: 'admin' }, schema: { summary: 'run the retention sweep now', tags: ['admin'] } },
-    async () => app.deps.storage.sweep(true));
+    async () => app.deps.storage.sweep(true),
+  );
 }

@@ -23,7 +23,12 @@ export async function adminIngestTokenRoutes(app: FastifyInstance): Promise<void
     ingestTokens: tokens().list(),
   }));
 
-  const schema = { summary: 'create an ingest token (its secret is answered once)', tags, body: createToken, success: 201 };
+  const schema = {
+    summary: 'create an ingest token (its secret is answered once)',
+    tags,
+    body: createToken,
+    success: 201,
+  };
   api.post('/api/admin/ingest-tokens', { config, schema }, async (request, reply) => {
     const created = await tokens().create(request.body, principalOf(request).name);
     return reply.code(201).header('Cache-Control', 'no-store').send(created);

@@ -48,7 +48,12 @@ export async function adminUserRoutes(app: FastifyInstance): Promise<void> {
     reply.code(201).send(await users().create(request.body)),
   );
 
-  const changed = { summary: "change a user's password, role, allowlists or email", tags, params: idParams, body: updateUser };
+  const changed = {
+    summary: "change a user's password, role, allowlists or email",
+    tags,
+    params: idParams,
+    body: updateUser,
+  };
   api.patch('/api/admin/users/:id', { config, schema: changed }, async (request) =>
     users().update(request.params.id, request.body),
   );

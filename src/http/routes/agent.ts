@@ -49,7 +49,12 @@ export async function agentRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypes>();
   const config = { access: 'agent' as const };
   const tags = ['agent'];
-  const query = { summary: 'write a query for a question (checked by the parser)', tags, body: queryRequest, errors: [503] };
+  const query = {
+    summary: 'write a query for a question (checked by the parser)',
+    tags,
+    body: queryRequest,
+    errors: [503],
+  };
   api.post('/api/agent/query', { config, schema: query }, async (request) => {
     const input = request.body;
     if (!app.deps.llm.configured)
@@ -66,7 +71,13 @@ export async function agentRoutes(app: FastifyInstance): Promise<void> {
     const question = `Explain this log event: what happened, what it means, and what to look at next. Call get_event with id "${input.eventId}" first.${input.question ? ` The user asks: ${input.question}` : ''}`;
     return answerAgent(app, request, reply, { question });
   });
-  const ask = { summary: 'a question about the logs, answered by the agent', tags, body: agentRequest, produces: NDJSON_OR_JSON, errors: [503] };
+  const ask = {
+    summary: 'a question about the logs, answered by the agent',
+    tags,
+    body: agentRequest,
+    produces: NDJSON_OR_JSON,
+    errors: [503],
+  };
   api.post('/api/agent', { config, schema: ask }, async (request, reply) =>
     answerAgent(app, request, reply, request.body),
   );

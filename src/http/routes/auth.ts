@@ -42,7 +42,12 @@ export function describePrincipal(p: Principal): Record<string, unknown> {
 export async function authRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypes>();
   const tags = ['auth'];
-  const schema = { summary: 'log in: a session token, also set as the session cookie', tags, body: login, errors: [429] };
+  const schema = {
+    summary: 'log in: a session token, also set as the session cookie',
+    tags,
+    body: login,
+    errors: [429],
+  };
   api.post('/api/auth/login', { config: { access: 'public' }, schema }, async (request, reply) => {
     const input = request.body;
     const result = await app.deps.auth.login(input.username, input.password, request.ip).catch((e: unknown) => {
@@ -72,17 +77,21 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
 
   // "sign out everywhere": a stolen or forgotten session elsewhere ends too
   const everywhere = { summary: "end every session of the caller's user", tags, success: 204 };
-  app.post('/api/auth/logout-everywhere', { config: { access: 'authenticated' }, schema: everywhere }, async (request, reply) => {
-    const p = principalOf(request);
-    if (p.kind !== 'user')
-      throw new SvcError(
-        'insufficient_scope',
-        'only a logged-in user has sessions to end; an API key is disabled or deleted under Admin → API keys',
-      );
-    await app.deps.auth.users.endSessions(p.id);
-    setSessionCookie(reply, '', 0);
-    return reply.code(204).send();
-  });
+  app.post(
+    '/api/auth/logout-everywhere',
+    { config: { access: 'authenticated' }, schema: everywhere },
+    async (request, reply) => {
+      const p = principalOf(request);
+      if (p.kind !== 'user')
+        throw new SvcError(
+          'insufficient_scope',
+          'only a logged-in user has sessions to end; an API key is disabled or deleted under Admin → API keys',
+        );
+      await app.deps.auth.users.endSessions(p.id);
+      setSessionCookie(reply, '', 0);
+      return reply.code(204).send();
+    },
+  );
 
   // what the login page offers
   const options = { summary: 'what the login page offers (single sign-on or not)', tags };
@@ -90,7 +99,9 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     saml: { enabled: app.deps.sso.configured() },
   }));
 
-  app.get('/api/auth/me', { config: { access: 'authenticated' }, schema: { summary: 'who the caller is', tags } }, async (request) =>
-    describePrincipal(principalOf(request)),
+  app.get(
+    '/api/auth/me',
+    { config: { access: 'authenticated' }, schema: { summary: 'who the caller is', tags } },
+    async (request) => describePrincipal(principalOf(request)),
   );
 }

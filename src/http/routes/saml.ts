@@ -72,7 +72,12 @@ export async function samlRoutes(app: FastifyInstance): Promise<void> {
 
   const api = app.withTypeProvider<ZodTypes>();
   const tags = ['auth'];
-  const metadata = { summary: "svc's SAML service provider metadata", tags, produces: ['application/samlmetadata+xml'], errors: [404, 503] };
+  const metadata = {
+    summary: "svc's SAML service provider metadata",
+    tags,
+    produces: ['application/samlmetadata+xml'],
+    errors: [404, 503],
+  };
   api.get('/api/auth/saml/metadata', { config, schema: metadata }, async (_request, reply) => {
     configured();
     try {
@@ -83,7 +88,13 @@ export async function samlRoutes(app: FastifyInstance): Promise<void> {
     }
   });
 
-  const login = { summary: "single sign-on: to the IdP's login page", tags, querystring: loginQuery, success: 302, errors: [404, 429] };
+  const login = {
+    summary: "single sign-on: to the IdP's login page",
+    tags,
+    querystring: loginQuery,
+    success: 302,
+    errors: [404, 429],
+  };
   api.get('/api/auth/saml/login', { config, schema: login }, async (request, reply) => {
     configured();
     const { next } = request.query;
@@ -101,7 +112,14 @@ export async function samlRoutes(app: FastifyInstance): Promise<void> {
     }
   });
 
-  const acs = { summary: "the IdP's signed answer (HTTP-POST binding, a form)", tags, body: acsForm, consumes: ['application/x-www-form-urlencoded'], success: 303, errors: [404] };
+  const acs = {
+    summary: "the IdP's signed answer (HTTP-POST binding, a form)",
+    tags,
+    body: acsForm,
+    consumes: ['application/x-www-form-urlencoded'],
+    success: 303,
+    errors: [404],
+  };
   api.post('/api/auth/saml/acs', { config, schema: acs }, async (request, reply) => {
     configured();
     const form = request.body;
@@ -115,7 +133,13 @@ export async function samlRoutes(app: FastifyInstance): Promise<void> {
     }
   });
 
-  const complete = { summary: "redeems the ACS's ticket with the relay cookie: signed in", tags, querystring: completeQuery, success: 303, errors: [404] };
+  const complete = {
+    summary: "redeems the ACS's ticket with the relay cookie: signed in",
+    tags,
+    querystring: completeQuery,
+    success: 303,
+    errors: [404],
+  };
   api.get(COMPLETE, { config, schema: complete }, async (request, reply) => {
     configured();
     const { ticket } = request.query;

@@ -33,7 +33,15 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
     // POST takes the same parameters as a JSON body: a long query does not fit in a URL (431)
     app.post(
       url,
-      { config, schema: { ...doc, summary: `${summary} (parameters in a JSON body)`, querystring: searchQuery, body: searchBody } },
+      {
+        config,
+        schema: {
+          ...doc,
+          summary: `${summary} (parameters in a JSON body)`,
+          querystring: searchQuery,
+          body: searchBody,
+        },
+      },
       handler,
     );
   }

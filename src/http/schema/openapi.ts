@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import { ZodOptional, type z } from 'zod';
 import { zodToJsonSchema } from 'zod-to-json-schema';
-import { ERROR_CODES, type ErrorKind } from '../../errors/codes.js';
+import { ERROR_CODES } from '../../errors/codes.js';
 import { VERSION } from '../../version.js';
 import type { Access } from '../auth-hook.js';
 import { STATUS_BY_KIND } from '../errors.js';
@@ -47,7 +47,11 @@ export function openApiDocument(routes: RegisteredRoute[]): Json {
     const item = (paths[path] ??= {});
     for (const m of r.methods) item[m.toLowerCase()] = operation(r, path);
   }
-  const sorted = Object.fromEntries(Object.keys(paths).sort().map((p) => [p, paths[p]]));
+  const sorted = Object.fromEntries(
+    Object.keys(paths)
+      .sort()
+      .map((p) => [p, paths[p]]),
+  );
   return {
     openapi: '3.1.0',
     info: {
@@ -75,7 +79,11 @@ function operation(r: RegisteredRoute, path: string): Json {
       : `Access: anyone (a ${s.protocol.name} client's probe); errors in ${s.protocol.name}'s own shape.`;
   op['x-svc-access'] = r.access;
   op.security = securityOf(r.access, s.protocol?.auth);
-  const parameters = [...pathParameters(path, s.params), ...namedParameters('query', s.querystring), ...headerParameters(s)];
+  const parameters = [
+    ...pathParameters(path, s.params),
+    ...namedParameters('query', s.querystring),
+    ...headerParameters(s),
+  ];
   if (parameters.length > 0) op.parameters = parameters;
   const body = requestBody(s);
   if (body) op.requestBody = body;
@@ -84,7 +92,7 @@ function operation(r: RegisteredRoute, path: string): Json {
 }
 
 /** JSON Schema of a zod schema as it is written in a request (the input side of transforms and pipes). */
-export function jsonSchema(schema: z.ZodTypeAny): Json {
+export function jsonSchema(schema: z.ZodType): Json {
   const out = zodToJsonSchema(schema, {
     target: 'jsonSchema7',
     $refStrategy: 'none',
@@ -97,7 +105,7 @@ export function jsonSchema(schema: z.ZodTypeAny): Json {
 
 function properties(schema: unknown): { props: Record<string, Json>; required: Set<string> } {
   if (!schema) return { props: {}, required: new Set() };
-  const js = jsonSchema(schema as z.ZodTypeAny);
+  const js = jsonSchema(schema as z.ZodType);
   return { props: (js.properties ?? {}) as Record<string, Json>, required: new Set((js.required ?? []) as string[]) };
 }
 
@@ -128,9 +136,9 @@ function headerParameters(s: FastifySchema): Json[] {
 
 function requestBody(s: FastifySchema): Json | undefined {
   if (s.body) {
-    const schema = s.body as z.ZodTypeAny;
+    const schema = s.body as z.ZodType;
     // an optional body is said by `required`, not by the schema (which would read "nothing, or …")
-    const content = { schema: jsonSchema(schema instanceof ZodOptional ? (schema.unwrap() as z.ZodTypeAny) : schema) };
+    const content = { schema: jsonSchema(schema instanceof ZodOptional ? (schema.unwrap() as z.ZodType) : schema) };
     const types = s.consumes ?? ['application/json'];
     return { required: !schema.isOptional(), content: Object.fromEntries(types.map((t) => [t, content])) };
   }
@@ -146,7 +154,7 @@ function requestBody(s: FastifySchema): Json | undefined {
 /** Which error codes each status carries, from the one catalog (errors/codes.ts → http/errors.ts). */
 function codesOf(status: number): string[] {
   return Object.entries(ERROR_CODES)
-    .filter(([, kind]) => STATUS_BY_KIND[kind as ErrorKind] === status)
+    .filter(([, kind]) => STATUS_BY_KIND[kind] === status)
     .map(([code]) => code);
 }
 
@@ -154,7 +162,7 @@ function responses(r: RegisteredRoute, path: string): Json {
   const s = r.schema;
   const out: Json = { [String(s.success ?? 200)]: success(s) };
   const validated = [s.querystring, s.params, s.headers, s.body].some(
-    (x) => x !== undefined && !isDescribedOnly(x as z.ZodTypeAny),
+    (x) => x !== undefined && !isDescribedOnly(x as z.ZodType),
   );
   const statuses = new Set<number>(s.errors ?? []);
   if (validated || s.consumes || s.body) statuses.add(400);
@@ -174,7 +182,10 @@ function success(s: FastifySchema): Json {
   const status = s.success ?? 200;
   if (status === 204) return { description: 'done, no content' };
   if (status >= 300 && status < 400)
-    return { description: http.STATUS_CODES[status] ?? 'redirect', headers: { Location: { schema: { type: 'string' } } } };
+    return {
+      description: http.STATUS_CODES[status] ?? 'redirect',
+      headers: { Location: { schema: { type: 'string' } } },
+    };
   const types = s.produces ?? ['application/json'];
   return { description: http.STATUS_CODES[status] ?? 'OK', content: Object.fromEntries(types.map((t) => [t, {}])) };
 }
@@ -195,10 +206,14 @@ const ERROR_SCHEMA: Json = {
       type: 'object',
       required: ['code', 'message'],
       properties: {
-        code: { type: 'string', description: 'one of the codes in src/errors/codes.ts', enum: Object.keys(ERROR_CODES) },
+        code: {
+          type: 'string',
+          description: 'one of the codes in src/errors/codes.ts',
+          enum: Object.keys(ERROR_CODES),
+        },
         message: { type: 'string', description: 'lowercase, names the field or parameter at fault' },
         field: { type: 'string', description: 'the field or parameter at fault, when there is one' },
-        requestId: { type: 'string', description: 'on a 500 only: the id in svc\'s log' },
+        requestId: { type: 'string', description: "on a 500 only: the id in svc's log" },
       },
       additionalProperties: true,
     },

@@ -70,10 +70,10 @@ export function securityOf(access: Access, protocolAuth?: string[]): Json[] {
 /** Who may call a route of each access class, for the reference (enforced by auth-hook.ts). */
 export const ACCESS_TEXT: Record<Access, string> = {
   public: 'anyone, no credentials',
-  authenticated: 'any logged-in user or API key with the Standard API scope',
-  standard: 'a logged-in user or an API key with the Standard API scope; results narrowed to what it may read',
-  admin: 'an admin user or an API key with the Admin API scope',
-  mcp: 'an API key with the MCP server scope (a logged-in user while no such key exists)',
-  ingest: 'an ingest token, in any of the shippers’ forms',
-  agent: 'as standard, or an MCP key whose tool allowlist has "agent"',
+  authenticated: 'a user session (any role) or an API key with the Standard or Admin API scope',
+  standard: 'a user session (any role) or an API key with the Standard or Admin API scope; RBAC narrows what it reads',
+  admin: "an admin user's session or an API key with the Admin API scope",
+  mcp: 'an API key with the MCP server scope (a user session only while no such key exists)',
+  ingest: 'an ingest token, in any of its forms (Bearer, ApiKey, Splunk, Basic)',
+  agent: 'as standard, or an API key with the MCP server scope whose tool allowlist has "agent"',
 };

@@ -101,7 +101,9 @@ function setupRoutes(app: FastifyInstance, p: string): void {
     config,
     schema: {
       ...schema,
-      querystring: described(z.object({ format: z.enum(['json']).optional().describe('json: a JSON answer, else text') })),
+      querystring: described(
+        z.object({ format: z.enum(['json']).optional().describe('json: a JSON answer, else text') }),
+      ),
       produces: ['text/plain', 'application/json'],
     },
     handler: async (req, reply) => catHealth(req.query, reply),

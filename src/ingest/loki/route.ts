@@ -73,6 +73,11 @@ export async function lokiRoutes(app: FastifyInstance, opts: { ctx: IngestContex
   };
   app.post('/loki/api/v1/push', { config, schema }, (req, reply) => push(ctx, req, reply));
   app.post('/api/loki/v1/push', { config, schema }, (req, reply) => push(ctx, req, reply));
-  const ready = { summary: 'ready, for shippers that probe it', tags, protocol: { name: 'Loki' }, produces: ['text/plain'] };
+  const ready = {
+    summary: 'ready, for shippers that probe it',
+    tags,
+    protocol: { name: 'Loki' },
+    produces: ['text/plain'],
+  };
   app.get('/loki/ready', { config, schema: ready }, async (_req, reply) => reply.type('text/plain').send('ready\n'));
 }

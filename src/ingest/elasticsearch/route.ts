@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { isSvcError } from '../../errors/svc-error.js';
-import { described } from '../../http/schema/compiler.js';
+import { described, useZodSchemas } from '../../http/schema/compiler.js';
 import { extractToken } from '../../http/ingest-token.js';
 import { bodyOf, header, protocolEdge } from '../../http/raw-body.js';
 import { decompressBody } from '../common/body.js';
@@ -149,6 +149,8 @@ export async function elasticsearchRoutes(
 ): Promise<void> {
   const { ctx } = opts;
   protocolEdge(app, { maxBodyBytes: ctx.maxBodyBytes, log: ctx.log, what: 'elasticsearch request' }, sendEsError);
+  // the route schemas are zod (http/schema/compiler.ts): set here too, so the plugin stands alone
+  useZodSchemas(app);
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.header('X-Elastic-Product', 'Elasticsearch');
     return payload;

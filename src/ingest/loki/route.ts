@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { SvcError } from '../../errors/svc-error.js';
-import { described } from '../../http/schema/compiler.js';
+import { described, useZodSchemas } from '../../http/schema/compiler.js';
 import { extractToken } from '../../http/ingest-token.js';
 import { bodyOf, header, protocolEdge } from '../../http/raw-body.js';
 import { decompressBody, mediaType } from '../common/body.js';
@@ -58,6 +58,8 @@ async function push(ctx: IngestContext, req: FastifyRequest, reply: FastifyReply
 export async function lokiRoutes(app: FastifyInstance, opts: { ctx: IngestContext }): Promise<void> {
   const { ctx } = opts;
   protocolEdge(app, { maxBodyBytes: ctx.maxBodyBytes, log: ctx.log, what: 'loki push' }, sendLokiError);
+  // the route schemas are zod (http/schema/compiler.ts): set here too, so the plugin stands alone
+  useZodSchemas(app);
   const config = { access: 'public' as const };
   const tags = ['ingest: Loki'];
   const schema = {

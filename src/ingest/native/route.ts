@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { principalOf } from '../../http/auth-hook.js';
 import type { IngestContext } from '../common/context.js';
 import { bodyOf, header, protocolEdge } from '../../http/raw-body.js';
-import { described } from '../../http/schema/compiler.js';
+import { described, useZodSchemas } from '../../http/schema/compiler.js';
 import { onceString } from '../../http/schema/params.js';
 import { mediaType } from '../common/body.js';
 import { ingestNative, type NativeQuery } from './ingest.js';
@@ -46,6 +46,8 @@ const nativeHeaders = described(
 export async function nativeRoutes(app: FastifyInstance, opts: { ctx: IngestContext }): Promise<void> {
   const { ctx } = opts;
   protocolEdge(app, { maxBodyBytes: ctx.maxBodyBytes, log: ctx.log, what: 'native ingest' }, sendNativeError);
+  // the route schemas are zod (http/schema/compiler.ts): set here too, so the plugin stands alone
+  useZodSchemas(app);
   const schema = {
     summary: 'push events: NDJSON, a JSON array, or plain text lines',
     tags: ['ingest'],

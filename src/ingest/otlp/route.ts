@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { SvcError } from '../../errors/svc-error.js';
-import { described } from '../../http/schema/compiler.js';
+import { described, useZodSchemas } from '../../http/schema/compiler.js';
 import { extractToken } from '../../http/ingest-token.js';
 import { bodyOf, header, protocolEdge } from '../../http/raw-body.js';
 import { decompressBody, mediaType } from '../common/body.js';
@@ -53,6 +53,8 @@ export async function otlpRoutes(app: FastifyInstance, opts: { ctx: IngestContex
   protocolEdge(app, { maxBodyBytes: ctx.maxBodyBytes, log: ctx.log, what: 'otlp export' }, (reply, e, req) =>
     sendOtlpError(reply, mediaType(header(req.headers['content-type'])).includes('json') ? 'json' : 'protobuf', e),
   );
+  // the route schemas are zod (http/schema/compiler.ts): set here too, so the plugin stands alone
+  useZodSchemas(app);
   const types = ['application/x-protobuf', 'application/json'];
   const schema = {
     summary: 'OTLP/HTTP logs export (ExportLogsServiceRequest)',

@@ -8,7 +8,7 @@ import { hecError } from './hec-error.js';
 import { sendHecError, sendHecHealth, sendHecSuccess } from './respond.js';
 import { AckChannels, CHANNEL_RE } from './acks.js';
 import { z } from 'zod';
-import { described } from '../../http/schema/compiler.js';
+import { described, useZodSchemas } from '../../http/schema/compiler.js';
 
 /**
  * Splunk HTTP Event Collector: `/services/collector`, `/services/collector/event[/1.0]`,
@@ -123,6 +123,8 @@ const hecDoc = {
 export async function splunkHecRoutes(app: FastifyInstance, opts: { ctx: IngestContext }): Promise<void> {
   const { ctx } = opts;
   protocolEdge(app, { maxBodyBytes: ctx.maxBodyBytes, log: ctx.log, what: 'hec request' }, sendHecError);
+  // the route schemas are zod (http/schema/compiler.ts): set here too, so the plugin stands alone
+  useZodSchemas(app);
   const config = { access: 'public' as const };
   const acks = new AckChannels();
   const push = { ...hecDoc, querystring: hecQuery, errors: [429, 503] };

@@ -7,7 +7,8 @@ import { createIngestToken } from '../helpers/auth.js';
 import { openApiPath } from '../../src/http/schema/openapi.js';
 import { referencePage } from '../../scripts/api-reference.js';
 
-type Doc = { paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>> };
+type Operation = { summary?: string; tags?: string[]; security?: unknown[]; responses: Record<string, unknown> };
+type Doc = { paths: Record<string, Record<string, Operation>> };
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
 /** Where svc's own and the compatibility routes live; a mention of another path (an IdP's /login) is not svc's. */
@@ -114,6 +115,12 @@ describe('GET /api/openapi.json', () => {
 
   it('says the auth of each route and the error body', async () => {
     const doc = await getDoc();
+    for (const [path, item] of Object.entries(doc.paths))
+      for (const [method, op] of Object.entries(item))
+        assert.ok(
+          op.summary && op.tags?.length && op.security,
+          `${method} ${path} says what it does and who may call it`,
+        );
     assert.deepEqual(doc.paths['/api/version'].get.security, []);
     assert.deepEqual(doc.paths['/api/admin/users'].get.security, [
       { session: [] },

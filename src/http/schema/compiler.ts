@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifySchemaCompiler, FastifyTypeProvider } from
 import { z } from 'zod';
 import { bug } from '../../errors/svc-error.js';
 import { inputError, type HttpPart } from './input-error.js';
+import type {} from './route-doc.js';
 
 /**
  * Route schemas are zod schemas, declared once in the route's `schema` (querystring, params,

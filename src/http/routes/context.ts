@@ -17,18 +17,19 @@ const side = z
 
 const contextParams = z
   .object({
-    env: name,
-    index: name,
+    env: name.describe('environment of the event'),
+    index: name.describe('index of the event'),
     time: z
       .string(once)
       .refine(
         (t) => exactTimeUs(t) !== undefined,
         'want the event time as search returned it, such as 2026-01-31T12:00:00.123456Z',
-      ),
-    host: z.string(once).max(10_000, 'must be at most 10000 characters').optional(),
-    source: z.string(once).max(10_000, 'must be at most 10000 characters').optional(),
-    before: side.optional(),
-    after: side.optional(),
+      )
+      .describe('the event time as search returned it (RFC 3339 with microseconds)'),
+    host: z.string(once).max(10_000, 'must be at most 10000 characters').optional().describe('same host only'),
+    source: z.string(once).max(10_000, 'must be at most 10000 characters').optional().describe('same source only'),
+    before: side.optional().describe(`events before it, 0 to ${MAX_SIDE}`),
+    after: side.optional().describe(`events after it, 0 to ${MAX_SIDE}`),
   })
   .strict();
 

@@ -19,7 +19,8 @@ import {
 } from './export-encode.js';
 import { searchParams, searchQuery, withCancel } from './search-params.js';
 
-const exportQuery = searchQuery.extend({
+// the search parameters an export uses; the others (limit, buckets, …) are ignored like any unknown one
+const exportQuery = searchQuery.pick({ q: true, env: true, index: true, from: true, to: true }).extend({
   format: z.enum(['csv', 'ndjson'], { errorMap: () => ({ message: 'must be "csv" or "ndjson"' }) }),
   max: intParam(1, MAX_EXPORT, `events or rows at most (default ${DEFAULT_EXPORT_MAX})`),
 });

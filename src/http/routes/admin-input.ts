@@ -2,19 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { SCOPES, type Allowlists, type Scope } from '../../auth/principal.js';
 import type { ZodTypes } from '../schema/compiler.js';
-import { inputError } from '../schema/input-error.js';
 
-/**
- * Validates a request body (or params) with a zod schema. The first problem becomes a 400
- * invalid_input whose message names the field and quotes the bad value; details carry `field`.
- * A secret's value is never quoted (errors/secret-names.ts), nor a whole body that is not an
- * object (a password pasted as the body would be echoed whole): only what kind of value it was.
+/*
+ * The schemas the admin routes share. A route names them in its Fastify `schema` (body, params);
+ * Fastify checks the request before the handler (http/schema/compiler.ts), and a problem is a 400
+ * invalid_input naming the field (http/schema/input-error.ts).
  */
-export function parseInput<T extends z.ZodTypeAny>(schema: T, value: unknown): z.infer<T> {
-  const r = schema.safeParse(value ?? {});
-  if (r.success) return r.data as z.infer<T>;
-  throw inputError('body', r.error.issues[0], value);
-}
 
 /** Accepts svc's scope names and the spec's labels ("Standard API", "Admin API", "MCP server"). */
 const SCOPE_LABELS: Record<string, Scope> = { 'standard api': 'standard', 'admin api': 'admin', 'mcp server': 'mcp' };

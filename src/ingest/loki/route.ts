@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { SvcError } from '../../errors/svc-error.js';
-import { described, useZodSchemas } from '../../http/schema/compiler.js';
 import { extractToken } from '../../http/ingest-token.js';
 import { bodyOf, header, protocolEdge } from '../../http/raw-body.js';
 import { decompressBody, mediaType } from '../common/body.js';
 import { authorize, forward, timeCtx, type IngestContext } from '../common/context.js';
 import { decodeJson, decodeProtobuf, streamsToEvents, type LokiStream } from './decode.js';
 import { sendLokiError, sendPushed } from './respond.js';
+import { described, useZodSchemas } from '../../http/schema/compiler.js';
+import { z } from 'zod';
 
 /**
  * Loki push: `POST /loki/api/v1/push` (also `/api/loki/v1/push`). Snappy protobuf (promtail, Alloy,

@@ -34,6 +34,9 @@ import { redirectBrowsersToUi, uiRoutes } from './ui.js';
 import { answerClientError } from './client-error.js';
 import { useJsonBodies } from './json-body.js';
 import { readTlsFiles } from './tls.js';
+import { useZodSchemas } from '../http-kit/schema/compiler.js';
+import { recordRoutes } from './schema/openapi.js';
+import { openApiRoutes } from './routes/openapi.js';
 
 /**
  * Builds the HTTP edge: one Fastify instance with svc's error mapping, version header and routes.
@@ -61,6 +64,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler: answerClientError,
   }) as unknown as FastifyInstance;
   app.decorate('deps', deps);
+  useZodSchemas(app);
+  const routes = recordRoutes(app);
   useJsonBodies(app, deps.config.maxBodyBytes);
   redirectBrowsersToUi(app);
   registerCrossSiteGuard(app, deps.config.publicOrigin);
@@ -86,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
 
   await app.register(versionRoutes);
+  await app.register(openApiRoutes, { routes });
   await app.register(authRoutes);
   await app.register(samlRoutes);
   await app.register(adminApiKeyRoutes);

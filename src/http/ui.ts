@@ -77,9 +77,13 @@ export async function uiRoutes(app: FastifyInstance, opts: { dir: string }): Pro
   await app.register(fastifyStatic, { root: dir, serve: false });
   const config = { access: 'public' as const };
 
-  app.get('/ui', { config }, async (_req, reply) => reply.redirect('/ui/', 301));
+  const tags = ['ui'];
+  app.get('/ui', { config, schema: { summary: 'to /ui/', tags, success: 301 } }, async (_req, reply) =>
+    reply.redirect('/ui/', 301),
+  );
 
-  app.get('/ui/*', { config }, async (request, reply) => {
+  const uiPage = { summary: 'the web UI: a page, or an asset', tags, produces: ['text/html', '*/*'] };
+  app.get('/ui/*', { config, schema: uiPage }, async (request, reply) => {
     const rel = normalize((request.params as { '*': string })['*'] ?? '');
     if (rel.startsWith('..') || rel.includes(`${sep}..`)) throw new SvcError('not_found', 'no such file');
     const file = rel && rel !== '.' ? join(dir, rel) : '';

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { z } from 'zod';
 import { SvcError } from '../errors/svc-error.js';
+import { described } from '../http-kit/schema/compiler.js';
 import { VERSION } from '../version.js';
 import { buildMcpServer } from './mcp-server.js';
 import { internalError, methodNotAllowed } from './respond.js';
@@ -15,12 +17,17 @@ import type { McpDeps } from './tools/types.js';
 export async function mcpRoutes(app: FastifyInstance): Promise<void> {
   const { search, control, store, selflog, clock, log } = app.deps;
   const deps: McpDeps = { search, control, store, selflog, clock, log };
-  app.post('/mcp', { config: { access: 'mcp' } }, (request, reply) => handlePost(deps, request, reply));
+  const tags = ['mcp'];
+  // the MCP SDK checks the message and answers JSON-RPC errors itself
+  const message = described(z.record(z.unknown()).describe('a JSON-RPC 2.0 request or notification'));
+  const post = { summary: 'MCP Streamable HTTP (stateless; JSON-RPC in, JSON out)', tags, body: message };
+  app.post('/mcp', { config: { access: 'mcp' }, schema: post }, (request, reply) => handlePost(deps, request, reply));
   for (const method of ['GET', 'DELETE'] as const) {
     app.route({
       method,
       url: '/mcp',
       config: { access: 'mcp' },
+      schema: { summary: 'answers 405: no sessions, no server-initiated stream', tags, success: 405 },
       handler: async (request, reply) => methodNotAllowed(request, reply),
     });
   }

@@ -69,7 +69,7 @@ describe('the lookup tables admin API', () => {
     assert.equal(preview.json.lookup.rows, 4);
     const bad = await send(srv, 'GET', '/api/admin/lookups/users?preview=1&rows=0', { token: admin });
     assert.equal(bad.status, 400);
-    assert.match(bad.json.error.message, /^rows: must be at least 1/);
+    assert.match(bad.json.error.message, /^query parameter "rows" must be at least 1/);
   });
 
   it("replaces a table with 200, keeping the old version's files a while for searches compiled against it", async () => {

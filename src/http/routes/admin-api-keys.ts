@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { MAX_EXPIRY_DAYS } from '../../auth/api-keys.js';
 import { principalOf } from '../../http-kit/access.js';
-import { allowSchema, itemRoutes, nameSchema, parseInput, scopeSchema } from './admin-input.js';
+import type { ZodTypes } from '../../http-kit/schema/compiler.js';
+import { allowSchema, itemRoutes, nameSchema, scopeSchema } from './admin-input.js';
 
 const createKey = z
   .object({
@@ -28,15 +29,19 @@ const createKey = z
 /** /api/admin/api-keys: create (secret answered once), list, get, disable, enable, delete. */
 export async function adminApiKeyRoutes(app: FastifyInstance): Promise<void> {
   const keys = () => app.deps.auth.apiKeys;
-  const opts = { config: { access: 'admin' as const } };
+  const api = app.withTypeProvider<ZodTypes>();
+  const config = { access: 'admin' as const };
+  const tags = ['admin'];
 
-  app.get('/api/admin/api-keys', opts, async () => ({ apiKeys: keys().list() }));
+  api.get('/api/admin/api-keys', { config, schema: { summary: 'list API keys', tags } }, async () => ({
+    apiKeys: keys().list(),
+  }));
 
-  app.post('/api/admin/api-keys', opts, async (request, reply) => {
-    const input = parseInput(createKey, request.body);
-    const created = await keys().create(input, principalOf(request));
+  const schema = { summary: 'create an API key (its secret is answered once)', tags, body: createKey, success: 201 };
+  api.post('/api/admin/api-keys', { config, schema }, async (request, reply) => {
+    const created = await keys().create(request.body, principalOf(request));
     return reply.code(201).header('Cache-Control', 'no-store').send(created);
   });
 
-  itemRoutes(app, '/api/admin/api-keys', keys);
+  itemRoutes(app, '/api/admin/api-keys', keys, 'an API key');
 }

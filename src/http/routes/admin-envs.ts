@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { envIndexName, parseInput } from './admin-input.js';
+import type { ZodTypes } from '../../http-kit/schema/compiler.js';
+import { envIndexName } from './admin-input.js';
 
 const retentionDays = z
   .number({ invalid_type_error: 'must be a whole number of days' })
@@ -15,22 +16,41 @@ const nameParams = z.object({ name: z.string().min(1).max(100) });
 /** /api/admin/envs: list, create, get, update (retention days; null removes the override), delete. */
 export async function adminEnvRoutes(app: FastifyInstance): Promise<void> {
   const envs = () => app.deps.auth.envs;
-  const opts = { config: { access: 'admin' as const } };
+  const api = app.withTypeProvider<ZodTypes>();
+  const config = { access: 'admin' as const };
+  const tags = ['admin'];
 
-  app.get('/api/admin/envs', opts, async () => ({ envs: envs().list() }));
+  api.get('/api/admin/envs', { config, schema: { summary: 'list environments', tags } }, async () => ({
+    envs: envs().list(),
+  }));
 
-  app.post('/api/admin/envs', opts, async (request, reply) =>
-    reply.code(201).send(await envs().create(parseInput(createEnv, request.body))),
+  const created = { summary: 'create an environment', tags, body: createEnv, success: 201, errors: [409] };
+  api.post('/api/admin/envs', { config, schema: created }, async (request, reply) =>
+    reply.code(201).send(await envs().create(request.body)),
   );
 
-  app.get('/api/admin/envs/:name', opts, async (request) => envs().get(parseInput(nameParams, request.params).name));
+  const one = { summary: 'one environment', tags, params: nameParams };
+  api.get('/api/admin/envs/:name', { config, schema: one }, async (request) => envs().get(request.params.name));
 
-  app.patch('/api/admin/envs/:name', opts, async (request) =>
-    envs().update(parseInput(nameParams, request.params).name, parseInput(updateEnv, request.body)),
+  const changed = {
+    summary: "change an environment's retention (null: the default)",
+    tags,
+    params: nameParams,
+    body: updateEnv,
+  };
+  api.patch('/api/admin/envs/:name', { config, schema: changed }, async (request) =>
+    envs().update(request.params.name, request.body),
   );
 
-  app.delete('/api/admin/envs/:name', opts, async (request, reply) => {
-    await envs().delete(parseInput(nameParams, request.params).name);
+  const deleted = {
+    summary: 'delete an environment and its events',
+    tags,
+    params: nameParams,
+    success: 204,
+    errors: [409],
+  };
+  api.delete('/api/admin/envs/:name', { config, schema: deleted }, async (request, reply) => {
+    await envs().delete(request.params.name);
     return reply.code(204).send();
   });
 }

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { principalOf } from '../../http-kit/access.js';
-import { envIndexName, itemRoutes, nameSchema, parseInput } from './admin-input.js';
+import type { ZodTypes } from '../../http-kit/schema/compiler.js';
+import { envIndexName, itemRoutes, nameSchema } from './admin-input.js';
 
 const createToken = z
   .object({
@@ -14,14 +15,24 @@ const createToken = z
 /** /api/admin/ingest-tokens: create (secret answered once), list, get, disable, enable, delete. */
 export async function adminIngestTokenRoutes(app: FastifyInstance): Promise<void> {
   const tokens = () => app.deps.auth.ingestTokens;
-  const opts = { config: { access: 'admin' as const } };
+  const api = app.withTypeProvider<ZodTypes>();
+  const config = { access: 'admin' as const };
+  const tags = ['admin'];
 
-  app.get('/api/admin/ingest-tokens', opts, async () => ({ ingestTokens: tokens().list() }));
+  api.get('/api/admin/ingest-tokens', { config, schema: { summary: 'list ingest tokens', tags } }, async () => ({
+    ingestTokens: tokens().list(),
+  }));
 
-  app.post('/api/admin/ingest-tokens', opts, async (request, reply) => {
-    const created = await tokens().create(parseInput(createToken, request.body), principalOf(request).name);
+  const schema = {
+    summary: 'create an ingest token (its secret is answered once)',
+    tags,
+    body: createToken,
+    success: 201,
+  };
+  api.post('/api/admin/ingest-tokens', { config, schema }, async (request, reply) => {
+    const created = await tokens().create(request.body, principalOf(request).name);
     return reply.code(201).header('Cache-Control', 'no-store').send(created);
   });
 
-  itemRoutes(app, '/api/admin/ingest-tokens', tokens);
+  itemRoutes(app, '/api/admin/ingest-tokens', tokens, 'an ingest token');
 }

@@ -3,12 +3,12 @@ import { z } from 'zod';
 import { SvcError } from '../../errors/svc-error.js';
 import { principalOf } from '../../http-kit/access.js';
 import { sendError, toSvcError } from '../../http-kit/errors.js';
-import { parseInput } from './admin-input.js';
+import type { ZodTypes } from '../../http-kit/schema/compiler.js';
 
 const nameParams = z.object({ name: z.string().min(1).max(100) });
 const readQuery = z
   .object({
-    preview: z.enum(['1', 'true'], { errorMap: () => ({ message: 'want 1 or true' }) }).optional(),
+    preview: z.enum(['1', 'true'], { errorMap: () => ({ message: 'must be 1 or true' }) }).optional(),
     rows: z.coerce
       .number({ invalid_type_error: 'must be a number' })
       .int('must be a whole number')
@@ -29,7 +29,9 @@ const PREVIEW_ROWS = 100;
 export async function adminLookupRoutes(app: FastifyInstance): Promise<void> {
   const lookups = () => app.deps.lookups;
   const maxBytes = app.deps.config.lookupMaxBytes;
-  const opts = { config: { access: 'admin' as const } };
+  const api = app.withTypeProvider<ZodTypes>();
+  const config = { access: 'admin' as const };
+  const tags = ['admin'];
 
   // this plugin's scope only: elsewhere a CSV body is refused as an unknown type
   app.addContentTypeParser(CSV_TYPES, { parseAs: 'buffer', bodyLimit: maxBytes }, (_req, body, done) =>
@@ -45,10 +47,19 @@ export async function adminLookupRoutes(app: FastifyInstance): Promise<void> {
     return sendError(reply, e, request);
   });
 
-  app.get('/api/admin/lookups', opts, async () => ({ lookups: lookups().list() }));
+  api.get('/api/admin/lookups', { config, schema: { summary: 'list lookup tables', tags } }, async () => ({
+    lookups: lookups().list(),
+  }));
 
-  app.put('/api/admin/lookups/:name', { ...opts, bodyLimit: maxBytes }, async (request, reply) => {
-    const { name } = parseInput(nameParams, request.params);
+  const put = {
+    summary: 'upload a CSV as the lookup table (201 created, 200 replaced)',
+    tags,
+    params: nameParams,
+    consumes: CSV_TYPES,
+    success: 201,
+  };
+  api.put('/api/admin/lookups/:name', { config, bodyLimit: maxBytes, schema: put }, async (request, reply) => {
+    const { name } = request.params;
     // an empty body reaches here without the parser
     const body = request.body ?? Buffer.alloc(0);
     if (!Buffer.isBuffer(body))
@@ -60,9 +71,16 @@ export async function adminLookupRoutes(app: FastifyInstance): Promise<void> {
     return reply.code(r.created ? 201 : 200).send(r.lookup);
   });
 
-  app.get('/api/admin/lookups/:name', opts, async (request, reply) => {
-    const { name } = parseInput(nameParams, request.params);
-    const q = parseInput(readQuery, request.query);
+  const get = {
+    summary: 'a lookup table as CSV, or its first rows as JSON with preview',
+    tags,
+    params: nameParams,
+    querystring: readQuery,
+    produces: ['text/csv', 'application/json'],
+  };
+  api.get('/api/admin/lookups/:name', { config, schema: get }, async (request, reply) => {
+    const { name } = request.params;
+    const q = request.query;
     if (q.preview) return lookups().preview(name, q.rows ?? PREVIEW_ROWS);
     const { data } = await lookups().csv(name);
     return reply
@@ -71,8 +89,9 @@ export async function adminLookupRoutes(app: FastifyInstance): Promise<void> {
       .send(data);
   });
 
-  app.delete('/api/admin/lookups/:name', opts, async (request, reply) => {
-    await lookups().delete(parseInput(nameParams, request.params).name);
+  const del = { summary: 'delete a lookup table', tags, params: nameParams, success: 204 };
+  api.delete('/api/admin/lookups/:name', { config, schema: del }, async (request, reply) => {
+    await lookups().delete(request.params.name);
     return reply.code(204).send();
   });
 }

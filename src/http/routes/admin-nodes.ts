@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { SvcError } from '../../errors/svc-error.js';
-import { parseInput } from './admin-input.js';
+import type { ZodTypes } from '../../http-kit/schema/compiler.js';
 
 const idParams = z.object({ id: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'letters, digits, _ and - only') });
 
@@ -11,9 +11,11 @@ const idParams = z.object({ id: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'lette
  * is empty and there is nothing to retire.
  */
 export async function adminNodeRoutes(app: FastifyInstance): Promise<void> {
-  const opts = { config: { access: 'admin' as const } };
+  const api = app.withTypeProvider<ZodTypes>();
+  const config = { access: 'admin' as const };
+  const tags = ['admin'];
 
-  app.get('/api/admin/nodes', opts, async () => {
+  api.get('/api/admin/nodes', { config, schema: { summary: 'the nodes sharing SVC_STORE', tags } }, async () => {
     const cluster = app.deps.cluster;
     return {
       store: cluster ? (app.deps.config.store?.kind ?? null) : null,
@@ -21,8 +23,9 @@ export async function adminNodeRoutes(app: FastifyInstance): Promise<void> {
     };
   });
 
-  app.post('/api/admin/nodes/:id/retire', opts, async (request) => {
-    const { id } = parseInput(idParams, request.params);
+  const retire = { summary: 'retire a node that is gone', tags, params: idParams, errors: [409] };
+  api.post('/api/admin/nodes/:id/retire', { config, schema: retire }, async (request) => {
+    const { id } = request.params;
     const cluster = app.deps.cluster;
     if (!cluster) throw new SvcError('not_found', `no node "${id}": svc runs alone (SVC_STORE is not set)`);
     return { node: await cluster.retire(id) };

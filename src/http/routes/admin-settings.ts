@@ -4,7 +4,7 @@ import { MAX_EXPIRY_DAYS } from '../../auth/api-keys.js';
 import { SamlSettingError } from '../../auth/saml/settings.js';
 import { effectiveSettings, mergeSaml, updateSettings } from '../../control/settings.js';
 import { SvcError } from '../../errors/svc-error.js';
-import { parseInput } from './admin-input.js';
+import type { ZodTypes } from '../../http-kit/schema/compiler.js';
 
 const text = (max: number) =>
   z
@@ -57,7 +57,9 @@ const patchSettings = z
  * what is in force, and for single sign-on whether it works and which fields the environment sets.
  */
 export async function adminSettingsRoutes(app: FastifyInstance): Promise<void> {
-  const opts = { config: { access: 'admin' as const } };
+  const api = app.withTypeProvider<ZodTypes>();
+  const config = { access: 'admin' as const };
+  const tags = ['admin'];
   const answer = async () => {
     const settings = app.deps.control.settings();
     return {
@@ -67,10 +69,13 @@ export async function adminSettingsRoutes(app: FastifyInstance): Promise<void> {
     };
   };
 
-  app.get('/api/admin/settings', opts, async () => answer());
+  api.get('/api/admin/settings', { config, schema: { summary: 'the settings and what is in force', tags } }, async () =>
+    answer(),
+  );
 
-  app.patch('/api/admin/settings', opts, async (request) => {
-    const patch = parseInput(patchSettings, request.body);
+  const schema = { summary: 'change settings (null removes one)', tags, body: patchSettings };
+  api.patch('/api/admin/settings', { config, schema }, async (request) => {
+    const patch = request.body;
     if (patch.saml !== undefined) {
       try {
         await app.deps.sso.check(mergeSaml(app.deps.control.settings().saml, patch.saml));

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../auth/passwords.js';
-import { allowSchema, idParams, itemRoutes, nameSchema, parseInput } from './admin-input.js';
+import type { ZodTypes } from '../../http-kit/schema/compiler.js';
+import { allowSchema, idParams, itemRoutes, nameSchema } from './admin-input.js';
 
 const password = z
   .string({ invalid_type_error: 'must be a string', required_error: 'is required' })
@@ -34,17 +35,28 @@ const updateUser = z
 /** /api/admin/users: list, create, get, update (password, role, allowlists, email), disable, enable, delete. */
 export async function adminUserRoutes(app: FastifyInstance): Promise<void> {
   const users = () => app.deps.auth.users;
-  const opts = { config: { access: 'admin' as const } };
+  const api = app.withTypeProvider<ZodTypes>();
+  const config = { access: 'admin' as const };
+  const tags = ['admin'];
 
-  app.get('/api/admin/users', opts, async () => ({ users: users().list() }));
+  api.get('/api/admin/users', { config, schema: { summary: 'list users', tags } }, async () => ({
+    users: users().list(),
+  }));
 
-  app.post('/api/admin/users', opts, async (request, reply) =>
-    reply.code(201).send(await users().create(parseInput(createUser, request.body))),
+  const created = { summary: 'create a user', tags, body: createUser, success: 201, errors: [409] };
+  api.post('/api/admin/users', { config, schema: created }, async (request, reply) =>
+    reply.code(201).send(await users().create(request.body)),
   );
 
-  app.patch('/api/admin/users/:id', opts, async (request) =>
-    users().update(parseInput(idParams, request.params).id, parseInput(updateUser, request.body)),
+  const changed = {
+    summary: "change a user's password, role, allowlists or email",
+    tags,
+    params: idParams,
+    body: updateUser,
+  };
+  api.patch('/api/admin/users/:id', { config, schema: changed }, async (request) =>
+    users().update(request.params.id, request.body),
   );
 
-  itemRoutes(app, '/api/admin/users', users);
+  itemRoutes(app, '/api/admin/users', users, 'a user');
 }

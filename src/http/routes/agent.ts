@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { principalOf } from '../../http-kit/access.js';
-import { parseInput } from './admin-input.js';
+import type { ZodTypes } from '../../http-kit/schema/compiler.js';
 import { runAgent, type AgentEvent, type AgentRequest } from '../../agent/agent.js';
 import { writeQuery } from '../../agent/write-query.js';
 import { SvcError } from '../../errors/svc-error.js';
@@ -34,6 +34,9 @@ const explainRequest = z
   .object({ eventId: text(500).trim().min(1, 'must not be empty'), question: text(4000).optional() })
   .strict();
 
+/** One JSON answer, or with `Accept: application/x-ndjson` one event a line as it happens. */
+const NDJSON_OR_JSON = ['application/json', 'application/x-ndjson'];
+
 /**
  * POST /api/agent (docs/decisions/0018-llm-provider-and-agent.md): a question about the logs, answered by the
  * LLM calling the MCP tools as the caller. `Accept: application/x-ndjson` streams one JSON event per line as
@@ -43,8 +46,17 @@ const explainRequest = z
  */
 export async function agentRoutes(app: FastifyInstance): Promise<void> {
   // "write the query for me": a query checked by svc's parser, never shown unchecked
-  app.post('/api/agent/query', { config: { access: 'agent' } }, async (request) => {
-    const input = parseInput(queryRequest, request.body);
+  const api = app.withTypeProvider<ZodTypes>();
+  const config = { access: 'agent' as const };
+  const tags = ['agent'];
+  const query = {
+    summary: 'write a query for a question (checked by the parser)',
+    tags,
+    body: queryRequest,
+    errors: [503],
+  };
+  api.post('/api/agent/query', { config, schema: query }, async (request) => {
+    const input = request.body;
     if (!app.deps.llm.configured)
       throw new SvcError(
         'llm_not_configured',
@@ -53,13 +65,21 @@ export async function agentRoutes(app: FastifyInstance): Promise<void> {
     return writeQuery(app.deps.llm, input.question, input);
   });
   // "explain this event": the agent fetches the event as the caller (get_event) and explains it
-  app.post('/api/agent/explain', { config: { access: 'agent' } }, async (request, reply) => {
-    const input = parseInput(explainRequest, request.body);
+  const explain = { summary: 'explain one event', tags, body: explainRequest, produces: NDJSON_OR_JSON, errors: [503] };
+  api.post('/api/agent/explain', { config, schema: explain }, async (request, reply) => {
+    const input = request.body;
     const question = `Explain this log event: what happened, what it means, and what to look at next. Call get_event with id "${input.eventId}" first.${input.question ? ` The user asks: ${input.question}` : ''}`;
     return answerAgent(app, request, reply, { question });
   });
-  app.post('/api/agent', { config: { access: 'agent' } }, async (request, reply) =>
-    answerAgent(app, request, reply, parseInput(agentRequest, request.body)),
+  const ask = {
+    summary: 'a question about the logs, answered by the agent',
+    tags,
+    body: agentRequest,
+    produces: NDJSON_OR_JSON,
+    errors: [503],
+  };
+  api.post('/api/agent', { config, schema: ask }, async (request, reply) =>
+    answerAgent(app, request, reply, request.body),
   );
 }
 

@@ -4,7 +4,7 @@ import type { Principal } from '../../auth/principal.js';
 import { SvcError } from '../../errors/svc-error.js';
 import { SESSION_COOKIE } from '../auth-hook.js';
 import { principalOf } from '../../http-kit/access.js';
-import { parseInput } from './admin-input.js';
+import type { ZodTypes } from '../../http-kit/schema/compiler.js';
 
 const login = z
   .object({
@@ -41,8 +41,16 @@ export function describePrincipal(p: Principal): Record<string, unknown> {
 
 /** /api/auth/login (public, rate-limited), /api/auth/logout, /api/auth/logout-everywhere, /api/auth/me, /api/auth/options (public). */
 export async function authRoutes(app: FastifyInstance): Promise<void> {
-  app.post('/api/auth/login', { config: { access: 'public' } }, async (request, reply) => {
-    const input = parseInput(login, request.body);
+  const api = app.withTypeProvider<ZodTypes>();
+  const tags = ['auth'];
+  const schema = {
+    summary: 'log in: a session token, also set as the session cookie',
+    tags,
+    body: login,
+    errors: [429],
+  };
+  api.post('/api/auth/login', { config: { access: 'public' }, schema }, async (request, reply) => {
+    const input = request.body;
     const result = await app.deps.auth.login(input.username, input.password, request.ip).catch((e: unknown) => {
       const reason = (e as { code?: string }).code ?? 'internal';
       // the name only when such a user exists: a password typed into the name field must not be logged
@@ -61,31 +69,40 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     return reply.header('Cache-Control', 'no-store').send(result);
   });
 
-  app.post('/api/auth/logout', { config: { access: 'authenticated' } }, async (request, reply) => {
+  const logout = { summary: 'end this session', tags, success: 204 };
+  app.post('/api/auth/logout', { config: { access: 'authenticated' }, schema: logout }, async (request, reply) => {
     await app.deps.auth.logout(principalOf(request));
     setSessionCookie(reply, '', 0);
     return reply.code(204).send();
   });
 
   // "sign out everywhere": a stolen or forgotten session elsewhere ends too
-  app.post('/api/auth/logout-everywhere', { config: { access: 'authenticated' } }, async (request, reply) => {
-    const p = principalOf(request);
-    if (p.kind !== 'user')
-      throw new SvcError(
-        'insufficient_scope',
-        'only a logged-in user has sessions to end; an API key is disabled or deleted under Admin → API keys',
-      );
-    await app.deps.auth.users.endSessions(p.id);
-    setSessionCookie(reply, '', 0);
-    return reply.code(204).send();
-  });
+  const everywhere = { summary: "end every session of the caller's user", tags, success: 204 };
+  app.post(
+    '/api/auth/logout-everywhere',
+    { config: { access: 'authenticated' }, schema: everywhere },
+    async (request, reply) => {
+      const p = principalOf(request);
+      if (p.kind !== 'user')
+        throw new SvcError(
+          'insufficient_scope',
+          'only a logged-in user has sessions to end; an API key is disabled or deleted under Admin → API keys',
+        );
+      await app.deps.auth.users.endSessions(p.id);
+      setSessionCookie(reply, '', 0);
+      return reply.code(204).send();
+    },
+  );
 
   // what the login page offers
-  app.get('/api/auth/options', { config: { access: 'public' } }, async () => ({
+  const options = { summary: 'what the login page offers (single sign-on or not)', tags };
+  app.get('/api/auth/options', { config: { access: 'public' }, schema: options }, async () => ({
     saml: { enabled: app.deps.sso.configured() },
   }));
 
-  app.get('/api/auth/me', { config: { access: 'authenticated' } }, async (request) =>
-    describePrincipal(principalOf(request)),
+  app.get(
+    '/api/auth/me',
+    { config: { access: 'authenticated' }, schema: { summary: 'who the caller is', tags } },
+    async (request) => describePrincipal(principalOf(request)),
   );
 }

@@ -28,7 +28,8 @@ function extentJson(e: Extent): ExtentJson {
  * the same catalog, src/query/catalog.ts).
  */
 export async function catalogRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/api/catalog', { config: { access: 'standard' } }, async (request): Promise<CatalogAnswer> => ({
+  const schema = { summary: 'the environments and indexes the caller may search', tags: ['search'] };
+  app.get('/api/catalog', { config: { access: 'standard' }, schema }, async (request): Promise<CatalogAnswer> => ({
     envs: catalog(app.deps, principalOf(request)).map((e) => ({
       name: e.name,
       ...extentJson(e),

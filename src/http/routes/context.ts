@@ -4,7 +4,7 @@ import { MAX_SIDE } from '../../query/context.js';
 import { exactTimeUs } from '../../query/time-range.js';
 import type { ContextResult } from '../../query/types.js';
 import { principalOf } from '../../http-kit/access.js';
-import { parseInput } from './admin-input.js';
+import type { ZodTypes } from '../../http-kit/schema/compiler.js';
 import { withCancel } from './search-params.js';
 
 const once = { required_error: 'is required', invalid_type_error: 'must be given once, as a string' };
@@ -17,18 +17,19 @@ const side = z
 
 const contextParams = z
   .object({
-    env: name,
-    index: name,
+    env: name.describe('environment of the event'),
+    index: name.describe('index of the event'),
     time: z
       .string(once)
       .refine(
         (t) => exactTimeUs(t) !== undefined,
         'want the event time as search returned it, such as 2026-01-31T12:00:00.123456Z',
-      ),
-    host: z.string(once).max(10_000, 'must be at most 10000 characters').optional(),
-    source: z.string(once).max(10_000, 'must be at most 10000 characters').optional(),
-    before: side.optional(),
-    after: side.optional(),
+      )
+      .describe('the event time as search returned it (RFC 3339 with microseconds)'),
+    host: z.string(once).max(10_000, 'must be at most 10000 characters').optional().describe('same host only'),
+    source: z.string(once).max(10_000, 'must be at most 10000 characters').optional().describe('same source only'),
+    before: side.optional().describe(`events before it, 0 to ${MAX_SIDE}`),
+    after: side.optional().describe(`events after it, 0 to ${MAX_SIDE}`),
   })
   .strict();
 
@@ -38,8 +39,15 @@ const contextParams = z
  * may not read is 403.
  */
 export async function contextRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/api/context', { config: { access: 'standard' } }, async (request, reply): Promise<ContextResult> => {
-    const params = parseInput(contextParams, request.query);
-    return app.deps.search.context(principalOf(request), withCancel(params, reply));
-  });
+  const schema = {
+    summary: 'the events around one event (same env, index, host, source)',
+    tags: ['search'],
+    querystring: contextParams,
+    errors: [429, 503],
+  };
+  app
+    .withTypeProvider<ZodTypes>()
+    .get('/api/context', { config: { access: 'standard' }, schema }, async (request, reply): Promise<ContextResult> =>
+      app.deps.search.context(principalOf(request), withCancel(request.query, reply)),
+    );
 }

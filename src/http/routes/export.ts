@@ -6,7 +6,7 @@ import { DEFAULT_EXPORT_MAX, MAX_EXPORT } from '../../query/export.js';
 import type { EventJson, ExportHead, ExportSink } from '../../query/types.js';
 import { VERSION } from '../../version.js';
 import { principalOf } from '../../http-kit/access.js';
-import { parseInput } from './admin-input.js';
+import { intParam } from '../../http-kit/schema/params.js';
 import {
   EVENT_COLUMNS,
   csvLine,
@@ -17,24 +17,13 @@ import {
   rowNdjson,
   type ExportFormat,
 } from './export-encode.js';
-import { searchParams, withCancel } from './search-params.js';
+import { searchParams, searchQuery, withCancel } from './search-params.js';
 
-const exportParams = z
-  .object({
-    format: z.enum(['csv', 'ndjson'], { errorMap: () => ({ message: 'want "csv" or "ndjson"' }) }),
-    max: z
-      .string({ invalid_type_error: 'must be given once' })
-      .regex(/^\d+$/, `must be an integer from 1 to ${MAX_EXPORT}`)
-      .transform(Number)
-      .pipe(
-        z
-          .number()
-          .min(1, `must be an integer from 1 to ${MAX_EXPORT}`)
-          .max(MAX_EXPORT, `must be an integer from 1 to ${MAX_EXPORT}`),
-      )
-      .optional(),
-  })
-  .passthrough();
+// the search parameters an export uses; the others (limit, buckets, …) are ignored like any unknown one
+const exportQuery = searchQuery.pick({ q: true, env: true, index: true, from: true, to: true }).extend({
+  format: z.enum(['csv', 'ndjson'], { errorMap: () => ({ message: 'must be "csv" or "ndjson"' }) }),
+  max: intParam(1, MAX_EXPORT, `events or rows at most (default ${DEFAULT_EXPORT_MAX})`),
+});
 
 /**
  * The HTTP end of an export: headers go out with the first rows (so an error before them is a
@@ -113,10 +102,20 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
   // no automatic HEAD route: it would run the whole export to send nothing
   app.get(
     '/api/export',
-    { config: { access: 'standard' }, exposeHeadRoute: false },
+    {
+      config: { access: 'standard' },
+      exposeHeadRoute: false,
+      schema: {
+        summary: "a search's results as a CSV or NDJSON download, streamed",
+        tags: ['search'],
+        querystring: exportQuery,
+        produces: ['text/csv', 'application/x-ndjson'],
+        errors: [429, 503],
+      },
+    },
     async (request: FastifyRequest, reply: FastifyReply) => {
       const { q, env, index, from, to } = searchParams(request);
-      const { format, max } = parseInput(exportParams, request.query);
+      const { format, max } = request.query as z.output<typeof exportQuery>;
       const limit = max ?? DEFAULT_EXPORT_MAX;
       const headers = {
         'Content-Type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson',

@@ -1,8 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 import { z } from 'zod';
 import { isAdmin } from '../../auth/rbac.js';
 import { principalOf } from '../../http-kit/access.js';
-import { idParams, nameSchema, parseInput } from './admin-input.js';
+import type { ZodTypes } from '../../http-kit/schema/compiler.js';
+import { idParams, nameSchema } from './admin-input.js';
 import { AI_ROWS_MAX } from '../../monitors/ai-condition.js';
 
 const text = (max: number) =>
@@ -66,40 +67,57 @@ const patchMonitor = z.object(fields).partial().strict();
  * with its maker's access.
  */
 export async function monitorRoutes(app: FastifyInstance): Promise<void> {
-  const opts = { config: { access: 'standard' as const } };
+  const api = app.withTypeProvider<ZodTypes>();
+  const config = { access: 'standard' as const };
   const monitors = () => app.deps.monitors;
-  const id = (request: FastifyRequest) => parseInput(idParams, request.params).id;
+  // generic, so the type provider still sees each route's own schemas
+  const doc = <S extends FastifySchema>(summary: string, more?: S) => ({
+    config,
+    schema: { summary, tags: ['monitors'], ...(more as S) },
+  });
+  const item = <S extends FastifySchema>(summary: string, more?: S) =>
+    doc(summary, { params: idParams, ...(more as S) });
 
   // whether AI features are on, plainly (the UI hides or explains them); where the provider runs
   // is the deployment's business: an internal host name is for admins only
-  app.get('/api/llm', opts, async (request) => {
+  api.get('/api/llm', doc('whether AI features are on (LLM provider status)'), async (request) => {
     const { provider, ...status } = app.deps.llm.status();
     return isAdmin(principalOf(request)) ? { provider, ...status } : status;
   });
-  app.get('/api/monitors', opts, async (request) => ({ monitors: monitors().list(principalOf(request)) }));
-  app.post('/api/monitors', opts, async (request, reply) =>
-    reply.code(201).send(await monitors().create(principalOf(request), parseInput(createMonitor, request.body))),
+  api.get('/api/monitors', doc('list the monitors the caller may see'), async (request) => ({
+    monitors: monitors().list(principalOf(request)),
+  }));
+  api.post(
+    '/api/monitors',
+    doc('create a monitor', { body: createMonitor, success: 201, errors: [409] }),
+    async (request, reply) => reply.code(201).send(await monitors().create(principalOf(request), request.body)),
   );
-  app.get('/api/monitors/:id', opts, async (request) => monitors().get(principalOf(request), id(request)));
-  app.get('/api/monitors/:id/runs', opts, async (request) => ({
-    runs: await monitors().history(principalOf(request), id(request)),
+  api.get('/api/monitors/:id', item('one monitor'), async (request) =>
+    monitors().get(principalOf(request), request.params.id),
+  );
+  api.get('/api/monitors/:id/runs', item("a monitor's recent runs"), async (request) => ({
+    runs: await monitors().history(principalOf(request), request.params.id),
   }));
   // the editor's preview: what the monitor would find now, nothing stored or sent
-  app.post('/api/monitors/preview', opts, async (request) =>
-    monitors().preview(principalOf(request), parseInput(createMonitor, request.body)),
+  api.post(
+    '/api/monitors/preview',
+    doc('what a monitor would find now (nothing stored or sent)', { body: createMonitor, errors: [429, 503] }),
+    async (request) => monitors().preview(principalOf(request), request.body),
   );
-  app.patch('/api/monitors/:id', opts, async (request) =>
-    monitors().update(principalOf(request), id(request), parseInput(patchMonitor, request.body)),
+  api.patch('/api/monitors/:id', item('change a monitor', { body: patchMonitor }), async (request) =>
+    monitors().update(principalOf(request), request.params.id, request.body),
   );
-  app.post('/api/monitors/:id/enable', opts, async (request) =>
-    monitors().update(principalOf(request), id(request), { enabled: true }),
+  api.post('/api/monitors/:id/enable', item('enable a monitor'), async (request) =>
+    monitors().update(principalOf(request), request.params.id, { enabled: true }),
   );
-  app.post('/api/monitors/:id/disable', opts, async (request) =>
-    monitors().update(principalOf(request), id(request), { enabled: false }),
+  api.post('/api/monitors/:id/disable', item('disable a monitor'), async (request) =>
+    monitors().update(principalOf(request), request.params.id, { enabled: false }),
   );
-  app.post('/api/monitors/:id/run', opts, async (request) => monitors().runNow(principalOf(request), id(request)));
-  app.delete('/api/monitors/:id', opts, async (request, reply) => {
-    await monitors().delete(principalOf(request), id(request));
+  api.post('/api/monitors/:id/run', item('run a monitor now'), async (request) =>
+    monitors().runNow(principalOf(request), request.params.id),
+  );
+  api.delete('/api/monitors/:id', item('delete a monitor', { success: 204 }), async (request, reply) => {
+    await monitors().delete(principalOf(request), request.params.id);
     return reply.code(204).send();
   });
 }

@@ -5,7 +5,7 @@ import { SamlFailure } from '../../auth/saml/failures.js';
 import { SamlLoginLimiter } from '../../auth/saml/login-limit.js';
 import type { SsoLogin } from '../../auth/saml/sso.js';
 import { SvcError } from '../../errors/svc-error.js';
-import { parseInput } from './admin-input.js';
+import type { ZodTypes } from '../../http-kit/schema/compiler.js';
 import { setSessionCookie } from './auth.js';
 
 /** The one page every failed single sign-on ends on: the reason is in _svclogs, never in the browser. */
@@ -70,7 +70,15 @@ export async function samlRoutes(app: FastifyInstance): Promise<void> {
     return reply.header('Cache-Control', 'no-store').redirect(login.next, 303);
   };
 
-  app.get('/api/auth/saml/metadata', { config }, async (_request, reply) => {
+  const api = app.withTypeProvider<ZodTypes>();
+  const tags = ['auth'];
+  const metadata = {
+    summary: "svc's SAML service provider metadata",
+    tags,
+    produces: ['application/samlmetadata+xml'],
+    errors: [404, 503],
+  };
+  api.get('/api/auth/saml/metadata', { config, schema: metadata }, async (_request, reply) => {
     configured();
     try {
       return reply.type('application/samlmetadata+xml').send(await sso().spMetadata());
@@ -80,9 +88,16 @@ export async function samlRoutes(app: FastifyInstance): Promise<void> {
     }
   });
 
-  app.get('/api/auth/saml/login', { config }, async (request, reply) => {
+  const login = {
+    summary: "single sign-on: to the IdP's login page",
+    tags,
+    querystring: loginQuery,
+    success: 302,
+    errors: [404, 429],
+  };
+  api.get('/api/auth/saml/login', { config, schema: login }, async (request, reply) => {
     configured();
-    const { next } = parseInput(loginQuery, request.query);
+    const { next } = request.query;
     limiter.take(request.ip);
     try {
       const start = await sso().start(next ?? '/ui/search');
@@ -97,9 +112,17 @@ export async function samlRoutes(app: FastifyInstance): Promise<void> {
     }
   });
 
-  app.post('/api/auth/saml/acs', { config }, async (request, reply) => {
+  const acs = {
+    summary: "the IdP's signed answer (HTTP-POST binding, a form)",
+    tags,
+    body: acsForm,
+    consumes: ['application/x-www-form-urlencoded'],
+    success: 303,
+    errors: [404],
+  };
+  api.post('/api/auth/saml/acs', { config, schema: acs }, async (request, reply) => {
     configured();
-    const form = parseInput(acsForm, request.body);
+    const form = request.body;
     try {
       const out = await sso().acs(form.SAMLResponse, form.RelayState);
       if ('login' in out) return signedIn(reply, out.login);
@@ -110,9 +133,16 @@ export async function samlRoutes(app: FastifyInstance): Promise<void> {
     }
   });
 
-  app.get(COMPLETE, { config }, async (request, reply) => {
+  const complete = {
+    summary: "redeems the ACS's ticket with the relay cookie: signed in",
+    tags,
+    querystring: completeQuery,
+    success: 303,
+    errors: [404],
+  };
+  api.get(COMPLETE, { config, schema: complete }, async (request, reply) => {
     configured();
-    const { ticket } = parseInput(completeQuery, request.query);
+    const { ticket } = request.query;
     const now = app.deps.clock.now();
     const pending = sso().binding.pendingIds(relayCookie(request.headers.cookie), now);
     try {

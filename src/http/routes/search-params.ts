@@ -1,65 +1,45 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { SvcError } from '../../errors/svc-error.js';
 import type { HistogramRequest, SearchRequest } from '../../query/types.js';
+import { intParam, onceString } from '../../http-kit/schema/params.js';
 
 /** Every parameter the search routes take; each route reads the ones it knows. */
 export type SearchParams = SearchRequest & HistogramRequest & { top?: number };
 
-const STRING_KEYS = ['q', 'env', 'index', 'from', 'to', 'by'] as const;
+const fields = {
+  q: onceString('the query (docs/query-language.md); empty: every event'),
+  env: onceString('environment to search; default: every one the caller may read'),
+  index: onceString('index to search; default: every one'),
+  from: onceString('start of the time range: RFC 3339, or relative such as -15m; default -15m'),
+  to: onceString('end of the time range (exclusive); default now'),
+  by: onceString('/api/histogram: a field to stack the counts by'),
+  limit: intParam(1, 10_000, '/api/search: events or rows to answer (default 100)'),
+  buckets: intParam(1, 1000, '/api/histogram: number of buckets'),
+  top: intParam(1, 100, '/api/fields: values per field'),
+  series: intParam(1, 20, '/api/histogram with by: series kept (the rest is "other")'),
+};
 
-/** An integer parameter from `min` to `max`, or undefined when absent; else 400 naming it. */
-export function intParam(src: Record<string, unknown>, key: string, max: number, min = 1): number | undefined {
-  const v = src[key];
-  if (v === undefined || v === '') return undefined;
-  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN;
-  if (!Number.isInteger(n) || n < min || n > max)
-    throw new SvcError('invalid_input', `${key} must be an integer from ${min} to ${max}, not ${JSON.stringify(v)}`, {
-      details: { field: key },
-    });
-  return n;
-}
-
-const BODY_KEYS = new Set<string>([...STRING_KEYS, 'limit', 'buckets', 'top', 'series']);
+/** The search parameters in a query string: unknown ones are ignored, as a URL often carries others. */
+export const searchQuery = z.object(fields);
 
 /**
- * The parameters from the query string (GET) or a JSON body (POST); body wins. A body is a JSON
- * object of the parameters the search routes know; anything else is a 400 naming what is wrong,
- * never a search of everything.
+ * The same parameters as a JSON body (POST: a long query does not fit in a URL). Anything but an
+ * object of known parameters is a 400 naming what is wrong, never a search of everything.
  */
-export function paramSource(request: FastifyRequest): Record<string, unknown> {
-  const query = request.query as Record<string, unknown>;
-  if (request.method !== 'POST' || request.body === undefined || request.body === null) return query;
-  const body = request.body;
-  if (typeof body !== 'object' || Array.isArray(body))
-    throw new SvcError(
-      'invalid_input',
-      `the body must be a JSON object of search parameters (q, env, index, from, to, …), not ${Array.isArray(body) ? 'an array' : typeof body}`,
-    );
-  const unknown = Object.keys(body).filter((k) => !BODY_KEYS.has(k));
-  if (unknown.length)
-    throw new SvcError(
-      'invalid_input',
-      `unknown search parameter ${JSON.stringify(unknown[0])}: want ${[...BODY_KEYS].join(', ')}`,
-      { details: { field: unknown[0] } },
-    );
-  return { ...query, ...(body as Record<string, unknown>) };
-}
+export const searchBody = z
+  .object(fields, { invalid_type_error: 'must be a JSON object of search parameters (q, env, index, from, to, …)' })
+  .strict()
+  .optional();
 
-/** The search parameters of a request: strings given once, integers within their ranges. */
+type SearchInput = z.output<typeof searchQuery>;
+
+/** The parameters of a request the schemas above checked: the query string's, then the body's (body wins). */
 export function searchParams(request: FastifyRequest): SearchParams {
-  const src = paramSource(request);
   const out: SearchParams = { q: '' };
-  for (const k of STRING_KEYS) {
-    const v = src[k];
-    if (v === undefined || v === '') continue;
-    if (typeof v !== 'string')
-      throw new SvcError('invalid_input', `${k} must be given once, as a string`, { details: { field: k } });
-    out[k] = v;
+  for (const src of [request.query, request.method === 'POST' ? request.body : undefined] as SearchInput[]) {
+    for (const [k, v] of Object.entries(src ?? {})) if (v !== undefined) Object.assign(out, { [k]: v });
   }
-  out.limit = intParam(src, 'limit', 10_000);
-  out.buckets = intParam(src, 'buckets', 1000);
-  out.top = intParam(src, 'top', 100);
-  out.series = intParam(src, 'series', 20);
   return out;
 }
 

@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { principalOf } from '../../http-kit/access.js';
-import { searchParams, withCancel } from './search-params.js';
+import { searchBody, searchParams, searchQuery, withCancel } from './search-params.js';
 
 /**
  * Search routes (docs/decisions/0013-search-api-and-answers.md): GET|POST /api/search, GET|POST
@@ -8,18 +8,41 @@ import { searchParams, withCancel } from './search-params.js';
  * parameters as a JSON body. Standard API scope or a session; RBAC narrowing happens in the SearchService.
  */
 export async function searchRoutes(app: FastifyInstance): Promise<void> {
-  const opts = { config: { access: 'standard' as const } };
-  const search = async (request: FastifyRequest, reply: FastifyReply) =>
-    app.deps.search.search(principalOf(request), withCancel(searchParams(request), reply));
-  app.get('/api/search', opts, search);
-  app.post('/api/search', opts, search);
-  const histogram = async (request: FastifyRequest, reply: FastifyReply) =>
-    app.deps.search.histogram(principalOf(request), withCancel(searchParams(request), reply));
-  const fields = async (request: FastifyRequest, reply: FastifyReply) =>
-    app.deps.search.fields(principalOf(request), withCancel(searchParams(request), reply));
-  // POST takes the same parameters as a JSON body: a long query does not fit in a URL (431)
-  for (const method of ['GET', 'POST'] as const) {
-    app.route({ method, url: '/api/histogram', ...opts, handler: histogram });
-    app.route({ method, url: '/api/fields', ...opts, handler: fields });
+  const config = { access: 'standard' as const };
+  const routes: [string, string, (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>][] = [
+    [
+      '/api/search',
+      'search events (or the table of a query with pipes)',
+      async (request, reply) => app.deps.search.search(principalOf(request), withCancel(searchParams(request), reply)),
+    ],
+    [
+      '/api/histogram',
+      'event counts over time, optionally stacked by a field',
+      async (request, reply) =>
+        app.deps.search.histogram(principalOf(request), withCancel(searchParams(request), reply)),
+    ],
+    [
+      '/api/fields',
+      'the fields of the matching events with their top values',
+      async (request, reply) => app.deps.search.fields(principalOf(request), withCancel(searchParams(request), reply)),
+    ],
+  ];
+  const doc = { tags: ['search'], errors: [429, 503] } satisfies FastifySchema;
+  for (const [url, summary, handler] of routes) {
+    app.get(url, { config, schema: { ...doc, summary, querystring: searchQuery } }, handler);
+    // POST takes the same parameters as a JSON body: a long query does not fit in a URL (431)
+    app.post(
+      url,
+      {
+        config,
+        schema: {
+          ...doc,
+          summary: `${summary} (parameters in a JSON body)`,
+          querystring: searchQuery,
+          body: searchBody,
+        },
+      },
+      handler,
+    );
   }
 }

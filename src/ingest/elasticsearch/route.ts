@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { isSvcError } from '../../errors/svc-error.js';
+import { described, useZodSchemas } from '../../http-kit/schema/compiler.js';
 import { extractToken } from '../../http-kit/ingest-token.js';
 import { bodyOf, header, protocolEdge } from '../../http-kit/raw-body.js';
 import { decompressBody } from '../common/body.js';
@@ -59,11 +61,27 @@ async function bulk(
   return sendBulk(reply, items, Date.now() - started, filter, retryAfterSecs);
 }
 
+const PROTOCOL = { name: 'Elasticsearch' };
+const bulkDoc = {
+  tags: ['ingest: Elasticsearch'],
+  protocol: { ...PROTOCOL, auth: ['ingestApiKey', 'ingestBasic', 'ingestToken'] },
+  querystring: described(
+    z.object({
+      filter_path: z.string().optional().describe('which parts of the answer to keep, as Elasticsearch does'),
+    }),
+  ),
+  headers: described(z.object({ 'content-encoding': z.string().optional().describe('gzip, deflate, br or none') })),
+  consumes: ['application/x-ndjson', 'application/json'],
+  errors: [429, 503],
+};
+const probeDoc = { tags: ['ingest: Elasticsearch'], protocol: PROTOCOL };
+
 /** Setup probes of Filebeat, Logstash, Vector, Fluent Bit: answered so they start, nothing stored. */
 function setupRoutes(app: FastifyInstance, p: string): void {
   const config = { access: 'public' as const };
+  const schema = { ...probeDoc, summary: 'a setup probe of a shipper: answered so it starts, nothing stored' };
   const ack = async () => ({ acknowledged: true });
-  const get = (url: string, body: unknown) => app.get(url, { config }, async () => body);
+  const get = (url: string, body: unknown) => app.get(url, { config, schema }, async () => body);
   get(`${p}/_license`, {
     license: { status: 'active', uid: 'svc', type: 'basic', issue_date_in_millis: 0, max_nodes: 1000 },
   });
@@ -81,14 +99,21 @@ function setupRoutes(app: FastifyInstance, p: string): void {
     method: ['GET', 'HEAD'],
     url: `${p}/_cat/health`,
     config,
+    schema: {
+      ...schema,
+      querystring: described(
+        z.object({ format: z.enum(['json']).optional().describe('json: a JSON answer, else text') }),
+      ),
+      produces: ['text/plain', 'application/json'],
+    },
     handler: async (req, reply) => catHealth(req.query, reply),
   });
   for (const kind of ['_index_template', '_template', '_component_template', '_ilm/policy', '_ingest/pipeline']) {
-    app.route({ method: ['GET', 'HEAD'], url: `${p}/${kind}/:name`, config, handler: async () => ({}) });
-    app.route({ method: ['PUT', 'POST'], url: `${p}/${kind}/:name`, config, handler: ack });
+    app.route({ method: ['GET', 'HEAD'], url: `${p}/${kind}/:name`, config, schema, handler: async () => ({}) });
+    app.route({ method: ['PUT', 'POST'], url: `${p}/${kind}/:name`, config, schema, handler: ack });
   }
-  app.route({ method: ['PUT', 'POST'], url: `${p}/_data_stream/:name`, config, handler: ack });
-  app.route({ method: ['GET', 'HEAD'], url: `${p}/:index/_mapping`, config, handler: async () => ({}) });
+  app.route({ method: ['PUT', 'POST'], url: `${p}/_data_stream/:name`, config, schema, handler: ack });
+  app.route({ method: ['GET', 'HEAD'], url: `${p}/:index/_mapping`, config, schema, handler: async () => ({}) });
 }
 
 /** `GET /_cat/health` as Elasticsearch answers it for a one-node green cluster: a text row, or JSON with ?format=json. */
@@ -124,21 +149,26 @@ export async function elasticsearchRoutes(
 ): Promise<void> {
   const { ctx } = opts;
   protocolEdge(app, { maxBodyBytes: ctx.maxBodyBytes, log: ctx.log, what: 'elasticsearch request' }, sendEsError);
+  // the route schemas are zod (http-kit/schema/compiler.ts): set here too, so the plugin stands alone
+  useZodSchemas(app);
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.header('X-Elastic-Product', 'Elasticsearch');
     return payload;
   });
-  const cfg = { config: { access: 'public' as const } };
+  const config = { access: 'public' as const };
+  const info = { config, schema: { ...probeDoc, summary: 'cluster info, as Elasticsearch answers it' } };
+  const bulkAll = { config, schema: { ...bulkDoc, summary: 'bulk index: index actions and their documents' } };
+  const bulkIndex = { config, schema: { ...bulkDoc, summary: 'bulk index into an index named in the path' } };
   for (const p of ['', '/api/es']) {
     if (p !== '' || opts.root !== false)
-      app.route({ method: ['GET', 'HEAD'], url: `${p}/`, ...cfg, handler: async () => clusterInfo() });
-    if (p !== '') app.route({ method: ['GET', 'HEAD'], url: p, ...cfg, handler: async () => clusterInfo() });
-    app.post(`${p}/_bulk`, cfg, (req, reply) => bulk(ctx, req, reply));
-    app.put(`${p}/_bulk`, cfg, (req, reply) => bulk(ctx, req, reply));
-    app.post<{ Params: { index: string } }>(`${p}/:index/_bulk`, cfg, (req, reply) =>
+      app.route({ method: ['GET', 'HEAD'], url: `${p}/`, ...info, handler: async () => clusterInfo() });
+    if (p !== '') app.route({ method: ['GET', 'HEAD'], url: p, ...info, handler: async () => clusterInfo() });
+    app.post(`${p}/_bulk`, bulkAll, (req, reply) => bulk(ctx, req, reply));
+    app.put(`${p}/_bulk`, bulkAll, (req, reply) => bulk(ctx, req, reply));
+    app.post<{ Params: { index: string } }>(`${p}/:index/_bulk`, bulkIndex, (req, reply) =>
       bulk(ctx, req, reply, req.params.index),
     );
-    app.put<{ Params: { index: string } }>(`${p}/:index/_bulk`, cfg, (req, reply) =>
+    app.put<{ Params: { index: string } }>(`${p}/:index/_bulk`, bulkIndex, (req, reply) =>
       bulk(ctx, req, reply, req.params.index),
     );
     app.register(async (sub) => setupRoutes(sub, p));

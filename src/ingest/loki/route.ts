@@ -6,6 +6,8 @@ import { decompressBody, mediaType } from '../common/body.js';
 import { authorize, forward, timeCtx, type IngestContext } from '../common/context.js';
 import { decodeJson, decodeProtobuf, streamsToEvents, type LokiStream } from './decode.js';
 import { sendLokiError, sendPushed } from './respond.js';
+import { described, useZodSchemas } from '../../http-kit/schema/compiler.js';
+import { z } from 'zod';
 
 /**
  * Loki push: `POST /loki/api/v1/push` (also `/api/loki/v1/push`). Snappy protobuf (promtail, Alloy,
@@ -56,8 +58,28 @@ async function push(ctx: IngestContext, req: FastifyRequest, reply: FastifyReply
 export async function lokiRoutes(app: FastifyInstance, opts: { ctx: IngestContext }): Promise<void> {
   const { ctx } = opts;
   protocolEdge(app, { maxBodyBytes: ctx.maxBodyBytes, log: ctx.log, what: 'loki push' }, sendLokiError);
-  const cfg = { config: { access: 'public' as const } };
-  app.post('/loki/api/v1/push', cfg, (req, reply) => push(ctx, req, reply));
-  app.post('/api/loki/v1/push', cfg, (req, reply) => push(ctx, req, reply));
-  app.get('/loki/ready', cfg, async (_req, reply) => reply.type('text/plain').send('ready\n'));
+  // the route schemas are zod (http-kit/schema/compiler.ts): set here too, so the plugin stands alone
+  useZodSchemas(app);
+  const config = { access: 'public' as const };
+  const tags = ['ingest: Loki'];
+  const schema = {
+    summary: 'Loki push: snappy protobuf or JSON streams',
+    tags,
+    protocol: { name: 'Loki', auth: ['ingestToken', 'ingestBasic'] },
+    headers: described(
+      z.object({ 'content-encoding': z.string().optional().describe('snappy (protobuf), gzip, deflate, br or none') }),
+    ),
+    consumes: ['application/x-protobuf', 'application/json'],
+    success: 204,
+    errors: [429, 503],
+  };
+  app.post('/loki/api/v1/push', { config, schema }, (req, reply) => push(ctx, req, reply));
+  app.post('/api/loki/v1/push', { config, schema }, (req, reply) => push(ctx, req, reply));
+  const ready = {
+    summary: 'ready, for shippers that probe it',
+    tags,
+    protocol: { name: 'Loki' },
+    produces: ['text/plain'],
+  };
+  app.get('/loki/ready', { config, schema: ready }, async (_req, reply) => reply.type('text/plain').send('ready\n'));
 }

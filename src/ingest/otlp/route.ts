@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { SvcError } from '../../errors/svc-error.js';
+import { described, useZodSchemas } from '../../http-kit/schema/compiler.js';
 import { extractToken } from '../../http-kit/ingest-token.js';
 import { bodyOf, header, protocolEdge } from '../../http-kit/raw-body.js';
 import { decompressBody, mediaType } from '../common/body.js';
@@ -51,7 +53,19 @@ export async function otlpRoutes(app: FastifyInstance, opts: { ctx: IngestContex
   protocolEdge(app, { maxBodyBytes: ctx.maxBodyBytes, log: ctx.log, what: 'otlp export' }, (reply, e, req) =>
     sendOtlpError(reply, mediaType(header(req.headers['content-type'])).includes('json') ? 'json' : 'protobuf', e),
   );
-  const cfg = { config: { access: 'public' as const } };
+  // the route schemas are zod (http-kit/schema/compiler.ts): set here too, so the plugin stands alone
+  useZodSchemas(app);
+  const types = ['application/x-protobuf', 'application/json'];
+  const schema = {
+    summary: 'OTLP/HTTP logs export (ExportLogsServiceRequest)',
+    tags: ['ingest: OTLP'],
+    protocol: { name: 'OTLP', auth: ['ingestToken', 'ingestBasic'] },
+    headers: described(z.object({ 'content-encoding': z.string().optional().describe('gzip, deflate, br or none') })),
+    consumes: types,
+    produces: types,
+    errors: [429, 503],
+  };
+  const cfg = { config: { access: 'public' as const }, schema };
   app.post('/v1/logs', cfg, (req, reply) => exportLogs(ctx, req, reply));
   app.post('/api/otlp/v1/logs', cfg, (req, reply) => exportLogs(ctx, req, reply));
 }

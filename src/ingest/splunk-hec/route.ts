@@ -8,6 +8,7 @@ import { hecError } from './hec-error.js';
 import { sendHecError, sendHecHealth, sendHecSuccess } from './respond.js';
 import { AckChannels, CHANNEL_RE } from './acks.js';
 import { z } from 'zod';
+import { described, useZodSchemas } from '../../http-kit/schema/compiler.js';
 
 /**
  * Splunk HTTP Event Collector: `/services/collector`, `/services/collector/event[/1.0]`,
@@ -96,21 +97,58 @@ function health(ctx: IngestContext, reply: FastifyReply): FastifyReply {
   return sendHecHealth(reply, queued >= capacity);
 }
 
+const optional = (what: string) => z.string().optional().describe(what);
+const hecQuery = described(
+  z.object({
+    host: optional('host of events that have none'),
+    source: optional('source of events that have none'),
+    sourcetype: optional('sourcetype of events that have none'),
+    index: optional('index of events that have none'),
+    channel: optional('the data channel, when X-Splunk-Request-Channel is not sent'),
+  }),
+);
+const hecHeaders = described(
+  z.object({
+    'x-splunk-request-channel': optional('the data channel (a UUID): needed for indexer acknowledgement'),
+    'content-encoding': optional('gzip, deflate, br or none'),
+  }),
+);
+const hecDoc = {
+  tags: ['ingest: Splunk HEC'],
+  protocol: { name: 'Splunk HEC', auth: ['ingestSplunk', 'ingestToken', 'ingestBasic'] },
+  headers: hecHeaders,
+};
+
 export async function splunkHecRoutes(app: FastifyInstance, opts: { ctx: IngestContext }): Promise<void> {
   const { ctx } = opts;
   protocolEdge(app, { maxBodyBytes: ctx.maxBodyBytes, log: ctx.log, what: 'hec request' }, sendHecError);
-  const cfg = { config: { access: 'public' as const } };
+  // the route schemas are zod (http-kit/schema/compiler.ts): set here too, so the plugin stands alone
+  useZodSchemas(app);
+  const config = { access: 'public' as const };
   const acks = new AckChannels();
+  const push = { ...hecDoc, querystring: hecQuery, errors: [429, 503] };
+  const event = { config, schema: { ...push, summary: 'HEC events (JSON objects)', consumes: ['application/json'] } };
   for (const p of ['/services/collector', '/services/collector/event', '/services/collector/event/1.0']) {
-    app.post(p, cfg, (req, reply) => ingest(ctx, acks, req, reply, false));
+    app.post(p, event, (req, reply) => ingest(ctx, acks, req, reply, false));
   }
+  const raw = { config, schema: { ...push, summary: 'HEC raw: one event a line', consumes: ['text/plain'] } };
   for (const p of ['/services/collector/raw', '/services/collector/raw/1.0']) {
-    app.post(p, cfg, (req, reply) => ingest(ctx, acks, req, reply, true));
+    app.post(p, raw, (req, reply) => ingest(ctx, acks, req, reply, true));
   }
+  const ack = {
+    config,
+    schema: {
+      ...hecDoc,
+      summary: 'indexer acknowledgement: which ids of the channel are stored',
+      querystring: described(z.object({ channel: hecQuery.shape.channel })),
+      body: described(ackBody),
+    },
+  };
   for (const p of ['/services/collector/ack', '/services/collector/ack/1.0']) {
-    app.post(p, cfg, (req, reply) => ackStatus(ctx, acks, req, reply));
+    app.post(p, ack, (req, reply) => ackStatus(ctx, acks, req, reply));
   }
+  const healthDoc = { config, schema: { tags: hecDoc.tags, protocol: { name: 'Splunk HEC' }, summary: 'HEC health' } };
   for (const p of ['/services/collector/health', '/services/collector/health/1.0']) {
-    app.get(p, cfg, async (_req, reply) => health(ctx, reply));
+    app.get(p, healthDoc, async (_req, reply) => health(ctx, reply));
   }
 }

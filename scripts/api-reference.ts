@@ -1,0 +1,175 @@
+/**
+ * Writes docs/api-reference.md from the OpenAPI document svc serves (GET /api/openapi.json), so
+ * the reference says what the route schemas say. `npm run docs:api`; test/http/openapi-reference
+ * checks that the committed page is what this writes.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+type Json = Record<string, unknown>;
+interface Operation {
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  security?: Json[];
+  parameters?: { name: string; in: string; required: boolean; description?: string; schema: Json }[];
+  requestBody?: { required: boolean; description?: string; content: Record<string, { schema?: Json }> };
+  responses: Record<string, { description: string; content?: Record<string, unknown> }>;
+}
+type Doc = Json & {
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, Json> };
+};
+
+const METHOD_ORDER = ['get', 'head', 'post', 'put', 'patch', 'delete'];
+
+/** A JSON Schema in a few words: `integer 1…10000`, `"csv" | "ndjson"`, `list of string`. */
+export function typeText(s: Json | undefined): string {
+  if (!s) return 'any';
+  if (Array.isArray(s.enum)) return s.enum.map((v) => JSON.stringify(v)).join(' \\| ');
+  if (Array.isArray(s.anyOf)) return (s.anyOf as Json[]).map(typeText).join(' or ');
+  const type = Array.isArray(s.type) ? s.type.join(' or ') : ((s.type as string | undefined) ?? 'any');
+  if (type === 'array') return `list of ${typeText(s.items as Json)}`;
+  const min = (s.minimum ?? s.minLength) as number | undefined;
+  const max = (s.maximum ?? s.maxLength) as number | undefined;
+  const range = min !== undefined || max !== undefined ? ` ${String(min ?? '')}…${String(max ?? '')}` : '';
+  return `${type}${range}${type === 'string' && range ? ' chars' : ''}`;
+}
+
+function cell(text: string | undefined): string {
+  return (text ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+function parametersTable(op: Operation): string[] {
+  if (!op.parameters?.length) return [];
+  const rows = op.parameters.map(
+    (p) =>
+      `| \`${p.name}\` | ${p.in} | ${typeText(p.schema).replace(/(?<!\\)\|/g, '\\|')} | ${p.required ? 'yes' : ''} | ${cell(p.description)} |`,
+  );
+  return ['| parameter | in | type | required | description |', '|---|---|---|---|---|', ...rows, ''];
+}
+
+function bodyLines(op: Operation): string[] {
+  const b = op.requestBody;
+  if (!b) return [];
+  const types = Object.keys(b.content);
+  const head = `Body${b.required ? '' : ' (optional)'}: ${types.map((t) => `\`${t}\``).join(', ')}${b.description ? `, ${b.description}` : ''}.`;
+  const schema = b.content[types[0]].schema;
+  const props = (schema?.properties ?? {}) as Record<string, Json>;
+  if (Object.keys(props).length === 0) return [head, ''];
+  const required = new Set((schema?.required ?? []) as string[]);
+  const rows = Object.entries(props).map(
+    ([name, p]) =>
+      `| \`${name}\` | ${typeText(p).replace(/(?<!\\)\|/g, '\\|')} | ${required.has(name) ? 'yes' : ''} | ${cell(p.description as string)} |`,
+  );
+  return [head, '', '| field | type | required | description |', '|---|---|---|---|', ...rows, ''];
+}
+
+function answers(op: Operation): string {
+  return Object.entries(op.responses)
+    .map(([status, r]) => (status === 'default' ? 'other errors' : `${status} ${r.description.split(' (')[0]}`))
+    .join(' · ');
+}
+
+function operationLines(method: string, path: string, op: Operation): string[] {
+  return [
+    `### \`${method.toUpperCase()} ${path}\``,
+    '',
+    `${op.summary ?? ''}. ${op.description ?? ''}`.trim(),
+    '',
+    ...parametersTable(op),
+    ...bodyLines(op),
+    `Answers: ${answers(op)}.`,
+    '',
+  ];
+}
+
+/** The reference page for an OpenAPI document svc made (http/schema/openapi.ts), formatted as Prettier would (npm run lint checks docs/ too). */
+export async function referencePage(doc: Doc): Promise<string> {
+  const prettier = await import('prettier');
+  const file = fileURLToPath(new URL('../docs/api-reference.md', import.meta.url));
+  const options = (await prettier.resolveConfig(file)) ?? {};
+  return prettier.format(markdown(doc), { ...options, filepath: file });
+}
+
+function markdown(doc: Doc): string {
+  const byTag = new Map<string, string[]>();
+  for (const path of Object.keys(doc.paths).sort()) {
+    const item = doc.paths[path];
+    for (const method of METHOD_ORDER.filter((m) => item[m])) {
+      const op = item[method];
+      const tag = op.tags?.[0] ?? 'other';
+      byTag.set(tag, [...(byTag.get(tag) ?? []), ...operationLines(method, path, op)]);
+    }
+  }
+  const schemes = Object.entries(doc.components.securitySchemes).map(
+    ([name, s]) => `| \`${name}\` | ${cell(s.description as string)} |`,
+  );
+  const tags = [...byTag.keys()].sort();
+  return [
+    '# API reference',
+    '',
+    '<!-- generated by `npm run docs:api` (scripts/api-reference.ts) from GET /api/openapi.json: do not edit -->',
+    '',
+    'Every route of svc, from the OpenAPI 3.1 document svc serves at `GET /api/openapi.json` (public, no',
+    'credentials). The document is made from the schemas each route declares (src/http/schema/), the same',
+    'ones that check requests: a bad parameter is a `400 invalid_input` whose message names it',
+    '(`query parameter "limit" must be an integer from 1 to 10000, not "abc"`) and whose `error.field` is its name.',
+    'Every GET route also answers HEAD. Who may call what: [access.md](access.md); the search parameters in',
+    'depth: [search-api.md](search-api.md).',
+    '',
+    '## Authentication',
+    '',
+    '| scheme | how |',
+    '|---|---|',
+    ...schemes,
+    '',
+    '## Errors',
+    '',
+    'svc\'s routes answer errors as `{"error": {"code": "invalid_input", "message": "…", "field": "…"}}`',
+    '(`requestId` on a 500). The compatibility ingest routes (Elasticsearch, Splunk HEC, Loki, OTLP) answer in',
+    "their protocol's own shape, as their clients expect.",
+    '',
+    ...tags.map(
+      (t) =>
+        `- [${t}](#${t
+          .toLowerCase()
+          .replace(/[^a-z0-9 -]/g, '')
+          .replace(/ /g, '-')})`,
+    ),
+    '',
+    ...tags.flatMap((t) => [`## ${t}`, '', ...(byTag.get(t) ?? [])]),
+  ]
+    .join('\n')
+    .replace(/\n+$/, '\n');
+}
+
+/** Starts svc on a temporary data dir and answers its document. */
+export async function servedDocument(): Promise<Doc> {
+  const { loadConfig } = await import('../src/config/load.js');
+  const { startServer } = await import('../src/server.js');
+  const pino = (await import('pino')).default;
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-api-reference-'));
+  const config = loadConfig({
+    SVC_LISTEN: '127.0.0.1:0',
+    SVC_DATA_DIR: dataDir,
+    SVC_ADMIN_PASSWORD: 'api-reference-only',
+    SVC_TEST_WEAK_PASSWORD_HASHES: '1',
+  });
+  const server = await startServer(config, pino({ level: 'silent' }));
+  try {
+    const res = await server.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    return res.json<Doc>();
+  } finally {
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const page = await referencePage(await servedDocument());
+  writeFileSync(new URL('../docs/api-reference.md', import.meta.url), page);
+  console.log(`docs/api-reference.md: ${page.split('\n').length} lines`);
+}

@@ -204,20 +204,18 @@ async function main(): Promise<void> {
   const memTimer = process.argv.includes('--mem')
     ? setInterval(() => {
         const m = process.memoryUsage();
-        void engine
-          .debugMemory()
-          .then((duck) =>
-            console.error(
-              JSON.stringify({
-                rssMiB: m.rss >> 20,
-                heapMiB: m.heapUsed >> 20,
-                heapTotalMiB: m.heapTotal >> 20,
-                externalMiB: m.external >> 20,
-                arrayBuffersMiB: m.arrayBuffers >> 20,
-                duck,
-              }),
-            ),
-          );
+        void engine.debugMemory().then((duck) =>
+          console.error(
+            JSON.stringify({
+              rssMiB: m.rss >> 20,
+              heapMiB: m.heapUsed >> 20,
+              heapTotalMiB: m.heapTotal >> 20,
+              externalMiB: m.external >> 20,
+              arrayBuffersMiB: m.arrayBuffers >> 20,
+              duck,
+            }),
+          ),
+        );
       }, 5000)
     : undefined;
   const lat: number[] = [];

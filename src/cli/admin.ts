@@ -156,11 +156,9 @@ function registerEnvs(program: Command, ctx: CliContext): void {
     .requiredOption('--retention-days <n|default>', 'days, or default for the global retention', retention)
     .action(async (name: string, o: { retentionDays: number | null }) => {
       const env = await resolveItem(ctx, ENVS, name);
-      await ctx
-        .client()
-        .json('PATCH', `${ENVS.path}/${encodeURIComponent(String(env.name))}`, {
-          json: { retentionDays: o.retentionDays },
-        });
+      await ctx.client().json('PATCH', `${ENVS.path}/${encodeURIComponent(String(env.name))}`, {
+        json: { retentionDays: o.retentionDays },
+      });
       note(`updated environment "${name}"`);
     });
   registerItemCommands(g, ctx, ENVS);

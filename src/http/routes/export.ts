@@ -19,8 +19,9 @@ import {
 } from './export-encode.js';
 import { searchParams, searchQuery, withCancel } from './search-params.js';
 
-// the search parameters an export uses; the others (limit, buckets, …) are ignored like any unknown one
-const exportQuery = searchQuery.pick({ q: true, env: true, index: true, from: true, to: true }).extend({
+// every search parameter is checked as on a search (a bad limit is a 400 naming it, as before);
+// the export reads q, env, index, from and to, and takes its size from max
+const exportQuery = searchQuery.extend({
   format: z.enum(['csv', 'ndjson'], { errorMap: () => ({ message: 'must be "csv" or "ndjson"' }) }),
   max: intParam(1, MAX_EXPORT, `events or rows at most (default ${DEFAULT_EXPORT_MAX})`),
 });

@@ -167,6 +167,8 @@ async function measure(t: Target, batches: Batch[], data: VsData): Promise<Figur
     const done = await load(t, batches, Number(a.clients));
     const end = performance.now();
     const f: Figures = { load: done, rssLoadMiB: peakRssMiB(t.pid), rssMiB: 0, stored: 0, ms: {}, mismatches: [] };
+    if (done.events !== data.events)
+      f.mismatches.push(`${t.name} acknowledged ${done.events} of ${data.events} events`);
     for (const m of MOMENTS) {
       await sleep(end + m.secs * 1000 - performance.now());
       console.error(`${t.name}: queries, ${m.name}`);

@@ -7,9 +7,12 @@ import { z } from 'zod';
  */
 const emptyIsAbsent = (v: unknown) => (v === '' ? undefined : v);
 
+/** What a repeated (or non-string) query parameter is told. */
+export const GIVEN_ONCE = 'must be given once, as a string';
+
 /** An optional string parameter given at most once. */
 export function onceString(description?: string) {
-  const s = z.string({ invalid_type_error: 'must be given once, as a string' });
+  const s = z.string({ invalid_type_error: GIVEN_ONCE });
   return z.preprocess(emptyIsAbsent, (description ? s.describe(description) : s).optional());
 }
 

@@ -5,9 +5,10 @@ import { exactTimeUs } from '../../query/time-range.js';
 import type { ContextResult } from '../../query/types.js';
 import { principalOf } from '../../http-kit/access.js';
 import type { ZodTypes } from '../../http-kit/schema/compiler.js';
+import { GIVEN_ONCE } from '../../http-kit/schema/params.js';
 import { withCancel } from './search-params.js';
 
-const once = { required_error: 'is required', invalid_type_error: 'must be given once, as a string' };
+const once = { required_error: 'is required', invalid_type_error: GIVEN_ONCE };
 const name = z.string(once).min(1, 'is required').max(200, 'must be at most 200 characters');
 const side = z
   .string(once)

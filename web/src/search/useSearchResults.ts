@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { ApiError, get, isAbort } from '../api/client';
 import type { FieldsResult, HistogramResult, SearchResult } from '../api/types';
 import { apiParams, type SearchParams } from './params';
+import { errorMessage } from '../ui/useAsyncAction';
 
 interface Answers {
   result: SearchResult | null;
@@ -61,7 +62,7 @@ export function useSearchResults(params: SearchParams, limit: number, run: numbe
     // a failed search shows its error, not the previous search's results as if they were its own
     const fail = (e: unknown) => {
       if (isAbort(e)) return;
-      const error = e instanceof ApiError ? e : new ApiError(0, 'network', e instanceof Error ? e.message : String(e));
+      const error = e instanceof ApiError ? e : new ApiError(0, 'network', errorMessage(e));
       setS((x) => ({ ...x, result: null, resultFor: null, error, errorFor: key }));
     };
     get<SearchResult>('/api/search', { ...base, limit }, ac.signal)

@@ -44,6 +44,12 @@ const { values: a } = parseArgs({
     settle: { type: 'string', default: '30' },
     json: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    /** svc alone (no ClickHouse install or run): its column of the table, for iterating on svc. */
+    'svc-only': { type: 'boolean', default: false },
+    /** Settings for svc, `K=V` comma-separated (e.g. SVC_PART_MIN_EVENTS=0); the bench otherwise clears SVC_*. */
+    'svc-env': { type: 'string', default: '' },
+    /** Directory for V8 CPU profiles of svc's threads (main and decode workers), written when it stops. */
+    'cpu-prof': { type: 'string' },
   },
 });
 const RUNS = Number(a.runs);
@@ -190,7 +196,16 @@ interface Row {
   better: 'higher' | 'lower';
 }
 
-function rows(s: Figures, c: Figures, data: VsData): Row[] {
+function rows(s: Figures, c: Figures | undefined, data: VsData): Row[] {
+  const NONE: Figures = {
+    load: { events: NaN, secs: 1, lat: [NaN] },
+    rssLoadMiB: NaN,
+    rssMiB: NaN,
+    stored: NaN,
+    ms: {},
+    mismatches: [],
+  };
+  c ??= NONE;
   const p99 = (l: Load) => [...l.lat].sort((x, y) => x - y)[Math.floor(0.99 * (l.lat.length - 1))];
   const out: Row[] = [
     {
@@ -205,7 +220,7 @@ function rows(s: Figures, c: Figures, data: VsData): Row[] {
   for (const m of MOMENTS) {
     for (const q of queries(data.rareTerm)) {
       const k = `${m.name}/${q.name}`;
-      out.push({ row: `${q.name}, ${m.name}`, svc: s.ms[k], clickhouse: c.ms[k], unit: 'ms', better: 'lower' });
+      out.push({ row: `${q.name}, ${m.name}`, svc: s.ms[k], clickhouse: c.ms[k] ?? NaN, unit: 'ms', better: 'lower' });
     }
   }
   out.push(
@@ -245,6 +260,11 @@ function print(table: Row[], machine: Record<string, unknown>, data: VsData, mis
   for (const m of mismatches) console.log(`!!! COUNT MISMATCH: ${m}`);
 }
 
+function svcEnv(): Record<string, string> {
+  const pairs = a['svc-env'].split(',').filter((p) => p.includes('='));
+  return Object.fromEntries(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
+}
+
 function readBatches(path: string, size: number): Batch[] {
   const out: Batch[] = [];
   for (const lines of lineBatches(path, size))
@@ -253,7 +273,7 @@ function readBatches(path: string, size: number): Batch[] {
 }
 
 async function main(): Promise<void> {
-  ensureClickHouseInstalled();
+  if (!a['svc-only']) ensureClickHouseInstalled();
   const tmp = mkdtempSync(join(tmpdir(), 'svc-vs-ch-'));
   try {
     const data = await writeVsData(join(tmp, 'events.ndjson'), {
@@ -272,15 +292,15 @@ async function main(): Promise<void> {
     };
     // the search window of svc: the data's days and a day on each side
     const svc = await measure(
-      await svcTarget(join(tmp, 'svc'), data.startMs - 86_400_000, data.endMs + 86_400_000),
+      await svcTarget(join(tmp, 'svc'), data.startMs - 86_400_000, data.endMs + 86_400_000, svcEnv(), a['cpu-prof']),
       batches,
       data,
     );
-    const ch = await clickHouseTarget(join(tmp, 'clickhouse'));
-    const chVersion = ch.version;
-    const chf = await measure(ch, batches, data);
+    const ch = a['svc-only'] ? undefined : await clickHouseTarget(join(tmp, 'clickhouse'));
+    const chVersion = ch?.version ?? 'not run';
+    const chf = ch && (await measure(ch, batches, data));
     const table = rows(svc, chf, data);
-    const mismatches = [...svc.mismatches, ...chf.mismatches];
+    const mismatches = [...svc.mismatches, ...(chf?.mismatches ?? [])];
     print(table, { ...machine, clickhouse: chVersion }, data, mismatches);
     if (a.json) {
       const info = { events: data.events, bytes: data.bytes, rareTerm: data.rareTerm, counts: data.truth.terms };

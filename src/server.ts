@@ -116,7 +116,12 @@ export async function startServer(
   });
 
   // --- decode workers (closed after HTTP: requests in flight may still be decoding) ---
-  const decoder = config.ingestWorkers > 0 ? new DecodePool(config.ingestWorkers, DECODE_WORKER, log) : undefined;
+  const decoder =
+    config.ingestWorkers > 0
+      ? new DecodePool(config.ingestWorkers, DECODE_WORKER, log, {
+          parts: { dir: storage.partsDir, minEvents: config.partMinEvents },
+        })
+      : undefined;
   if (decoder) closers.push(['decode workers', () => decoder.close()]);
 
   // --- lookup tables (the copies at hand; the others fetched in the background) ---

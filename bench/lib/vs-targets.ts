@@ -66,8 +66,14 @@ function groups(pairs: [unknown, unknown][], key: (k: unknown) => string): Map<s
  * svc in its own process (bench/lib/server.ts) on `dataDir`: native `POST /api/ingest` (acked once
  * fsync'd), `GET /api/search` over [fromMs, toMs).
  */
-export async function svcTarget(dataDir: string, fromMs: number, toMs: number): Promise<Target> {
-  const srv = await startServer(dataDir);
+export async function svcTarget(
+  dataDir: string,
+  fromMs: number,
+  toMs: number,
+  env: Record<string, string> = {},
+  cpuProfDir?: string,
+): Promise<Target> {
+  const srv = await startServer(dataDir, { env, cpuProfDir });
   const { admin, ingest } = await benchCredentials(srv.url).catch(stopping(srv));
   const url = new URL(srv.url);
   const search = async (q: string) => {

@@ -66,6 +66,8 @@ export interface Config {
   duckdbMemoryLimit: string;
   duckdbThreads: number;
   ingestWorkers: number;
+  /** Decoded bodies of at least this many events become parts (storage/parts/); 0 = never. */
+  partMinEvents: number;
   syslogTcp: ListenAddress | undefined;
   syslogUdp: ListenAddress | undefined;
   syslogRelp: ListenAddress | undefined;
@@ -262,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     duckdbMemoryLimit: e.SVC_DUCKDB_MEMORY_LIMIT,
     duckdbThreads: e.SVC_DUCKDB_THREADS,
     ingestWorkers: e.SVC_INGEST_WORKERS ?? Math.min(4, availableParallelism()),
+    partMinEvents: e.SVC_PART_MIN_EVENTS,
     syslogTcp: e.SVC_SYSLOG_TCP ? parseListen(e.SVC_SYSLOG_TCP, 'SVC_SYSLOG_TCP') : undefined,
     syslogUdp: e.SVC_SYSLOG_UDP ? parseListen(e.SVC_SYSLOG_UDP, 'SVC_SYSLOG_UDP') : undefined,
     syslogRelp: e.SVC_SYSLOG_RELP ? parseListen(e.SVC_SYSLOG_RELP, 'SVC_SYSLOG_RELP') : undefined,

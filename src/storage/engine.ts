@@ -7,6 +7,7 @@ import type { Clock } from '../clock/clock.js';
 import { Duck } from './duck.js';
 import { Wal } from './wal/wal.js';
 import { WriterQueue } from './wal/writer-queue.js';
+import { partsScratch } from './parts/part-commit.js';
 import type { Block } from './blocks/block-files.js';
 import type { BlockTarget } from './blocks/block-writer.js';
 import { mergeRound } from './merging.js';
@@ -70,6 +71,8 @@ export interface StorageOptions {
  */
 export class StorageEngine implements EventStore, RetentionSweeper, StorageHandle {
   readonly writer: WriterQueue;
+  /** Where decode workers write parts before their commit (parts/part-build.ts); emptied at start. */
+  readonly partsDir: string;
   readonly nodeId: string;
   private readonly blocks = new Catalog();
   private readonly tuning: StorageTuning;
@@ -116,7 +119,9 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
     this.writer = new WriterQueue(opts.config.blockQueueCap, (b) => this.writes.commit(b), {
       hold: opts.config.testHoldWriter,
       backedUp: () => this.writes.backedUp,
+      refused: (b) => this.writes.refused(b),
     });
+    this.partsDir = partsScratch(opts.config.dataDir);
   }
 
   /** Opens the data dir, recovers and replays the WAL (recovery.ts), and starts the background timers. */

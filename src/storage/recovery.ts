@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { dropUnfinishedParts } from './parts/part-commit.js';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { Wal } from './wal/wal.js';
@@ -76,6 +77,7 @@ export function recover(
   quarantine: (parquet: string, reason: string) => string,
 ): Recovered {
   const quarantined: Quarantined[] = [];
+  dropUnfinishedParts(walDir); // step 0: parts of a commit that never finished (parts/part-commit.ts)
   const blocks = finishMerges(
     loadBlocks(root, (from, reason) => quarantined.push({ from, to: quarantine(from, reason), reason })),
   );

@@ -21,6 +21,7 @@ export const DEFAULT_TUNING: StorageTuning = {
   merge: true,
   mergePolicy: {
     smallEvents: GRANULE_ROWS,
+    partEvents: 8_192,
     settledEvents: 500_000,
     settledMs: 10 * 60_000,
     hotMaxBlocks: 32,

@@ -13,7 +13,11 @@ import type { StorageTuning } from './tuning.js';
 import type { UnreadableFiles } from './read/unreadable-files.js';
 import type { ProblemReporter } from './problems.js';
 import { SealFailures } from './seal-failures.js';
-import { WalFaults, freeBytesAt } from './disk-faults.js';
+import { WalFaults, describeErrno, freeBytesAt } from './disk-faults.js';
+import { SvcError } from '../errors/svc-error.js';
+import type { Block } from './blocks/block-files.js';
+import { isPartBatch } from './parts/part-batch.js';
+import { discardParts, publishParts, unpublish } from './parts/part-commit.js';
 import { commitSeal, DIRECT_SEAL_MAX_PARTS, removeSealedSegment, writeSegmentBlocks } from './seal.js';
 
 /** What the write path needs of the engine: the shared state it swaps results into, and its job queue. */
@@ -70,8 +74,46 @@ export class WritePath {
     this.d.queue(() => this.seal(seg.seq));
   }
 
-  /** The writer queue's commit: one WAL append + fsync for the whole group, then live accounting. */
+  /**
+   * The writer queue's commit: the group's parts published (parts/part-commit.ts), then one WAL
+   * append + fsync for its other batches and their live accounting; the parts join the catalog
+   * once both are durable. A failure undoes the parts: the group is refused whole.
+   */
   async commit(batches: WriteBatch[]): Promise<void> {
+    const built = batches.filter(isPartBatch).flatMap((b) => b.built);
+    if (built.length === 0) return this.commitWal(batches);
+    let published: Block[];
+    try {
+      published = await publishParts(built, this.d.target(), this.d.wal.dir);
+    } catch (err) {
+      this.d.log.error({ err }, 'cannot publish the parts of a write; the writes were refused');
+      this.walFaults.failed(err);
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new SvcError(
+        'storage_unavailable',
+        `cannot store the events (${code ? describeErrno(code) : (err as Error).message}); nothing of this request was stored`,
+        { retryAfterSecs: 5, cause: err },
+      );
+    }
+    this.walFaults.succeeded();
+    try {
+      const rest = batches.filter((b) => !isPartBatch(b));
+      if (rest.length > 0) await this.commitWal(rest);
+    } catch (e) {
+      unpublish(published);
+      throw e;
+    }
+    for (const b of published) this.d.blocks.add(b);
+    this.d.sealed();
+  }
+
+  /** A batch the writer queue refused or could not commit: a batch of parts loses its files (nothing of it was acknowledged). */
+  refused(b: WriteBatch): void {
+    if (isPartBatch(b)) discardParts(b.built);
+  }
+
+  /** One WAL append + fsync for the whole group, then live accounting. */
+  private async commitWal(batches: WriteBatch[]): Promise<void> {
     const { wal, tuning } = this.d;
     // batches a decode worker encoded cost nothing here; LogEvent batches are encoded now
     const encoded = batches.map((b) => walBatch(b, this.d.maxEventBytes));

@@ -5,6 +5,7 @@ import type { Block } from '../../src/storage/blocks/block-files.js';
 
 const POLICY: MergePolicy = {
   smallEvents: 1000,
+  partEvents: 1000,
   settledEvents: 50_000,
   settledMs: 600_000,
   hotMaxBlocks: 8,

@@ -99,6 +99,8 @@ export class DecodePool implements DecodeRunner {
     size: number,
     private readonly entry: WorkerEntry,
     private readonly log?: Logger,
+    /** Handed to every worker as workerData (the worker entry knows its shape: storage's part options). */
+    private readonly workerData?: unknown,
   ) {
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
@@ -120,14 +122,18 @@ export class DecodePool implements DecodeRunner {
     });
   }
 
+  /**
+   * Asks each worker to stop (it closes what it opened, DuckDB among them, then exits) and
+   * terminates one that has not exited within STOP_GRACE_MS.
+   */
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    await Promise.all(this.slots.map((s) => stopWorker(s.worker)));
     for (const s of this.slots) this.failAll(s, new SvcError('shutting_down', 'cannot decode: svc is shutting down'));
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: startWorker(this.entry), jobs: new Map() };
+    const slot: Slot = { worker: startWorker(this.entry, this.workerData), jobs: new Map() };
     // idle workers must not keep the process alive (tests and tools that forget close())
     slot.worker.unref();
     slot.worker.on('message', (m: WorkerReply) => {
@@ -161,17 +167,29 @@ export class DecodePool implements DecodeRunner {
   }
 }
 
+/** How long a worker asked to stop may take to finish its job in hand before it is terminated. */
+const STOP_GRACE_MS = 5_000;
+
+async function stopWorker(w: Worker): Promise<void> {
+  const exited = new Promise<void>((r) => w.once('exit', () => r()));
+  w.postMessage({ stop: true });
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), STOP_GRACE_MS)));
+  if ((await Promise.race([exited, late])) === 'late') await w.terminate();
+  clearTimeout(timer);
+}
+
 /**
  * Starts a worker on `entry`. Under tsx (tests, `npm run dev`) the entry is a .ts file and a worker
  * does not inherit tsx's loader, so the worker registers it before importing the entry.
  */
-function startWorker(entry: WorkerEntry): Worker {
+function startWorker(entry: WorkerEntry, workerData: unknown): Worker {
   const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB };
-  if (!(entry instanceof URL)) return new Worker(entry.source, { eval: true, resourceLimits });
-  if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { resourceLimits });
+  if (!(entry instanceof URL)) return new Worker(entry.source, { eval: true, resourceLimits, workerData });
+  if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { resourceLimits, workerData });
   const tsx = import.meta.resolve('tsx/esm/api');
   return new Worker(
     `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); })`,
-    { eval: true, resourceLimits },
+    { eval: true, resourceLimits, workerData },
   );
 }

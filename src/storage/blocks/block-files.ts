@@ -43,7 +43,7 @@ export function toBlock(meta: BlockMeta, path: string): Block {
   // counts that do not add up to the block's own count would answer wrongly: take the row path instead
   const trusted = minutes && totalOf(minutes) === meta.count ? minutes : undefined;
   const g = meta.granules;
-  const granules = g && { rows: g.rows, blooms: g.b64.map((b64, i) => Bloom.fromBase64(b64, g.m[i])) };
+  const granules = g && { rows: g.rows, blooms: g.b64.map((b64, i) => Bloom.fromBase64(b64, g.m[i], g.hash)) };
   const bloom = meta.bloom && Bloom.fromBase64(meta.bloom.b64, meta.bloom.m);
   return { meta, path, sidecar: sidecarPath(path), bloom, granules, minutes: trusted };
 }

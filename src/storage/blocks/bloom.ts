@@ -1,4 +1,4 @@
-import { tokenHash } from './tokens.js';
+import { t2Halves, tokenHash, type TokenHashKind } from './tokens.js';
 
 const K = 7;
 
@@ -11,15 +11,17 @@ export class Bloom {
   constructor(
     readonly bits: Uint8Array,
     readonly m: number,
+    /** The token hash the filter was built with (tokens.ts): probes must use the same. */
+    readonly hash: TokenHashKind = 'md5',
   ) {}
 
-  static forCount(n: number): Bloom {
+  static forCount(n: number, hash: TokenHashKind = 'md5'): Bloom {
     const m = Math.max(64, Math.ceil((n * 10) / 8) * 8);
-    return new Bloom(new Uint8Array(m / 8), m);
+    return new Bloom(new Uint8Array(m / 8), m, hash);
   }
 
-  static fromBase64(b64: string, m: number): Bloom {
-    return new Bloom(new Uint8Array(Buffer.from(b64, 'base64')), m);
+  static fromBase64(b64: string, m: number, hash: TokenHashKind = 'md5'): Bloom {
+    return new Bloom(new Uint8Array(Buffer.from(b64, 'base64')), m, hash);
   }
 
   addHash(h: bigint): void {
@@ -39,6 +41,11 @@ export class Bloom {
 
   hasHash(h: bigint): boolean {
     const [a, b] = halves(h);
+    return this.hasHalves(a, b);
+  }
+
+  /** `b` already odd (as halves() and t2Halves give it). */
+  hasHalves(a: number, b: number): boolean {
     for (let i = 0; i < K; i++) {
       const bit = (a + i * b) % this.m;
       if ((this.bits[bit >>> 3] & (1 << (bit & 7))) === 0) return false;
@@ -48,6 +55,10 @@ export class Bloom {
 
   /** True when the token may be in the block (token already lowercased, one piece). */
   mightContain(token: string): boolean {
+    if (this.hash === 't2') {
+      const [a, b] = t2Halves(token);
+      return this.hasHalves(a, b);
+    }
     return this.hasHash(tokenHash(token));
   }
 

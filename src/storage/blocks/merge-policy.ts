@@ -4,6 +4,11 @@ export interface MergePolicy {
   /** Blocks with fewer events are merge candidates while their partition is being written... */
   smallEvents: number;
   /**
+   * ...except parts (written by a decode worker, parts/) of at least this many events: they wait
+   * like larger blocks, so a load of big batches is not rewritten while it lasts.
+   */
+  partEvents: number;
+  /**
    * ...and blocks with fewer than this many once the partition has been quiet for `settledMs`, or
    * holds `hotMaxBlocks` of them (a bound on the files of a partition written all day).
    */
@@ -41,7 +46,7 @@ export function pickMerges(blocks: Block[], nowMs: number, policy: MergePolicy):
   const out: Block[][] = [];
   for (const p of byPart.values()) {
     const settled = nowMs - p.newest >= policy.settledMs || p.blocks.length >= policy.hotMaxBlocks;
-    const list = settled ? p.blocks : p.blocks.filter((b) => b.meta.count < policy.smallEvents);
+    const list = settled ? p.blocks : p.blocks.filter((b) => small(b, policy));
     if (list.length < 2) continue;
     const newest = Math.max(...list.map((b) => b.meta.createdAt));
     if (list.length < policy.minBlocks && nowMs - newest < policy.coldMs) continue;
@@ -49,6 +54,13 @@ export function pickMerges(blocks: Block[], nowMs: number, policy: MergePolicy):
     out.push(...groupUpTo(list, policy.targetEvents));
   }
   return out;
+}
+
+/** A block merged while its partition is still written: below one granule, and not a part of a big batch. */
+function small(b: Block, policy: MergePolicy): boolean {
+  if (b.meta.count >= policy.smallEvents) return false;
+  const part = b.meta.walSeg === null && b.meta.replaces.length === 0;
+  return !part || b.meta.count < policy.partEvents;
 }
 
 function groupUpTo(list: Block[], target: number): Block[][] {

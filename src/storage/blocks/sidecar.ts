@@ -1,3 +1,4 @@
+import type { TokenHashKind } from './tokens.js';
 import { z } from 'zod';
 import type { ColumnType } from './field-types.js';
 import type { MinuteCountsJson } from './minute-counts.js';
@@ -41,7 +42,13 @@ export interface BlockMeta {
    * One token filter per `rows` consecutive rows of the file (token-filters.ts): bits `m[i]`,
    * bytes `b64[i]`. A token absent from every granule is absent from the block.
    */
-  granules?: { rows: number; m: number[]; b64: string[] };
+  granules?: {
+    rows: number;
+    m: number[];
+    b64: string[];
+    /** The token hash the filters were built with (tokens.ts); absent: `md5`. */
+    hash?: TokenHashKind;
+  };
   /** WAL segment a sealed block came from; its seal is committed when the segment is gone or marked. */
   walSeg: number | null;
   /** Blocks a merge replaced: if still present at start-up they are deleted (the merge committed). */
@@ -91,7 +98,12 @@ const sidecar = z
     hasExtra: z.boolean(),
     bloom: z.object({ m: int.positive(), b64: z.string() }).optional(),
     granules: z
-      .object({ rows: int.positive(), m: z.array(int.positive()), b64: z.array(z.string()) })
+      .object({
+        rows: int.positive(),
+        m: z.array(int.positive()),
+        b64: z.array(z.string()),
+        hash: z.enum(['md5', 't2']).optional(),
+      })
       .refine((g) => g.m.length === g.b64.length, 'm and b64 differ in length')
       .optional(),
     walSeg: int.nullable(),

@@ -19,6 +19,7 @@ export interface WalBatch extends EncodedBatch {
 
 /** A batch in WAL form: LogEvents are encoded now; an EncodedBatch was made by encodeBatch, its only maker. */
 export function walBatch(b: WriteBatch, maxEventBytes = DEFAULT_MAX_EVENT_BYTES): WalBatch {
+  if (!Array.isArray(b) && !('wal' in b)) throw new Error('BUG: a batch of parts has no WAL form');
   return Array.isArray(b) ? encodeBatch(b, maxEventBytes) : (b as WalBatch);
 }
 

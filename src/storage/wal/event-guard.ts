@@ -35,10 +35,7 @@ export function timeInRange(us: number): boolean {
  * bytes. Mutates `ev`. Hot path: two comparisons and a length test for an ordinary event.
  */
 export function guardedLine(ev: LogEvent, o: GuardOptions): string {
-  if (!timeInRange(ev.timeUs)) {
-    ev.fields = { ...ev.fields, [TIME_ORIGINAL_FIELD]: originalTime(ev.timeUs) };
-    ev.timeUs = o.fallbackUs;
-  } else if (!Number.isSafeInteger(ev.timeUs)) ev.timeUs = Math.trunc(ev.timeUs); // the WAL column is BIGINT
+  guardTime(ev, o.fallbackUs);
   let line = JSON.stringify(ev);
   // JSON.stringify writes a lone surrogate as a \udXXX escape, which DuckDB's JSON reader refuses:
   // the line would read as NULLs, an acknowledged event gone from search and its segment unsealable
@@ -47,6 +44,18 @@ export function guardedLine(ev: LogEvent, o: GuardOptions): string {
   if (line.length * 3 <= WAL_LINE_MAX_BYTES) return line;
   const bytes = Buffer.byteLength(line);
   return bytes <= WAL_LINE_MAX_BYTES ? line : truncatedLine(ev, bytes, o.maxEventBytes);
+}
+
+/**
+ * The time part of the guard, also applied where a decode worker writes a part (parts/part-build.ts):
+ * a time outside years 1..9999 becomes `fallbackUs` with the original in field `time_original`; a
+ * fraction of a microsecond is cut (the column is a BIGINT of microseconds). Mutates `ev`.
+ */
+export function guardTime(ev: LogEvent, fallbackUs: number): void {
+  if (!timeInRange(ev.timeUs)) {
+    ev.fields = { ...ev.fields, [TIME_ORIGINAL_FIELD]: originalTime(ev.timeUs) };
+    ev.timeUs = fallbackUs;
+  } else if (!Number.isSafeInteger(ev.timeUs)) ev.timeUs = Math.trunc(ev.timeUs);
 }
 
 /** A \udXXX surrogate escape in JSON text not itself escaped (JSON.stringify escapes only lone ones). */

@@ -32,19 +32,31 @@ export class WriterQueue implements Writer {
   private readonly inflightSince = new Set<{ at: number }>();
   private held: boolean;
   private readonly backedUp: () => boolean;
+  private readonly refused: (batch: WriteBatch) => void;
   private closed = false;
   private idleWaiters: (() => void)[] = [];
 
   constructor(
     private readonly capacity: number,
     private readonly commit: CommitFn,
-    opts: { hold?: boolean; backedUp?: () => boolean } = {},
+    opts: { hold?: boolean; backedUp?: () => boolean; refused?: (batch: WriteBatch) => void } = {},
   ) {
     this.held = opts.hold ?? false;
     this.backedUp = opts.backedUp ?? (() => false);
+    this.refused = opts.refused ?? (() => undefined);
   }
 
+  /** Every batch the queue refuses or fails is handed to `refused` once (a batch of parts removes its files). */
   async write(batch: WriteBatch, opts: WriteOptions): Promise<void> {
+    try {
+      await this.admit(batch, opts);
+    } catch (e) {
+      this.refused(batch);
+      throw e;
+    }
+  }
+
+  private async admit(batch: WriteBatch, opts: WriteOptions): Promise<void> {
     if (this.closed) throw new SvcError('shutting_down', 'cannot write: svc is shutting down');
     const n = batchSize(batch);
     if (n === 0) return;

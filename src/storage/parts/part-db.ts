@@ -1,0 +1,72 @@
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { LogEvent } from '../../events/event.js';
+import type { EncodedBatch } from '../../events/writer.js';
+import type { buildParts } from './part-build.js';
+import { partBatch } from './part-batch.js';
+
+/** What a decode worker needs to write parts (given by the pool as workerData). */
+export interface PartWorkerOptions {
+  /** The engine's parts folder (engine.partsDir). */
+  dir: string;
+  /** Bodies of fewer events go through the WAL. */
+  minEvents: number;
+}
+
+/**
+ * A decode worker's part writer: its own in-memory DuckDB (one thread, a small memory limit: a part
+ * is at most one granule), opened at the first part. When DuckDB cannot be opened here (a build
+ * without the native module in workers), or a part fails, the batch goes through the WAL instead:
+ * a part is an optimisation, never a reason to refuse a write.
+ */
+export class PartWriter {
+  private db: Promise<PartDb | undefined> | undefined;
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly o: PartWorkerOptions) {}
+
+  /** The events as a batch of parts, or undefined when they go through the WAL. One at a time. */
+  write(events: LogEvent[]): Promise<EncodedBatch | undefined> {
+    if (this.o.minEvents <= 0 || events.length < this.o.minEvents) return Promise.resolve(undefined);
+    const run = this.chain.then(async () => {
+      const db = await (this.db ??= open());
+      if (!db) return undefined;
+      try {
+        return partBatch(await db.build(db.connection, events, this.o.dir));
+      } catch {
+        return undefined; // the WAL path takes the batch; buildParts removed its files
+      }
+    });
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Finishes the part in hand and closes DuckDB. The worker calls it before it exits: a worker
+   * terminated with the native addon's objects still open can abort the whole process (seen at
+   * shutdown as "terminate called after throwing an instance of 'Napi::Error'").
+   */
+  async close(): Promise<void> {
+    await this.chain;
+    const db = await this.db;
+    db?.connection.closeSync();
+    db?.instance.closeSync();
+  }
+}
+
+interface PartDb {
+  instance: DuckDBInstance;
+  connection: DuckDBConnection;
+  build: typeof buildParts;
+}
+
+/** DuckDB and the part builder, loaded at the first part: a worker that never writes one never loads the addon. */
+async function open(): Promise<PartDb | undefined> {
+  try {
+    const { DuckDBInstance } = await import('@duckdb/node-api');
+    const { buildParts } = await import('./part-build.js');
+    const instance = await DuckDBInstance.create(':memory:', { threads: '1', memory_limit: '256MB' });
+    return { instance, connection: await instance.connect(), build: buildParts };
+  } catch {
+    return undefined;
+  }
+}

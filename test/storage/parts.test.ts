@@ -1,0 +1,206 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { adminToken, createIngestToken } from '../helpers/auth.js';
+import { dropUnfinishedParts } from '../../src/storage/parts/part-commit.js';
+import { pickMerges, type MergePolicy } from '../../src/storage/blocks/merge-policy.js';
+import type { Block } from '../../src/storage/blocks/block-files.js';
+
+// Parts (docs/storage.md, "Parts"): bodies a decode worker decodes into enough events are written
+// by that worker as compressed blocks, without the WAL. The same real files sent to an svc writing
+// parts and to one sending everything through the WAL must give the same events back, field for
+// field; the parts' own files must be what the sidecars say.
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const DATA = resolve(ROOT, process.env.SVC_REAL_DATA ?? '../shared/data/real');
+
+/** Real files, each sent whole as one body: [path under DATA, media type, index]. */
+const FILES: [string, string, string][] = [
+  ['zeek-wrccdc-json/smtp.json', 'application/x-ndjson', 'zeek'],
+  ['zeek-wrccdc-json/syslog.json', 'application/x-ndjson', 'zeek'],
+  ['zeek-wrccdc-json/notice.json', 'application/x-ndjson', 'zeek'],
+  ['loghub/OpenSSH/OpenSSH_2k.log', 'text/plain', 'ssh'],
+  ['loghub/Linux/Linux_2k.log', 'text/plain', 'linux'],
+  ['elastic-examples-apache/apache_access_combined.log', 'text/plain', 'apache'],
+];
+
+async function ingestAll(srv: TestServer): Promise<number> {
+  const token = await createIngestToken(srv, { env: 'default' });
+  let total = 0;
+  for (const [rel, type, index] of FILES) {
+    const res = await fetch(`${srv.url}/api/ingest?index=${index}&sourcetype=${index}&source=${rel}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': type },
+      body: readFileSync(join(DATA, rel)),
+    });
+    const body = (await res.json()) as { ingested: number };
+    assert.equal(res.status, 200, JSON.stringify(body));
+    total += body.ingested;
+  }
+  return total;
+}
+
+/** Every event, as svc exports it, one JSON text each, sorted. */
+async function exportAll(srv: TestServer): Promise<string[]> {
+  const qs = new URLSearchParams({ q: '*', format: 'ndjson', from: '1970-01-01T00:00:00Z', max: '100000' });
+  const res = await fetch(`${srv.url}/api/export?${qs}`, {
+    headers: { authorization: `Bearer ${await adminToken(srv)}` },
+  });
+  assert.equal(res.status, 200);
+  return (await res.text())
+    .split('\n')
+    .filter((l) => l.startsWith('{') && !l.startsWith('{"svc_export"'))
+    .sort();
+}
+
+async function search(srv: TestServer, q: string): Promise<unknown[][]> {
+  const qs = new URLSearchParams({ q, from: '1970-01-01T00:00:00Z', limit: '10000' });
+  const res = await fetch(`${srv.url}/api/search?${qs}`, {
+    headers: { authorization: `Bearer ${await adminToken(srv)}` },
+  });
+  const body = (await res.json()) as { rows: unknown[][] };
+  assert.equal(res.status, 200, JSON.stringify(body));
+  return body.rows;
+}
+
+function sidecars(dir: string): { count: number; granules: { hash?: string }; walSeg: number | null }[] {
+  const out: { count: number; granules: { hash?: string }; walSeg: number | null }[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (p.endsWith('.json')) out.push(JSON.parse(readFileSync(p, 'utf8')));
+    }
+  };
+  walk(join(dir, 'blocks'));
+  return out;
+}
+
+describe(
+  'parts: events a decode worker writes as blocks',
+  { skip: !existsSync(DATA) && `no real data at ${DATA}` },
+  () => {
+    let parts: TestServer;
+    let wal: TestServer;
+    let total = 0;
+    before(async () => {
+      // SVC_PART_MIN_EVENTS=100: the small Zeek file becomes a part too (its body is still ≥ 64 KiB)
+      parts = await startTestServer({ SVC_PART_MIN_EVENTS: '100', SVC_INGEST_WORKERS: '2' });
+      wal = await startTestServer({ SVC_PART_MIN_EVENTS: '0', SVC_INGEST_WORKERS: '2' });
+      total = await ingestAll(parts);
+      assert.equal(await ingestAll(wal), total);
+      await wal.deps.storage.flush();
+    });
+    after(async () => {
+      await parts?.close();
+      await wal?.close();
+    });
+
+    it('acknowledges them as blocks, searchable at once, with no WAL line', () => {
+      const side = sidecars(parts.dataDir).filter((s) => s.granules.hash === 't2');
+      assert.equal(
+        side.reduce((n, s) => n + s.count, 0),
+        total,
+        'every event is in a part',
+      );
+      assert.ok(side.every((s) => s.walSeg === null));
+      // the WAL holds svc's own log at most, none of the events sent
+      for (const seg of readdirSync(join(parts.dataDir, 'wal')).filter((n) => n.endsWith('.ndjson'))) {
+        const lines = readFileSync(join(parts.dataDir, 'wal', seg), 'utf8')
+          .split('\n')
+          .filter(Boolean);
+        for (const l of lines) assert.match((JSON.parse(l) as { index: string }).index, /^_svc/, seg);
+      }
+    });
+
+    it('gives back the same events, field for field, as the WAL path', async () => {
+      const a = await exportAll(parts);
+      const b = await exportAll(wal);
+      assert.equal(a.length, total);
+      assert.equal(b.length, total);
+      const onlyA = a.filter((x, i) => x !== b[i]);
+      assert.deepEqual(onlyA.slice(0, 3), [], 'events that differ between parts and the WAL path');
+    });
+
+    it('answers searches as the WAL path does: terms, fields, counts by time', async () => {
+      for (const q of [
+        'sshd Failed password | stats count by host',
+        '* | stats count by index, sourcetype',
+        'index=zeek | stats count, dc(uid) by _path',
+        'index=apache GET | timechart span=1d count',
+        'smtp OR notice | stats count by index',
+      ]) {
+        const rows = await search(parts, q);
+        assert.ok(rows.length > 0, `${q} finds something`);
+        assert.deepEqual(rows, await search(wal, q), q);
+      }
+    });
+  },
+);
+
+describe('parts: recovery and merging', () => {
+  it('drops the parts of a commit that never finished, and only those', () => {
+    const data = mkdtempSync(join(tmpdir(), 'svc-parts-'));
+    try {
+      const walDir = join(data, 'wal');
+      const day = join(data, 'blocks', 'default', 'main', '2026-11-20');
+      mkdirSync(walDir, { recursive: true });
+      mkdirSync(day, { recursive: true });
+      for (const n of ['n-1', 'n-2', 'n-3']) {
+        writeFileSync(join(day, `${n}.parquet`), 'x');
+        writeFileSync(join(day, `${n}.json`), '{}');
+      }
+      const listed = ['n-1', 'n-2'].map((n) => join('blocks', 'default', 'main', '2026-11-20', `${n}.parquet`));
+      writeFileSync(join(walDir, 'parts-1.pending'), JSON.stringify(listed));
+      writeFileSync(join(walDir, 'parts-2.pending'), '["blo'); // cut short: nothing was renamed yet
+      assert.equal(dropUnfinishedParts(walDir), 2);
+      assert.deepEqual(readdirSync(day).sort(), ['n-3.json', 'n-3.parquet']);
+      assert.deepEqual(readdirSync(walDir), []);
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves big parts alone while their partition is written, merges small ones', () => {
+    const policy: MergePolicy = {
+      smallEvents: 65_536,
+      partEvents: 8_192,
+      settledEvents: 500_000,
+      settledMs: 600_000,
+      hotMaxBlocks: 32,
+      targetEvents: 1_000_000,
+      minBlocks: 4,
+      coldMs: 30_000,
+    };
+    const block = (name: string, count: number, walSeg: number | null): Block =>
+      ({
+        meta: {
+          name,
+          env: 'e',
+          index: 'i',
+          day: '2026-11-20',
+          count,
+          walSeg,
+          replaces: [],
+          hasExtra: false,
+          createdAt: 1000,
+        },
+      }) as unknown as Block;
+    const now = 2000;
+    const bigParts = [1, 2, 3, 4, 5].map((k) => block(`p${k}`, 20_000, null));
+    assert.deepEqual(pickMerges(bigParts, now, policy), []);
+    const smallParts = [1, 2, 3, 4].map((k) => block(`s${k}`, 2_000, null));
+    assert.deepEqual(
+      pickMerges(smallParts, now, policy).map((g) => g.map((b) => b.meta.name)),
+      [['s1', 's2', 's3', 's4']],
+    );
+    const sealed = [1, 2, 3, 4].map((k) => block(`w${k}`, 20_000, k));
+    assert.equal(pickMerges(sealed, now, policy).length, 1);
+    // once the partition is quiet, big parts merge too
+    assert.equal(pickMerges(bigParts, now + 600_000, policy).length, 1);
+  });
+});

@@ -23,6 +23,16 @@ export interface DecodeKind<J extends { body: Uint8Array }, R extends { events: 
  */
 export type Decoded<R extends { events: LogEvent[] }> = Omit<R, 'events'> & { batch: WriteBatch };
 
+/**
+ * When the workers hold as many jobs as they may: `wait: true` (native ingest) waits for one to
+ * finish; `wait: false` (the compatibility protocols) is refused at once with queue_full (429), as
+ * the writer queue does. A decode worker now also writes the batch's parts, so this is where a
+ * load beyond the machine's speed queues up.
+ */
+export interface RunOptions {
+  wait: boolean;
+}
+
 /** Runs decode jobs somewhere other than the event loop. */
 export interface DecodeRunner {
   /**
@@ -32,6 +42,7 @@ export interface DecodeRunner {
   run<J extends { body: Uint8Array }, R extends { events: LogEvent[] }>(
     kind: DecodeKind<J, R>,
     job: J,
+    opts?: RunOptions,
   ): Promise<Decoded<R>>;
   /** Stops the workers; jobs still running reject with shutting_down. */
   close(): Promise<void>;
@@ -47,6 +58,13 @@ export interface DecodeRunner {
  */
 const WORKER_YOUNG_GENERATION_MB = 128;
 
+/**
+ * Jobs one worker may hold, running and queued, before callers wait or are refused (RunOptions):
+ * enough to keep it busy while the event loop hands over the next body, few enough that a flood
+ * of bodies waits (or hears 429) instead of piling up in the workers' memory.
+ */
+const MAX_JOBS_PER_WORKER = 4;
+
 /** Bodies from this size on go to a decode worker when there is one: below it the hop costs more than it saves. */
 export const OFFLOAD_MIN_BYTES = 64 * 1024;
 
@@ -55,8 +73,9 @@ export async function decodeJob<J extends { body: Uint8Array }, R extends { even
   runner: DecodeRunner | undefined,
   kind: DecodeKind<J, R>,
   job: J,
+  opts: RunOptions = { wait: true },
 ): Promise<Decoded<R>> {
-  if (runner && job.body.byteLength >= OFFLOAD_MIN_BYTES) return runner.run(kind, job);
+  if (runner && job.body.byteLength >= OFFLOAD_MIN_BYTES) return runner.run(kind, job, opts);
   const { events, ...extras } = kind.decode(job);
   return { ...extras, batch: events };
 }
@@ -94,6 +113,8 @@ export class DecodePool implements DecodeRunner {
   private readonly slots: Slot[] = [];
   private nextId = 1;
   private closed = false;
+  /** Callers waiting for a worker to finish a job (FIFO). */
+  private readonly roomWaiters: (() => void)[] = [];
 
   constructor(
     size: number,
@@ -105,17 +126,23 @@ export class DecodePool implements DecodeRunner {
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
-  run<J extends { body: Uint8Array }, R extends { events: LogEvent[] }>(
+  async run<J extends { body: Uint8Array }, R extends { events: LogEvent[] }>(
     kind: DecodeKind<J, R>,
     job: J,
+    opts: RunOptions = { wait: true },
   ): Promise<Decoded<R>> {
-    if (this.closed) return Promise.reject(new SvcError('shutting_down', 'cannot decode: svc is shutting down'));
+    while (!this.closed && this.inHand() >= this.slots.length * MAX_JOBS_PER_WORKER) {
+      if (!opts.wait)
+        throw new SvcError('queue_full', 'cannot decode now: every decode worker is busy', { retryAfterSecs: 1 });
+      await new Promise<void>((r) => this.roomWaiters.push(r));
+    }
+    if (this.closed) throw new SvcError('shutting_down', 'cannot decode: svc is shutting down');
     let slot = this.slots[0];
     for (const s of this.slots) if (s.jobs.size < slot.jobs.size) slot = s;
     const id = this.nextId++;
     // an exact copy of the body, transferred: posting a Buffer would clone its whole backing store
     const body = new Uint8Array(job.body);
-    return new Promise<Decoded<R>>((resolve, reject) => {
+    return await new Promise<Decoded<R>>((resolve, reject) => {
       slot.jobs.set(id, { resolve: (m) => resolve(m.result as unknown as Decoded<R>), reject });
       const request: WorkerRequest = { id, kind: kind.name, job: { ...job, body } };
       slot.worker.postMessage(request, [body.buffer]);
@@ -128,6 +155,7 @@ export class DecodePool implements DecodeRunner {
    */
   async close(): Promise<void> {
     this.closed = true;
+    for (const w of this.roomWaiters.splice(0)) w();
     await Promise.all(this.slots.map((s) => stopWorker(s.worker)));
     for (const s of this.slots) this.failAll(s, new SvcError('shutting_down', 'cannot decode: svc is shutting down'));
   }
@@ -140,6 +168,7 @@ export class DecodePool implements DecodeRunner {
       const job = slot.jobs.get(m.id);
       if (!job) return;
       slot.jobs.delete(m.id);
+      this.roomWaiters.shift()?.();
       if (m.ok) job.resolve(m);
       else
         job.reject(
@@ -161,8 +190,15 @@ export class DecodePool implements DecodeRunner {
     return slot;
   }
 
+  private inHand(): number {
+    let n = 0;
+    for (const s of this.slots) n += s.jobs.size;
+    return n;
+  }
+
   private failAll(slot: Slot, err: unknown): void {
     for (const j of slot.jobs.values()) j.reject(err);
+    for (let i = 0; i < slot.jobs.size; i++) this.roomWaiters.shift()?.();
     slot.jobs.clear();
   }
 }

@@ -46,8 +46,9 @@ async function bulk(
     timezone: ctx.timezone,
     limits: ctx.limits,
   };
-  // large bodies decode on a worker thread (common/decode-pool.ts), small ones right here
-  const { items, itemOf, batch } = await decodeJob(ctx.decoder, ES_BULK_DECODE, job);
+  // large bodies decode on a worker thread (common/decode-pool.ts), small ones right here; a bulk
+  // waits for a busy worker instead of a whole-request 429, which the shippers' helpers do not retry
+  const { items, itemOf, batch } = await decodeJob(ctx.decoder, ES_BULK_DECODE, job, { wait: true });
   let retryAfterSecs: number | undefined;
   try {
     await forward(ctx, batch);

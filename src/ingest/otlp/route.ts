@@ -43,7 +43,7 @@ async function exportLogs(ctx: IngestContext, req: FastifyRequest, reply: Fastif
     limits: ctx.limits,
   };
   // large exports decode on a worker thread (common/decode-pool.ts), small ones right here
-  const { batch, rejected, reason } = await decodeJob(ctx.decoder, OTLP_DECODE, job);
+  const { batch, rejected, reason } = await decodeJob(ctx.decoder, OTLP_DECODE, job, { wait: false });
   await forward(ctx, batch);
   return sendExported(reply, enc, rejected, reason);
 }

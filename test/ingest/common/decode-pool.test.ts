@@ -280,4 +280,20 @@ describe('decode pool', () => {
       (e: unknown) => e instanceof SvcError && e.code === 'shutting_down',
     );
   });
+
+  it('holds at most four jobs a worker: a caller that will not wait hears queue_full, one that will waits its turn', async () => {
+    const p = new DecodePool(1, DECODE_WORKER_URL);
+    try {
+      const body = Array.from({ length: 2000 }, (_, i) => `line ${i}`).join('\n');
+      const held = Array.from({ length: 4 }, () => p.run(NATIVE_DECODE, job('text/plain', body)));
+      await assert.rejects(
+        p.run(NATIVE_DECODE, job('text/plain', body), { wait: false }),
+        (e: unknown) => e instanceof SvcError && e.code === 'queue_full' && e.retryAfterSecs === 1,
+      );
+      const waited = p.run(NATIVE_DECODE, job('text/plain', body), { wait: true });
+      for (const r of [...(await Promise.all(held)), await waited]) assert.equal(eventsOf(r.batch).length, 2000);
+    } finally {
+      await p.close();
+    }
+  });
 });

@@ -148,7 +148,16 @@ export function useSearchState(params: SearchParams) {
     }),
     [],
   );
-  return { ...state, ...actions };
+  // until the sync above has been applied, a render may still hold the last search's page size,
+  // rows and tail: the new search must not start with them (it searched with the old page size
+  // first, then again, in Chromium)
+  const current = state.searchFor === searchKey(params);
+  const view = current
+    ? state
+    : { ...state, limit: FIRST_PAGE, expanded: NONE_EXPANDED, live: false, liveEvents: null };
+  return { ...view, ...actions };
 }
+
+const NONE_EXPANDED = new Set<number>();
 
 export type SearchStore = ReturnType<typeof useSearchState>;

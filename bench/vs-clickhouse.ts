@@ -28,7 +28,7 @@ import { parseArgs } from 'node:util';
 import { median } from './lib/args.js';
 import { ensureClickHouseInstalled } from './lib/clickhouse.js';
 import { lineBatches } from './lib/events.js';
-import { peakRssMiB } from './lib/server.js';
+import { buildServer, peakRssMiB } from './lib/server.js';
 import { writeVsData, type Truth, type VsData } from './lib/vs-data.js';
 import { clickHouseTarget, svcTarget, type Answer, type Batch, type Target, type VsQuery } from './lib/vs-targets.js';
 
@@ -50,6 +50,8 @@ const { values: a } = parseArgs({
     'svc-env': { type: 'string', default: '' },
     /** Directory for V8 CPU profiles of svc's threads (main and decode workers), written when it stops. */
     'cpu-prof': { type: 'string' },
+    /** Run svc under tsx (src/) instead of its build (dist/, built first): what a developer runs, not an operator. */
+    dev: { type: 'boolean', default: false },
   },
 });
 const RUNS = Number(a.runs);
@@ -274,6 +276,7 @@ function readBatches(path: string, size: number): Batch[] {
 
 async function main(): Promise<void> {
   if (!a['svc-only']) ensureClickHouseInstalled();
+  if (!a.dev) buildServer();
   const tmp = mkdtempSync(join(tmpdir(), 'svc-vs-ch-'));
   try {
     const data = await writeVsData(join(tmp, 'events.ndjson'), {
@@ -292,7 +295,14 @@ async function main(): Promise<void> {
     };
     // the search window of svc: the data's days and a day on each side
     const svc = await measure(
-      await svcTarget(join(tmp, 'svc'), data.startMs - 86_400_000, data.endMs + 86_400_000, svcEnv(), a['cpu-prof']),
+      await svcTarget(
+        join(tmp, 'svc'),
+        data.startMs - 86_400_000,
+        data.endMs + 86_400_000,
+        svcEnv(),
+        a['cpu-prof'],
+        !a.dev,
+      ),
       batches,
       data,
     );

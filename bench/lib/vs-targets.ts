@@ -72,8 +72,9 @@ export async function svcTarget(
   toMs: number,
   env: Record<string, string> = {},
   cpuProfDir?: string,
+  built = true,
 ): Promise<Target> {
-  const srv = await startServer(dataDir, { env, cpuProfDir });
+  const srv = await startServer(dataDir, { env, cpuProfDir, built });
   const { admin, ingest } = await benchCredentials(srv.url).catch(stopping(srv));
   const url = new URL(srv.url);
   const search = async (q: string) => {

@@ -37,13 +37,19 @@ async function run({ id, kind, job }: WorkerRequest): Promise<{ reply: WorkerRep
   return { reply: { id, ok: true, result: { ...extras, batch } }, transfer: [batch.wal.buffer as ArrayBuffer] };
 }
 
+let queue: Promise<unknown> = Promise.resolve();
+
 port.on('message', (m: WorkerRequest | { stop: true }) => {
   if ('stop' in m) {
     // the pool's close: DuckDB closed before the thread ends (storage/parts/part-db.ts says why)
     void (parts?.close() ?? Promise.resolve()).finally(() => process.exit(0));
     return;
   }
-  run(m).then(
+  // one job at a time, decode included: jobs decoded while a part is written would hold their
+  // events in memory meanwhile (up to four bodies wait here, ingest/common/decode-pool.ts)
+  const job = queue.then(() => run(m));
+  queue = job.catch(() => undefined);
+  job.then(
     ({ reply, transfer }) => port.postMessage(reply, transfer),
     (e: unknown) => {
       const reply: WorkerReply =

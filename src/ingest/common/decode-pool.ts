@@ -50,13 +50,14 @@ export interface DecodeRunner {
 
 /**
  * A decode worker's young generation. Decoding makes short-lived garbage at a high rate (a parsed
- * object, an event, a WAL line per event), and V8's default young generation sends it through a
- * scavenge every few thousand events: GC was a quarter of a worker's time. Measured with
- * bench/ingest-http.ts (1M events, 4 × 20,000-line NDJSON, 2 cores, alternated): default 181-201k
- * events/s, peak RSS 841-872 MiB; 64 MB 205-209k, 916-931 MiB; 128 MB 206-220k, 1,000-1,057 MiB;
- * 256 MB 219-224k, ≈ 1,240 MiB.
+ * object, an event, a WAL line per event). When workers only decoded and encoded WAL lines, 128 MB
+ * was chosen (bench/ingest-http.ts, 1M events: default 181-201k events/s, 128 MB 206-220k, at
+ * +130-180 MiB of RSS). Now that a worker also writes the batch's parts (storage/parts/), one job at
+ * a time, 32 MB measured the same ingest within the machine's noise and 240 MiB less peak RSS
+ * (bench/vs-clickhouse.ts --svc-only, 1M events, built svc: 128 MB 187k ev/s, 882 MiB; 32 MB
+ * 190-194k, 602-621 MiB; 16 MB 156-192k, 562-614 MiB).
  */
-const WORKER_YOUNG_GENERATION_MB = 128;
+const WORKER_YOUNG_GENERATION_MB = 32;
 
 /**
  * Jobs one worker may hold, running and queued, before callers wait or are refused (RunOptions):

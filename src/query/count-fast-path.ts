@@ -1,4 +1,6 @@
+import type { CountColumn } from '../storage/types.js';
 import type { Query } from './parser.js';
+import { aggName } from './pipes/aggregations.js';
 import type { TimechartPipe } from './pipes/pipe-timechart.js';
 import { conjuncts, type SearchNode } from './search/filter-logic.js';
 
@@ -25,4 +27,21 @@ export function countOnlyTimechart(q: Query): TimechartPipe | undefined {
   if (p.kind !== 'timechart' || p.by !== undefined || p.aggs.length !== 1) return undefined;
   const a = p.aggs[0];
   return a.fn === 'count' && a.field === undefined ? p : undefined;
+}
+
+const COUNT_COLUMNS: ReadonlySet<string> = new Set<CountColumn>(['host', 'source', 'sourcetype', 'index', 'env']);
+
+/**
+ * `* | stats count [as name] by host` (or source, sourcetype, index, env): one count per value of
+ * one of the columns the store counts per block (EventStore.countByValue), nothing else.
+ */
+export function countOnlyStats(q: Query): { column: CountColumn; name: string } | undefined {
+  if (!matchesAll(q.search) || q.pipes.length !== 1) return undefined;
+  const p = q.pipes[0];
+  if (p.kind !== 'stats' || p.by.length !== 1 || p.aggs.length !== 1 || !COUNT_COLUMNS.has(p.by[0])) return undefined;
+  const a = p.aggs[0];
+  const name = aggName(a);
+  // `stats count as host by host` is refused by the SQL path: let it say so
+  if (a.fn !== 'count' || a.field !== undefined || name === p.by[0]) return undefined;
+  return { column: p.by[0] as CountColumn, name };
 }

@@ -16,7 +16,8 @@ import { Catalog } from './catalog.js';
 import { runScan } from './read/scan-run.js';
 import { UnreadableFiles } from './read/unreadable-files.js';
 import { summarizeFields, summarizePartitions } from './read/summaries.js';
-import { countBuckets } from './read/bucket-counts.js';
+import { countBuckets, type BucketSources } from './read/bucket-counts.js';
+import { countValues } from './read/value-counts.js';
 import { clearScratch, quarantineTo, recover } from './recovery.js';
 import { salvageQuarantined } from './salvage.js';
 import { replayWal } from './wal/replay.js';
@@ -34,6 +35,8 @@ import { ProblemReporter, type ProblemListener } from './problems.js';
 import type {
   BucketCounts,
   BucketCountSpec,
+  CountColumn,
+  ValueCounts,
   EventStore,
   FieldSummary,
   PartitionSummary,
@@ -62,12 +65,9 @@ export interface StorageOptions {
  * and the scan relation. One per process; everything runs on the JS thread except DuckDB work.
  * Background work (seal, merge, sweep) runs strictly one job at a time, in order.
  *
- * The engine owns the state every stage shares: the catalog of blocks, the job queue, the file
- * references. The stages themselves live beside it: start-up in recovery.ts, the write path from a
- * commit to sealed blocks in write-path.ts (with the WAL and the live accounting in wal/, sealing in
- * seal.ts), block files and merges in blocks/ and merging.ts, the sweep in retention.ts, the read
- * side in read/. What stays here is their composition: opening, the background queue, the timers,
- * shutdown.
+ * The engine owns the state every stage shares (catalog, job queue, file references); the stages
+ * live beside it (recovery.ts, write-path.ts with wal/ and parts/, seal.ts, blocks/, merging.ts,
+ * retention.ts, read/). What stays here is their composition: opening, the queue, timers, shutdown.
  */
 export class StorageEngine implements EventStore, RetentionSweeper, StorageHandle {
   readonly writer: WriterQueue;
@@ -224,9 +224,8 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   }
 
   /**
-   * RetentionSweeper: deletes whole blocks past their env's retention (retention.ts), in the job
-   * order; with a store, every node's blocks, by the one node holding the lease (shared/). A timer
-   * sweep that finds the lease taken, or the store down, is skipped.
+   * RetentionSweeper: deletes whole blocks past their env's retention (retention.ts), in job order;
+   * with a store, every node's, by the lease holder (shared/); skipped when the lease is taken or the store down.
    */
   async sweep(forced = false): Promise<RetentionReport> {
     const { control, config, clock, log } = this.opts;
@@ -290,8 +289,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
       },
       Math.min(1000, this.tuning.segmentAgeMs),
     );
-    // nothing awaits a timer's sweep: its failure (a block file that cannot be removed, a listener
-    // that throws) is logged here, or it would be an unhandled rejection, which ends the process
+    // nothing awaits a timer's sweep: its failure is logged here (unhandled, it would end the process)
     const sweep = setInterval(
       () => void this.sweep().catch((err: unknown) => this.opts.log.error({ err }, 'retention sweep failed')),
       this.opts.config.retentionSweepSecs * 1000,
@@ -380,17 +378,22 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   }
 
   countByBucket(spec: BucketCountSpec, spanUs: number): Promise<BucketCounts> {
+    return countBuckets(this.countSources(spec), spec, spanUs);
+  }
+
+  countByValue(spec: BucketCountSpec, column: CountColumn): Promise<ValueCounts> {
+    return countValues(this.countSources(spec), spec, column);
+  }
+
+  /** The readable blocks and live segments the metadata counts read, pinned while rows are read. */
+  private countSources(spec: BucketCountSpec): BucketSources {
     const readable = <T extends { path: string }>(xs: Iterable<T>) =>
       [...xs].filter((x) => !this.unreadable.has(x.path));
-    return countBuckets(
-      {
-        blocks: readable(this.blocks.all()),
-        live: readable(this.writes.live.values()),
-        hold: (b, f) => this.blocks.hold(b, f),
-        query: (sql) => this.duck.query(sql, spec.signal),
-      },
-      spec,
-      spanUs,
-    );
+    return {
+      blocks: readable(this.blocks.all()),
+      live: readable(this.writes.live.values()),
+      hold: (b, f) => this.blocks.hold(b, f),
+      query: (sql) => this.duck.query(sql, spec.signal),
+    };
   }
 }

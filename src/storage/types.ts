@@ -90,6 +90,18 @@ export interface FieldSummary {
   events: number;
 }
 
+/** The columns countByValue counts by. */
+export type CountColumn = 'host' | 'source' | 'sourcetype' | 'index' | 'env';
+
+/** Events per value of a column (countByValue), and where the counts came from. */
+export interface ValueCounts {
+  counts: Map<string, number>;
+  /** Events in the blocks and live data a scan of the same range would keep. */
+  candidateEvents: number;
+  fromMetadata: number;
+  fromRows: number;
+}
+
 /** What countByBucket counts: every event of these envs/indexes in [fromUs, toUs), unfiltered. */
 export type BucketCountSpec = Omit<ScanSpec, 'requiredTokens' | 'fields'>;
 
@@ -129,6 +141,12 @@ export interface EventStore {
    * ingest, seals and merges.
    */
   countByBucket(spec: BucketCountSpec, spanUs: number): Promise<BucketCounts>;
+  /**
+   * Events per value of `column` over every event of `spec`'s range (`* | stats count by host`):
+   * from sidecars for the blocks the range holds whole, rows for the rest. Safe to call concurrently
+   * with ingest, seals and merges.
+   */
+  countByValue(spec: BucketCountSpec, column: CountColumn): Promise<ValueCounts>;
   /**
    * Files a search of `envs` (all when undefined) leaves out because they cannot be read (a
    * damaged block, an unreadable live segment), as warnings for the search's answer.

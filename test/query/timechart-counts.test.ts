@@ -24,7 +24,7 @@ function makeEvents(n: number, seed: number): LogEvent[] {
       timeUs: (T0 + Math.floor(rnd() * 50 * HOUR_MS)) * 1000 + Math.floor(rnd() * 1000),
       env: rnd() < 0.15 ? 'other' : 'default',
       index: rnd() < 0.5 ? 'web' : 'app',
-      host: `h${i % 3}`,
+      host: HOSTS[i % HOSTS.length],
       source: 'test',
       sourcetype: 'unit',
       message: `event ${i}`,
@@ -33,6 +33,9 @@ function makeEvents(n: number, seed: number): LogEvent[] {
   }
   return out;
 }
+
+/** Hosts whose order differs between UTF-16 and UTF-8 byte order, and an empty one. */
+const HOSTS = ['h0', 'h1', 'H2', 'é-host', '\u{1F600}-emoji', '\uFB01-ligature', ''];
 
 const SEALED = makeEvents(3000, 17);
 const LIVE = makeEvents(1200, 29);
@@ -53,10 +56,10 @@ function chart(events: LogEvent[], spanSecs: number, fromMs = -Infinity, toMs = 
   return out;
 }
 
-describe('unfiltered counts per time bucket from metadata', () => {
+describe('unfiltered counts per time bucket and per value from metadata', () => {
   let st: TestStorage;
   let svc: QueryService;
-  const calls = { countByBucket: 0, scan: 0 };
+  const calls = { countByBucket: 0, countByValue: 0, scan: 0 };
 
   before(async () => {
     st = await openStorage();
@@ -68,6 +71,7 @@ describe('unfiltered counts per time bucket from metadata', () => {
       partitions: (envs) => engine.partitions(envs),
       fields: (spec) => engine.fields(spec),
       countByBucket: (spec, spanUs) => (calls.countByBucket++, engine.countByBucket(spec, spanUs)),
+      countByValue: (spec, column) => (calls.countByValue++, engine.countByValue(spec, column)),
     };
     svc = new QueryService({ store, control: st.control, clock: st.clock });
     await engine.writer.write(SEALED, { wait: true });
@@ -161,5 +165,64 @@ describe('unfiltered counts per time bucket from metadata', () => {
         assert.equal(b.count, inRange.filter((e) => e.timeUs >= start && e.timeUs < start + spanUs).length, b.time);
       }
     }
+  });
+
+  /** `stats count by <column>` on the fast path and, behind an `eval`, the SQL path: equal, and equal to the events. */
+  async function byValue(
+    column: 'host' | 'sourcetype' | 'index' | 'env',
+    alias = '',
+    req: { from?: string; to?: string; index?: string } = {},
+  ) {
+    const q = `* | stats count${alias ? ` as ${alias}` : ''} by ${column}`;
+    const before = { ...calls };
+    const fast = await svc.search(SYSTEM_PRINCIPAL, { q, ...req });
+    assert.equal(calls.countByValue - before.countByValue, 1, `${q}: answered from value counts`);
+    assert.equal(calls.scan - before.scan, 0, `${q}: no scan`);
+    const slow = await svc.search(SYSTEM_PRINCIPAL, { q: q.replace('* |', '* | eval z=1 |'), ...req });
+    assert.equal(calls.countByValue - before.countByValue, 1, 'the eval query took the SQL path');
+    assert.deepEqual(fast.columns, slow.columns);
+    assert.deepEqual(fast.rows, slow.rows);
+    assert.equal(fast.meta.matched, slow.meta.matched);
+    assert.equal(fast.meta.scanned, slow.meta.scanned);
+    const fromMs = req.from ? Date.parse(req.from) : -Infinity;
+    const toMs = req.to ? Date.parse(req.to) : Infinity;
+    const mine = new Map<string, number>();
+    for (const e of DEFAULT)
+      if (e.timeUs >= fromMs * 1000 && e.timeUs < toMs * 1000 && (!req.index || e.index === req.index))
+        mine.set(e[column], (mine.get(e[column]) ?? 0) + 1);
+    assert.deepEqual(new Map(fast.rows as [string, number][]), mine);
+    return fast;
+  }
+
+  it("counts by host from the blocks' value counts, in DuckDB's order, equal to the SQL path", async () => {
+    const r = await byValue('host');
+    assert.deepEqual(r.columns, ['host', 'count']);
+    // UTF-8 byte order: the ligature (U+FB01) before the emoji (U+1F600), unlike UTF-16 order
+    const hosts = (r.rows as [string][]).map(([h]) => h);
+    assert.ok(hosts.indexOf('\uFB01-ligature') < hosts.indexOf('\u{1F600}-emoji'));
+    const direct = await st.engine.countByValue({ envs: ['default'], indexes: null }, 'host');
+    assert.ok(direct.fromMetadata > 0, 'sealed blocks answered from their sidecars');
+    assert.ok(direct.fromRows > 0, 'live data answered from rows');
+  });
+
+  it('counts by sourcetype, index and env over a range that cuts through blocks, with an alias', async () => {
+    const req = {
+      from: new Date(T0 + 7 * HOUR_MS + 123_457).toISOString(),
+      to: new Date(T0 + 31 * HOUR_MS + 59_999).toISOString(),
+    };
+    assert.deepEqual((await byValue('sourcetype', 'n', req)).columns, ['sourcetype', 'n']);
+    await byValue('index', '', req);
+    await byValue('env');
+    await byValue('host', 'events', { index: 'web' });
+  });
+
+  it('takes the SQL path for anything else', async () => {
+    const before = calls.countByValue;
+    await svc.search(SYSTEM_PRINCIPAL, { q: '* | stats count by host, index' });
+    await svc.search(SYSTEM_PRINCIPAL, { q: 'event | stats count by host' });
+    await svc.search(SYSTEM_PRINCIPAL, { q: '* | stats dc(host) by index' });
+    await svc.search(SYSTEM_PRINCIPAL, { q: '* | stats count by i' });
+    await assert.rejects(svc.search(SYSTEM_PRINCIPAL, { q: '* | stats count as host by host' }));
+    assert.equal(calls.countByValue, before);
   });
 });

@@ -130,6 +130,8 @@ describe(
       for (const q of [
         'sshd Failed password | stats count by host',
         '* | stats count by index, sourcetype',
+        '* | stats count by host',
+        '* | stats count as n by source',
         'index=zeek | stats count, dc(uid) by _path',
         'index=apache GET | timechart span=1d count',
         'smtp OR notice | stats count by index',

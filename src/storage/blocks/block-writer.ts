@@ -8,6 +8,7 @@ import type { BlockField, BlockMeta } from './sidecar.js';
 import { GRANULE_ROWS, tokenFiltersOf } from './token-filters.js';
 import type { PartRow } from '../partition.js';
 import { encodeMinuteCounts, minuteCountsOf } from './minute-counts.js';
+import { valueCountsOf } from './value-counts.js';
 
 // Writing one block file, shared by seals (seal-blocks.ts) and merges (merge.ts): the rule that
 // picks the promoted field columns, the Parquet file, its token filters and minute counts, the sidecar.
@@ -111,6 +112,7 @@ export async function writeBlockFile(c: DuckDBConnection, target: BlockTarget, f
   // read back from the written file, so the counts describe exactly the rows a scan of it sees
   // (and a merge of inputs from before minute counts existed still gets them)
   const minutes = await minuteCountsOf(c, tmp);
+  const valueCounts = await valueCountsOf(c, tmp);
   const meta: BlockMeta = {
     v: 1,
     name,
@@ -132,6 +134,7 @@ export async function writeBlockFile(c: DuckDBConnection, target: BlockTarget, f
     bytes: statSync(tmp).size,
     createdAt: Date.now(),
     minuteCounts: encodeMinuteCounts(minutes),
+    valueCounts,
   };
   return publishBlock(tmp, final, meta);
 }

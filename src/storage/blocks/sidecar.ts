@@ -2,6 +2,7 @@ import type { TokenHashKind } from './tokens.js';
 import { z } from 'zod';
 import type { ColumnType } from './field-types.js';
 import type { MinuteCountsJson } from './minute-counts.js';
+import type { ValueCountsJson } from './value-counts.js';
 
 // The sidecar's format and the check it must pass live together, apart from the code that loads
 // and publishes blocks (block-files.ts): that code needs both, and neither needs it.
@@ -60,6 +61,11 @@ export interface BlockMeta {
    * Absent in sidecars written before it existed: such blocks take the row path.
    */
   minuteCounts?: MinuteCountsJson;
+  /**
+   * Events per value of host, source and sourcetype (value-counts.ts), for `stats count by host`
+   * without reading the block; a column with more distinct values than VALUE_COUNTS_MAX is left out.
+   */
+  valueCounts?: ValueCountsJson;
 }
 
 /**
@@ -111,6 +117,14 @@ const sidecar = z
     bytes: int.nonnegative(),
     createdAt: z.number(),
     minuteCounts: z.object({ first: int, gaps: z.array(int), counts: z.array(int) }).optional(),
+    valueCounts: z
+      .record(
+        z.enum(['host', 'source', 'sourcetype']),
+        z
+          .object({ v: z.array(z.string()), n: z.array(int.nonnegative()) })
+          .refine((c) => c.v.length === c.n.length, 'v and n differ in length'),
+      )
+      .optional(),
   })
   .passthrough()
   .refine((m) => m.bloom !== undefined || m.granules !== undefined, 'no token filter (bloom or granules)');

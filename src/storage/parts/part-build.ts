@@ -11,6 +11,7 @@ import { chooseFields } from '../blocks/block-writer.js';
 import { GRANULE_ROWS } from '../blocks/token-filters.js';
 import { TokenSet } from '../blocks/token-scan.js';
 import { encodeMinuteCounts } from '../blocks/minute-counts.js';
+import { encodeValueCounts } from '../blocks/value-counts.js';
 import type { BlockField, BlockMeta } from '../blocks/sidecar.js';
 import { LiveSegment, type LivePartition } from '../wal/live-segment.js';
 import { guardTime } from '../wal/event-guard.js';
@@ -75,23 +76,30 @@ export async function buildParts(c: DuckDBConnection, events: LogEvent[], dir: s
  * indexes 0.13 µs.
  */
 type CoreColumn =
-  { kind: 'one'; value: string } | { kind: 'few'; values: string[]; index: Map<string, number> } | { kind: 'many' };
+  | { kind: 'one'; value: string; counts: Map<string, number> }
+  | { kind: 'few'; values: string[]; index: Map<string, number>; counts: Map<string, number> }
+  | { kind: 'many' };
 
 const FEW_MAX = 1024;
 const CORE_STRINGS = ['host', 'source', 'sourcetype'] as const;
 type CoreString = (typeof CORE_STRINGS)[number];
 
+/** A core string column's form, with its events per value (the sidecar's value counts) when it has few. */
 function coreColumn(events: LogEvent[], name: CoreString): CoreColumn {
   const index = new Map<string, number>();
+  const counts = new Map<string, number>();
   for (const ev of events) {
     const v = ev[name];
-    if (!index.has(v)) {
+    const n = counts.get(v);
+    if (n !== undefined) counts.set(v, n + 1);
+    else {
       if (index.size === FEW_MAX) return { kind: 'many' };
       index.set(v, index.size);
+      counts.set(v, 1);
     }
   }
   const values = [...index.keys()];
-  return values.length === 1 ? { kind: 'one', value: values[0] } : { kind: 'few', values, index };
+  return values.length === 1 ? { kind: 'one', value: values[0], counts } : { kind: 'few', values, index, counts };
 }
 
 /** The part's rows as DuckDB holds them before the COPY: the appended columns and each core string's form. */
@@ -152,8 +160,9 @@ async function buildOne(c: DuckDBConnection, events: LogEvent[], dir: string): P
   const p = [...acc.partitions.values()][0];
   const fields = chooseFields([...p.fields].map(([name, f]) => ({ name, ...f })));
   const tmp = join(dir, `part-${randomBytes(8).toString('hex')}.parquet`);
+  let rows: PartRows;
   try {
-    const rows = await appendRows(c, events);
+    rows = await appendRows(c, events);
     const written = await c.run(`COPY (${partSelect(p, fields, rows)}) TO ${lit(tmp)} (${PART_COPY_OPTIONS})`);
     if (written.rowsChanged !== events.length)
       throw new Error(`BUG: a part wrote ${written.rowsChanged} of ${events.length} rows`);
@@ -182,6 +191,14 @@ async function buildOne(c: DuckDBConnection, events: LogEvent[], dir: string): P
       replaces: [],
       bytes: statSync(tmp).size,
       minuteCounts: encodeMinuteCounts(minutesOf(p)),
+      valueCounts: encodeValueCounts(
+        Object.fromEntries(
+          CORE_STRINGS.flatMap((n) => {
+            const col = rows.core[n];
+            return col.kind === 'many' ? [] : [[n, col.counts]];
+          }),
+        ),
+      ),
     },
   };
 }

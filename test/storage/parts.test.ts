@@ -9,6 +9,11 @@ import { adminToken, createIngestToken } from '../helpers/auth.js';
 import { dropUnfinishedParts } from '../../src/storage/parts/part-commit.js';
 import { pickMerges, type MergePolicy } from '../../src/storage/blocks/merge-policy.js';
 import type { Block } from '../../src/storage/blocks/block-files.js';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { buildParts } from '../../src/storage/parts/part-build.js';
+import { Bloom } from '../../src/storage/blocks/bloom.js';
+import { tokenPieces } from '../../src/storage/blocks/tokens.js';
+import type { LogEvent } from '../../src/events/event.js';
 
 // Parts (docs/storage.md, "Parts"): bodies a decode worker decodes into enough events are written
 // by that worker as compressed blocks, without the WAL. The same real files sent to an svc writing
@@ -143,6 +148,59 @@ describe(
     });
   },
 );
+
+describe('parts: the file a worker writes', () => {
+  it('gives each granule the tokens of exactly its rows of the file, in the order written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-part-'));
+    const inst = await DuckDBInstance.create(':memory:');
+    const c = await inst.connect();
+    try {
+      const day = Date.UTC(2026, 10, 20);
+      const events: LogEvent[] = Array.from({ length: 30_000 }, (_, i) => ({
+        timeUs: (day + ((i * 7919) % 86_400_000)) * 1000,
+        env: 'default',
+        index: 'main',
+        host: `web-${(i * 31) % 5}`,
+        source: i % 3 === 0 ? '/var/log/a' : '/var/log/b',
+        sourcetype: 'st',
+        message: `request ${i} from 10.0.${i % 256}.${(i * 7) % 256} unique${i}`,
+        fields: (i % 2 ? { status: 200 + (i % 5), user: `u${i % 11}` } : {}),
+      }));
+      const parts = await buildParts(c, events, dir);
+      assert.equal(parts.length, 1);
+      const { meta, tmp } = parts[0];
+      assert.equal(meta.count, 30_000);
+      assert.equal(meta.granules!.rows, 8192);
+      assert.equal(meta.granules!.m.length, 4);
+      const blooms = meta.granules!.b64.map((b, i) => Bloom.fromBase64(b, meta.granules!.m[i], 't2'));
+      const r = await c.runAndReadAll(
+        `SELECT file_row_number, message, host FROM read_parquet('${tmp}', file_row_number = true) ORDER BY 1`,
+      );
+      const rows = r.getRowsJS() as [bigint, string, string][];
+      assert.equal(rows.length, 30_000);
+      let elsewhere = 0;
+      for (const [frn, message] of rows) {
+        const g = Math.floor(Number(frn) / 8192);
+        for (const piece of tokenPieces(message)) assert.ok(blooms[g].mightContain(piece), `row ${frn}: ${piece}`);
+        const unique = message.slice(message.lastIndexOf(' ') + 1);
+        if (blooms[(g + 1) % blooms.length].mightContain(unique)) elsewhere++;
+      }
+      assert.ok(elsewhere < 600, `a row's unique token found in another granule ${elsewhere} times of 30000`);
+      // block order: the host column runs in groups, which ZSTD needs
+      let changes = 0;
+      for (let i = 1; i < rows.length; i++) if (rows[i][2] !== rows[i - 1][2]) changes++;
+      assert.ok(changes < 20, `host changes ${changes} times`);
+      assert.deepEqual(
+        meta.valueCounts!.host!.n.reduce((a, b) => a + b, 0),
+        30_000,
+      );
+    } finally {
+      c.closeSync();
+      inst.closeSync();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('parts: recovery and merging', () => {
   it('drops the parts of a commit that never finished, and only those', () => {

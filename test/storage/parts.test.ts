@@ -164,7 +164,7 @@ describe('parts: the file a worker writes', () => {
         source: i % 3 === 0 ? '/var/log/a' : '/var/log/b',
         sourcetype: 'st',
         message: `request ${i} from 10.0.${i % 256}.${(i * 7) % 256} unique${i}`,
-        fields: (i % 2 ? { status: 200 + (i % 5), user: `u${i % 11}` } : {}),
+        fields: i % 2 ? { status: 200 + (i % 5), user: `u${i % 11}` } : {},
       }));
       const parts = await buildParts(c, events, dir);
       assert.equal(parts.length, 1);

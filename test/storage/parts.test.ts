@@ -149,6 +149,10 @@ describe(
   },
 );
 
+function fieldsOf(i: number): LogEvent['fields'] {
+  return i % 2 ? { status: 200 + (i % 5), user: `u${i % 11}` } : {};
+}
+
 describe('parts: the file a worker writes', () => {
   it('gives each granule the tokens of exactly its rows of the file, in the order written', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-part-'));
@@ -164,7 +168,7 @@ describe('parts: the file a worker writes', () => {
         source: i % 3 === 0 ? '/var/log/a' : '/var/log/b',
         sourcetype: 'st',
         message: `request ${i} from 10.0.${i % 256}.${(i * 7) % 256} unique${i}`,
-        fields: i % 2 ? { status: 200 + (i % 5), user: `u${i % 11}` } : {},
+        fields: fieldsOf(i),
       }));
       const parts = await buildParts(c, events, dir);
       assert.equal(parts.length, 1);

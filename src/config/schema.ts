@@ -95,7 +95,7 @@ export const envSchema = z.object({
   /** Worker threads that decode large native ingest bodies off the event loop; 0 = decode inline. Default: one per core, at most 4. */
   SVC_INGEST_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   /** A body a decode worker decodes into at least this many events is written as parts, not through the WAL; 0 = never. */
-  SVC_PART_MIN_EVENTS: z.coerce.number().int().min(0).default(2000),
+  SVC_PART_MIN_EVENTS: z.coerce.number().int().min(0).default(8192),
 
   SVC_SYSLOG_TCP: optionalString,
   SVC_SYSLOG_UDP: optionalString,

@@ -91,7 +91,8 @@ for (const shape of [
 ]) {
   describe(`SIGKILL during a stream of acknowledged ingests (${shape.path})`, () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-kill9-'));
-    const env = { SVC_DATA_DIR: dataDir, SVC_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD };
+    // the default SVC_PART_MIN_EVENTS (8,192) would send the 2,500-event batches through the WAL
+    const env = { SVC_DATA_DIR: dataDir, SVC_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, SVC_PART_MIN_EVENTS: '2000' };
     let srv: ProcessServer | undefined;
     after(async () => {
       await srv?.stop();

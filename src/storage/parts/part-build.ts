@@ -10,7 +10,7 @@ import { dayString, DAY_US } from '../partition.js';
 import { chooseFields } from '../blocks/block-writer.js';
 import { GRANULE_ROWS } from '../blocks/token-filters.js';
 import { TokenSet } from '../blocks/token-scan.js';
-import { encodeMinuteCounts } from '../blocks/minute-counts.js';
+import { encodeMinuteCounts, fromMinuteMap } from '../blocks/minute-counts.js';
 import { encodeValueCounts } from '../blocks/value-counts.js';
 import type { BlockField, BlockMeta } from '../blocks/sidecar.js';
 import { LiveSegment, type LivePartition } from '../wal/live-segment.js';
@@ -227,7 +227,7 @@ async function buildOne(c: DuckDBConnection, unordered: LogEvent[], dir: string)
       walSeg: null,
       replaces: [],
       bytes: statSync(tmp).size,
-      minuteCounts: encodeMinuteCounts(minutesOf(p)),
+      minuteCounts: encodeMinuteCounts(fromMinuteMap(p.minutes ?? new Map<number, number>())),
       valueCounts: encodeValueCounts(
         Object.fromEntries(
           CORE_STRINGS.flatMap((n) => {
@@ -279,9 +279,4 @@ function partSelect(p: LivePartition, fields: BlockField[], rows: PartRows): str
   ];
   // rows in the order appended (blockOrder): the granules' filters count on it
   return `SELECT ${cols.join(', ')} FROM (SELECT *${extract} FROM part_rows)`;
-}
-
-function minutesOf(p: LivePartition): { minutes: number[]; counts: number[] } {
-  const entries = [...(p.minutes ?? new Map<number, number>())].sort((a, b) => a[0] - b[0]);
-  return { minutes: entries.map(([m]) => m), counts: entries.map(([, n]) => n) };
 }

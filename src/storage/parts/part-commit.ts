@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import { blockDir, sidecarPath, toBlock, type Block } from '../blocks/block-files.js';
+import { blockDir, deleteBlockFiles, sidecarPath, toBlock, type Block } from '../blocks/block-files.js';
 import type { BlockTarget } from '../blocks/block-writer.js';
 import type { BlockMeta } from '../blocks/sidecar.js';
 import type { BuiltPart } from './part-build.js';
@@ -72,10 +72,7 @@ export async function publishParts(parts: BuiltPart[], target: BlockTarget, walD
     }
     return done;
   } catch (e) {
-    for (const b of done) {
-      rmSync(b.sidecar, { force: true });
-      rmSync(b.path, { force: true });
-    }
+    unpublish(done);
     for (const n of named) rmSync(n.tmp, { force: true });
     if (marker) rmSync(marker, { force: true });
     throw e;
@@ -84,10 +81,7 @@ export async function publishParts(parts: BuiltPart[], target: BlockTarget, walD
 
 /** Removes a published part that its commit gave up on (the group failed after publishing). */
 export function unpublish(blocks: Block[]): void {
-  for (const b of blocks) {
-    rmSync(b.sidecar, { force: true });
-    rmSync(b.path, { force: true });
-  }
+  for (const b of blocks) deleteBlockFiles(b);
 }
 
 /** A batch of parts the writer refused or could not commit: its files go, nothing was acknowledged. */

@@ -22,13 +22,12 @@
 import { spawnSync } from 'node:child_process';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { median } from './lib/args.js';
 import { ensureClickHouseInstalled } from './lib/clickhouse.js';
 import { lineBatches } from './lib/events.js';
-import { buildServer, peakRssMiB } from './lib/server.js';
+import { buildServer, closedLoop, peakRssMiB, type IngestRun } from './lib/server.js';
 import { writeVsData, type Truth, type VsData } from './lib/vs-data.js';
 import { clickHouseTarget, svcTarget, type Answer, type Batch, type Target, type VsQuery } from './lib/vs-targets.js';
 
@@ -109,35 +108,11 @@ function describe(x: Answer): string {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
-interface Load {
-  events: number;
-  secs: number;
-  lat: number[];
-}
+type Load = IngestRun;
 
 /** Sends every batch over `clients` keep-alive connections, each sending its next batch once the last is acked. */
-async function load(t: Target, batches: Batch[], clients: number): Promise<Load> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
-  const lat: number[] = [];
-  let next = 0;
-  let events = 0;
-  const t0 = performance.now();
-  try {
-    await Promise.all(
-      Array.from({ length: clients }, async () => {
-        while (next < batches.length) {
-          const b = batches[next++];
-          const s = performance.now();
-          const n = await t.send(agent, b);
-          events += n;
-          lat.push(performance.now() - s);
-        }
-      }),
-    );
-  } finally {
-    agent.destroy();
-  }
-  return { events, secs: (performance.now() - t0) / 1000, lat };
+function load(t: Target, batches: Batch[], clients: number): Promise<Load> {
+  return closedLoop(batches.length, clients, (agent, i) => t.send(agent, batches[i]));
 }
 
 /** Figures of one system: the load, each query's median per moment, bytes, peak RSS. */

@@ -144,17 +144,13 @@ export interface IngestRun {
 }
 
 /**
- * POSTs `requests` bodies (cycling over `bodies`) to `path` over `conc` keep-alive connections, each
- * sending its next body once the last is acknowledged.
+ * A closed loop: `requests` calls of `send` over `conc` keep-alive connections, each connection
+ * making its next call once the last is answered. `send` answers the events it got acknowledged.
  */
-export async function ingestRun(
-  url: URL,
-  path: string,
-  token: string,
-  bodies: Buffer[],
+export async function closedLoop(
   requests: number,
   conc: number,
-  headers: Record<string, string | number>,
+  send: (agent: http.Agent, i: number) => Promise<number>,
 ): Promise<IngestRun> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: conc });
   const lat: number[] = [];
@@ -167,7 +163,7 @@ export async function ingestRun(
         while (next < requests) {
           const i = next++;
           const s = performance.now();
-          const n = await post(agent, url, path, token, bodies[i % bodies.length], headers);
+          const n = await send(agent, i);
           events += n; // not `events += await …`: that reads `events` before the await and loses the others' counts
           lat.push(performance.now() - s);
         }
@@ -177,4 +173,17 @@ export async function ingestRun(
     agent.destroy();
   }
   return { events, secs: (performance.now() - t0) / 1000, lat };
+}
+
+/** POSTs `requests` bodies (cycling over `bodies`) to `path` in a closed loop of `conc` connections. */
+export function ingestRun(
+  url: URL,
+  path: string,
+  token: string,
+  bodies: Buffer[],
+  requests: number,
+  conc: number,
+  headers: Record<string, string | number>,
+): Promise<IngestRun> {
+  return closedLoop(requests, conc, (agent, i) => post(agent, url, path, token, bodies[i % bodies.length], headers));
 }

@@ -42,7 +42,7 @@ let queue: Promise<unknown> = Promise.resolve();
 port.on('message', (m: WorkerRequest | { stop: true }) => {
   if ('stop' in m) {
     // the pool's close: DuckDB closed before the thread ends (storage/parts/part-db.ts says why)
-    void (parts?.close() ?? Promise.resolve()).finally(() => process.exit(0));
+    void queue.then(() => parts?.close()).finally(() => process.exit(0));
     return;
   }
   // one job at a time, decode included: jobs decoded while a part is written would hold their

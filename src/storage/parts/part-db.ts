@@ -20,33 +20,30 @@ export interface PartWorkerOptions {
  */
 export class PartWriter {
   private db: Promise<PartDb | undefined> | undefined;
-  private chain: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly o: PartWorkerOptions) {}
 
-  /** The events as a batch of parts, or undefined when they go through the WAL. One at a time. */
-  write(events: LogEvent[]): Promise<EncodedBatch | undefined> {
-    if (this.o.minEvents <= 0 || events.length < this.o.minEvents) return Promise.resolve(undefined);
-    const run = this.chain.then(async () => {
-      const db = await (this.db ??= open());
-      if (!db) return undefined;
-      try {
-        return partBatch(await db.build(db.connection, events, this.o.dir));
-      } catch {
-        return undefined; // the WAL path takes the batch; buildParts removed its files
-      }
-    });
-    this.chain = run.catch(() => undefined);
-    return run;
+  /**
+   * The events as a batch of parts, or undefined when they go through the WAL. Its caller runs one
+   * at a time (the worker takes one job at a time): the parts share one connection and its table.
+   */
+  async write(events: LogEvent[]): Promise<EncodedBatch | undefined> {
+    if (this.o.minEvents <= 0 || events.length < this.o.minEvents) return undefined;
+    const db = await (this.db ??= open());
+    if (!db) return undefined;
+    try {
+      return partBatch(await db.build(db.connection, events, this.o.dir));
+    } catch {
+      return undefined; // the WAL path takes the batch; buildParts removed its files
+    }
   }
 
   /**
-   * Finishes the part in hand and closes DuckDB. The worker calls it before it exits: a worker
+   * Closes DuckDB, once the job in hand is done. The worker calls it before it exits: a worker
    * terminated with the native addon's objects still open can abort the whole process (seen at
    * shutdown as "terminate called after throwing an instance of 'Napi::Error'").
    */
   async close(): Promise<void> {
-    await this.chain;
     const db = await this.db;
     db?.connection.closeSync();
     db?.instance.closeSync();

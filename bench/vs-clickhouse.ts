@@ -15,7 +15,8 @@
  *    last ack and again `--settle` seconds after it. Every answer is checked against the counts of
  *    the file itself (counted while writing it, with svc's whole-token rule); a mismatch is printed
  *    loudly and makes the exit code 1.
- * 5. Bytes stored (svc: blocks + WAL; ClickHouse: active parts' bytes_on_disk) and peak RSS (VmHWM).
+ * 5. CPU per event during the load (the process's user + system time, all threads), bytes stored
+ *    (svc: blocks + WAL; ClickHouse: active parts' bytes_on_disk) and peak RSS (VmHWM).
  * Prints one table, svc / ClickHouse per row, with whether higher or lower is better; `--json`
  * writes it to a file. `--keep` keeps the temp dir (data file, both data dirs, ClickHouse's log).
  */
@@ -27,7 +28,7 @@ import { parseArgs } from 'node:util';
 import { median } from './lib/args.js';
 import { ensureClickHouseInstalled } from './lib/clickhouse.js';
 import { lineBatches } from './lib/events.js';
-import { buildServer, closedLoop, peakRssMiB, type IngestRun } from './lib/server.js';
+import { buildServer, closedLoop, cpuSeconds, peakRssMiB, type IngestRun } from './lib/server.js';
 import { writeVsData, type Truth, type VsData } from './lib/vs-data.js';
 import { clickHouseTarget, svcTarget, type Answer, type Batch, type Target, type VsQuery } from './lib/vs-targets.js';
 
@@ -118,6 +119,8 @@ function load(t: Target, batches: Batch[], clients: number): Promise<Load> {
 /** Figures of one system: the load, each query's median per moment, bytes, peak RSS. */
 interface Figures {
   load: Load;
+  /** CPU seconds the process used from the first batch to the last ack, all threads. */
+  loadCpu: number;
   rssLoadMiB: number;
   rssMiB: number;
   stored: number;
@@ -147,9 +150,19 @@ async function timeQueries(t: Target, qs: VsQuery[], data: VsData, moment: strin
 async function measure(t: Target, batches: Batch[], data: VsData): Promise<Figures> {
   try {
     console.error(`${t.name}: loading ${data.events.toLocaleString('en')} events`);
+    const cpu0 = cpuSeconds(t.pid);
     const done = await load(t, batches, Number(a.clients));
     const end = performance.now();
-    const f: Figures = { load: done, rssLoadMiB: peakRssMiB(t.pid), rssMiB: 0, stored: 0, ms: {}, mismatches: [] };
+    const loadCpu = cpuSeconds(t.pid) - cpu0;
+    const f: Figures = {
+      load: done,
+      loadCpu,
+      rssLoadMiB: peakRssMiB(t.pid),
+      rssMiB: 0,
+      stored: 0,
+      ms: {},
+      mismatches: [],
+    };
     if (done.events !== data.events)
       f.mismatches.push(`${t.name} acknowledged ${done.events} of ${data.events} events`);
     for (const m of MOMENTS) {
@@ -176,6 +189,7 @@ interface Row {
 function rows(s: Figures, c: Figures | undefined, data: VsData): Row[] {
   const NONE: Figures = {
     load: { events: NaN, secs: 1, lat: [NaN] },
+    loadCpu: NaN,
     rssLoadMiB: NaN,
     rssMiB: NaN,
     stored: NaN,
@@ -193,6 +207,13 @@ function rows(s: Figures, c: Figures | undefined, data: VsData): Row[] {
       better: 'higher',
     },
     { row: 'batch ack p99', svc: p99(s.load), clickhouse: p99(c.load), unit: 'ms', better: 'lower' },
+    {
+      row: 'CPU per event during the load, all threads',
+      svc: (s.loadCpu / s.load.events) * 1e6,
+      clickhouse: (c.loadCpu / c.load.events) * 1e6,
+      unit: 'µs',
+      better: 'lower',
+    },
   ];
   for (const m of MOMENTS) {
     for (const q of queries(data.rareTerm)) {

@@ -103,6 +103,16 @@ export function peakRssMiB(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
+/**
+ * CPU seconds the process has used so far, all its threads, user + system (/proc/<pid>/stat fields
+ * 14 and 15, in clock ticks of 1/100 s: Linux's USER_HZ on every architecture Node runs on).
+ */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
 /** POSTs one body on a keep-alive agent; resolves with the events acknowledged (rejects unless 200). */
 export function post(
   agent: http.Agent,

@@ -13,7 +13,12 @@ export type StorageProblemKind =
   /** A WAL segment that cannot be sealed even rewritten: kept live and searchable (seal-failures.ts). */
   | 'segment_set_aside'
   /** A live WAL segment a search could not read: searches skip it until it is rewritten (read/unreadable-files.ts). */
-  | 'segment_unreadable';
+  | 'segment_unreadable'
+  /**
+   * A decode worker could not write a batch as parts (parts/part-db.ts): the batch went through the
+   * WAL instead, so nothing is lost, but ingest costs more until parts are written again.
+   */
+  | 'parts_failed';
 
 export interface StorageProblem {
   kind: StorageProblemKind;

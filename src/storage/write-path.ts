@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Duck } from './duck.js';
 import { Wal } from './wal/wal.js';
 import { LiveSegment } from './wal/live-segment.js';
-import { walBatch, type WriteBatch } from './wal/batch-encode.js';
+import { partsFailedOf, walBatch, type WriteBatch } from './wal/batch-encode.js';
 import { writeSummary } from './wal/segment-summary.js';
 import { LiveColumns } from './wal/live-columns.js';
 import { repairSegment } from './wal/segment-repair.js';
@@ -80,6 +80,7 @@ export class WritePath {
    * once both are durable. A failure undoes the parts: the group is refused whole.
    */
   async commit(batches: WriteBatch[]): Promise<void> {
+    this.partsReport(batches);
     const built = batches.filter(isPartBatch).flatMap((b) => b.built);
     if (built.length === 0) return this.commitWal(batches);
     let published: Block[];
@@ -105,6 +106,18 @@ export class WritePath {
     }
     for (const b of published) this.d.blocks.add(b);
     this.d.sealed();
+  }
+
+  /**
+   * A batch a decode worker meant to write as parts and sent through the WAL is a problem told
+   * (once a minute, ProblemReporter) until a batch of parts is written again.
+   */
+  private partsReport(batches: WriteBatch[]): void {
+    for (const b of batches) {
+      const failed = partsFailedOf(b);
+      if (isPartBatch(b)) this.d.problems.resolve('parts_failed', 'decode workers write batches as parts again');
+      else if (failed) this.d.problems.report('parts_failed', `${failed}; the batch went through the WAL`);
+    }
   }
 
   /** A batch the writer queue refused or could not commit: a batch of parts loses its files (nothing of it was acknowledged). */

@@ -34,6 +34,7 @@ async function run({ id, kind, job }: WorkerRequest): Promise<{ reply: WorkerRep
   const asParts = await parts?.write(events);
   if (asParts) return { reply: { id, ok: true, result: { ...extras, batch: asParts } }, transfer: [] };
   const batch = encodeBatch(events);
+  if (parts?.failed) batch.partsFailed = parts.failed;
   return { reply: { id, ok: true, result: { ...extras, batch } }, transfer: [batch.wal.buffer as ArrayBuffer] };
 }
 

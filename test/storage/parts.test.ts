@@ -268,3 +268,50 @@ describe('parts: recovery and merging', () => {
     assert.equal(pickMerges(bigParts, now + 600_000, policy).length, 1);
   });
 });
+
+describe('parts: a worker that cannot write them', () => {
+  it('sends the batch through the WAL, acknowledged and searchable, tells health why, and clears it once parts are written again', async () => {
+    const srv = await startTestServer({ SVC_PART_MIN_EVENTS: '100', SVC_INGEST_WORKERS: '1' });
+    try {
+      const token = await createIngestToken(srv, { env: 'default' });
+      // ≥ 64 KiB, so the body goes to the decode worker, and ≥ 100 events, so it tries parts
+      const body = (tag: string) =>
+        Array.from({ length: 400 }, (_, i) =>
+          JSON.stringify({ _time: '2026-11-20T10:00:00Z', message: `${tag} event ${i} ${'x'.repeat(200)}` }),
+        ).join('\n');
+      const send = async (tag: string) => {
+        const res = await fetch(`${srv.url}/api/ingest?index=pf`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+          body: body(tag),
+        });
+        assert.equal(res.status, 200, await res.text());
+      };
+      const health = async () =>
+        (await (await fetch(`${srv.url}/api/health`)).json()) as {
+          status: string;
+          problems?: { kind: string; message: string }[];
+        };
+      const scratch = join(srv.dataDir, 'tmp', 'parts');
+      rmSync(scratch, { recursive: true });
+      writeFileSync(scratch, 'not a folder'); // every part's file fails to open
+      await send('throughwal');
+      const h = await health();
+      assert.equal(h.status, 'degraded');
+      const p = h.problems?.find((x) => x.kind === 'parts_failed');
+      assert.ok(p, JSON.stringify(h));
+      assert.match(p.message, /^cannot write a batch as parts: .*; the batch went through the WAL$/);
+      assert.deepEqual(await search(srv, 'throughwal | stats count'), [[400]]);
+      assert.equal(sidecars(srv.dataDir).length, 0, 'no part was published');
+
+      rmSync(scratch);
+      mkdirSync(scratch);
+      await send('aspart');
+      assert.deepEqual(await health(), { status: 'ok' });
+      assert.deepEqual(await search(srv, 'aspart | stats count'), [[400]]);
+      assert.equal(sidecars(srv.dataDir).length, 1, 'the second batch is a part');
+    } finally {
+      await srv.close();
+    }
+  });
+});

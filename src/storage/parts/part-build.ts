@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIGINT, DuckDBDataChunk, USMALLINT, VARCHAR, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
+import { DOUBLE, DuckDBDataChunk, USMALLINT, VARCHAR, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
 import type { LogEvent } from '../../events/event.js';
 import { fsyncFile } from '../fsync.js';
 import { jsonKeyPath } from '../duck.js';
@@ -13,7 +13,7 @@ import { TokenSet } from '../blocks/token-scan.js';
 import { encodeMinuteCounts, fromMinuteMap } from '../blocks/minute-counts.js';
 import { encodeValueCounts } from '../blocks/value-counts.js';
 import type { BlockField, BlockMeta } from '../blocks/sidecar.js';
-import { LiveSegment, type LivePartition } from '../wal/live-segment.js';
+import { newPartition, recordEvent, type LivePartition } from '../wal/live-segment.js';
 import { guardTime } from '../wal/event-guard.js';
 
 // A part: the block of one batch's events of one env/index/day, written by the decode worker that
@@ -123,7 +123,9 @@ async function appendRows(
 ): Promise<PartRows> {
   const hasF = events.some(hasFields);
   const columns: { name: string; type: DuckDBType; value: (ev: LogEvent) => unknown }[] = [
-    { name: 't', type: BIGINT, value: (ev) => BigInt(ev.timeUs) },
+    // µs since the epoch as a DOUBLE, the JS number as it is (an integer: guardTime), cast back
+    // to BIGINT in the COPY: a BigInt per event was garbage for the worker's young generation
+    { name: 't', type: DOUBLE, value: (ev) => ev.timeUs },
     { name: 'message', type: VARCHAR, value: (ev) => ev.message },
   ];
   for (const name of CORE_STRINGS) {
@@ -165,31 +167,40 @@ async function appendRows(
  * filter of granule i describes exactly the file's rows [i × PART_GRANULE_ROWS, …).
  */
 function blockOrder(events: LogEvent[], core: Record<CoreString, CoreColumn>): LogEvent[] {
-  const key = (name: 'source' | 'host'): ((ev: LogEvent) => number | string) => {
-    const col = core[name];
-    if (col.kind === 'one') return () => 0;
-    if (col.kind === 'few') return (ev) => col.index.get(ev[name])!;
-    return (ev) => ev[name];
-  };
-  const [sk, hk] = [key('source'), key('host')];
-  const keyed = events.map((ev) => ({ ev, s: sk(ev), h: hk(ev) }));
-  keyed.sort((a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : a.h < b.h ? -1 : a.h > b.h ? 1 : a.ev.timeUs - b.ev.timeUs));
-  return keyed.map((k) => k.ev);
+  const s = sortRanks(events, 'source', core.source);
+  const h = sortRanks(events, 'host', core.host);
+  const t = Float64Array.from(events, (ev) => ev.timeUs);
+  // indexes sorted over typed arrays: no object per event for the young generation to sweep
+  const order = Uint32Array.from(events, (_, i) => i);
+  order.sort((a, b) => s[a] - s[b] || h[a] - h[b] || t[a] - t[b]);
+  return Array.from(order, (i) => events[i]);
+}
+
+/** Each event's rank for one core string column: its value's index (few values) or sorted position (many). */
+function sortRanks(events: LogEvent[], name: 'source' | 'host', col: CoreColumn): Uint32Array {
+  if (col.kind === 'one') return new Uint32Array(events.length);
+  let rank = col.kind === 'few' ? col.index : undefined;
+  if (!rank) {
+    const sorted = [...new Set(events.map((ev) => ev[name]))].sort();
+    rank = new Map(sorted.map((v, i) => [v, i]));
+  }
+  const r = rank;
+  return Uint32Array.from(events, (ev) => r.get(ev[name])!);
 }
 
 async function buildOne(c: DuckDBConnection, unordered: LogEvent[], dir: string): Promise<BuiltPart> {
   const core = {} as Record<CoreString, CoreColumn>;
   for (const name of CORE_STRINGS) core[name] = coreColumn(unordered, name);
   const events = blockOrder(unordered, core);
-  const acc = new LiveSegment(0, '');
+  // a part is one env/index/day (buildParts), so one partition's accounting
+  const p = newPartition(events[0]);
   const granules: TokenSet[] = [];
   for (let i = 0; i < events.length; i++) {
     const ev = events[i];
-    acc.record(ev);
+    recordEvent(p, ev);
     if (i % PART_GRANULE_ROWS === 0) granules.push(new TokenSet(Math.min(PART_GRANULE_ROWS, events.length - i)));
     granules[granules.length - 1].addText(ev.message);
   }
-  const p = [...acc.partitions.values()][0];
   const fields = chooseFields([...p.fields].map(([name, f]) => ({ name, ...f })));
   const tmp = join(dir, `part-${randomBytes(8).toString('hex')}.parquet`);
   let rows: PartRows;
@@ -265,7 +276,7 @@ function partSelect(p: LivePartition, fields: BlockField[], rows: PartRows): str
     return name;
   };
   const cols = [
-    'make_timestamp(t) AS _time',
+    'make_timestamp(t::BIGINT) AS _time',
     `${lit(p.env)} AS env`,
     `${lit(p.index)} AS "index"`,
     ...CORE_STRINGS.map(core),

@@ -19,7 +19,9 @@ export interface PartWorkerOptions {
  * a part is an optimisation, never a reason to refuse a write.
  */
 export class PartWriter {
-  private db: Promise<PartDb | undefined> | undefined;
+  private db: Promise<PartDb | string> | undefined;
+  /** Why the last write() that tried parts fell back to the WAL; undefined after one that wrote them. */
+  failed: string | undefined;
 
   constructor(private readonly o: PartWorkerOptions) {}
 
@@ -28,13 +30,19 @@ export class PartWriter {
    * at a time (the worker takes one job at a time): the parts share one connection and its table.
    */
   async write(events: LogEvent[]): Promise<EncodedBatch | undefined> {
+    this.failed = undefined;
     if (this.o.minEvents <= 0 || events.length < this.o.minEvents) return undefined;
     const db = await (this.db ??= open());
-    if (!db) return undefined;
+    if (typeof db === 'string') {
+      this.failed = db;
+      return undefined;
+    }
     try {
       return partBatch(await db.build(db.connection, events, this.o.dir));
-    } catch {
-      return undefined; // the WAL path takes the batch; buildParts removed its files
+    } catch (e) {
+      // the WAL path takes the batch (buildParts removed its files); the operator hears why
+      this.failed = `cannot write a batch as parts: ${(e as Error).message}`;
+      return undefined;
     }
   }
 
@@ -45,8 +53,9 @@ export class PartWriter {
    */
   async close(): Promise<void> {
     const db = await this.db;
-    db?.connection.closeSync();
-    db?.instance.closeSync();
+    if (typeof db !== 'object') return;
+    db.connection.closeSync();
+    db.instance.closeSync();
   }
 }
 
@@ -56,14 +65,17 @@ interface PartDb {
   build: typeof buildParts;
 }
 
-/** DuckDB and the part builder, loaded at the first part: a worker that never writes one never loads the addon. */
-async function open(): Promise<PartDb | undefined> {
+/**
+ * DuckDB and the part builder, loaded at the first part: a worker that never writes one never
+ * loads the addon. Or why they cannot be, for every batch after to report.
+ */
+async function open(): Promise<PartDb | string> {
   try {
     const { DuckDBInstance } = await import('@duckdb/node-api');
     const { buildParts } = await import('./part-build.js');
     const instance = await DuckDBInstance.create(':memory:', { threads: '1', memory_limit: '256MB' });
     return { instance, connection: await instance.connect(), build: buildParts };
-  } catch {
-    return undefined;
+  } catch (e) {
+    return `cannot open DuckDB in a decode worker to write parts: ${(e as Error).message}`;
   }
 }

@@ -15,6 +15,13 @@ export { batchSize, type WriteBatch } from '../../events/writer.js';
 export interface WalBatch extends EncodedBatch {
   wal: Uint8Array;
   parts: LivePartition[];
+  /** Why the decode worker that encoded it could not write it as parts, when it tried (write-path.ts reports it). */
+  partsFailed?: string;
+}
+
+/** Why a decode worker could not write `b` as parts, when it is a WAL batch that one tried to. */
+export function partsFailedOf(b: WriteBatch): string | undefined {
+  return !Array.isArray(b) && 'wal' in b ? (b as WalBatch).partsFailed : undefined;
 }
 
 /** A batch in WAL form: LogEvents are encoded now; an EncodedBatch was made by encodeBatch, its only maker. */

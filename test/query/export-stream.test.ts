@@ -89,12 +89,24 @@ describe('export streaming in the query service', () => {
   });
 
   it('keeps going past the time limit once rows flow, newest first, every event once', async () => {
-    const svc = new QueryService({ store: st.engine, control: st.control, clock: st.clock, timeoutMs: 1000 });
-    const sink = new HeldSink(false, 60);
+    // a limit generous enough for the first rows on a loaded machine (at 1 s, a CI machine with a
+    // load average of 11 timed out before them); the sink holds the first chunk until it has passed
+    const LIMIT_MS = 4000;
+    const svc = new QueryService({ store: st.engine, control: st.control, clock: st.clock, timeoutMs: LIMIT_MS });
+    const sink = new HeldSink(true);
     const t0 = Date.now();
-    const done = await svc.export(SYSTEM_PRINCIPAL, { q: '*', max: N, fieldList: true }, sink);
-    assert.ok(Date.now() - t0 > 1000, `took ${Date.now() - t0} ms, longer than the limit`);
-    assert.deepEqual(done, { written: N, mode: 'events' });
+    const first = sink.next();
+    const run = svc.export(SYSTEM_PRINCIPAL, { q: '*', max: N, fieldList: true }, sink);
+    await first;
+    await sleep(Math.max(0, t0 + LIMIT_MS + 300 - Date.now()));
+    const letGo = setInterval(() => sink.letGo(), 5);
+    try {
+      const done = await run;
+      assert.ok(Date.now() - t0 > LIMIT_MS, `took ${Date.now() - t0} ms, longer than the limit`);
+      assert.deepEqual(done, { written: N, mode: 'events' });
+    } finally {
+      clearInterval(letGo);
+    }
     assert.deepEqual(sink.head, { mode: 'events', fields: ['even', 'ratio', 'seq', 'tag'] });
     assert.equal(new Set(sink.events_.map((e) => e.fields.seq)).size, N);
     assert.ok(sink.events_.every((e, i) => i === 0 || e.time <= sink.events_[i - 1].time));

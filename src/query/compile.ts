@@ -50,8 +50,8 @@ export function readFields(q: Query): { names: string[]; wildcard: boolean; mode
   let mode: ResultMode = 'events';
   for (const p of q.pipes) {
     const def = pipeDef(p);
-    if (p.kind === 'append') {
-      // the subquery reads the events themselves, whatever the pipes before it defined
+    if ('sub' in p) {
+      // append's and join's subquery reads the events themselves, whatever the pipes before it defined
       const sub = readFields(p.sub as Query);
       sub.names.forEach((f) => refs.add(f));
       if (sub.wildcard || sub.mode === 'events') wildcard = true;
@@ -162,16 +162,16 @@ export function compile(q: Query, rel: RelationInfo, opts: CompileOptions): Comp
   };
 }
 
-/** The subqueries of a query's `append` pipes, nested ones included. */
+/** The subqueries of a query's `append` and `join` pipes, nested ones included. */
 export function subqueries(q: Query): Query[] {
-  return q.pipes.flatMap((p) => (p.kind === 'append' ? [p.sub as Query, ...subqueries(p.sub as Query)] : []));
+  return q.pipes.flatMap((p) => ('sub' in p ? [p.sub as Query, ...subqueries(p.sub as Query)] : []));
 }
 
 /** Adds the stages of a query (its search, then its pipes) to a builder over the relation. */
 function compileInto(q: Query, b: StageBuilder, rel: RelationInfo, opts: CompileOptions): void {
   const schema = b.schema;
   b.lookups = opts.lookups;
-  // `append [search …]`: the subquery's stages join this statement, over the same relation
+  // `append [search …]`, `join … [search …]`: the subquery's stages join this statement, over the same relation
   b.subquery = (sub) => {
     const sb = new StageBuilder(rel.sql, baseSchema(rel), opts.nowMs, opts.range, b.ctes);
     compileInto(sub as Query, sb, rel, { ...opts, searchOnly: false, sinceUs: undefined, alsoRead: undefined });

@@ -48,6 +48,15 @@ export const KEYWORDS: readonly string[] = [
   'endswith',
   'input',
   'path',
+  'timeformat',
+  'type',
+  'max',
+  'overwrite',
+  'delim',
+  'tokenizer',
+  'allowempty',
+  'append',
+  'start',
 ];
 export const CORE_FIELDS_ORDER: readonly string[] = [
   '_time',

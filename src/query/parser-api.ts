@@ -47,4 +47,14 @@ export interface Parser {
   nest<T>(t: Token, fn: () => T): T;
   /** A whole query in square brackets, `search` before it optional (Splunk's subsearch). */
   subquery(what: string): Subquery;
+  /**
+   * A search-part expression up to `|` or the end, read by the same grammar as the part before
+   * the first pipe (parser.ts parseSearch): what `| search` filters by. Empty: MATCH_ALL.
+   */
+  parseSearch(): SearchNode;
+  /**
+   * True when `cmd` is the query's first command with nothing but `|` before it (`| inputlookup
+   * users`): the place of a generating command, which makes rows instead of reading events.
+   */
+  leading(cmd: Token): boolean;
 }

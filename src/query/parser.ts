@@ -208,6 +208,10 @@ export class QueryParser implements Parser {
     return { name, sign, fn: fn.toLowerCase() };
   }
 
+  leading(cmd: Token): boolean {
+    return /^\s*\|\s*$/.test(this.src.slice(0, cmd.pos));
+  }
+
   // ---- the search part ----
 
   parseSearch(): SearchNode {

@@ -1,8 +1,7 @@
 import type { Query } from './parser.js';
-import { pipeDef } from './pipes/registry.js';
-import { printSearch } from './search/filter-logic.js';
+import { printQuery } from './pipes/registry.js';
 
 /** Prints a query in canonical form; `print(parse(q)) === q` for every canonical query. */
 export function print(q: Query): string {
-  return [printSearch(q.search), ...q.pipes.map((p) => pipeDef(p).print(p))].join(' | ');
+  return printQuery(q);
 }

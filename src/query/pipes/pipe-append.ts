@@ -1,7 +1,6 @@
 import { doc } from '../doc.js';
 import type { Subquery } from '../parser-api.js';
 import type { ColType } from '../schema.js';
-import { printSearch } from '../search/filter-logic.js';
 import { ident } from '../sql.js';
 import { pipeError, type StageBuilder } from '../stages.js';
 import type { PipeDef } from './pipe.js';
@@ -21,14 +20,10 @@ export interface AppendPipe {
 export type ProducesTable = (q: Subquery) => boolean;
 
 /**
- * The pipe, given how to print a subquery's pipes and whether it yields a table: both need the
+ * The pipe, given how to print a subquery in brackets and whether it yields a table: both need the
  * registry, which lists this pipe (registry.ts builds it; no import cycle).
  */
-export function appendPipeWith(
-  printPipe: (p: { kind: string }) => string,
-  producesTable: ProducesTable,
-): PipeDef<AppendPipe> {
-  const printSub = (q: Subquery) => [printSearch(q.search), ...q.pipes.map(printPipe)].join(' | ');
+export function appendPipeWith(printSub: (q: Subquery) => string, producesTable: ProducesTable): PipeDef<AppendPipe> {
   return {
     name: 'append',
     doc: doc(
@@ -37,7 +32,7 @@ export function appendPipeWith(
       'status>=500 | stats count by host | append [search status>=500 | stats count as count] | sort -count',
     ),
     parse: (p) => ({ kind: 'append', sub: p.subquery('subsearch') }),
-    print: (n) => `append [search ${printSub(n.sub)}]`,
+    print: (n) => `append ${printSub(n.sub)}`,
     // the subquery reads the events themselves: compile.ts's readFields adds its fields
     reads: () => [],
     writes: (n) => (producesTable(n.sub) ? 'all' : []),

@@ -9,7 +9,8 @@ import type { PipeDef } from './pipe.js';
 import { spanOf } from './pipe-timechart.js';
 
 /**
- * `bin [span=<span>] <field> [as <name>]` (also spelled `bucket`): puts each value in its bucket.
+ * `bin [span=<span>] <field> [as <name>]` (also spelled `bucket`; `span=` may also come after the
+ * field, as Splunk allows): puts each value in its bucket.
  * `_time` (or any time) becomes the start of its bucket (`span=1h`; without span, the span
  * timechart would pick for the time range), so `bin span=1h _time | stats count by _time, host`
  * counts per hour and host. A number becomes the text of its range, as in Splunk: with `span=100`,
@@ -24,22 +25,33 @@ export interface BinPipe {
 
 function parseBin(p: Parser, cmd: { text: string }): BinPipe {
   let span: string | undefined;
-  if (p.acceptKeyword('span')) {
+  // Splunk takes the options before or after the field: `bin span=1h _time`, `bin _time span=1h`
+  const readSpan = (): void => {
+    const at = p.peek('expr');
+    const name = at.kind === 'ident' ? at.raw.toLowerCase() : '';
+    if (name === 'bins' || name === 'minspan' || name === 'start' || name === 'end' || name === 'aligntime')
+      throw p.fail(`${cmd.text.toLowerCase()} ${name}= is not supported: give span=`, at);
+    if (!p.acceptKeyword('span')) return;
+    if (span !== undefined) throw p.fail(`${describe(at)} is given twice`, at);
     p.expectOp('=', 'expr');
     const t = p.next('search');
     if (t.kind !== 'word' || !(parseSpan(t.text) !== undefined || (numericValue(t.text) ?? 0) > 0)) {
       throw p.fail(`unexpected ${describe(t)}: missing a span such as 1h, 5m or 100`, t);
     }
     span = t.text;
-  }
-  const [field, ...more] = p.listItems(`a field to ${cmd.text.toLowerCase()}`, { stop: ['as'] }).map((i) => i.name);
+  };
+  readSpan();
+  const stop = ['as', 'span', 'bins', 'minspan', 'start', 'end', 'aligntime'];
+  const [field, ...more] = p.listItems(`a field to ${cmd.text.toLowerCase()}`, { stop }).map((i) => i.name);
   if (more.length > 0) throw p.fail(`unexpected ${JSON.stringify(more[0])}: bin takes one field`, p.peek('search'));
+  readSpan();
   let as: string | undefined;
   if (p.acceptKeyword('as')) {
-    const names = p.listItems('a name after "as"').map((i) => i.name);
+    const names = p.listItems('a name after "as"', { stop }).map((i) => i.name);
     if (names.length !== 1) throw p.fail('bin … as takes one name', p.peek('search'));
     as = names[0];
   }
+  readSpan();
   return { kind: 'bin', span, field, as };
 }
 

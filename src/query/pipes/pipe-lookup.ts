@@ -127,7 +127,7 @@ function columnOf(t: LookupTable, name: string): string {
  * An event's value as the text a CSV cell holds: a whole number stored as a DOUBLE (a field that
  * also held fractions) is written without `.0`, as the answers show it, so `200.0` finds `200`.
  */
-function keyText(r: ColRef): string {
+export function keyText(r: ColRef): string {
   if (r.type === 'str') return r.sql;
   if (r.type !== 'num' && r.type !== 'any') return asText(r.sql);
   const d = `TRY_CAST(${r.sql} AS DOUBLE)`;

@@ -19,4 +19,9 @@ export interface PipeDef<N extends { kind: string }> {
   /** Names it creates or overwrites; 'all' when its output replaces the input (stats, table...). */
   writes(n: N): string[] | 'all';
   compile(n: N, b: StageBuilder): void;
+  /**
+   * True for a node that starts its query (`| inputlookup users`): it makes the rows instead of
+   * reading the events, and the query prints as `| <pipe> …` without a search part.
+   */
+  generating?(n: N): boolean;
 }

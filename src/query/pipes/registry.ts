@@ -25,6 +25,15 @@ import { kvPipe, logfmtPipe, type KvPipe } from './pipe-kv.js';
 import { extractPipe, type ExtractPipe } from './pipe-extract.js';
 import { appendPipeWith, type AppendPipe } from './pipe-append.js';
 import { patternsPipe, type PatternsPipe } from './pipe-patterns.js';
+import { searchPipe, type SearchPipe } from './pipe-search.js';
+import { convertPipe, type ConvertPipe } from './pipe-convert.js';
+import { regexPipe, type RegexPipe } from './pipe-regex.js';
+import { mvexpandPipe, type MvexpandPipe } from './pipe-mvexpand.js';
+import { makemvPipe, type MakemvPipe } from './pipe-makemv.js';
+import { joinPipeWith, type JoinPipe } from './pipe-join.js';
+import { inputlookupPipe, type InputlookupPipe } from './pipe-inputlookup.js';
+import { printSearch } from '../search/filter-logic.js';
+import type { Subquery } from '../parser-api.js';
 
 export type PipeNode =
   | StatsPipe
@@ -52,13 +61,37 @@ export type PipeNode =
   | ChartPipe
   | TransactionPipe
   | PatternsPipe
-  | AppendPipe;
+  | AppendPipe
+  | SearchPipe
+  | ConvertPipe
+  | RegexPipe
+  | MvexpandPipe
+  | MakemvPipe
+  | JoinPipe
+  | InputlookupPipe;
 
-// append holds a whole query: it prints and inspects that query's pipes through this registry
-const appendPipe = appendPipeWith(
-  (p) => pipeDef(p as PipeNode).print(p as PipeNode),
-  (q) => q.pipes.some((p) => pipeDef(p as PipeNode).writes(p as PipeNode) === 'all'),
+/**
+ * A query in canonical form (printer.ts); one that starts with a generating command prints as
+ * `| <command> …`, without a search part.
+ */
+export function printQuery(q: Subquery): string {
+  const pipes = q.pipes.map((p) => pipeDef(p as PipeNode).print(p as PipeNode));
+  const first = q.pipes[0] as PipeNode | undefined;
+  if (first && pipeDef(first).generating?.(first)) return `| ${pipes.join(' | ')}`;
+  return [printSearch(q.search), ...pipes].join(' | ');
+}
+
+/** A subsearch as written in brackets: `[search <query>]`, or `[| inputlookup …]`. */
+const printSub = (q: Subquery): string => {
+  const text = printQuery(q);
+  return `[${text.startsWith('|') ? text : `search ${text}`}]`;
+};
+
+// append and join hold a whole query: they print and inspect its pipes through this registry
+const appendPipe = appendPipeWith(printSub, (q) =>
+  q.pipes.some((p) => pipeDef(p as PipeNode).writes(p as PipeNode) === 'all'),
 );
+const joinPipe = joinPipeWith(printSub);
 
 /**
  * Every pipe command by name. A def only ever sees the nodes its own parse made (pipeDef looks it
@@ -95,6 +128,13 @@ export const PIPES: Record<string, PipeDef<PipeNode>> = Object.fromEntries(
     extractPipe,
     patternsPipe,
     appendPipe,
+    searchPipe,
+    convertPipe,
+    regexPipe,
+    mvexpandPipe,
+    makemvPipe,
+    joinPipe,
+    inputlookupPipe,
   ].map((d) => [d.name, d as unknown as PipeDef<PipeNode>]),
 );
 

@@ -24,6 +24,7 @@ import { openMonitors } from './monitors/open.js';
 import { LlmProvider } from './llm/provider.js';
 import { OutboundClient } from './outbound/client.js';
 import { openLookups } from './lookups/open.js';
+import { lookupWriter } from './lookups/write-rows.js';
 import { readTlsFiles, watchTlsFiles } from './http/tls.js';
 import type { Server as TlsServer } from 'node:tls';
 
@@ -133,6 +134,7 @@ export async function startServer(
     control,
     clock,
     lookups: lookups.catalog,
+    lookupWriter: lookupWriter(lookups.service),
     timeoutMs: config.searchTimeoutSecs * 1000,
     // ingest is behind when closed WAL segments wait for their seal: searches then run one at a time
     admission: searchAdmission(config.searchAdmission, () => storage.stats().liveSegments > 2),

@@ -20,3 +20,13 @@ export interface LookupTable {
 export interface LookupCatalog {
   table(name: string): LookupTable | undefined;
 }
+
+/**
+ * Writes a lookup table from a search's rows (`outputlookup`; src/lookups/ owns the files): the
+ * table `name` becomes these rows, or with `append` its rows and then these (columns joined by
+ * name). Values are written as text, null as an empty cell. Throws SvcError like an upload does
+ * (a bad name or column, too large, too many tables).
+ */
+export interface LookupWriter {
+  write(name: string, columns: string[], rows: unknown[][], opts: { append: boolean; by: string }): Promise<void>;
+}

@@ -4,7 +4,7 @@ import type { Principal } from '../auth/principal.js';
 import { resolveSearchTargets, type SearchTargets } from '../auth/rbac.js';
 import type { BucketCountSpec, EventStore, PartitionSummary, ScanSpec } from '../storage/types.js';
 import { analyze, subqueries, type QueryAnalysis } from './compile.js';
-import type { LookupCatalog } from './lookup-catalog.js';
+import type { LookupCatalog, LookupWriter } from './lookup-catalog.js';
 import { parse, type Query } from './parser.js';
 import { checkLookupTables } from './pipes/pipe-lookup.js';
 import { conjuncts } from './search/filter-logic.js';
@@ -20,6 +20,8 @@ export interface PlanDeps {
   clock: Clock;
   /** The tables of the `lookup` pipe (src/lookups/); unset: every table is unknown. */
   lookups?: LookupCatalog;
+  /** Writes the tables of `outputlookup` (src/lookups/); unset: outputlookup is refused. */
+  lookupWriter?: LookupWriter;
 }
 
 /** A search parsed, narrowed by RBAC and given its time range: what every kind of call plans from. */

@@ -10,6 +10,7 @@ import { patternsTable } from './patterns/template.js';
 import { bucketSpec, extent, prepare, scanSpec, type PlanDeps, type Prepared } from './prepare.js';
 import { elapsedMs, jsonValue, shapeTimechart, toEvent } from './results.js';
 import { noMatchHint } from './run-hint.js';
+import { OUTPUTLOOKUP_MAX_ROWS, outputlookupOf, writeOutputlookup } from './run-outputlookup.js';
 import { newestCutoff, sinceSpec } from './run-newest-cutoff.js';
 import { isoFromUs } from './time-range.js';
 import type { SearchMeta, SearchRequest, SearchResult } from './types.js';
@@ -27,6 +28,7 @@ const TABLE_ROWS = 10_000;
 export async function searchRun(deps: PlanDeps, principal: Principal, req: SearchRequest): Promise<SearchResult> {
   const t0 = performance.now();
   const p = prepare(deps, principal, req);
+  const output = outputlookupOf(p.q, principal, deps);
   const limit = Math.min(Math.max(1, Math.floor(req.limit ?? DEFAULT_LIMIT)), MAX_LIMIT);
   let result: SearchResult;
   if (!p.possible) {
@@ -38,7 +40,12 @@ export async function searchRun(deps: PlanDeps, principal: Principal, req: Searc
   } else if (p.a.plainEvents) {
     result = await plainEvents(deps.store, p, Math.min(limit, p.a.headN ?? Infinity));
   } else {
-    result = await pipeline(deps.store, p, limit);
+    // outputlookup reads one row past its cap, to refuse rather than cut
+    result = await pipeline(deps.store, p, limit, output ? OUTPUTLOOKUP_MAX_ROWS + 1 : TABLE_ROWS);
+  }
+  if (output) {
+    await writeOutputlookup(deps, principal, output, result);
+    if (result.rows && result.rows.length > TABLE_ROWS) result.rows = result.rows.slice(0, TABLE_ROWS);
   }
   if (result.meta.matched === 0) result.meta.hint = await noMatchHint(deps, p, req);
   // files the store left out (damaged, unreadable): the answer says it is incomplete
@@ -67,7 +74,7 @@ async function plainEvents(store: EventStore, p: Prepared, k: number): Promise<S
 }
 
 /** Any other search: the compiled statement and its count, side by side on one scan. */
-async function pipeline(store: EventStore, p: Prepared, limit: number): Promise<SearchResult> {
+async function pipeline(store: EventStore, p: Prepared, limit: number, tableRows: number): Promise<SearchResult> {
   const range = extent(store, p);
   const countChart = countOnlyTimechart(p.q);
   if (countChart) return countTimechart(store, p, countChart, range);
@@ -79,7 +86,7 @@ async function pipeline(store: EventStore, p: Prepared, limit: number): Promise<
     const c = compile(p.q, rel, {
       nowMs: p.nowMs,
       range,
-      limit: patterns ? SHAPE_ROWS : p.a.mode === 'table' ? TABLE_ROWS : limit,
+      limit: patterns ? SHAPE_ROWS : p.a.mode === 'table' ? tableRows : limit,
       lookups: p.lookups,
     });
     const [rows, count] = await Promise.all([exec(c.sql), exec(c.countSql)]);

@@ -13,6 +13,9 @@ import { FileBlobStore } from '../../src/control/blob-store.js';
 import { systemClock } from '../../src/clock/clock.js';
 import { openLookups, type Lookups } from '../../src/lookups/open.js';
 import type { LogEvent } from '../../src/events/event.js';
+import type { UserPrincipal } from '../../src/auth/principal.js';
+import { ALLOW_ALL } from '../../src/auth/principal.js';
+import { lookupWriter } from '../../src/lookups/write-rows.js';
 
 /**
  * The Splunk commands of issue 28 (`| search`, convert, regex, join, mvexpand, makemv,
@@ -90,7 +93,13 @@ describe('Splunk commands over the real store', () => {
     });
     lookups = await openLookups({ control, dataDir: dir, clock: systemClock, log });
     await lookups.service.put('users', csv('uid,name,team', USERS), 'test');
-    svc = new QueryService({ store: st.engine, control: st.control, clock: st.clock, lookups: lookups.catalog });
+    svc = new QueryService({
+      store: st.engine,
+      control: st.control,
+      clock: st.clock,
+      lookups: lookups.catalog,
+      lookupWriter: lookupWriter(lookups.service),
+    });
     await writeHalfSealed(st.engine, EVENTS);
   });
   after(async () => {
@@ -354,6 +363,71 @@ describe('Splunk commands over the real store', () => {
         ...USERS.map((u) => [null, null, u[0]]),
       ]);
       await refused('| inputlookup nosuch', /inputlookup: unknown lookup table "nosuch"/);
+    });
+  });
+
+  describe('outputlookup', () => {
+    const user: UserPrincipal = {
+      kind: 'user',
+      id: 'u-1',
+      name: 'ann',
+      role: 'user',
+      scopes: new Set(['standard']),
+      allow: ALLOW_ALL,
+      sessionId: 's',
+    };
+
+    it('writes the table of the search as a lookup table, which inputlookup and lookup then read', async () => {
+      const r = await search('* | stats count as n by host | outputlookup hosts_seen');
+      const per = [...countBy(EVENTS, (e) => e.host)].sort(([a], [b]) => (a < b ? -1 : 1));
+      assert.deepEqual(r.rows, per, 'the rows pass through');
+      const back = await search('| inputlookup hosts_seen');
+      assert.deepEqual(back.columns, ['host', 'n']);
+      assert.deepEqual(
+        back.rows,
+        per.map(([h, n]) => [h, String(n)]),
+        'as text, as any uploaded table',
+      );
+      const { data } = await lookups.service.csv('hosts_seen');
+      assert.equal(data.toString(), `host,n\n${per.map(([h, n]) => `${h},${n}`).join('\n')}\n`);
+      const joined = await search('host=db-1 | head 1 | lookup hosts_seen host output n | table host, n');
+      assert.deepEqual(joined.rows, [['db-1', String(per.find(([h]) => h === 'db-1')![1])]]);
+    });
+
+    it("with append=true adds the rows after the table's own, columns joined by name", async () => {
+      await search('* | stats count by user | where count > 23 | table user | outputlookup seen_users');
+      await search('error | stats count as errors by user | outputlookup append=true seen_users');
+      const back = await search('| inputlookup seen_users');
+      const users = [...countBy(EVENTS, userOf)]
+        .filter(([, n]) => n > 23)
+        .map(([u]) => u)
+        .sort();
+      const errs = [
+        ...countBy(
+          EVENTS.filter((e) => e.message.startsWith('error')),
+          userOf,
+        ),
+      ].sort(([a], [b]) => (a < b ? -1 : 1));
+      assert.deepEqual(back.columns, ['user', 'errors']);
+      assert.deepEqual(back.rows, [...users.map((u) => [u, null]), ...errs.map(([u, n]) => [u, String(n)])]);
+    });
+
+    it('needs the admin right, the last place, a table and some rows', async () => {
+      await assert.rejects(
+        svc.search(user, { q: '* | stats count by host | outputlookup x', limit: 10 }),
+        (e) => isSvcError(e) && e.code === 'insufficient_scope',
+      );
+      assert.ok(!lookups.service.list().some((t) => t.name === 'x'));
+      await refused('* | stats count by host | outputlookup x | head 1', /outputlookup: must be the last pipe/);
+      await refused(
+        '* | append [search * | stats count | outputlookup x]',
+        /outputlookup: cannot be used inside a subsearch/,
+      );
+      await refused('* | outputlookup x', /outputlookup: writes a table/);
+      const none = await search('* | stats count by host | where count > 1000 | outputlookup hosts_seen');
+      assert.deepEqual(none.rows, []);
+      assert.match(none.meta.warnings?.[0] ?? '', /gave no rows, so lookup table "hosts_seen" was left as it was/);
+      assert.equal((await search('| inputlookup hosts_seen')).rows?.length, 3, 'the table is as it was');
     });
   });
 });

@@ -32,6 +32,7 @@ import { mvexpandPipe, type MvexpandPipe } from './pipe-mvexpand.js';
 import { makemvPipe, type MakemvPipe } from './pipe-makemv.js';
 import { joinPipeWith, type JoinPipe } from './pipe-join.js';
 import { inputlookupPipe, type InputlookupPipe } from './pipe-inputlookup.js';
+import { outputlookupPipe, type OutputlookupPipe } from './pipe-outputlookup.js';
 import { printSearch } from '../search/filter-logic.js';
 import type { Subquery } from '../parser-api.js';
 
@@ -68,7 +69,8 @@ export type PipeNode =
   | MvexpandPipe
   | MakemvPipe
   | JoinPipe
-  | InputlookupPipe;
+  | InputlookupPipe
+  | OutputlookupPipe;
 
 /**
  * A query in canonical form (printer.ts); one that starts with a generating command prints as
@@ -135,6 +137,7 @@ export const PIPES: Record<string, PipeDef<PipeNode>> = Object.fromEntries(
     makemvPipe,
     joinPipe,
     inputlookupPipe,
+    outputlookupPipe,
   ].map((d) => [d.name, d as unknown as PipeDef<PipeNode>]),
 );
 

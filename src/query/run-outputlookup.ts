@@ -1,0 +1,62 @@
+import type { Principal } from '../auth/principal.js';
+import { isAdmin } from '../auth/rbac.js';
+import { SvcError } from '../errors/svc-error.js';
+import { subqueries } from './compile.js';
+import type { Query } from './parser.js';
+import type { OutputlookupPipe } from './pipes/pipe-outputlookup.js';
+import type { PlanDeps } from './prepare.js';
+import type { SearchResult } from './types.js';
+
+/** Most rows outputlookup writes; a search giving more is refused rather than cut. */
+export const OUTPUTLOOKUP_MAX_ROWS = 10_000;
+
+const fail = (message: string) =>
+  new SvcError('invalid_query', `outputlookup: ${message}`, { details: { pipe: 'outputlookup' } });
+
+/**
+ * The search's `outputlookup`, checked before it runs: the last pipe, not inside a subsearch, by a
+ * principal with the right of the lookup admin API (writing a table is what an upload does).
+ * Undefined when the query has none.
+ */
+export function outputlookupOf(q: Query, principal: Principal, deps: PlanDeps): OutputlookupPipe | undefined {
+  if (subqueries(q).some((s) => s.pipes.some((p) => p.kind === 'outputlookup')))
+    throw fail('cannot be used inside a subsearch');
+  const i = q.pipes.findIndex((p) => p.kind === 'outputlookup');
+  if (i < 0) return undefined;
+  if (i !== q.pipes.length - 1) throw fail('must be the last pipe of the search');
+  if (!isAdmin(principal))
+    throw new SvcError(
+      'insufficient_scope',
+      'outputlookup writes a lookup table, which needs the admin scope (as uploading one under Admin → Lookups does)',
+    );
+  if (!deps.lookupWriter) throw fail('lookup tables cannot be written here');
+  return q.pipes[i] as OutputlookupPipe;
+}
+
+/**
+ * Writes the result's rows as the table. A result of events is refused (Splunk writes every field
+ * of every event; svc writes tables: put stats, table or fields before it), as is one with more
+ * than OUTPUTLOOKUP_MAX_ROWS rows. No rows: nothing is written (svc keeps no empty table) and the
+ * answer says so.
+ */
+export async function writeOutputlookup(
+  deps: PlanDeps,
+  principal: Principal,
+  n: OutputlookupPipe,
+  result: SearchResult,
+): Promise<void> {
+  if (result.columns === undefined || result.rows === undefined) {
+    if (result.events.length === 0) return noRows(n, result);
+    throw fail('writes a table: put stats or table … before it');
+  }
+  if (result.rows.length > OUTPUTLOOKUP_MAX_ROWS)
+    throw fail(`the search gave more than ${OUTPUTLOOKUP_MAX_ROWS} rows; narrow it`);
+  if (result.rows.length === 0) return noRows(n, result);
+  await deps.lookupWriter!.write(n.table, result.columns, result.rows, { append: n.append, by: principal.name });
+}
+
+function noRows(n: OutputlookupPipe, result: SearchResult): void {
+  (result.meta.warnings ??= []).push(
+    `outputlookup: the search gave no rows, so lookup table "${n.table}" was left as it was (svc keeps no empty tables)`,
+  );
+}

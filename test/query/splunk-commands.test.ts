@@ -195,6 +195,12 @@ describe('Splunk commands over the real store', () => {
       assert.equal(xs.length, 11);
       assert.deepEqual(r.rows![0][0], xs, 'numbers written as numbers: 07 → 7');
       assert.deepEqual(r.rows![0][1], [...new Set(MEMS)].sort(), 'mem has text: left whole');
+      const t = await search('request | head 2 | convert timeformat="%H:%M:%S" ctime(_time) as c_time');
+      assert.deepEqual(
+        t.events.map((e) => e.fields.c_time),
+        newestFirst.slice(0, 2).map((e) => new Date(e.timeUs / 1000).toISOString().slice(11, 19)),
+      );
+      await refused('* | convert ctime(_time)', /convert: cannot convert _time in place/);
       const w = await search(
         'request | head 1 | eval at_time=lasttime, by_time=lasttime | convert ctime(*_time), none(by_time)',
       );

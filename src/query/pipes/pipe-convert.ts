@@ -5,7 +5,7 @@ import { FUNCTIONS } from '../expr/functions.js';
 import { toStr } from '../expr/coerce.js';
 import { expandPattern, type ColRef, type ColType } from '../schema.js';
 import { asNumber, asText, str } from '../sql.js';
-import { checkDistinct, type StageBuilder } from '../stages.js';
+import { checkDistinct, pipeError, type StageBuilder } from '../stages.js';
 import { BARE_LIST_NAME, printListName } from './field-names.js';
 import type { PipeDef } from './pipe.js';
 
@@ -147,7 +147,8 @@ function compileConvert(n: ConvertPipe, b: StageBuilder): void {
   for (const item of n.items) {
     if (item.fn === 'none') continue;
     const wild = item.field.includes('*');
-    const fields = expandPattern(b.schema, item.field).filter((f) => !(wild && excluded.has(f)));
+    // a wildcard leaves out the excluded fields and, as Splunk's do, the internal ones (_time)
+    const fields = expandPattern(b.schema, item.field).filter((f) => !(wild && (excluded.has(f) || f.startsWith('_'))));
     for (const field of fields) {
       const col = b.col(field);
       if (col.sql === 'NULL') continue; // Splunk converts only fields the rows have
@@ -174,6 +175,9 @@ function compileConvert(n: ConvertPipe, b: StageBuilder): void {
         });
     }
   }
+  // events keep their time: a converted _time (text, or seconds) would leave them without one
+  if (cols.some((c) => c.name === '_time'))
+    throw pipeError('convert', 'cannot convert _time in place: name the result with as (ctime(_time) as t)');
   checkDistinct(
     'convert',
     cols.map((c) => c.name),

@@ -7,6 +7,7 @@ import { compileSearch, printSearch, type SearchNode } from '../search/filter-lo
 import { ident } from '../sql.js';
 import { pipeError, type StageBuilder } from '../stages.js';
 import type { PipeDef } from './pipe.js';
+import { messageNode, timeNode } from './pipe-search.js';
 
 /**
  * `| inputlookup [append=<bool>] [start=N] [max=N] <table> [where <search expression>]` (Splunk's
@@ -70,16 +71,7 @@ function parseInputlookup(p: Parser, cmd: Parameters<PipeDef<InputlookupPipe>['p
     p.next('search');
     if (p.atPipeEnd()) throw p.unexpected(p.peek('search'), 'missing a search expression after "where"');
     n.where = p.parseSearch();
-    const time = ['time', 'term', 'phrase'];
-    const bad = (x: SearchNode): SearchNode | undefined =>
-      time.includes(x.kind)
-        ? x
-        : x.kind === 'and' || x.kind === 'or'
-          ? x.items.map(bad).find(Boolean)
-          : x.kind === 'not'
-            ? bad(x.item)
-            : undefined;
-    const b = bad(n.where);
+    const b = messageNode(n.where) ?? timeNode(n.where);
     if (b)
       throw p.fail(`inputlookup … where compares the table's columns (column=value); ${printSearch(b)} is not one`, w);
   }

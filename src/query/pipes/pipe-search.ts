@@ -30,8 +30,17 @@ function firstOf(n: SearchNode, kinds: ReadonlySet<string>): SearchNode | undefi
   return undefined;
 }
 
-const MESSAGE_KINDS = new Set(['term', 'phrase']);
+/**
+ * Search-part nodes that match the message rather than a field: refused where the rows have no
+ * message. A new node kind that matches the message (a TERM(), `_raw`) belongs here.
+ */
+export const MESSAGE_KINDS: ReadonlySet<string> = new Set(['term', 'phrase']);
 const TIME_KINDS = new Set(['time']);
+
+/** The first node of a search expression that matches the message, if any (MESSAGE_KINDS). */
+export const messageNode = (n: SearchNode): SearchNode | undefined => firstOf(n, MESSAGE_KINDS);
+/** The first `earliest=`/`latest=` of a search expression, if any. */
+export const timeNode = (n: SearchNode): SearchNode | undefined => firstOf(n, TIME_KINDS);
 
 export const searchPipe: PipeDef<SearchPipe> = {
   name: 'search',
@@ -43,7 +52,7 @@ export const searchPipe: PipeDef<SearchPipe> = {
   parse: (p, cmd) => {
     if (p.atPipeEnd()) throw p.unexpected(p.peek('search'), 'missing a search expression after "search"');
     const search = p.parseSearch();
-    const time = firstOf(search, TIME_KINDS);
+    const time = timeNode(search);
     if (time)
       throw p.fail(
         `${printSearch(time)}: earliest and latest set the time range only in the search before the first "|"; use where _time…`,
@@ -55,7 +64,7 @@ export const searchPipe: PipeDef<SearchPipe> = {
   reads: (n) => searchFields(n.search),
   writes: () => [],
   compile(n, b) {
-    const term = firstOf(n.search, MESSAGE_KINDS);
+    const term = messageNode(n.search);
     // a term matches the message (the search part's rule); a table has none to match against
     if (term && b.schema.get('message') !== 'str')
       throw pipeError(

@@ -26,7 +26,7 @@ export function countOnlyTimechart(q: Query): TimechartPipe | undefined {
   const p = q.pipes[0];
   if (p.kind !== 'timechart' || p.by !== undefined || p.aggs.length !== 1) return undefined;
   const a = p.aggs[0];
-  return a.fn === 'count' && a.field === undefined ? p : undefined;
+  return a.fn === 'count' && a.field === undefined && a.expr === undefined ? p : undefined;
 }
 
 const COUNT_COLUMNS: ReadonlySet<string> = new Set<CountColumn>(['host', 'source', 'sourcetype', 'index', 'env']);
@@ -42,6 +42,6 @@ export function countOnlyStats(q: Query): { column: CountColumn; name: string } 
   const a = p.aggs[0];
   const name = aggName(a);
   // `stats count as host by host` is refused by the SQL path: let it say so
-  if (a.fn !== 'count' || a.field !== undefined || name === p.by[0]) return undefined;
+  if (a.fn !== 'count' || a.field !== undefined || a.expr !== undefined || name === p.by[0]) return undefined;
   return { column: p.by[0] as CountColumn, name };
 }

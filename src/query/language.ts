@@ -57,6 +57,11 @@ export const KEYWORDS: readonly string[] = [
   'allowempty',
   'append',
   'start',
+  'eval',
+  'desc',
+  'value',
+  'max_match',
+  'mode',
 ];
 export const CORE_FIELDS_ORDER: readonly string[] = [
   '_time',

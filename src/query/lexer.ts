@@ -130,6 +130,8 @@ export class Lexer {
     if (IDENT_START.test(c)) {
       let j = i + 1;
       while (j < s.length && IDENT_CHAR.test(s[j])) j++;
+      // `a."-".b`: a name does not end with a dot, which is the concatenation operator
+      if (s[j - 1] === '.' && j - 1 > i) j--;
       return this.tok('ident', s.slice(i, j), i, j);
     }
     for (const op of EXPR_OPS) if (s.startsWith(op, i)) return this.tok('op', op, i, i + op.length);

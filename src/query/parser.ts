@@ -144,6 +144,8 @@ export class QueryParser implements Parser {
   ): ListItem[] {
     const out: ListItem[] = [];
     let prevEnd = -1;
+    // Splunk's `sort - count`: a sign standing alone applies to the name after it
+    let lone: Token | undefined;
     for (;;) {
       const t = this.peek('search');
       if (t.kind === 'eof' || (t.kind === 'op' && t.text === '|')) break;
@@ -151,11 +153,20 @@ export class QueryParser implements Parser {
       // two names need a space or comma between them: `"a"b` is a typo, not two fields
       if (t.pos === prevEnd && !t.raw.startsWith(',') && this.src[prevEnd - 1] !== ',')
         throw this.unexpected(t, 'missing a space or comma before it');
-      if (t.kind === 'string') out.push({ name: this.quotedListName(this.next('search')), sign: '' });
+      const before = out.length;
+      if (opts.signs && !lone && t.kind === 'word' && (t.text === '-' || t.text === '+')) lone = this.next('search');
+      else if (t.kind === 'string') out.push({ name: this.quotedListName(this.next('search')), sign: '' });
       else if (t.kind === 'word') this.listWord(this.next('search'), what, opts, out);
       else throw this.unexpected(t, `missing ${what}`);
-      prevEnd = this.lex.position;
+      if (lone && out.length > before) {
+        if (out[before].sign !== '')
+          throw this.unexpected(lone, `a second sign before ${JSON.stringify(out[before].name)}`);
+        out[before].sign = lone.text as '+' | '-';
+        lone = undefined;
+      }
+      prevEnd = lone ? -1 : this.lex.position;
     }
+    if (lone) throw this.unexpected(lone, `missing ${what} after the sign`);
     if (out.length === 0 && !opts.allowEmpty) throw this.fail(`missing ${what}`, this.peek('search'));
     return out;
   }

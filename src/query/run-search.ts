@@ -114,7 +114,7 @@ async function countTimechart(
   tc: TimechartPipe,
   range: { fromMs: number; toMs: number } | undefined,
 ): Promise<SearchResult> {
-  const spanSecs = spanOf(tc.span, range);
+  const spanSecs = spanOf(tc.span, range, tc.minspan);
   const spanUs = spanSecs * 1_000_000;
   const r = await store.countByBucket(bucketSpec(p), spanUs);
   const name = aggName(tc.aggs[0]);

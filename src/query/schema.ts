@@ -21,6 +21,8 @@ export type Schema = Map<string, ColType>;
 export interface ColRef {
   sql: string;
   type: ColType;
+  /** The text of a string literal (an expression's `"…"`): arguments that must be constant, such as a format. */
+  text?: string;
 }
 
 /** A column of the stage; a name the stage lacks is NULL (Splunk: an absent field is null). */

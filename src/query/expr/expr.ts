@@ -1,7 +1,9 @@
 import { describe, parseError, printIdent, quoteString, type Token } from '../lexer.js';
 import type { Parser } from '../parser-api.js';
 import { colRef, type ColRef, type ColType, type Schema } from '../schema.js';
-import { num, str } from '../sql.js';
+import { ident, num, str } from '../sql.js';
+import { SvcError } from '../../errors/svc-error.js';
+import { toList } from './mv-functions.js';
 import { compileCall, FUNCTIONS } from './functions.js';
 import { toBool, toNum, toStr } from './coerce.js';
 
@@ -45,6 +47,13 @@ function binaryOp(t: Token): BinaryOp | undefined {
 }
 
 /**
+ * `and`, `or`, `xor` where an operator is due: Splunk's eval and where take the boolean operators
+ * in capitals only (Search Manual, "Boolean expressions"), so lower case is refused rather than
+ * read as a field name after a finished expression.
+ */
+const LOWER_BOOLEAN = /^(?:and|or|xor)$/i;
+
+/**
  * Most binary operators one expression may hold (`a + b + …`, `x=1 AND y=2 AND …`: 2 per condition):
  * a chain is a tree as deep as it is long, which the compiler and printer recurse through.
  */
@@ -55,6 +64,11 @@ export function parseExpr(p: Parser, minPrec = 1, chain = { ops: 0 }): Expr {
   let left = parseUnary(p, chain);
   for (;;) {
     const t = p.peek('expr');
+    if (t.kind === 'ident' && LOWER_BOOLEAN.test(t.raw) && t.raw !== t.raw.toUpperCase())
+      throw p.fail(
+        `unexpected ${describe(t)}: Splunk's boolean operators are written in capitals (${t.raw.toUpperCase()})`,
+        t,
+      );
     const op = binaryOp(t);
     if (!op || PREC[op] < minPrec) return left;
     if (++chain.ops > MAX_OPERATORS)
@@ -95,11 +109,12 @@ function parsePrimary(p: Parser, chain: { ops: number }): Expr {
   }
   if (t.kind === 'ident') {
     const quoted = t.raw.startsWith("'");
-    if (!quoted && (t.text === 'true' || t.text === 'false')) return { kind: 'bool', value: t.text === 'true' };
-    if (!quoted && t.text === 'null') return { kind: 'null' };
     const next = p.peek('expr');
+    // a call first: `true()`, `null()` are Splunk's functions for the literals
     if (!quoted && next.kind === 'op' && next.text === '(' && next.pos === t.pos + t.raw.length)
       return parseCall(p, t, chain);
+    if (!quoted && (t.text === 'true' || t.text === 'false')) return { kind: 'bool', value: t.text === 'true' };
+    if (!quoted && t.text === 'null') return { kind: 'null' };
     return { kind: 'field', name: t.text };
   }
   throw parseError(`unexpected ${describe(t)}: missing a value, field or function`, t.pos, t.raw);
@@ -227,13 +242,50 @@ function compileBinary(e: Extract<Expr, { kind: 'binary' }>, ctx: ExprCtx): ColR
   }
 }
 
+/** An expression with every reference to the field `from` made one to `to`. */
+function renameField(e: Expr, from: string, to: string): Expr {
+  switch (e.kind) {
+    case 'field':
+      return e.name === from ? { kind: 'field', name: to } : e;
+    case 'call':
+      return { ...e, args: e.args.map((a) => renameField(a, from, to)) };
+    case 'unary':
+      return { ...e, arg: renameField(e.arg, from, to) };
+    case 'binary':
+      return { ...e, left: renameField(e.left, from, to), right: renameField(e.right, from, to) };
+    default:
+      return e;
+  }
+}
+
+/**
+ * Splunk's mvfilter(cond): the values of the one multivalue field the condition names for which
+ * it is true, each value standing for the field in turn (a DuckDB lambda); null when none is.
+ */
+function compileMvfilter(e: Extract<Expr, { kind: 'call' }>, ctx: ExprCtx): ColRef {
+  const fields = [...new Set(exprFields(e.args[0]))];
+  if (fields.length !== 1)
+    throw new SvcError(
+      'invalid_query',
+      `mvfilter: the condition must name exactly one field, the multivalue it filters, not ${fields.length === 0 ? 'none' : fields.join(', ')}`,
+    );
+  const v = '__mvfilter_value';
+  const cond = compileExpr(renameField(e.args[0], fields[0], v), {
+    ...ctx,
+    schema: new Map([...ctx.schema, [v, 'str']]),
+  });
+  const list = toList(colRef(ctx.schema, fields[0]));
+  const kept = `list_filter(${list}, lambda ${ident(v)}: coalesce(${toBool(cond)}, FALSE))`;
+  return { sql: `CASE WHEN len(${kept}) = 0 THEN NULL ELSE ${kept} END`, type: 'list' };
+}
+
 /** SQL for an expression over the stage's columns, with its inferred type. */
 export function compileExpr(e: Expr, ctx: ExprCtx): ColRef {
   switch (e.kind) {
     case 'num':
       return { sql: num(Number(e.raw)), type: 'num' };
     case 'str':
-      return { sql: str(e.value), type: 'str' };
+      return { sql: str(e.value), type: 'str', text: e.value };
     case 'bool':
       return { sql: e.value ? 'TRUE' : 'FALSE', type: 'bool' };
     case 'null':
@@ -248,6 +300,7 @@ export function compileExpr(e: Expr, ctx: ExprCtx): ColRef {
     case 'binary':
       return compileBinary(e, ctx);
     case 'call':
+      if (e.fn === 'mvfilter') return compileMvfilter(e, ctx);
       return compileCall(
         e.fn,
         e.args.map((a) => compileExpr(a, ctx)),

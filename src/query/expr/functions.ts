@@ -1,7 +1,12 @@
 import { doc, type ConstructDoc } from '../doc.js';
 import type { ColRef, ColType } from '../schema.js';
-import { num } from '../sql.js';
+import { num, str } from '../sql.js';
+import { SvcError } from '../../errors/svc-error.js';
 import { toBool, toNum, toStr, unify } from './coerce.js';
+import { MV_FUNCTIONS } from './mv-functions.js';
+import { relativeTimeSql } from './relative-time.js';
+import { strftimeSql, strptimeFormat } from './time-format.js';
+import { cidrmatchSql, tostringSql } from './format-functions.js';
 
 /**
  * Functions of `where` and `eval`. Each turns compiled arguments into SQL and says its type.
@@ -106,10 +111,14 @@ export const FUNCTIONS: Record<string, FnDef> = {
   },
   tostring: {
     min: 1,
-    max: 1,
+    max: 2,
     type: 'str',
-    sql: (a) => toStr(a[0]),
-    doc: doc('tostring(x)', 'The value as text.', '* | eval s=tostring(status)'),
+    sql: (a) => (a.length === 1 ? toStr(a[0]) : tostringSql(a[0], a[1])),
+    doc: doc(
+      'tostring(x[, "commas"|"hex"|"duration"])',
+      'The value as text; a number with thousands separators (two decimals kept), in hex (0xFF), or seconds as [D+]HH:MM:SS.',
+      '* | eval size=tostring(bytes, "commas")',
+    ),
   },
   isnull: {
     min: 1,
@@ -260,11 +269,14 @@ export const FUNCTIONS: Record<string, FnDef> = {
     min: 2,
     max: 2,
     type: 'str',
-    sql: (a) =>
-      `strftime(${a[0].type === 'time' ? a[0].sql : `make_timestamp(CAST(${toNum(a[0])} * 1e6 AS BIGINT))`}, ${toStr(a[1])})`,
+    sql: (a) => {
+      const ts = asTimestamp(a[0]);
+      // a constant format may use Splunk's specifiers DuckDB lacks (%F, %T, %+, %3N, %s…)
+      return a[1].text === undefined ? `strftime(${ts}, ${toStr(a[1])})` : strftimeSql(ts, a[1].text);
+    },
     doc: doc(
       'strftime(t, format)',
-      'Formats a time (_time or epoch seconds) as text with a strftime format.',
+      'Formats a time (_time or epoch seconds) as text with a strftime format (%F, %T, %+, %3N and %s included; times are UTC).',
       '* | eval hour=strftime(_time, "%H")',
     ),
   }),
@@ -272,11 +284,90 @@ export const FUNCTIONS: Record<string, FnDef> = {
     min: 2,
     max: 2,
     type: 'num',
-    sql: (a) => `(epoch_us(try_strptime(${toStr(a[0])}, ${toStr(a[1])})) / 1e6)`,
+    sql: (a) =>
+      `(epoch_us(try_strptime(${toStr(a[0])}, ${a[1].text === undefined ? toStr(a[1]) : str(strptimeFormat(a[1].text))})) / 1e6)`,
     doc: doc(
       'strptime(s, format)',
       'Reads text with a strftime format into epoch seconds; null when it does not fit.',
       '* | eval t=strptime(ts, "%d/%m/%Y %H:%M:%S")',
+    ),
+  },
+  relative_time: tried({
+    min: 2,
+    max: 2,
+    type: 'num',
+    sql: (a) => {
+      if (a[1].text === undefined)
+        throw new SvcError('invalid_query', 'relative_time: the time modifier must be a quoted text such as "-1d@d"');
+      return `(epoch_us(${relativeTimeSql(asTimestamp(a[0]), a[1].text)}) / 1e6)`;
+    },
+    doc: doc(
+      'relative_time(t, modifier)',
+      'The time t (epoch seconds) moved by a Splunk time modifier such as "-1d@d" or "@w1" (UTC), in epoch seconds.',
+      '* | where _time >= relative_time(now(), "-1d@d")',
+    ),
+  }),
+  null: {
+    min: 0,
+    max: 0,
+    type: 'any',
+    sql: () => 'NULL',
+    doc: doc('null()', 'No value.', '* | eval user=if(user = "-", null(), user)'),
+  },
+  true: {
+    min: 0,
+    max: 0,
+    type: 'bool',
+    sql: () => 'TRUE',
+    doc: doc('true()', 'True.', '* | eval level=case(status >= 500, "error", true(), "ok")'),
+  },
+  false: {
+    min: 0,
+    max: 0,
+    type: 'bool',
+    sql: () => 'FALSE',
+    doc: doc('false()', 'False.', '* | where false()'),
+  },
+  in: {
+    min: 2,
+    max: 64,
+    type: 'bool',
+    sql: (a) => {
+      // numbers compare as numbers (in(status, 404, 500)), anything else as text
+      const numeric = a.slice(1).every((v) => v.type === 'num');
+      const conv = numeric ? toNum : toStr;
+      return `(${conv(a[0])} IN (${a.slice(1).map(conv).join(', ')}))`;
+    },
+    doc: doc('in(x, v1, …)', 'True when the value equals one of the values.', '* | where in(status, 404, 500)'),
+  },
+  cidrmatch: {
+    min: 2,
+    max: 2,
+    type: 'bool',
+    sql: (a) => cidrmatchSql(a[0], a[1]),
+    doc: doc(
+      'cidrmatch(cidr, ip)',
+      'True when the IPv4 address lies in the CIDR block (a quoted constant such as "10.0.0.0/8").',
+      '* | where cidrmatch("10.0.0.0/8", clientip)',
+    ),
+  },
+  urldecode: s1('url_decode', doc('urldecode(s)', 'The text with %XX escapes decoded.', '* | eval u=urldecode(uri)')),
+  md5: s1('md5', doc('md5(s)', 'The MD5 digest of the text, in hex.', '* | eval h=md5(message)')),
+  sha1: s1('sha1', doc('sha1(s)', 'The SHA-1 digest of the text, in hex.', '* | eval h=sha1(message)')),
+  sha256: s1('sha256', doc('sha256(s)', 'The SHA-256 digest of the text, in hex.', '* | eval h=sha256(message)')),
+  ...MV_FUNCTIONS,
+  mvfilter: {
+    min: 1,
+    max: 1,
+    type: 'list',
+    // compiled by expr.ts, which binds the field inside the condition to each value
+    sql: () => {
+      throw new Error('BUG: mvfilter compiles in expr.ts');
+    },
+    doc: doc(
+      'mvfilter(cond)',
+      'The values of the multivalue field the condition names for which it is true.',
+      '* | eval admins=mvfilter(match(users, "^adm"))',
     ),
   },
 };
@@ -284,6 +375,11 @@ export const FUNCTIONS: Record<string, FnDef> = {
 /** The values of case(cond1, v1, cond2, v2…); a last condition without a value has none. */
 function caseValues(a: ColRef[]): ColRef[] {
   return a.filter((_, i) => i % 2 === 1);
+}
+
+/** A value as a TIMESTAMP: a time as it is, else epoch seconds. */
+function asTimestamp(r: ColRef): string {
+  return r.type === 'time' ? r.sql : `make_timestamp(CAST(${toNum(r)} * 1e6 AS BIGINT))`;
 }
 
 export function compileCall(fn: string, args: ColRef[], nowMs: number): ColRef {

@@ -1,108 +1,29 @@
 import { doc, type ConstructDoc } from '../doc.js';
-import { describe, printIdent, type Token } from '../lexer.js';
+import { describe, printIdent, quoteString, type Token } from '../lexer.js';
 import type { Parser } from '../parser-api.js';
-import { toNum, toStr } from '../expr/coerce.js';
-import type { ColRef, ColType } from '../schema.js';
-import type { StageBuilder } from '../stages.js';
+import { compileExpr, exprFields, parseExpr, printExpr, type Expr } from '../expr/expr.js';
+import type { ColRef } from '../schema.js';
+import { pipeError, type StageBuilder } from '../stages.js';
+import { AGGS, quantile, type AggEnv, type AggSql } from './agg-functions.js';
 
-/** One aggregation of `stats` / `timechart`: `count`, `avg(bytes)`, `p95(ms) as slow`. */
+/**
+ * One aggregation of `stats` / `timechart`: `count`, `avg(bytes)`, `p95(ms) as slow`,
+ * `count(eval(status=404)) as "Not found"`, `values(*) as *`.
+ */
 export interface Agg {
   fn: string;
+  /** The field aggregated; `*` for every field (stats and eventstats, expanded when compiled). */
   field?: string;
+  /** `fn(eval(<expr>))`: the expression aggregated instead of a field. */
+  expr?: Expr;
   alias?: string;
 }
 
-type AggSql = { sql: string; type: ColType };
-
-/**
- * One aggregation: its reference entry and its SQL over the stage's column (`*` for bare count).
- * `over` follows the aggregate call itself (`count(x) OVER (…)`), so eventstats can run it as a
- * window function; stats gives ''.
- */
-interface AggDef {
-  doc: ConstructDoc;
-  sql(col: ColRef, over: string): AggSql;
-}
-
-const quantile = (col: ColRef, q: number, over: string): AggSql => ({
-  sql: `quantile_cont(${toNum(col)}, ${q})${over}`,
-  type: 'num',
-});
-const numeric =
-  (fn: string) =>
-  (col: ColRef, over: string): AggSql => ({ sql: `${fn}(${toNum(col)})${over}`, type: 'num' });
-/** min/max keep text and times as they are (text core fields, _time), else compare numbers. */
-const extreme =
-  (fn: string) =>
-  (col: ColRef, over: string): AggSql =>
-    col.type === 'time' || col.type === 'str'
-      ? { sql: `${fn}(${col.sql})${over}`, type: col.type }
-      : numeric(fn)(col, over);
-
-const AGGS: Record<string, AggDef> = {
-  count: {
-    doc: doc(
-      'count | count(field)',
-      'Counts the events, or with a field the events where it is not null.',
-      '* | stats count by host',
-    ),
-    sql: (col, over) => ({ sql: `count(${col.sql})${over}`, type: 'num' }),
-  },
-  sum: {
-    doc: doc('sum(field)', 'Adds up the numeric values of a field.', '* | stats sum(bytes) by host'),
-    sql: numeric('sum'),
-  },
-  avg: {
-    doc: doc(
-      'avg(field)',
-      'The mean of the numeric values of a field.',
-      '* | stats avg(duration_ms) as mean by service',
-    ),
-    sql: numeric('avg'),
-  },
-  min: {
-    doc: doc(
-      'min(field)',
-      'The smallest value: numeric, or text for text core fields and times.',
-      '* | stats min(_time) by host',
-    ),
-    sql: extreme('min'),
-  },
-  max: {
-    doc: doc(
-      'max(field)',
-      'The largest value: numeric, or text for text core fields and times.',
-      '* | stats max(bytes) by host',
-    ),
-    sql: extreme('max'),
-  },
-  dc: {
-    doc: doc('dc(field)', 'Counts the distinct values of a field.', '* | stats dc(user) by host'),
-    sql: (col, over) => ({ sql: `count(DISTINCT ${col.sql})${over}`, type: 'num' }),
-  },
-  values: {
-    doc: doc(
-      'values(field)',
-      'The distinct values of a field, sorted, at most 100.',
-      '* | stats values(status) by host',
-    ),
-    // Splunk's values(): distinct values, sorted, capped
-    sql: (col, over) => ({ sql: `list_slice(list_sort(list(DISTINCT ${toStr(col)})${over}), 1, 100)`, type: 'list' }),
-  },
-  median: {
-    doc: doc(
-      'median(field)',
-      'The middle value of a numeric field (the 50th percentile, interpolated).',
-      '* | stats median(duration_ms) by service',
-    ),
-    sql: (col, over) => quantile(col, 0.5, over),
-  },
-};
-
-const PERCENTILE = /^p([1-9][0-9]?)$/;
+/** p95 and Splunk's perc95: the same interpolated percentile. */
+const PERCENTILE = /^(?:p|perc)([1-9][0-9]?)$/;
 const PERCENTILE_DOC = doc(
-  'p<1-99>(field)',
-  'The Nth percentile of a numeric field (p50, p95, p99, any N from 1 to 99), interpolated between values.',
+  'p<1-99>(field) | perc<1-99>(field)',
+  'The Nth percentile of a numeric field (p50, p95, p99, any N from 1 to 99; perc95 is p95), interpolated between values.',
   '* | stats p95(duration_ms) by service',
 );
 
@@ -115,55 +36,209 @@ export function aggregationDocs(): ({ name: string } & ConstructDoc)[] {
   return [...Object.entries(AGGS).map(([name, d]) => ({ name, ...d.doc })), { name: 'p95', ...PERCENTILE_DOC }];
 }
 
-/** The output column of an aggregation: its alias, else `fn(field)` or `count`. */
+function argText(a: Agg): string | undefined {
+  if (a.expr) return `eval(${printExpr(a.expr)})`;
+  return a.field;
+}
+
+/** The output column of an aggregation: its alias, else `fn(field)`, `fn(eval(expr))` or `count`. */
 export function aggName(a: Agg): string {
-  return a.alias ?? (a.field === undefined ? a.fn : `${a.fn}(${a.field})`);
+  const arg = argText(a);
+  return a.alias ?? (arg === undefined ? a.fn : `${a.fn}(${arg})`);
+}
+
+/** Fields an aggregation reads (`*`: every field). */
+export function aggReads(a: Agg): string[] {
+  if (a.expr) return exprFields(a.expr);
+  return a.field === undefined ? [] : [a.field];
+}
+
+/** An alias: bare when it lexes as one identifier, else double-quoted as Splunk users write it. */
+function printAlias(name: string): string {
+  return /^[A-Za-z_@*][A-Za-z0-9_.@*]*$/.test(name) ? name : quoteString(name);
 }
 
 export function printAgg(a: Agg): string {
-  const base = a.field === undefined ? a.fn : `${a.fn}(${printIdent(a.field)})`;
-  return a.alias === undefined ? base : `${base} as ${printIdent(a.alias)}`;
+  const arg = a.expr ? `eval(${printExpr(a.expr)})` : a.field === undefined ? undefined : printArg(a.field);
+  const base = arg === undefined ? a.fn : `${a.fn}(${arg})`;
+  return a.alias === undefined ? base : `${base} as ${printAlias(a.alias)}`;
 }
 
-function parseAgg(p: Parser, t: Token): Agg {
+const printArg = (field: string) => (field === '*' ? '*' : printIdent(field));
+
+export interface AggParseOptions {
+  /** timechart: per_second… are allowed. */
+  timechart?: boolean;
+  /** stats, eventstats: `fn(*) as *` is allowed. */
+  wildcard?: boolean;
+}
+
+function parseAggArg(p: Parser, agg: Agg, opts: AggParseOptions): void {
+  const t = p.peek('expr');
+  if (t.kind === 'op' && t.text === '*') {
+    if (!opts.wildcard) throw p.fail(`cannot aggregate every field ("*") here: only stats and eventstats can`, t);
+    p.next('expr');
+    agg.field = '*';
+    return;
+  }
+  if (t.kind === 'ident' && t.raw.toLowerCase() === 'eval') {
+    p.next('expr');
+    const open = p.peek('expr');
+    if (open.kind !== 'op' || open.text !== '(' || open.pos !== t.pos + t.raw.length)
+      throw p.fail(`unexpected ${describe(open)}: missing "(" right after "eval"`, open);
+    p.next('expr');
+    agg.expr = p.nest(t, () => parseExpr(p));
+    p.expectOp(')', 'expr');
+    return;
+  }
+  agg.field = p.fieldName(`a field for "${agg.fn}"`);
+}
+
+/** `as name`, `as 'name'` or `as "Total Events"`. */
+function parseAlias(p: Parser): string {
+  const t = p.peek('expr');
+  if (t.kind === 'string') {
+    p.next('expr');
+    if (t.text === '') throw p.fail('missing text inside the name ""', t);
+    return t.text;
+  }
+  if (!(t.kind === 'op' && t.text === '*')) return gluedStars(p, p.fieldName(`a name after "as"`), t);
+  p.next('expr');
+  return gluedStars(p, '*', t);
+}
+
+/** A pattern alias such as `*`, `values_*` or `*_max`: name pieces and `*` written without spaces. */
+function gluedStars(p: Parser, name: string, first: Token): string {
+  let end = first.pos + name.length;
+  for (;;) {
+    const t = p.peek('expr');
+    if (t.pos !== end || !((t.kind === 'op' && t.text === '*') || (t.kind === 'ident' && !t.raw.startsWith("'"))))
+      return name;
+    p.next('expr');
+    name += t.text;
+    end = t.pos + t.raw.length;
+  }
+}
+
+function parseAgg(p: Parser, t: Token, opts: AggParseOptions): Agg {
   const fn = t.text.toLowerCase();
   if (t.kind !== 'ident' || !isAggName(fn))
     throw p.fail(
-      `unexpected ${describe(t)}: missing an aggregation (count, sum, avg, min, max, dc, values, p50, p95, p99)`,
+      `unexpected ${describe(t)}: missing an aggregation (count, sum, avg, min, max, dc, values, latest, p95, …)`,
       t,
     );
+  if (AGGS[fn]?.timechart && !opts.timechart) throw p.fail(`${describe(t)} is only valid in timechart`, t);
   const agg: Agg = { fn };
   const open = p.peek('expr');
   if (open.kind === 'op' && open.text === '(') {
     p.next('expr');
-    agg.field = p.fieldName(`a field for "${fn}"`);
+    parseAggArg(p, agg, opts);
     p.expectOp(')', 'expr');
   } else if (fn !== 'count') {
     throw p.fail(`unexpected ${describe(open)}: missing "(field)" after "${fn}"`, open);
   }
-  if (p.acceptKeyword('as')) agg.alias = p.fieldName(`a name after "as"`);
+  if (p.acceptKeyword('as')) agg.alias = parseAlias(p);
+  if (agg.field === '*' && agg.alias !== undefined && !agg.alias.includes('*'))
+    throw p.fail(`"${fn}(*)" makes one column per field: name them with a "*" in the alias ("as *")`, t);
+  if (agg.field !== '*' && agg.alias?.includes('*'))
+    throw p.fail(`"*" in the alias "${agg.alias}" stands for a field's name: use it with "${fn}(*)"`, t);
   return agg;
 }
 
 /** Aggregations separated by commas or spaces, up to `by` (or another of `stop`), `|` or the end. */
-export function parseAggs(p: Parser, stop: readonly string[] = []): Agg[] {
+export function parseAggs(p: Parser, stop: readonly string[] = [], opts: AggParseOptions = {}): Agg[] {
   const aggs: Agg[] = [];
   for (;;) {
     const t = p.peek('expr');
     if (t.kind === 'eof' || (t.kind === 'op' && t.text === '|')) break;
     if (t.kind === 'ident' && (t.raw.toLowerCase() === 'by' || stop.includes(t.raw.toLowerCase()))) break;
     if (aggs.length > 0 && p.acceptOp(',', 'expr')) continue;
-    aggs.push(parseAgg(p, p.next('expr')));
+    aggs.push(parseAgg(p, p.next('expr'), opts));
   }
   if (aggs.length === 0) throw p.fail(`unexpected ${describe(p.peek('expr'))}: missing an aggregation`, p.peek('expr'));
   return aggs;
 }
 
+/**
+ * `fn(*) [as *]`: one aggregation per field of the current stage that is not a `by` field, an
+ * internal one (`_time`, `__…`) or `message` (Splunk's `_raw`, which `*` leaves out as well).
+ */
+export function expandWildcards(aggs: Agg[], b: StageBuilder, by: string[]): Agg[] {
+  return aggs.flatMap((a) => {
+    if (a.field !== '*') return [a];
+    const fields = [...b.schema.keys()].filter(
+      (f) =>
+        !by.includes(f) && !f.startsWith('_') && f !== 'message' && (b.schema.get(f) !== 'list' || LIST_AGGS.has(a.fn)),
+    );
+    return fields.map((f) => ({ fn: a.fn, field: f, alias: a.alias?.replaceAll('*', f) }));
+  });
+}
+
+/** What aggregations' SQL may use beside `over` (agg-functions.ts). */
+export type AggStageEnv = Omit<AggEnv, 'over'>;
+
+/** True when one of the aggregations reads `_time` (latest, earliest and their _time forms). */
+export function needsTime(aggs: Agg[]): boolean {
+  return aggs.some((a) => AGGS[a.fn]?.needs === 'time');
+}
+
+/**
+ * Prepares the stage for the aggregations: when one needs the row order (first, last, list), a
+ * stage numbering the rows in the current order; returns what their SQL may use (AggEnv without
+ * `over`). `spanSecs`: timechart's bucket width.
+ */
+export function prepareAggs(pipe: string, aggs: Agg[], b: StageBuilder, spanSecs = 0, seq?: string): AggStageEnv {
+  const needs = new Set(aggs.map((a) => AGGS[a.fn]?.needs));
+  if (needsTime(aggs) && b.schema.get('_time') !== 'time')
+    throw pipeError(
+      pipe,
+      'latest, earliest and their _time forms need the event time _time, which an earlier pipe removed',
+    );
+  if (needs.has('order') && seq === undefined) {
+    seq = `__aggseq${b.ctes.length}`;
+    b.push(`SELECT *, row_number() OVER (${b.orderBy()}) AS ${seq} FROM ${b.cur}`);
+  }
+  return { seq: seq ?? 'NULL', time: b.col('_time'), spanSecs };
+}
+
+/** The aggregations that take a multivalue (list) field: the rest would read it as one text. */
+const LIST_AGGS: ReadonlySet<string> = new Set([
+  'count',
+  'values',
+  'list',
+  'first',
+  'last',
+  'latest',
+  'earliest',
+  'latest_time',
+  'earliest_time',
+]);
+
+/**
+ * Throws when a `by` field is a multivalue: Splunk counts each of its values in its own group,
+ * which svc does not do yet (a group would be the whole list).
+ */
+export function checkGroupable(pipe: string, b: StageBuilder, by: string[]): void {
+  const mv = by.find((f) => b.schema.get(f) === 'list');
+  if (mv !== undefined)
+    throw pipeError(pipe, `cannot group by the multivalue field "${mv}" (one group per value is not supported)`);
+}
+
 /** SQL of one aggregation over the current stage, with its result type; `over` makes it a window function. */
-export function aggSql(a: Agg, b: StageBuilder, over = ''): AggSql {
-  const col: ColRef = a.field === undefined ? { sql: '*', type: 'any' } : b.col(a.field);
+export function aggSql(a: Agg, b: StageBuilder, env: AggStageEnv, over = ''): AggSql {
+  let col: ColRef = { sql: '*', type: 'any' };
+  if (a.expr) col = compileExpr(a.expr, b);
+  else if (a.field !== undefined) col = b.col(a.field);
+  // a condition only counts: sum(eval(x>1)) has no meaning in Splunk either
+  if (col.type === 'bool' && a.fn !== 'count')
+    throw pipeError(a.fn, `cannot aggregate a condition (true/false): count(eval(…)) counts where it is true`);
+  if (col.type === 'list' && !LIST_AGGS.has(a.fn))
+    throw pipeError(
+      a.fn,
+      `cannot aggregate the multivalue field "${a.field ?? ''}": ${[...LIST_AGGS].join(', ')} take one`,
+    );
   const pm = PERCENTILE.exec(a.fn);
   if (pm) return quantile(col, Number(pm[1]) / 100, over);
   if (!Object.hasOwn(AGGS, a.fn)) throw new Error(`BUG: unknown aggregation ${a.fn}`);
-  return AGGS[a.fn].sql(col, over);
+  return AGGS[a.fn].sql(col, { ...env, over });
 }

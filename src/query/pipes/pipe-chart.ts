@@ -5,7 +5,19 @@ import type { Parser } from '../parser-api.js';
 import type { ColRef, Schema } from '../schema.js';
 import { ident } from '../sql.js';
 import { ascending, checkDistinct, type StageBuilder } from '../stages.js';
-import { aggName, aggSql, parseAggs, printAgg, type Agg } from './aggregations.js';
+import {
+  aggName,
+  checkGroupable,
+  aggReads,
+  aggSql,
+  needsTime,
+  parseAggs,
+  prepareAggs,
+  printAgg,
+  type Agg,
+  type AggStageEnv,
+} from './aggregations.js';
+import { compileExpr, printExpr } from '../expr/expr.js';
 import { printListName } from './field-names.js';
 import type { PipeDef } from './pipe.js';
 import { PipeOptions } from './pipe-options.js';
@@ -82,38 +94,64 @@ function printChart(n: ChartPipe): string {
 }
 
 /** The aggregations as SELECT items over the current stage, their types into `schema`. */
-function aggItems(n: ChartPipe, b: StageBuilder, schema: Schema): string[] {
+function aggItems(n: ChartPipe, b: StageBuilder, schema: Schema, env: AggStageEnv): string[] {
   return n.aggs.map((a) => {
-    const s = aggSql(a, b);
+    const s = aggSql(a, b, env);
     schema.set(aggName(a), s.type);
     return `${s.sql} AS ${ident(aggName(a))}`;
   });
 }
 
 /**
+ * The values the aggregations read (fields, eval expressions) as columns `__f0`…, and the
+ * aggregations rewritten to read them.
+ */
+function chartInputs(n: ChartPipe, b: StageBuilder): { inputs: ColRef[]; aggs: Agg[] } {
+  const keys: string[] = [];
+  const inputs: ColRef[] = [];
+  const inputOf = (key: string, col: () => ColRef) => {
+    let i = keys.indexOf(key);
+    if (i < 0) {
+      i = keys.push(key) - 1;
+      inputs.push(col());
+    }
+    return `__f${i}`;
+  };
+  const aggs = n.aggs.map((a): Agg => {
+    if (a.expr) {
+      const e = a.expr;
+      return { fn: a.fn, field: inputOf(`eval ${printExpr(e)}`, () => compileExpr(e, b)), alias: a.alias };
+    }
+    return a.field === undefined ? a : { ...a, field: inputOf(a.field, () => b.col(a.field!)) };
+  });
+  return { inputs, aggs };
+}
+
+/**
  * The rows (x, y, aggregations). y is text (it names columns). With a limit, y values are ranked
  * by the total over x of the first aggregation, then events are grouped again under their rank's
  * name, so that OTHER's cells are the aggregation over its events (an average of averages would
- * be wrong). The first stage keeps only x, y and the fields the aggregations read, under names of
- * its own (`__f0`…), so that the helper columns cannot meet a user field called `__x`.
+ * be wrong). The first stage keeps only x, y and the values the aggregations read, under names of
+ * its own (`__f0`…), so that the helper columns cannot meet a user field called `__x`; and the row
+ * number and `_time` when an aggregation needs them (first, latest…).
  */
-function compileBy(n: ChartPipe & { by: string }, b: StageBuilder, x: ColRef): void {
+export function compileBy(n: ChartPipe & { by: string }, b: StageBuilder, x: ColRef, env: AggStageEnv): void {
   const y = b.col(n.by);
-  const inputs = [...new Set(n.aggs.flatMap((a) => (a.field === undefined ? [] : [a.field])))];
-  const aggs = n.aggs.map((a) => (a.field === undefined ? a : { ...a, field: `__f${inputs.indexOf(a.field)}` }));
+  const { inputs, aggs } = chartInputs(n, b);
+  const carry = [...(env.seq === 'NULL' ? [] : [env.seq]), ...(needsTime(n.aggs) ? [env.time.sql] : [])];
   const where = [`${x.sql} IS NOT NULL`, ...(n.usenull ? [] : [`${y.sql} IS NOT NULL`])];
   const yText = n.usenull ? `coalesce(${toStr(y)}, 'NULL')` : toStr(y);
-  const select = [`${x.sql} AS __x`, `${yText} AS __y`, ...inputs.map((f, i) => `${b.col(f).sql} AS __f${i}`)];
+  const select = [`${x.sql} AS __x`, `${yText} AS __y`, ...inputs.map((c, i) => `${c.sql} AS __f${i}`), ...carry];
   b.push(
     `SELECT ${select.join(', ')} FROM ${b.cur} WHERE ${where.join(' AND ')}`,
-    new Map(inputs.map((f, i) => [`__f${i}`, b.col(f).type])),
+    new Map(inputs.map((c, i) => [`__f${i}`, c.type])),
   );
   const events = b.cur;
   let from = events;
   let yOut = '__y';
   let keep = '';
   if (n.limit > 0) {
-    const first = aggSql(aggs[0], b);
+    const first = aggSql(aggs[0], b, env);
     const weight = first.type === 'num' ? first.sql : 'count(*)';
     const cells = `SELECT __y, ${weight} AS __w FROM ${events} GROUP BY __x, __y`;
     b.push(
@@ -129,7 +167,7 @@ function compileBy(n: ChartPipe & { by: string }, b: StageBuilder, x: ColRef): v
   ]);
   const items = [`__x AS ${ident(n.over)}`, `${yOut} AS ${ident(n.by)}`];
   aggs.forEach((a, i) => {
-    const s = aggSql(a, b);
+    const s = aggSql(a, b, env);
     items.push(`${s.sql} AS ${ident(aggName(n.aggs[i]))}`);
     schema.set(aggName(n.aggs[i]), s.type);
   });
@@ -145,7 +183,7 @@ export const chartPipe: PipeDef<ChartPipe> = {
   ),
   parse: parseChart,
   print: printChart,
-  reads: (n) => [n.over, ...(n.by === undefined ? [] : [n.by]), ...n.aggs.flatMap((a) => (a.field ? [a.field] : []))],
+  reads: (n) => [n.over, ...(n.by === undefined ? [] : [n.by]), ...n.aggs.flatMap(aggReads)],
   writes: () => 'all',
   compile(n, b) {
     b.markMatched();
@@ -154,13 +192,15 @@ export const chartPipe: PipeDef<ChartPipe> = {
       [n.over, ...(n.by === undefined ? [] : [n.by]), ...n.aggs.map(aggName)],
       'name an aggregation with "as"',
     );
+    checkGroupable('chart', b, [n.over, ...(n.by === undefined ? [] : [n.by])]);
+    const env = prepareAggs('chart', n.aggs, b);
     const x = b.col(n.over);
     if (n.by === undefined) {
       const schema: Schema = new Map([[n.over, x.type]]);
-      const select = [`${x.sql} AS ${ident(n.over)}`, ...aggItems(n, b, schema)];
+      const select = [`${x.sql} AS ${ident(n.over)}`, ...aggItems(n, b, schema, env)];
       b.push(`SELECT ${select.join(', ')} FROM ${b.cur} WHERE ${x.sql} IS NOT NULL GROUP BY 1`, schema);
     } else {
-      compileBy({ ...n, by: n.by }, b, x);
+      compileBy({ ...n, by: n.by }, b, x, env);
       b.timechart = {
         spanSecs: 0,
         over: n.over,

@@ -4,11 +4,21 @@ import { compileExpr, exprFields, parseExpr, printExpr, type Expr } from '../exp
 import { pipeError } from '../stages.js';
 import { toTime } from '../expr/coerce.js';
 import type { PipeDef } from './pipe.js';
+import type { Parser } from '../parser-api.js';
 
 /** `eval name=<expr>[, name=<expr>]`: computes fields in order; a later one may use an earlier one. */
 export interface EvalPipe {
   kind: 'eval';
   assignments: { name: string; expr: Expr }[];
+}
+
+/** The field an assignment sets: a name, `'quoted name'` or, as Splunk also reads it, `"quoted name"`. */
+function assignedName(p: Parser): string {
+  const t = p.peek('expr');
+  if (t.kind !== 'string') return p.fieldName('a field name to assign');
+  p.next('expr');
+  if (t.text === '') throw p.fail('missing text inside the field name ""', t);
+  return t.text;
 }
 
 export const evalPipe: PipeDef<EvalPipe> = {
@@ -21,7 +31,7 @@ export const evalPipe: PipeDef<EvalPipe> = {
   parse(p) {
     const assignments: EvalPipe['assignments'] = [];
     do {
-      const name = p.fieldName('a field name to assign');
+      const name = assignedName(p);
       const eq = p.peek('expr');
       if (eq.kind !== 'op' || eq.text !== '=')
         throw p.fail(`unexpected ${describe(eq)}: missing "=" after "${name}"`, eq);

@@ -1,6 +1,6 @@
 import { doc } from '../doc.js';
 import { checkDistinct } from '../stages.js';
-import { aggName, parseAggs, printAgg, type Agg } from './aggregations.js';
+import { aggName, checkGroupable, aggReads, expandWildcards, parseAggs, printAgg, type Agg } from './aggregations.js';
 import { printListNames } from './field-names.js';
 import type { PipeDef } from './pipe.js';
 import { addWindowAggs } from './window-aggs.js';
@@ -23,17 +23,19 @@ export const eventstatsPipe: PipeDef<EventstatsPipe> = {
     '* | eventstats avg(duration_ms) as mean by host | where duration_ms > 2 * mean',
   ),
   parse(p) {
-    const aggs = parseAggs(p);
+    const aggs = parseAggs(p, [], { wildcard: true });
     const by = p.acceptKeyword('by') ? p.fieldList('a field after "by"') : [];
     return { kind: 'eventstats', aggs, by };
   },
   print: (n) => `eventstats ${n.aggs.map(printAgg).join(', ')}${n.by.length ? ` by ${printListNames(n.by)}` : ''}`,
-  reads: (n) => [...n.by, ...n.aggs.flatMap((a) => (a.field ? [a.field] : []))],
+  reads: (n) => (n.aggs.some((a) => a.field === '*') ? '*' : [...n.by, ...n.aggs.flatMap(aggReads)]),
   writes: (n) => n.aggs.map(aggName),
   compile(n, b) {
-    checkDistinct('eventstats', [...n.by, ...n.aggs.map(aggName)], 'name an aggregation with "as"');
+    const aggs = expandWildcards(n.aggs, b, n.by);
+    checkGroupable('eventstats', b, n.by);
+    checkDistinct('eventstats', [...n.by, ...aggs.map(aggName)], 'name an aggregation with "as"');
     const keys = n.by.map((f) => b.col(f).sql);
     const over = keys.length ? ` OVER (PARTITION BY ${keys.join(', ')})` : ' OVER ()';
-    addWindowAggs(b, n.aggs, n.by, over);
+    addWindowAggs('eventstats', b, aggs, n.by, over);
   },
 };

@@ -4,6 +4,7 @@ import { CORE_NAMES } from '../schema.js';
 import { ident, str } from '../sql.js';
 import { printListNames } from './field-names.js';
 import type { PipeDef } from './pipe.js';
+import type { Parser } from '../parser-api.js';
 
 /**
  * `fillnull [value=X] [field, …]`: gives fields without a value one (default 0), the named fields
@@ -15,6 +16,19 @@ export interface FillnullPipe {
   fields: string[];
 }
 
+/** `value=X` when it comes next. */
+function parseValue(p: Parser): string | undefined {
+  const t = p.peek('expr');
+  if (t.kind !== 'ident' || t.raw.toLowerCase() !== 'value') return undefined;
+  p.next('expr');
+  p.expectOp('=', 'expr');
+  const minus = p.acceptOp('-', 'expr');
+  const v = p.next('expr');
+  if (minus ? v.kind !== 'number' : v.kind !== 'string' && v.kind !== 'number' && v.kind !== 'ident')
+    throw p.fail(`unexpected ${describe(v)}: missing a value after "value="`, v);
+  return minus ? `-${v.text}` : v.text;
+}
+
 export const fillnullPipe: PipeDef<FillnullPipe> = {
   name: 'fillnull',
   doc: doc(
@@ -23,19 +37,16 @@ export const fillnullPipe: PipeDef<FillnullPipe> = {
     '* | fillnull value="n/a" user, session',
   ),
   parse(p) {
-    let value = '0';
-    const t = p.peek('expr');
-    if (t.kind === 'ident' && t.raw.toLowerCase() === 'value') {
-      p.next('expr');
-      p.expectOp('=', 'expr');
-      const minus = p.acceptOp('-', 'expr');
-      const v = p.next('expr');
-      if (minus ? v.kind !== 'number' : v.kind !== 'string' && v.kind !== 'number' && v.kind !== 'ident')
-        throw p.fail(`unexpected ${describe(v)}: missing a value after "value="`, v);
-      value = minus ? `-${v.text}` : v.text;
-    }
-    const fields = p.atPipeEnd() ? [] : p.fieldList('a field name');
-    return { kind: 'fillnull', value, fields };
+    // value= before the fields or, as Splunk also takes it, after them
+    let value = parseValue(p);
+    const fields = p.atPipeEnd()
+      ? []
+      : p.fieldList('a field name', { stop: ['value'], allowEmpty: value !== undefined });
+    const after = p.peek('expr');
+    const later = parseValue(p);
+    if (later !== undefined && value !== undefined) throw p.fail(`${describe(after)} is given twice`, after);
+    value ??= later;
+    return { kind: 'fillnull', value: value ?? '0', fields };
   },
   print: (n) =>
     `fillnull${n.value === '0' ? '' : ` value=${/^-?\d+(\.\d+)?$/.test(n.value) ? n.value : quoteString(n.value)}`}${n.fields.length ? ` ${printListNames(n.fields)}` : ''}`,

@@ -1,10 +1,11 @@
 import { doc } from '../doc.js';
 import { toNum, toStr } from '../expr/coerce.js';
 import type { ColRef } from '../schema.js';
-import { str } from '../sql.js';
+import { ipNumber } from '../expr/ip.js';
 import type { OrderKey } from '../stages.js';
 import { printListName } from './field-names.js';
 import type { PipeDef } from './pipe.js';
+import type { Parser } from '../parser-api.js';
 
 /** Splunk's sort functions: how a key's values compare. */
 export const SORT_FNS = ['num', 'str', 'ip'] as const;
@@ -22,16 +23,6 @@ export interface SortPipe {
   keys: { field: string; desc: boolean; fn?: SortFn }[];
 }
 
-/** One octet 0-255 without leading zeros, so that only real dotted quads get an address order. */
-const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
-const IPV4 = `${OCTET}(?:\\.${OCTET}){3}`;
-
-/** An IPv4 address as a number (NULL for anything else), e.g. 10.0.0.2 < 10.0.0.10. */
-function ipNumber(text: string): string {
-  const octet = (i: number) => `CAST(split_part(${text}, '.', ${i}) AS BIGINT)`;
-  return `CASE WHEN regexp_full_match(${text}, ${str(IPV4)}) THEN ((${octet(1)} * 256 + ${octet(2)}) * 256 + ${octet(3)}) * 256 + ${octet(4)} END`;
-}
-
 /** The ORDER BY expressions of one key, in priority order. */
 function keySql(c: ColRef, fn: SortFn | undefined): string[] {
   if (fn === 'num') return [toNum(c)];
@@ -47,20 +38,42 @@ function printKey(k: SortPipe['keys'][number]): string {
   return `${k.desc ? '-' : ''}${k.fn ? `${k.fn}(${name})` : name}`;
 }
 
+/** `N` or `limit=N` before the keys; 0 (Splunk: every row) is no limit. */
+function parseLimit(p: Parser): number | undefined {
+  const t = p.peek('expr');
+  if (t.kind === 'ident' && t.raw.toLowerCase() === 'limit') {
+    p.next('expr');
+    p.expectOp('=', 'expr');
+  } else if (!p.intAhead()) return undefined;
+  if (p.peek('expr').text === '0') {
+    p.next('expr');
+    return undefined;
+  }
+  return p.positiveInt('a row count');
+}
+
 export const sortPipe: PipeDef<SortPipe> = {
   name: 'sort',
   doc: doc(
-    'sort [N] [-]<field>[, [-]<field>…]',
-    'Orders the rows by the fields (- for descending, num(), str() or ip() to say how to compare) and with N keeps the first N.',
+    'sort [N|limit=N] [-]<field>[, [-]<field>…] [desc]',
+    'Orders the rows by the fields (- for descending, num(), str() or ip() to say how to compare, desc at the end reverses all) and with N (not 0) keeps the first N.',
     '* | stats count by host | sort -count',
   ),
   parse(p) {
-    const limit = p.intAhead() ? p.positiveInt('a row count') : undefined;
+    const limit = parseLimit(p);
     const items = p.listItems('a field to sort by', { signs: true, fns: [...SORT_FNS] });
+    // Splunk's trailing `desc` reverses the whole order (`sort count desc`, `sort -count desc`)
+    const last = items[items.length - 1];
+    const reverse = items.length > 1 && last.name.toLowerCase() === 'desc' && last.sign === '' && !last.fn;
+    if (reverse) items.pop();
     return {
       kind: 'sort',
       limit,
-      keys: items.map((i) => ({ field: i.name, desc: i.sign === '-', ...(i.fn ? { fn: i.fn as SortFn } : {}) })),
+      keys: items.map((i) => ({
+        field: i.name,
+        desc: (i.sign === '-') !== reverse,
+        ...(i.fn ? { fn: i.fn as SortFn } : {}),
+      })),
     };
   },
   print: (n) => `sort ${n.limit !== undefined ? `${n.limit} ` : ''}${n.keys.map(printKey).join(', ')}`,

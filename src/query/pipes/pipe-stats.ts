@@ -3,7 +3,17 @@ import type { Parser } from '../parser-api.js';
 import type { Schema } from '../schema.js';
 import { ident } from '../sql.js';
 import { ascending, checkDistinct } from '../stages.js';
-import { aggName, aggSql, parseAggs, printAgg, type Agg } from './aggregations.js';
+import {
+  aggName,
+  checkGroupable,
+  aggReads,
+  aggSql,
+  expandWildcards,
+  parseAggs,
+  prepareAggs,
+  printAgg,
+  type Agg,
+} from './aggregations.js';
 import { printListNames } from './field-names.js';
 import type { PipeDef } from './pipe.js';
 
@@ -22,16 +32,19 @@ export const statsPipe: PipeDef<StatsPipe> = {
     '* | stats count by host',
   ),
   parse(p: Parser): StatsPipe {
-    const aggs = parseAggs(p);
+    const aggs = parseAggs(p, [], { wildcard: true });
     const by = p.acceptKeyword('by') ? p.fieldList('a field after "by"') : [];
     return { kind: 'stats', aggs, by };
   },
   print: (n) => `stats ${n.aggs.map(printAgg).join(', ')}${n.by.length ? ` by ${printListNames(n.by)}` : ''}`,
-  reads: (n) => [...n.by, ...n.aggs.flatMap((a) => (a.field ? [a.field] : []))],
+  reads: (n) => (n.aggs.some((a) => a.field === '*') ? '*' : [...n.by, ...n.aggs.flatMap(aggReads)]),
   writes: () => 'all',
   compile(n, b) {
     b.markMatched();
-    checkDistinct('stats', [...n.by, ...n.aggs.map(aggName)], 'name an aggregation with "as"');
+    const aggs = expandWildcards(n.aggs, b, n.by);
+    checkGroupable('stats', b, n.by);
+    checkDistinct('stats', [...n.by, ...aggs.map(aggName)], 'name an aggregation with "as"');
+    const env = prepareAggs('stats', aggs, b);
     const schema: Schema = new Map();
     const select: string[] = [];
     for (const f of n.by) {
@@ -39,8 +52,8 @@ export const statsPipe: PipeDef<StatsPipe> = {
       select.push(`${c.sql} AS ${ident(f)}`);
       schema.set(f, c.type);
     }
-    for (const a of n.aggs) {
-      const s = aggSql(a, b);
+    for (const a of aggs) {
+      const s = aggSql(a, b, env);
       select.push(`${s.sql} AS ${ident(aggName(a))}`);
       schema.set(aggName(a), s.type);
     }

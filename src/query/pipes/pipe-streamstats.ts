@@ -1,7 +1,7 @@
 import { doc } from '../doc.js';
 import type { Parser } from '../parser-api.js';
 import { checkDistinct, type StageBuilder } from '../stages.js';
-import { aggName, parseAggs, printAgg, type Agg } from './aggregations.js';
+import { aggName, checkGroupable, aggReads, parseAggs, printAgg, type Agg } from './aggregations.js';
 import { printListNames } from './field-names.js';
 import type { PipeDef } from './pipe.js';
 import { PipeOptions } from './pipe-options.js';
@@ -92,13 +92,14 @@ export const streamstatsPipe: PipeDef<StreamstatsPipe> = {
   ),
   parse: parseStreamstats,
   print: printStreamstats,
-  reads: (n) => [...n.by, ...n.aggs.flatMap((a) => (a.field ? [a.field] : []))],
+  reads: (n) => [...n.by, ...n.aggs.flatMap(aggReads)],
   writes: (n) => n.aggs.map(aggName),
   compile(n, b) {
+    checkGroupable('streamstats', b, n.by);
     checkDistinct('streamstats', [...n.by, ...n.aggs.map(aggName)], 'name an aggregation with "as"');
     const keys = n.by.map((f) => b.col(f).sql);
     const seq = numberRows(b);
     const over = ` OVER (${keys.length ? `PARTITION BY ${keys.join(', ')} ` : ''}ORDER BY ${seq} ${frameSql(n)})`;
-    addWindowAggs(b, n.aggs, n.by, over);
+    addWindowAggs('streamstats', b, n.aggs, n.by, over, seq);
   },
 };

@@ -1,10 +1,12 @@
 import { doc } from '../doc.js';
 import type { Parser } from '../parser-api.js';
+import { describe } from '../lexer.js';
 import type { Schema } from '../schema.js';
 import { ident } from '../sql.js';
 import { ascending, checkDistinct, type StageBuilder } from '../stages.js';
 import { printListNames } from './field-names.js';
 import type { PipeDef } from './pipe.js';
+import { checkGroupable } from './aggregations.js';
 
 /**
  * `top [N] f[, g] [by h]` and `rare [N] f[, g] [by h]`: the N (default 10) most / least common value
@@ -21,13 +23,20 @@ export interface TopPipe {
 function parseTop(kind: 'top' | 'rare') {
   return (p: Parser): TopPipe => {
     let limit: number | undefined;
-    if (p.intAhead()) limit = p.positiveInt('a row count');
-    else if (p.acceptKeyword('limit')) {
+    const readLimit = () => {
+      const t = p.peek('expr');
+      if (!p.acceptKeyword('limit')) return;
+      if (limit !== undefined) throw p.fail(`${describe(t)} is given twice`, t);
       p.expectOp('=', 'expr');
       limit = p.positiveInt('a row count');
-    }
-    const fields = p.fieldList('a field name', { stop: ['by'] });
-    const by = p.acceptKeyword('by') ? p.fieldList('a field after "by"') : [];
+    };
+    if (p.intAhead()) limit = p.positiveInt('a row count');
+    else readLimit();
+    // Splunk takes limit= after the fields too: `top uri limit=5`, `top uri by host limit=5`
+    const fields = p.fieldList('a field name', { stop: ['by', 'limit'] });
+    readLimit();
+    const by = p.acceptKeyword('by') ? p.fieldList('a field after "by"', { stop: ['limit'] }) : [];
+    readLimit();
     return { kind, limit, fields, by };
   };
 }
@@ -35,6 +44,7 @@ function parseTop(kind: 'top' | 'rare') {
 function compileTop(n: TopPipe, b: StageBuilder): void {
   b.markMatched();
   const names = [...n.by, ...n.fields];
+  checkGroupable(n.kind, b, names);
   checkDistinct(
     n.kind,
     [...names, 'count', 'percent'],

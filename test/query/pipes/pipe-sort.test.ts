@@ -15,6 +15,8 @@ describe('the sort pipe', () => {
       ['x | sort NUM(a)', 'x | sort num(a)'],
       ['x | sort +num(a),-str("b c")', 'x | sort num(a), -str("b c")'],
       ['x | sort -"a b",+"c"', 'x | sort -"a b", c'],
+      // Splunk's detached sign applies to the next field
+      ['x | sort - "x"', 'x | sort -x'],
     ],
     rejected: [
       ['a | sort foo(x)', 'unknown sort function "foo": want num, str or ip', 9],
@@ -23,7 +25,6 @@ describe('the sort pipe', () => {
       ['a | sort num(x', 'unexpected end of query: missing ")"', 14],
       ['a | sort num(x y)', 'unexpected "y": missing ")"', 15],
       ['a | sort num(x)y', 'unexpected "y": missing a space or comma before it', 15],
-      ['a | sort - "x"', 'unexpected "-": missing a field to sort by', 9],
       ['a | sort num("")', 'missing text inside the field name ""', 13],
       ['a | sort', 'missing a field to sort by', 8],
     ],

@@ -22,7 +22,7 @@ describe('the stats pipe', () => {
       ['a | stats', 'unexpected end of query: missing an aggregation', 9],
       [
         'a | stats bogus',
-        'unexpected "bogus": missing an aggregation (count, sum, avg, min, max, dc, values, p50, p95, p99)',
+        'unexpected "bogus": missing an aggregation (count, sum, avg, min, max, dc, values, latest, p95, …)',
         10,
       ],
       ['a | stats sum', 'unexpected end of query: missing "(field)" after "sum"', 13],

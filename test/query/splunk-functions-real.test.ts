@@ -371,6 +371,10 @@ describe(
         '* | where cidrmatch("66.249.0.0/16", clientip) AND in(status, 200, 304) AND true() | stats count',
       );
       assert.deepEqual(t.rows, [[rows.filter((r) => inBlock(r.clientip) && [200, 304].includes(r.status)).length]]);
+      const notIn = await table('* | where NOT method IN ("GET", "HEAD") AND status IN (200, 404) | stats count');
+      assert.deepEqual(notIn.rows, [
+        [rows.filter((r) => !['GET', 'HEAD'].includes(r.method) && [200, 404].includes(r.status)).length],
+      ]);
     });
 
     it('extracts every match with rex max_match and replaces text with mode=sed', async () => {

@@ -69,6 +69,10 @@ export function parseExpr(p: Parser, minPrec = 1, chain = { ops: 0 }): Expr {
         `unexpected ${describe(t)}: Splunk's boolean operators are written in capitals (${t.raw.toUpperCase()})`,
         t,
       );
+    if (t.kind === 'ident' && t.raw.toLowerCase() === 'in' && minPrec <= IN_PREC) {
+      left = parseIn(p, left, chain);
+      continue;
+    }
     const op = binaryOp(t);
     if (!op || PREC[op] < minPrec) return left;
     if (++chain.ops > MAX_OPERATORS)
@@ -77,6 +81,25 @@ export function parseExpr(p: Parser, minPrec = 1, chain = { ops: 0 }): Expr {
     const right = parseExpr(p, PREC[op] + 1, chain);
     left = { kind: 'binary', op, left, right };
   }
+}
+
+/** Splunk's `x IN (a, b)` in where and eval, a comparison: the call in(x, a, b). */
+const IN_PREC = 4;
+
+function parseIn(p: Parser, left: Expr, chain: { ops: number }): Expr {
+  const t = p.next('expr');
+  if (++chain.ops > MAX_OPERATORS)
+    throw p.fail(`cannot chain more than ${MAX_OPERATORS} operators in one expression: simplify it`, t);
+  p.expectOp('(', 'expr');
+  const args = [left];
+  p.nest(t, () => {
+    do args.push(parseExpr(p, 1, chain));
+    while (p.acceptOp(',', 'expr'));
+    p.expectOp(')', 'expr');
+  });
+  if (args.length > FUNCTIONS.in.max)
+    throw parseError(`"IN" takes at most ${FUNCTIONS.in.max - 1} values, not ${args.length - 1}`, t.pos, t.raw);
+  return { kind: 'call', fn: 'in', args };
 }
 
 /** `chain` counts the binary operators of the whole expression, inside parentheses and calls too. */

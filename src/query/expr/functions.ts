@@ -330,7 +330,8 @@ export const FUNCTIONS: Record<string, FnDef> = {
   },
   in: {
     min: 2,
-    max: 64,
+    // `x IN (…)` lists can be long (host lists); the search part allows 1,000 terms
+    max: 1000,
     type: 'bool',
     sql: (a) => {
       // numbers compare as numbers (in(status, 404, 500)), anything else as text

@@ -101,6 +101,8 @@ describe('Splunk eval functions and operators', () => {
       ['* | eval combined=a."-".b', '* | eval combined=a . "-" . b'],
       ['* | eval combined=max_size_kb."-".current_size_kb', '* | eval combined=max_size_kb . "-" . current_size_kb'],
       ['* | eval x=a.b', '* | eval x=a.b'],
+      ['* | where NOT new_ace IN ("a", "b")', '* | where NOT in(new_ace, "a", "b")'],
+      ['* | where status in (404, 500) AND x=1', '* | where in(status, 404, 500) AND x = 1'],
     ],
     rejected: [
       ['a | where x=1 and y=2', 'unexpected "and": Splunk\'s boolean operators are written in capitals (AND)', 14],
@@ -110,6 +112,8 @@ describe('Splunk eval functions and operators', () => {
         19,
       ],
       ['a | eval t=true(1)', 'function "true" takes 0 arguments, not 1', 11],
+      ['a | where x IN ()', 'unexpected ")": missing a value, field or function', 16],
+      ['a | where x IN 1', 'unexpected "1": missing "("', 15],
     ],
   });
 });

@@ -237,6 +237,36 @@ describe(
       }
     });
 
+    it('takes field patterns in stats, LIKE, lower-case and/or, trim with characters and mvmap', async () => {
+      const t = await table('* | stats max(b*) as max_b* by method');
+      assert.deepEqual(t.columns, ['method', 'max_bytes']);
+      for (const [method, mine] of groupBy(rows, (r) => r.method)) {
+        const sizes = mine.flatMap((r) => (r.bytes === undefined ? [] : [r.bytes]));
+        assert.equal(t.rows.find((r) => r[0] === method)?.[1] ?? null, sizes.length ? Math.max(...sizes) : null);
+      }
+      const like = await table(
+        '* | where uri LIKE "/presentations/%" and (status = 200 or status = 304) | stats count',
+      );
+      assert.deepEqual(like.rows, [
+        [rows.filter((r) => r.uri.startsWith('/presentations/') && [200, 304].includes(r.status)).length],
+      ]);
+      const r = await search(
+        '* | head 100 | eval t=trim(uri, "/"), parts=split(uri, "/"), upper=mvmap(parts, if(len(parts) > 0, upper(parts), null()))',
+      );
+      for (const e of r.events) {
+        const uri = e.fields.uri as string | undefined;
+        if (uri === undefined) continue;
+        assert.equal(e.fields.t, uri.replace(/^\/+|\/+$/g, ''));
+        const up = uri
+          .split('/')
+          .filter((x) => x.length > 0)
+          .map((x) => x.toUpperCase());
+        assert.deepEqual(e.fields.upper ?? null, up.length ? up : null);
+      }
+      const after = await search('* | head 20 | rex field=clientip "(?<octet>\\d+)" max_match=3');
+      for (const e of after.events) assert.deepEqual(e.fields.octet, String(e.fields.clientip).split('.').slice(0, 3));
+    });
+
     it('runs the new aggregations in chart and streamstats too', async () => {
       const t = await table('* | chart count(eval(bytes > 10000)) as big, latest(uri) as newest over method');
       for (const [method, mine] of groupBy(rows, (r) => r.method)) {

@@ -39,19 +39,18 @@ const PREC: Record<BinaryOp, number> = {
 const NOT_PREC = 3;
 const NEG_PREC = 7;
 
+/**
+ * The operator a token is where one is due. `and`/`or` in any case: Splunk's eval and where read
+ * them so (its own detections write `where failures >= 5 and methods >= 1`); only the search part
+ * wants capitals. A quoted `'and'` is a field.
+ */
 function binaryOp(t: Token): BinaryOp | undefined {
-  if (t.kind === 'ident' && (t.text === 'AND' || t.text === 'OR')) return t.text;
+  const word = t.kind === 'ident' && !t.raw.startsWith("'") ? t.text.toUpperCase() : '';
+  if (word === 'AND' || word === 'OR') return word;
   if (t.kind !== 'op') return undefined;
   if (t.text === '==') return '=';
   return t.text in PREC ? (t.text as BinaryOp) : undefined;
 }
-
-/**
- * `and`, `or`, `xor` where an operator is due: Splunk's eval and where take the boolean operators
- * in capitals only (Search Manual, "Boolean expressions"), so lower case is refused rather than
- * read as a field name after a finished expression.
- */
-const LOWER_BOOLEAN = /^(?:and|or|xor)$/i;
 
 /**
  * Most binary operators one expression may hold (`a + b + …`, `x=1 AND y=2 AND …`: 2 per condition):
@@ -64,13 +63,16 @@ export function parseExpr(p: Parser, minPrec = 1, chain = { ops: 0 }): Expr {
   let left = parseUnary(p, chain);
   for (;;) {
     const t = p.peek('expr');
-    if (t.kind === 'ident' && LOWER_BOOLEAN.test(t.raw) && t.raw !== t.raw.toUpperCase())
-      throw p.fail(
-        `unexpected ${describe(t)}: Splunk's boolean operators are written in capitals (${t.raw.toUpperCase()})`,
-        t,
-      );
     if (t.kind === 'ident' && t.raw.toLowerCase() === 'in' && minPrec <= IN_PREC) {
       left = parseIn(p, left, chain);
+      continue;
+    }
+    // Splunk's `x LIKE "a%"`, a comparison: the call like(x, "a%")
+    if (t.kind === 'ident' && t.raw.toLowerCase() === 'like' && minPrec <= IN_PREC) {
+      p.next('expr');
+      if (++chain.ops > MAX_OPERATORS)
+        throw p.fail(`cannot chain more than ${MAX_OPERATORS} operators in one expression: simplify it`, t);
+      left = { kind: 'call', fn: 'like', args: [left, parseExpr(p, IN_PREC + 1, chain)] };
       continue;
     }
     const op = binaryOp(t);
@@ -109,6 +111,14 @@ function parseUnary(p: Parser, chain: { ops: number }): Expr {
     p.next('expr');
     return p.nest(t, () => ({ kind: 'unary', op: 'NOT', arg: parseExpr(p, NOT_PREC + 1, chain) }));
   }
+  // `not` in another case is NOT too, unless an operator follows it: then it is a field (`not=1`)
+  if (t.kind === 'ident' && !t.raw.startsWith("'") && t.text.toUpperCase() === 'NOT') {
+    p.next('expr');
+    const after = p.peek('expr');
+    const operand = !(after.kind === 'op' && after.text !== '(' && after.text !== '-') && after.kind !== 'eof';
+    if (!operand) return { kind: 'field', name: t.text };
+    return p.nest(t, () => ({ kind: 'unary', op: 'NOT', arg: parseExpr(p, NOT_PREC + 1, chain) }));
+  }
   if (t.kind === 'op' && t.text === '-') {
     p.next('expr');
     return p.nest(t, () => ({ kind: 'unary', op: '-', arg: parseExpr(p, NEG_PREC, chain) }));
@@ -136,6 +146,8 @@ function parsePrimary(p: Parser, chain: { ops: number }): Expr {
     // a call first: `true()`, `null()` are Splunk's functions for the literals
     if (!quoted && next.kind === 'op' && next.text === '(' && next.pos === t.pos + t.raw.length)
       return parseCall(p, t, chain);
+    // Splunk writes `LIKE (x, "a%")` with a space too
+    if (!quoted && t.text === 'LIKE' && next.kind === 'op' && next.text === '(') return parseCall(p, t, chain);
     if (!quoted && (t.text === 'true' || t.text === 'false')) return { kind: 'bool', value: t.text === 'true' };
     if (!quoted && t.text === 'null') return { kind: 'null' };
     return { kind: 'field', name: t.text };
@@ -302,6 +314,21 @@ function compileMvfilter(e: Extract<Expr, { kind: 'call' }>, ctx: ExprCtx): ColR
   return { sql: `CASE WHEN len(${kept}) = 0 THEN NULL ELSE ${kept} END`, type: 'list' };
 }
 
+/**
+ * Splunk's mvmap(mv, expr): expr computed for each value of the field mv, the field standing for
+ * the value inside expr; the results as a multivalue of texts (nulls dropped; none: null).
+ */
+function compileMvmap(e: Extract<Expr, { kind: 'call' }>, ctx: ExprCtx): ColRef {
+  const [mv, fn] = e.args;
+  if (mv.kind !== 'field')
+    throw new SvcError('invalid_query', 'mvmap: the first argument must be a field, the multivalue');
+  const v = '__mvmap_value';
+  const each = compileExpr(renameField(fn, mv.name, v), { ...ctx, schema: new Map([...ctx.schema, [v, 'str']]) });
+  const list = toList(colRef(ctx.schema, mv.name));
+  const mapped = `list_filter(list_transform(${list}, lambda ${ident(v)}: ${toStr(each)}), lambda __x: __x IS NOT NULL)`;
+  return { sql: `CASE WHEN len(${mapped}) = 0 THEN NULL ELSE ${mapped} END`, type: 'list' };
+}
+
 /** SQL for an expression over the stage's columns, with its inferred type. */
 export function compileExpr(e: Expr, ctx: ExprCtx): ColRef {
   switch (e.kind) {
@@ -324,6 +351,7 @@ export function compileExpr(e: Expr, ctx: ExprCtx): ColRef {
       return compileBinary(e, ctx);
     case 'call':
       if (e.fn === 'mvfilter') return compileMvfilter(e, ctx);
+      if (e.fn === 'mvmap') return compileMvmap(e, ctx);
       return compileCall(
         e.fn,
         e.args.map((a) => compileExpr(a, ctx)),

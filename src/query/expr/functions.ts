@@ -1,27 +1,10 @@
 import { doc, type ConstructDoc } from '../doc.js';
-import type { ColRef, ColType } from '../schema.js';
-import { num, str } from '../sql.js';
-import { SvcError } from '../../errors/svc-error.js';
+import type { ColRef } from '../schema.js';
 import { toBool, toNum, toStr, unify } from './coerce.js';
 import { MV_FUNCTIONS } from './mv-functions.js';
-import { relativeTimeSql } from './relative-time.js';
-import { strftimeSql, strptimeFormat } from './time-format.js';
+import { TIME_FUNCTIONS } from './time-functions.js';
+import { tried, type FnDef } from './fn-def.js';
 import { cidrmatchSql, tostringSql } from './format-functions.js';
-
-/**
- * Functions of `where` and `eval`. Each turns compiled arguments into SQL and says its type.
- * Regex arguments are RE2 (DuckDB's engine).
- */
-interface FnDef {
-  min: number;
-  max: number;
-  type: ColType;
-  sql(args: ColRef[], nowMs: number): string;
-  /** The result type when it depends on the arguments' (functions returning one of them). */
-  typeOf?(args: ColRef[]): ColType;
-  /** Its entry in the language reference (GET /api/language). */
-  doc: ConstructDoc;
-}
 
 const n1 = (f: string, d: ConstructDoc): FnDef => ({
   min: 1,
@@ -37,20 +20,40 @@ const s1 = (f: string, d: ConstructDoc): FnDef => ({
   sql: (a) => `${f}(${toStr(a[0])})`,
   doc: d,
 });
+/** trim, ltrim, rtrim: spaces, or with Splunk's second argument the characters it lists. */
+const trimFn = (f: string, d: ConstructDoc): FnDef => ({
+  min: 1,
+  max: 2,
+  type: 'str',
+  sql: (a) => `${f}(${toStr(a[0])}${a.length > 1 ? `, ${toStr(a[1])}` : ''})`,
+  doc: d,
+});
 /**
- * A function whose result depends on values that can be out of its domain (`ln(0)`, `sqrt(-1)`, a
- * time past year 9999): such a row gets null, as in Splunk, instead of failing the whole search.
- * DuckDB's try() catches errors per row; errors from constants (an invalid regex or format) are
- * raised before any row and reach the caller as a 400 (query/run-errors.ts).
+ * Functions of `where` and `eval` (the FnDef of each: fn-def.ts). Regex arguments are RE2 (DuckDB's engine).
  */
-const tried = (d: FnDef): FnDef => ({ ...d, sql: (a, now) => `try(${d.sql(a, now)})` });
-
 export const FUNCTIONS: Record<string, FnDef> = {
   lower: s1('lower', doc('lower(x)', 'The text in lower case.', '* | eval h=lower(host)')),
   upper: s1('upper', doc('upper(x)', 'The text in upper case.', '* | eval m=upper(method)')),
-  trim: s1('trim', doc('trim(x)', 'The text without leading and trailing spaces.', '* | eval u=trim(user)')),
-  ltrim: s1('ltrim', doc('ltrim(x)', 'The text without leading spaces.', '* | eval u=ltrim(user)')),
-  rtrim: s1('rtrim', doc('rtrim(x)', 'The text without trailing spaces.', '* | eval u=rtrim(user)')),
+  trim: trimFn(
+    'trim',
+    doc(
+      'trim(x[, chars])',
+      'The text without leading and trailing spaces, or the characters given.',
+      '* | eval u=trim(user)',
+    ),
+  ),
+  ltrim: trimFn(
+    'ltrim',
+    doc(
+      'ltrim(x[, chars])',
+      'The text without leading spaces, or the characters given.',
+      '* | eval u=ltrim(user, "0")',
+    ),
+  ),
+  rtrim: trimFn(
+    'rtrim',
+    doc('rtrim(x[, chars])', 'The text without trailing spaces, or the characters given.', '* | eval u=rtrim(user)'),
+  ),
   len: {
     min: 1,
     max: 1,
@@ -254,59 +257,7 @@ export const FUNCTIONS: Record<string, FnDef> = {
     sql: (a) => `greatest(${a.map(toNum).join(', ')})`,
     doc: doc('max(a, …)', 'The largest of the numbers.', '* | eval high=max(retries, 1)'),
   },
-  now: {
-    min: 0,
-    max: 0,
-    type: 'num',
-    sql: (_a, nowMs) => num(Math.floor(nowMs / 1000)),
-    doc: doc(
-      'now()',
-      'The time the search started, in epoch seconds.',
-      '* | eval age=now() - strptime(created, "%Y-%m-%d")',
-    ),
-  },
-  strftime: tried({
-    min: 2,
-    max: 2,
-    type: 'str',
-    sql: (a) => {
-      const ts = asTimestamp(a[0]);
-      // a constant format may use Splunk's specifiers DuckDB lacks (%F, %T, %+, %3N, %s…)
-      return a[1].text === undefined ? `strftime(${ts}, ${toStr(a[1])})` : strftimeSql(ts, a[1].text);
-    },
-    doc: doc(
-      'strftime(t, format)',
-      'Formats a time (_time or epoch seconds) as text with a strftime format (%F, %T, %+, %3N and %s included; times are UTC).',
-      '* | eval hour=strftime(_time, "%H")',
-    ),
-  }),
-  strptime: {
-    min: 2,
-    max: 2,
-    type: 'num',
-    sql: (a) =>
-      `(epoch_us(try_strptime(${toStr(a[0])}, ${a[1].text === undefined ? toStr(a[1]) : str(strptimeFormat(a[1].text))})) / 1e6)`,
-    doc: doc(
-      'strptime(s, format)',
-      'Reads text with a strftime format into epoch seconds; null when it does not fit.',
-      '* | eval t=strptime(ts, "%d/%m/%Y %H:%M:%S")',
-    ),
-  },
-  relative_time: tried({
-    min: 2,
-    max: 2,
-    type: 'num',
-    sql: (a) => {
-      if (a[1].text === undefined)
-        throw new SvcError('invalid_query', 'relative_time: the time modifier must be a quoted text such as "-1d@d"');
-      return `(epoch_us(${relativeTimeSql(asTimestamp(a[0]), a[1].text)}) / 1e6)`;
-    },
-    doc: doc(
-      'relative_time(t, modifier)',
-      'The time t (epoch seconds) moved by a Splunk time modifier such as "-1d@d" or "@w1" (UTC), in epoch seconds.',
-      '* | where _time >= relative_time(now(), "-1d@d")',
-    ),
-  }),
+  ...TIME_FUNCTIONS,
   null: {
     min: 0,
     max: 0,
@@ -357,6 +308,20 @@ export const FUNCTIONS: Record<string, FnDef> = {
   sha1: s1('sha1', doc('sha1(s)', 'The SHA-1 digest of the text, in hex.', '* | eval h=sha1(message)')),
   sha256: s1('sha256', doc('sha256(s)', 'The SHA-256 digest of the text, in hex.', '* | eval h=sha256(message)')),
   ...MV_FUNCTIONS,
+  mvmap: {
+    min: 2,
+    max: 2,
+    type: 'list',
+    // compiled by expr.ts, which binds the field inside the expression to each value
+    sql: () => {
+      throw new Error('BUG: mvmap compiles in expr.ts');
+    },
+    doc: doc(
+      'mvmap(mv, expr)',
+      'The expression computed for each value of the multivalue field mv (the field standing for the value), as a multivalue.',
+      '* | eval lower_users=mvmap(users, lower(users))',
+    ),
+  },
   mvfilter: {
     min: 1,
     max: 1,
@@ -376,11 +341,6 @@ export const FUNCTIONS: Record<string, FnDef> = {
 /** The values of case(cond1, v1, cond2, v2…); a last condition without a value has none. */
 function caseValues(a: ColRef[]): ColRef[] {
   return a.filter((_, i) => i % 2 === 1);
-}
-
-/** A value as a TIMESTAMP: a time as it is, else epoch seconds. */
-function asTimestamp(r: ColRef): string {
-  return r.type === 'time' ? r.sql : `make_timestamp(CAST(${toNum(r)} * 1e6 AS BIGINT))`;
 }
 
 export function compileCall(fn: string, args: ColRef[], nowMs: number): ColRef {

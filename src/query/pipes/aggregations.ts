@@ -2,7 +2,7 @@ import { doc, type ConstructDoc } from '../doc.js';
 import { describe, printIdent, quoteString, type Token } from '../lexer.js';
 import type { Parser } from '../parser-api.js';
 import { compileExpr, exprFields, parseExpr, printExpr, type Expr } from '../expr/expr.js';
-import type { ColRef } from '../schema.js';
+import { wildcardRegex, type ColRef } from '../schema.js';
 import { pipeError, type StageBuilder } from '../stages.js';
 import { AGGS, quantile, type AggEnv, type AggSql } from './agg-functions.js';
 
@@ -64,7 +64,9 @@ export function printAgg(a: Agg): string {
   return a.alias === undefined ? base : `${base} as ${printAlias(a.alias)}`;
 }
 
-const printArg = (field: string) => (field === '*' ? '*' : printIdent(field));
+/** A field argument: bare, a pattern with `*` as written, else quoted. */
+const printArg = (field: string) =>
+  /^[A-Za-z_@*][A-Za-z0-9_.@*]*$/.test(field) && field.includes('*') ? field : printIdent(field);
 
 export interface AggParseOptions {
   /** timechart: per_second… are allowed. */
@@ -78,7 +80,7 @@ function parseAggArg(p: Parser, agg: Agg, opts: AggParseOptions): void {
   if (t.kind === 'op' && t.text === '*') {
     if (!opts.wildcard) throw p.fail(`cannot aggregate every field ("*") here: only stats and eventstats can`, t);
     p.next('expr');
-    agg.field = '*';
+    agg.field = gluedStars(p, '*', t);
     return;
   }
   if (t.kind === 'ident' && t.raw.toLowerCase() === 'eval') {
@@ -91,7 +93,16 @@ function parseAggArg(p: Parser, agg: Agg, opts: AggParseOptions): void {
     p.expectOp(')', 'expr');
     return;
   }
-  agg.field = p.fieldName(`a field for "${agg.fn}"`);
+  if (t.kind === 'string') {
+    // `sum("Duplicate Messages")`: Splunk reads a double-quoted argument as the field's name
+    p.next('expr');
+    if (t.text === '') throw p.fail('missing text inside the field name ""', t);
+    agg.field = t.text;
+    return;
+  }
+  agg.field = gluedStars(p, p.fieldName(`a field for "${agg.fn}"`), t);
+  if (agg.field.includes('*') && !opts.wildcard)
+    throw p.fail(`cannot aggregate fields by a pattern ("${agg.field}") here: only stats and eventstats can`, t);
 }
 
 /** `as name`, `as 'name'` or `as "Total Events"`. */
@@ -138,9 +149,10 @@ function parseAgg(p: Parser, t: Token, opts: AggParseOptions): Agg {
     throw p.fail(`unexpected ${describe(open)}: missing "(field)" after "${fn}"`, open);
   }
   if (p.acceptKeyword('as')) agg.alias = parseAlias(p);
-  if (agg.field === '*' && agg.alias !== undefined && !agg.alias.includes('*'))
-    throw p.fail(`"${fn}(*)" makes one column per field: name them with a "*" in the alias ("as *")`, t);
-  if (agg.field !== '*' && agg.alias?.includes('*'))
+  const pattern = agg.field?.includes('*') ?? false;
+  if (pattern && agg.alias !== undefined && !agg.alias.includes('*'))
+    throw p.fail(`"${fn}(${agg.field})" makes one column per field: name them with a "*" in the alias ("as *")`, t);
+  if (!pattern && agg.alias?.includes('*'))
     throw p.fail(`"*" in the alias "${agg.alias}" stands for a field's name: use it with "${fn}(*)"`, t);
   return agg;
 }
@@ -160,17 +172,23 @@ export function parseAggs(p: Parser, stop: readonly string[] = [], opts: AggPars
 }
 
 /**
- * `fn(*) [as *]`: one aggregation per field of the current stage that is not a `by` field, an
- * internal one (`_time`, `__…`) or `message` (Splunk's `_raw`, which `*` leaves out as well).
+ * `fn(*) [as *]`, `fn(new_*) as *`: one aggregation per field of the current stage matching the
+ * pattern that is not a `by` field, an internal one (`_time`, `__…`) or `message` (Splunk's `_raw`,
+ * which `*` leaves out as well). A `*` in the alias stands for what the field's first `*` matched
+ * (`values(new_*) as *` names `new_user` as `user`), as in Splunk.
  */
 export function expandWildcards(aggs: Agg[], b: StageBuilder, by: string[]): Agg[] {
   return aggs.flatMap((a) => {
-    if (a.field !== '*') return [a];
-    const fields = [...b.schema.keys()].filter(
-      (f) =>
-        !by.includes(f) && !f.startsWith('_') && f !== 'message' && (b.schema.get(f) !== 'list' || LIST_AGGS.has(a.fn)),
-    );
-    return fields.map((f) => ({ fn: a.fn, field: f, alias: a.alias?.replaceAll('*', f) }));
+    if (a.field === undefined || !a.field.includes('*')) return [a];
+    const re = wildcardRegex(a.field, true);
+    const out: Agg[] = [];
+    for (const f of b.schema.keys()) {
+      const m = re.exec(f);
+      if (!m || by.includes(f) || f.startsWith('_') || f === 'message') continue;
+      if (b.schema.get(f) === 'list' && !LIST_AGGS.has(a.fn)) continue;
+      out.push({ fn: a.fn, field: f, alias: a.alias?.replaceAll('*', m[1]) });
+    }
+    return out;
   });
 }
 

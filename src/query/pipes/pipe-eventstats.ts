@@ -28,7 +28,7 @@ export const eventstatsPipe: PipeDef<EventstatsPipe> = {
     return { kind: 'eventstats', aggs, by };
   },
   print: (n) => `eventstats ${n.aggs.map(printAgg).join(', ')}${n.by.length ? ` by ${printListNames(n.by)}` : ''}`,
-  reads: (n) => (n.aggs.some((a) => a.field === '*') ? '*' : [...n.by, ...n.aggs.flatMap(aggReads)]),
+  reads: (n) => (n.aggs.some((a) => a.field?.includes('*')) ? '*' : [...n.by, ...n.aggs.flatMap(aggReads)]),
   writes: (n) => n.aggs.map(aggName),
   compile(n, b) {
     const aggs = expandWildcards(n.aggs, b, n.by);

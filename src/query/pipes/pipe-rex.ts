@@ -1,5 +1,5 @@
 import { doc } from '../doc.js';
-import { describe, quoteString, type Token } from '../lexer.js';
+import { describe, printIdent, quoteString, type Token } from '../lexer.js';
 import { toStr } from '../expr/coerce.js';
 import { toList } from '../expr/mv-functions.js';
 import type { Parser } from '../parser-api.js';
@@ -50,22 +50,36 @@ function checkRegex(p: Parser, t: Token, re: string): void {
   }
 }
 
+/** The field after `field=`: a name, or double-quoted as Splunk users also write it (`field="search"`). */
+function fieldValue(p: Parser): string {
+  const t = p.peek('expr');
+  if (t.kind !== 'string') return p.fieldName('a field after "field="');
+  p.next('expr');
+  if (t.text === '') throw p.fail('missing text inside the field name ""', t);
+  return t.text;
+}
+
 function parseRex(p: Parser): RexPipe {
   const n: RexPipe = { kind: 'rex', regex: '' };
   const opts = new PipeOptions(p, OPTIONS);
-  for (let name = opts.next(); name !== undefined; name = opts.next()) {
-    if (name === 'field') n.field = p.fieldName('a field after "field="');
-    else if (name === 'max_match') n.maxMatch = opts.count(name, MAX_MATCH);
-    else {
-      const v = p.next('expr');
-      if (v.kind !== 'ident' || v.text.toLowerCase() !== 'sed')
-        throw p.fail(`unexpected ${describe(v)}: rex takes only mode=sed`, v);
-      n.sed = true;
+  // options before the regex or, as Splunk also takes them, after it
+  const readOptions = () => {
+    for (let name = opts.next(); name !== undefined; name = opts.next()) {
+      if (name === 'field') n.field = fieldValue(p);
+      else if (name === 'max_match') n.maxMatch = opts.count(name, MAX_MATCH);
+      else {
+        const v = p.next('expr');
+        if (v.kind !== 'ident' || v.text.toLowerCase() !== 'sed')
+          throw p.fail(`unexpected ${describe(v)}: rex takes only mode=sed`, v);
+        n.sed = true;
+      }
     }
-  }
+  };
+  readOptions();
   const t = p.next('expr');
   if (t.kind !== 'string') throw p.fail(`unexpected ${describe(t)}: missing a quoted regex after "rex"`, t);
   n.regex = t.text;
+  readOptions();
   if (n.sed) {
     if (n.maxMatch !== undefined) throw p.fail('rex takes max_match or mode=sed, not both', t);
     parseSed(p, t);
@@ -80,7 +94,7 @@ function parseRex(p: Parser): RexPipe {
 
 function printRex(n: RexPipe): string {
   const opts = [
-    n.field !== undefined ? `field=${n.field}` : '',
+    n.field !== undefined ? `field=${printIdent(n.field)}` : '',
     n.maxMatch !== undefined ? `max_match=${n.maxMatch}` : '',
     n.sed ? 'mode=sed' : '',
   ].filter(Boolean);

@@ -37,7 +37,7 @@ export const statsPipe: PipeDef<StatsPipe> = {
     return { kind: 'stats', aggs, by };
   },
   print: (n) => `stats ${n.aggs.map(printAgg).join(', ')}${n.by.length ? ` by ${printListNames(n.by)}` : ''}`,
-  reads: (n) => (n.aggs.some((a) => a.field === '*') ? '*' : [...n.by, ...n.aggs.flatMap(aggReads)]),
+  reads: (n) => (n.aggs.some((a) => a.field?.includes('*')) ? '*' : [...n.by, ...n.aggs.flatMap(aggReads)]),
   writes: () => 'all',
   compile(n, b) {
     b.markMatched();

@@ -15,6 +15,8 @@ describe('Splunk aggregations', () => {
       '* | stats count as "Total Events" by host',
       '* | stats values(*) as * by user',
       '* | stats max(*) as max_* by user',
+      '* | stats values(new_*) as * by user',
+      "* | stats sum('Duplicate Messages') as d",
       '* | eventstats latest(status) as last_status, list(uri) as uris by host',
       '* | streamstats window=5 first(status) as f',
       '* | timechart span=1h per_second(bytes) as bps, per_minute(bytes), per_hour(bytes), per_day(bytes)',
@@ -25,6 +27,7 @@ describe('Splunk aggregations', () => {
       ["* | stats count as 'a b'", '* | stats count as "a b"'],
       ['* | stats count(eval(x="y"))', '* | stats count(eval(x = "y"))'],
       ['* | STATS LATEST(x) AS y', '* | stats latest(x) as y'],
+      ['* | stats sum("Duplicate Messages") as d', "* | stats sum('Duplicate Messages') as d"],
     ],
     rejected: [
       ['a | stats per_second(x)', '"per_second" is only valid in timechart', 10],
@@ -35,6 +38,11 @@ describe('Splunk aggregations', () => {
       ],
       ['a | stats count as x*', '"*" in the alias "x*" stands for a field\'s name: use it with "count(*)"', 10],
       ['a | timechart values(*) as *', 'cannot aggregate every field ("*") here: only stats and eventstats can', 21],
+      [
+        'a | chart values(new_*) over x',
+        'cannot aggregate fields by a pattern ("new_*") here: only stats and eventstats can',
+        17,
+      ],
       ['a | stats count(eval x)', 'unexpected "x": missing "(" right after "eval"', 21],
       ['a | stats count as ""', 'missing text inside the name ""', 19],
       [
@@ -96,21 +104,25 @@ describe('Splunk eval functions and operators', () => {
       '* | where cidrmatch("10.0.0.0/8", src) AND in(status, 404, 500)',
       '* | eval t=strftime(_time, "%F %T %+ %3N")',
       '* | eval h=md5(message), s=sha256(message), u=urldecode(uri)',
+      '* | eval d=trim(domain, "*"), l=ltrim(x, "0"), r=rtrim(x)',
+      '* | eval low=mvmap(users, lower(users))',
     ],
     canonicalized: [
       ['* | eval combined=a."-".b', '* | eval combined=a . "-" . b'],
       ['* | eval combined=max_size_kb."-".current_size_kb', '* | eval combined=max_size_kb . "-" . current_size_kb'],
       ['* | eval x=a.b', '* | eval x=a.b'],
       ['* | where NOT new_ace IN ("a", "b")', '* | where NOT in(new_ace, "a", "b")'],
+      // Splunk's eval and where take the boolean operators in any case (its own detections use them)
+      ['* | where failures >= 5 and methods >= 1', '* | where failures >= 5 AND methods >= 1'],
+      ['* | eval s=if(a==1 or b=="t", 1, 0)', '* | eval s=if(a = 1 OR b = "t", 1, 0)'],
+      ['* | where not source_domain="x" and dest="y"', '* | where NOT source_domain = "x" AND dest = "y"'],
+      ['* | where not=1', '* | where not = 1'],
+      ["* | where 'and'=1", '* | where and = 1'],
       ['* | where status in (404, 500) AND x=1', '* | where in(status, 404, 500) AND x = 1'],
+      ['* | where uri LIKE "/api%" AND x=1', '* | where like(uri, "/api%") AND x = 1'],
+      ['* | where LIKE (process_exec, "%find%")', '* | where like(process_exec, "%find%")'],
     ],
     rejected: [
-      ['a | where x=1 and y=2', 'unexpected "and": Splunk\'s boolean operators are written in capitals (AND)', 14],
-      [
-        'a | eval s=if(a==1 or b=="t", 1, 0)',
-        'unexpected "or": Splunk\'s boolean operators are written in capitals (OR)',
-        19,
-      ],
       ['a | eval t=true(1)', 'function "true" takes 0 arguments, not 1', 11],
       ['a | where x IN ()', 'unexpected ")": missing a value, field or function', 16],
       ['a | where x IN 1', 'unexpected "1": missing "("', 15],
@@ -129,6 +141,9 @@ describe('rex max_match and mode=sed', () => {
     canonicalized: [
       ['* | rex max_match=0 field=dn ",DC=(?<domain>[^,]+)"', '* | rex field=dn max_match=0 ",DC=(?<domain>[^,]+)"'],
       ['* | rex max_match=1 "(?<a>x)"', '* | rex "(?<a>x)"'],
+      ['* | rex field=b "(?<a>.{8})" max_match=0', '* | rex field=b max_match=0 "(?<a>.{8})"'],
+      ['* | rex field="search" "(?<a>x)"', '* | rex field=search "(?<a>x)"'],
+      ['* | rex field="a b" "(?<a>x)"', '* | rex field=\'a b\' "(?<a>x)"'],
     ],
     rejected: [
       [

@@ -82,9 +82,18 @@ export class Lexer {
     return this.pos < this.src.length && /\s/.test(this.src[this.pos]);
   }
 
+  /**
+   * Skips whitespace and Splunk's comments, ```like this```, which Splunk ignores wherever they
+   * stand; an unclosed one is left to be read (and refused) as text.
+   */
   private skipSpace(i: number): number {
-    while (i < this.src.length && /\s/.test(this.src[i])) i++;
-    return i;
+    for (;;) {
+      while (i < this.src.length && /\s/.test(this.src[i])) i++;
+      if (!this.src.startsWith('```', i)) return i;
+      const end = this.src.indexOf('```', i + 3);
+      if (end < 0) return i;
+      i = end + 3;
+    }
   }
 
   private tok(kind: TokenKind, text: string, pos: number, end: number): [Token, number] {

@@ -150,6 +150,12 @@ export class QueryParser implements Parser {
       const t = this.peek('search');
       if (t.kind === 'eof' || (t.kind === 'op' && t.text === '|')) break;
       if (t.kind === 'word' && opts.stop?.includes(t.text.toLowerCase())) break;
+      // `"All_Changes".*`: a quoted name goes on with a path glued to it (Splunk's CIM macros)
+      if (t.pos === prevEnd && this.src[prevEnd - 1] === '"' && t.kind === 'word' && /^\.[\w.@*-]*$/.test(t.text)) {
+        out[out.length - 1].name += this.next('search').text;
+        prevEnd = this.lex.position;
+        continue;
+      }
       // two names need a space or comma between them: `"a"b` is a typo, not two fields
       if (t.pos === prevEnd && !t.raw.startsWith(',') && this.src[prevEnd - 1] !== ',')
         throw this.unexpected(t, 'missing a space or comma before it');

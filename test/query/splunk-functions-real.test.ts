@@ -267,6 +267,15 @@ describe(
       for (const e of after.events) assert.deepEqual(e.fields.octet, String(e.fields.clientip).split('.').slice(0, 3));
     });
 
+    it('bins with span after the field and skips comments', async () => {
+      const t = await table('* ```every event``` | bin _time span=1h ```hourly``` | stats count by _time');
+      // every line's time as the events got it (a line the test cannot read took the first time)
+      const times = lines.map((l) => parseLine(l)?.ms ?? rows[0].ms);
+      const hours = groupBy(times, (ms) => Math.floor(ms / 3_600_000));
+      assert.equal(t.rows.length, hours.size);
+      for (const [time, n] of t.rows) assert.equal(n, hours.get(Date.parse(time as string) / 3_600_000)?.length);
+    });
+
     it('runs the new aggregations in chart and streamstats too', async () => {
       const t = await table('* | chart count(eval(bytes > 10000)) as big, latest(uri) as newest over method');
       for (const [method, mine] of groupBy(rows, (r) => r.method)) {

@@ -81,6 +81,11 @@ describe('Splunk names and options inside pipes', () => {
       ['* | fillnull user value="n/a"', '* | fillnull value="n/a" user'],
       ['* | timechart count by host useother=f limit=5', '* | timechart limit=5 useother=false count by host'],
       ['* | timechart count span=5m', '* | timechart span=5m count'],
+      ['* | bin _time span=10m', '* | bin span=10m _time'],
+      ['* | bucket _time span=1h as t', '* | bin span=1h _time as t'],
+      ['* | rename "All_Changes".* AS *', '* | rename All_Changes.* as *'],
+      ['* | eval a=1 ``` a comment ``` | stats count ```and another```', '* | eval a=1 | stats count'],
+      ['error ```why``` host=x', 'error host=x'],
     ],
     rejected: [
       ['a | sort -', 'unexpected "-": missing a field to sort by after the sign', 9],
@@ -89,6 +94,9 @@ describe('Splunk names and options inside pipes', () => {
       ['a | fillnull value=1 a value=2', '"value" is given twice', 23],
       ['a | timechart span=1m count span=5m', '"span" is given twice', 28],
       ['a | eval ""=1', 'missing text inside the field name ""', 9],
+      ['a | bin span=1h _time span=5m', '"span" is given twice', 22],
+      ['a | where x=1 ```unclosed', 'unexpected "```unclosed": after "where"', 14],
+      ['a | table "a"b', 'unexpected "b": missing a space or comma before it', 13],
     ],
   });
 });

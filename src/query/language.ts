@@ -62,6 +62,9 @@ export const KEYWORDS: readonly string[] = [
   'value',
   'max_match',
   'mode',
+  'minspan',
+  'IN',
+  'LIKE',
 ];
 export const CORE_FIELDS_ORDER: readonly string[] = [
   '_time',

@@ -263,6 +263,19 @@ describe(
           .map((x) => x.toUpperCase());
         assert.deepEqual(e.fields.upper ?? null, up.length ? up : null);
       }
+      const [ip, mine] = busiest[0];
+      const anyValue = await table(
+        `clientip=${ip} | stats values(method) as methods by clientip | where methods = "GET" | stats count`,
+      );
+      assert.deepEqual(anyValue.rows, [[mine.some((x) => x.method === 'GET') ? 1 : 0]]);
+      await assert.rejects(
+        search('* | stats values(method) as m | where m != "GET"'),
+        /cannot compare a multivalue with "!="/,
+      );
+      await assert.rejects(
+        search('* | stats values(method) as m by clientip | stats count by m'),
+        /multivalue field "m"/,
+      );
       const after = await search('* | head 20 | rex field=clientip "(?<octet>\\d+)" max_match=3');
       for (const e of after.events) assert.deepEqual(e.fields.octet, String(e.fields.clientip).split('.').slice(0, 3));
     });

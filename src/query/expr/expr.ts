@@ -239,7 +239,22 @@ function toTime(r: ColRef): string {
   return `TRY_CAST(${toStr(r)} AS TIMESTAMP)`;
 }
 
+/**
+ * A multivalue compared with `=` matches when one of its values does (Splunk); other comparisons
+ * of a multivalue are refused rather than made on the list's text.
+ */
+function compareList(op: BinaryOp, l: ColRef, r: ColRef): string {
+  const [list, other] = l.type === 'list' ? [l, r] : [r, l];
+  if (op !== '=' || other.type === 'list')
+    throw new SvcError(
+      'invalid_query',
+      `cannot compare a multivalue with "${op}"${other.type === 'list' ? ' to another multivalue' : ''}: "=" matches any of its values; mvcount, mvfind and mvindex read it otherwise`,
+    );
+  return `list_contains(${toList(list)}, ${toStr(other)})`;
+}
+
 function compareSql(op: BinaryOp, l: ColRef, r: ColRef): string {
+  if (l.type === 'list' || r.type === 'list') return compareList(op, l, r);
   const sqlOp = op === '!=' ? '<>' : op;
   if (l.type === 'time' || r.type === 'time') return `(${toTime(l)} ${sqlOp} ${toTime(r)})`;
   if (l.type === 'num' || r.type === 'num') return `(${toNum(l)} ${sqlOp} ${toNum(r)})`;

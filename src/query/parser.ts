@@ -290,6 +290,9 @@ export class QueryParser implements Parser {
     }
     if (t.kind === 'string' || t.kind === 'word') this.countTerm(t);
     if (t.kind === 'string') {
+      const op = this.peek('search');
+      // `"properties.result"=success`: a quoted field name, as Splunk reads it before an operator
+      if (op.kind === 'op' && FIELD_OPS.has(op.text) && op.text !== ':') return this.quotedField(t);
       if (t.text === '') throw this.fail('missing text inside the phrase ""', t);
       return { kind: 'phrase', text: t.text };
     }
@@ -312,21 +315,38 @@ export class QueryParser implements Parser {
     const op = this.peek('search');
     if (op.kind !== 'op' || !FIELD_OPS.has(op.text)) return { kind: 'term', text: t.text };
     if (!isFieldName(t.text)) throw this.fail(`invalid field name ${JSON.stringify(t.text)}`, t);
-    this.next('search');
+    return this.fieldFilter(t.text);
+  }
+
+  /**
+   * A double-quoted field name before an operator. Any name the events may carry, except one with
+   * `{}`: Splunk's path into a JSON array (`a{}.b` is any element's `b`), which svc does not have
+   * (it stores an array as its JSON text), so it is refused rather than compared as a name no event has.
+   */
+  private quotedField(t: Token): SearchNode {
+    if (t.text === '') throw this.fail('missing a field name inside ""', t);
+    if (t.text.includes('{}'))
+      throw this.fail(`cannot search ${JSON.stringify(t.text)}: svc has no JSON array paths ({}) in field names`, t);
+    return this.fieldFilter(t.text);
+  }
+
+  /** The operator and value after a field name (consumed already): a field filter or a time bound. */
+  private fieldFilter(field: string): SearchNode {
+    const op = this.next('search');
     const v = this.next('value');
     if (v.kind !== 'word' && v.kind !== 'string')
-      throw this.unexpected(v, `missing a value after "${t.text}${op.text}"`);
+      throw this.unexpected(v, `missing a value after "${field}${op.text}"`);
     const fieldOp = (op.text === ':' ? '=' : op.text) as FieldOp;
-    const bound = t.text.toLowerCase();
+    const bound = field.toLowerCase();
     if ((bound === 'earliest' || bound === 'latest') && fieldOp === '=') return this.timeBound(bound, v);
     const valueDirective = v.kind === 'word' ? this.directiveAhead(v) : undefined;
     if (valueDirective === 'TERM') throw this.fail('TERM() applies to search terms, not to field values', v);
     if (valueDirective === 'CASE') {
       if (fieldOp !== '=' && fieldOp !== '!=') throw this.fail(`CASE() applies to "=" and "!=", not "${op.text}"`, v);
       const value = this.directiveText('CASE');
-      return { kind: 'field', field: t.text, op: fieldOp, value, quoted: false, caseSensitive: true };
+      return { kind: 'field', field, op: fieldOp, value, quoted: false, caseSensitive: true };
     }
-    return { kind: 'field', field: t.text, op: fieldOp, value: v.text, quoted: v.kind === 'string' };
+    return { kind: 'field', field, op: fieldOp, value: v.text, quoted: v.kind === 'string' };
   }
 
   private timeBound(bound: 'earliest' | 'latest', v: Token): SearchNode {
@@ -357,6 +377,7 @@ export class QueryParser implements Parser {
   private directiveText(name: 'TERM' | 'CASE'): string {
     const open = this.next('search');
     const start = open.pos + 1;
+    if (this.src[start] === '"') return this.quotedDirectiveText(name, start);
     let j = start;
     while (j < this.src.length && !/[\s)"|]/.test(this.src[j])) j++;
     if (this.src[j] !== ')')
@@ -365,16 +386,35 @@ export class QueryParser implements Parser {
         j,
         this.src[j] ?? '',
       );
-    const text = this.src.slice(start, j);
-    if (text === '' || /^\*+$/.test(text)) throw parseError(`missing a term inside ${name}()`, start, text);
+    this.lex.seek(j + 1);
+    return this.checkDirectiveText(name, this.src.slice(start, j), start);
+  }
+
+  /** `TERM("group=cascading")`: the quotes only delimit the term; what it holds follows the bare form's rule. */
+  private quotedDirectiveText(name: 'TERM' | 'CASE', start: number): string {
+    this.lex.seek(start);
+    const s = this.next('search');
+    const bad = /[\s)"|]/.exec(s.text);
+    if (bad)
+      throw parseError(
+        `${name}() takes one term without spaces, quotes, ")" or "|": ${JSON.stringify(bad[0])} is not part of one`,
+        s.pos,
+        s.raw,
+      );
+    this.expectOp(')', 'search');
+    return this.checkDirectiveText(name, s.text, start + 1);
+  }
+
+  /** `at`: the offset of the term's first character, for errors. */
+  private checkDirectiveText(name: 'TERM' | 'CASE', text: string, at: number): string {
+    if (text === '' || /^\*+$/.test(text)) throw parseError(`missing a term inside ${name}()`, at, text);
     const breaker = name === 'TERM' ? /[[\]<>(){}!;,'&?+]/.exec(text) : null;
     if (breaker)
       throw parseError(
         `TERM() cannot hold ${JSON.stringify(breaker[0])}, a major breaker: no indexed term contains one`,
-        start + breaker.index,
+        at + breaker.index,
         breaker[0],
       );
-    this.lex.seek(j + 1);
     return text;
   }
 

@@ -13,8 +13,6 @@ export type Expr =
   | { kind: 'null' }
   | { kind: 'field'; name: string }
   | { kind: 'call'; fn: string; args: Expr[] }
-  /** `x IN (a, b)` and `in(x, a, b)`: x equals one of the values (Splunk's where/eval `in`). */
-  | { kind: 'in'; arg: Expr; values: Expr[] }
   | { kind: 'unary'; op: '-' | 'NOT'; arg: Expr }
   | { kind: 'binary'; op: BinaryOp; left: Expr; right: Expr };
 
@@ -37,8 +35,6 @@ const PREC: Record<BinaryOp, number> = {
   '%': 6,
 };
 const NOT_PREC = 3;
-/** `IN` compares like `=`. */
-const IN_PREC = 4;
 const NEG_PREC = 7;
 
 function binaryOp(t: Token): BinaryOp | undefined {
@@ -59,12 +55,6 @@ export function parseExpr(p: Parser, minPrec = 1, chain = { ops: 0 }): Expr {
   let left = parseUnary(p, chain);
   for (;;) {
     const t = p.peek('expr');
-    if (t.kind === 'ident' && t.raw.toUpperCase() === 'IN' && IN_PREC >= minPrec) {
-      p.next('expr');
-      p.expectOp('(', 'expr');
-      left = { kind: 'in', arg: left, values: p.nest(t, () => inValues(p, chain)) };
-      continue;
-    }
     const op = binaryOp(t);
     if (!op || PREC[op] < minPrec) return left;
     if (++chain.ops > MAX_OPERATORS)
@@ -108,31 +98,11 @@ function parsePrimary(p: Parser, chain: { ops: number }): Expr {
     if (!quoted && (t.text === 'true' || t.text === 'false')) return { kind: 'bool', value: t.text === 'true' };
     if (!quoted && t.text === 'null') return { kind: 'null' };
     const next = p.peek('expr');
-    if (!quoted && next.kind === 'op' && next.text === '(' && next.pos === t.pos + t.raw.length) {
-      if (t.text.toLowerCase() === 'in') return parseInCall(p, t, chain);
+    if (!quoted && next.kind === 'op' && next.text === '(' && next.pos === t.pos + t.raw.length)
       return parseCall(p, t, chain);
-    }
     return { kind: 'field', name: t.text };
   }
   throw parseError(`unexpected ${describe(t)}: missing a value, field or function`, t.pos, t.raw);
-}
-
-/** The values of `x IN (…)` after its `(`, with the closing `)`. */
-function inValues(p: Parser, chain: { ops: number }): Expr[] {
-  const values: Expr[] = [];
-  do values.push(parseExpr(p, 1, chain));
-  while (p.acceptOp(',', 'expr'));
-  p.expectOp(')', 'expr');
-  return values;
-}
-
-/** `in(x, a, b, …)`: the function form of `x IN (a, b, …)`. */
-function parseInCall(p: Parser, name: Token, chain: { ops: number }): Expr {
-  p.next('expr');
-  const args = p.nest(name, () => inValues(p, chain));
-  if (args.length < 2)
-    throw parseError(`function "in" takes at least 2 arguments, not ${args.length}`, name.pos, name.raw);
-  return { kind: 'in', arg: args[0], values: args.slice(1) };
 }
 
 function parseCall(p: Parser, name: Token, chain: { ops: number }): Expr {
@@ -161,7 +131,6 @@ function parseCall(p: Parser, name: Token, chain: { ops: number }): Expr {
 
 function precOf(e: Expr): number {
   if (e.kind === 'binary') return PREC[e.op];
-  if (e.kind === 'in') return IN_PREC;
   if (e.kind === 'unary') return e.op === 'NOT' ? NOT_PREC : NEG_PREC;
   return 10;
 }
@@ -180,10 +149,6 @@ export function printExpr(e: Expr): string {
       return printIdent(e.name);
     case 'call':
       return `${e.fn}(${e.args.map((a) => printExpr(a)).join(', ')})`;
-    case 'in': {
-      const arg = precOf(e.arg) <= IN_PREC ? `(${printExpr(e.arg)})` : printExpr(e.arg);
-      return `${arg} IN (${e.values.map((v) => printExpr(v)).join(', ')})`;
-    }
     case 'unary': {
       const inner = precOf(e.arg) < precOf(e) ? `(${printExpr(e.arg)})` : printExpr(e.arg);
       return e.op === 'NOT' ? `NOT ${inner}` : `-${inner}`;
@@ -204,8 +169,6 @@ export function exprFields(e: Expr): string[] {
       return [e.name];
     case 'call':
       return e.args.flatMap(exprFields);
-    case 'in':
-      return [e.arg, ...e.values].flatMap(exprFields);
     case 'unary':
       return exprFields(e.arg);
     case 'binary':
@@ -284,12 +247,6 @@ export function compileExpr(e: Expr, ctx: ExprCtx): ColRef {
     }
     case 'binary':
       return compileBinary(e, ctx);
-    case 'in': {
-      // as `x = a OR x = b …`: the same comparison rules as `=` (a null x matches nothing)
-      const x = compileExpr(e.arg, ctx);
-      const tests = e.values.map((v) => `coalesce(${compareSql('=', x, compileExpr(v, ctx))}, FALSE)`);
-      return { sql: `(${tests.join(' OR ')})`, type: 'bool' };
-    }
     case 'call':
       return compileCall(
         e.fn,

@@ -1,4 +1,4 @@
-import { quoteString } from '../lexer.js';
+import { isFieldName, quoteString } from '../lexer.js';
 import { colRef, type ColRef, type Schema } from '../schema.js';
 import { valueSpelledInText } from '../extract/auto-fields.js';
 import { matchMessageSql } from './filter-term.js';
@@ -24,7 +24,8 @@ export interface FieldFilter {
 
 export function printField(f: FieldFilter): string {
   const value = f.caseSensitive ? `CASE(${f.value})` : f.quoted ? quoteString(f.value) : f.value;
-  return `${f.field}${f.op}${value}`;
+  // a name the search syntax does not take bare is written in quotes (`"user name"=x`)
+  return `${isFieldName(f.field) ? f.field : quoteString(f.field)}${f.op}${value}`;
 }
 
 function equalsSql(f: FieldFilter, col: ColRef): string {

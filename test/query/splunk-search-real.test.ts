@@ -281,6 +281,12 @@ describe(
       const all = new Set(ssh);
       assert.equal(fields.events.length, 3);
       for (const e of fields.events) assert.ok(all.has(e.fields._raw as string), String(e.fields._raw));
+      const dropped = await svc.search(SYSTEM_PRINCIPAL, { q: 'index=ssh_sealed | fields - _raw | head 3', limit: 3 });
+      for (const e of dropped.events) assert.equal(e.message, '');
+      assert.deepEqual(
+        await table('ssh', '| rename _raw as text | stats count by text'),
+        countBy(ssh, (l) => l),
+      );
     });
 
     it('derives date_* from _time in UTC: search, where, stats by, table', async () => {

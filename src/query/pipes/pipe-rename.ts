@@ -1,6 +1,6 @@
 import { doc } from '../doc.js';
 import type { Parser } from '../parser-api.js';
-import { wildcardRegex, type ColType, type Schema } from '../schema.js';
+import { RAW, wildcardRegex, type ColType, type Schema } from '../schema.js';
 import { ident } from '../sql.js';
 import { pipeError, type StageBuilder } from '../stages.js';
 import { printListName } from './field-names.js';
@@ -52,6 +52,8 @@ const count = (s: string, c: string) => s.split(c).length - 1;
 
 /** The renames one pair makes against the current columns: literal, or every match of a pattern. */
 function renamesOf(from: string, to: string, schema: Schema): [string, string][] {
+  // `rename _raw as text`: `_raw` is the message until a pipe makes a column of that name (schema.ts)
+  if (from === RAW && !schema.has(RAW) && schema.has('message')) return [['message', to]];
   if (!from.includes('*')) return schema.has(from) ? [[from, to]] : [];
   const re = wildcardRegex(from, true);
   const out: [string, string][] = [];

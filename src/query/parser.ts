@@ -309,6 +309,7 @@ export class QueryParser implements Parser {
   private parseWord(t: Token): SearchNode {
     if (t.text === 'AND' || t.text === 'OR' || t.text === 'NOT') throw this.unexpected(t, 'missing a search term');
     const directive = this.directiveAhead(t);
+    if (directive === 'CASE' && this.src[this.lex.nextNonSpace() + 1] === '"') return this.casePhrase();
     if (directive) return { kind: 'term', text: this.directiveText(directive), directive };
     const inList = this.inListAhead(t);
     if (inList) return inList;
@@ -361,6 +362,15 @@ export class QueryParser implements Parser {
       );
     }
     return { kind: 'time', bound, value: v.text, quoted: v.kind === 'string' };
+  }
+
+  /** `CASE("Shutting down")`: the phrase with its case as written. */
+  private casePhrase(): SearchNode {
+    this.next('search');
+    const s = this.next('search');
+    if (s.kind !== 'string' || s.text === '') throw this.fail('missing text inside the phrase ""', s);
+    this.expectOp(')', 'search');
+    return { kind: 'phrase', text: s.text, caseSensitive: true };
   }
 
   /** `TERM` or `CASE` when `t` is that word (in capitals, as Splunk writes them) with `(` glued to it. */

@@ -14,6 +14,7 @@ const CANONICAL = [
   'TERM(10.0.0.1)',
   'TERM(10.0.0.*) NOT TERM(a.b)',
   'CASE(Error) CASE(%ASA-1*)',
+  'CASE("Shutting down") OR "Shutdown complete"',
   'host=CASE(LOCALHOST)',
   'host!=CASE(Web*)',
   'sourcetype=WinEventLog:Security',
@@ -49,7 +50,8 @@ const CANONICALIZED: [string, string][] = [
   ['"event.type" = acl_change', 'event.type=acl_change'],
   ['logged IN today', 'logged IN today'],
   ['-TERM(a.b)', 'NOT TERM(a.b)'],
-  ['TERM("group=cascading") CASE("Foo")', 'TERM(group=cascading) CASE(Foo)'],
+  ['TERM("group=cascading") CASE(Foo)', 'TERM(group=cascading) CASE(Foo)'],
+  ['-CASE("Shutting down")', 'NOT CASE("Shutting down")'],
   ['* | append [search a OR b c]', '* | append [search (a OR b) c]'],
 ];
 
@@ -72,6 +74,7 @@ const REJECTED: [string, string, number][] = [
     0,
   ],
   ['""=x', 'missing a field name inside ""', 0],
+  ['CASE("")', 'missing text inside the phrase ""', 5],
   ['status IN (404,,500)', 'unexpected ",": missing a value before it', 15],
   ['status IN (,404)', 'unexpected ",": missing a value before it', 11],
   ['status IN (404,)', 'unexpected ")": missing a value after ","', 15],

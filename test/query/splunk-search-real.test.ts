@@ -246,6 +246,10 @@ describe(
         assert.equal(await count('ssh', `CASE(${w})`), expect, w);
       }
       assert.ok((await count('ssh', 'CASE(Invalid)')) < (await count('ssh', 'invalid')));
+      for (const phrase of ['Failed password', 'failed password', 'Invalid user']) {
+        const expect = ssh.filter((l) => l.includes(phrase)).length;
+        assert.equal(await count('ssh', `CASE("${phrase}")`), expect, phrase);
+      }
     });
 
     it('reads _raw as the message: in the search, rex, where, eval, table and fields', async () => {

@@ -17,10 +17,13 @@ export interface TermFilter {
 export interface PhraseFilter {
   kind: 'phrase';
   text: string;
+  /** `CASE("…")`: with its case as written. */
+  caseSensitive?: boolean;
 }
 
 export const printTerm = (f: TermFilter): string => (f.directive ? `${f.directive}(${f.text})` : f.text);
-export const printPhrase = (f: PhraseFilter): string => quoteString(f.text);
+export const printPhrase = (f: PhraseFilter): string =>
+  f.caseSensitive ? `CASE(${quoteString(f.text)})` : quoteString(f.text);
 
 /**
  * SQL that is true when `text` (with `*` wildcards when `wild`) occurs in the message as whole tokens,
@@ -116,11 +119,17 @@ function termDirectiveSql(text: string): string {
  * case-insensitive term first, the case-sensitive regex only on what it lets through.
  */
 function caseDirectiveSql(text: string): string {
-  const { body, before, after } = termRegexParts(text.split('*'));
-  const exact = `regexp_matches(message, ${str(`${before ? '\\b' : ''}${body}${after}`)})`;
-  return `(${matchMessageSql(text, true)} AND ${exact})`;
+  return caseSensitiveSql(text, true);
 }
-export const compilePhrase = (f: PhraseFilter): string => matchMessageSql(f.text, false);
+
+/** A term (`wild`: `*` a wildcard) or phrase matched as matchMessageSql does, but with its case as written. */
+function caseSensitiveSql(text: string, wild: boolean): string {
+  const { body, before, after } = termRegexParts(wild ? text.split('*') : [text]);
+  const exact = `regexp_matches(message, ${str(`${before ? '\\b' : ''}${body}${after}`)})`;
+  return `(${matchMessageSql(text, wild)} AND ${exact})`;
+}
+export const compilePhrase = (f: PhraseFilter): string =>
+  f.caseSensitive ? caseSensitiveSql(f.text, false) : matchMessageSql(f.text, false);
 
 export const termTokens = (f: TermFilter): string[] => requiredTokensOf(f.text);
 export const phraseTokens = (f: PhraseFilter): string[] => requiredTokensOf(f.text.replace(/\*/g, ' '));

@@ -70,6 +70,9 @@ function compileRename(n: RenamePipe, b: StageBuilder): void {
   for (const pair of n.pairs) {
     const moves = renamesOf(pair.from, pair.to, b.schema).filter(([f, t]) => f !== t);
     if (moves.length === 0) continue;
+    // `rename host* as *` over `host`: the pattern's `*` matched nothing, and a field needs a name
+    const nameless = moves.find(([, t]) => t === '');
+    if (nameless) throw pipeError('rename', `"${pair.from} as ${pair.to}" would leave "${nameless[0]}" without a name`);
     const targets = new Set(moves.map(([, t]) => t));
     if (targets.size !== moves.length)
       throw pipeError('rename', `"${pair.from} as ${pair.to}" would give two fields the same name`);

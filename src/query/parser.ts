@@ -316,7 +316,7 @@ export class QueryParser implements Parser {
     const op = this.peek('search');
     if (op.kind !== 'op' || !FIELD_OPS.has(op.text)) return { kind: 'term', text: t.text };
     if (!isFieldName(t.text)) throw this.fail(`invalid field name ${JSON.stringify(t.text)}`, t);
-    return this.fieldFilter(t.text);
+    return this.fieldFilter(t.text, t);
   }
 
   /**
@@ -328,11 +328,17 @@ export class QueryParser implements Parser {
     if (t.text === '') throw this.fail('missing a field name inside ""', t);
     if (t.text.includes('{}'))
       throw this.fail(`cannot search ${JSON.stringify(t.text)}: svc has no JSON array paths ({}) in field names`, t);
-    return this.fieldFilter(t.text);
+    return this.fieldFilter(t.text, t);
   }
 
-  /** The operator and value after a field name (consumed already): a field filter or a time bound. */
-  private fieldFilter(field: string): SearchNode {
+  /** The operator and value after a field name (`name`, consumed already): a field filter or a time bound. */
+  private fieldFilter(field: string, name: Token): SearchNode {
+    // Splunk's bounds on the time an event was indexed: svc keeps no such time, and as a field they would match nothing
+    if (/^_index_(earliest|latest)$/i.test(field))
+      throw this.fail(
+        `svc keeps no index time: ${field} cannot be honoured; bound the event time with earliest= or latest=`,
+        name,
+      );
     const op = this.next('search');
     const v = this.next('value');
     if (v.kind !== 'word' && v.kind !== 'string')

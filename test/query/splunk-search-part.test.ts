@@ -74,6 +74,11 @@ const REJECTED: [string, string, number][] = [
     0,
   ],
   ['""=x', 'missing a field name inside ""', 0],
+  [
+    'error _index_earliest=-61m@m',
+    'svc keeps no index time: _index_earliest cannot be honoured; bound the event time with earliest= or latest=',
+    6,
+  ],
   ['CASE("")', 'missing text inside the phrase ""', 5],
   ['status IN (404,,500)', 'unexpected ",": missing a value before it', 15],
   ['status IN (,404)', 'unexpected ",": missing a value before it', 11],

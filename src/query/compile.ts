@@ -2,7 +2,7 @@ import type { FieldTokens, RelationInfo } from '../storage/types.js';
 import type { Query } from './parser.js';
 import type { LookupCatalog } from './lookup-catalog.js';
 import { pipeDef } from './pipes/registry.js';
-import { CORE_COLUMNS, CORE_NAMES, colRef, type ColType, type Schema } from './schema.js';
+import { CORE_COLUMNS, CORE_NAMES, RAW, colRef, type ColType, type Schema } from './schema.js';
 import { isExtractable, storedAliases, textValueSql } from './extract/auto-fields.js';
 import { extractedFieldTokens, pushExtracted } from './extract/extract-stage.js';
 import { MATCH_ALL, compileSearch, conjuncts, requiredTokens, searchFields } from './search/filter-logic.js';
@@ -32,9 +32,10 @@ export interface QueryAnalysis {
 /**
  * Names the store must expose: user fields only (core columns are always there), with the stored
  * fields that hold the same value under another name (syslog's `app` for `program`, extract/formats.ts).
+ * Not `_raw`: it is the message (schema.ts, RAW), and a user column of that name would hide it.
  */
 export function userFields(names: string[]): string[] {
-  const user = names.filter((n) => !CORE_NAMES.has(n));
+  const user = names.filter((n) => !CORE_NAMES.has(n) && n !== RAW);
   return [...new Set([...user, ...user.flatMap(storedAliases)])];
 }
 
@@ -66,7 +67,8 @@ export function readFields(q: Query): { names: string[]; wildcard: boolean; mode
     }
     writes.forEach((w) => defined.add(w));
   }
-  return { names: [...refs].filter((f) => !CORE_NAMES.has(f)).sort(), wildcard, mode };
+  // `_raw` is the message (schema.ts, RAW), not a field the store is asked for
+  return { names: [...refs].filter((f) => !CORE_NAMES.has(f) && f !== RAW).sort(), wildcard, mode };
 }
 
 export function analyze(q: Query, nowMs: number): QueryAnalysis {

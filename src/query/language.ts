@@ -1,6 +1,8 @@
 import type { ConstructDoc } from './doc.js';
 import { FUNCTIONS } from './expr/functions.js';
 import { formatFieldCatalog } from './extract/auto-fields.js';
+import { DATE_FIELD_NAMES } from './extract/date-fields.js';
+import { RAW } from './schema.js';
 import { aggregationDocs } from './pipes/aggregations.js';
 import { PIPES } from './pipes/registry.js';
 
@@ -18,6 +20,8 @@ export interface LanguageReference {
   coreFields: string[];
   /** Fields found in the message at search time by a known log format (query/extract/formats.ts), with the formats giving each. */
   extractedFields: { name: string; formats: string[] }[];
+  /** Splunk's names svc gives every event: `_raw` (the message) and the `date_*` fields of `_time` (extract/date-fields.ts). */
+  splunkFields: string[];
 }
 
 export const KEYWORDS: readonly string[] = [
@@ -65,6 +69,8 @@ export const KEYWORDS: readonly string[] = [
   'minspan',
   'IN',
   'LIKE',
+  'TERM',
+  'CASE',
 ];
 export const CORE_FIELDS_ORDER: readonly string[] = [
   '_time',
@@ -93,6 +99,7 @@ export function languageReference(): LanguageReference {
     keywords: [...KEYWORDS],
     coreFields: [...CORE_FIELDS_ORDER],
     extractedFields: formatFieldCatalog(),
+    splunkFields: [RAW, ...DATE_FIELD_NAMES],
   };
   return cached;
 }

@@ -19,7 +19,11 @@ export interface Token {
   raw: string;
 }
 
-export type LexMode = 'search' | 'expr';
+/**
+ * `value`: a field's value in the search part (after `field=`, inside `IN (…)`): as `search`, but a
+ * colon is a character of the value (`sourcetype=WinEventLog:Security`, `host=a:b`).
+ */
+export type LexMode = 'search' | 'expr' | 'value';
 
 const SEARCH_OPS = ['!=', '>=', '<=', '(', ')', '|', '=', '<', '>', ':'];
 const EXPR_OPS = ['==', '!=', '>=', '<=', '(', ')', '|', ',', '=', '<', '>', '+', '-', '*', '/', '%', '[', ']'];
@@ -50,7 +54,7 @@ export class Lexer {
   peek(mode: LexMode): Token {
     if (this.cache && this.cache.pos === this.pos && this.cache.mode === mode) return this.cache.tok;
     const start = this.skipSpace(this.pos);
-    const [tok, end] = mode === 'search' ? this.lexSearch(start) : this.lexExpr(start);
+    const [tok, end] = mode === 'expr' ? this.lexExpr(start) : this.lexSearch(start, mode === 'value');
     this.cache = { pos: this.pos, mode, tok, end };
     return tok;
   }
@@ -82,25 +86,17 @@ export class Lexer {
     return this.pos < this.src.length && /\s/.test(this.src[this.pos]);
   }
 
-  /**
-   * Skips whitespace and Splunk's comments, ```like this```, which Splunk ignores wherever they
-   * stand; an unclosed one is left to be read (and refused) as text.
-   */
+  /** Skips whitespace (Splunk's comments are blanked before lexing: withoutComments). */
   private skipSpace(i: number): number {
-    for (;;) {
-      while (i < this.src.length && /\s/.test(this.src[i])) i++;
-      if (!this.src.startsWith('```', i)) return i;
-      const end = this.src.indexOf('```', i + 3);
-      if (end < 0) return i;
-      i = end + 3;
-    }
+    while (i < this.src.length && /\s/.test(this.src[i])) i++;
+    return i;
   }
 
   private tok(kind: TokenKind, text: string, pos: number, end: number): [Token, number] {
     return [{ kind, text, pos, raw: this.src.slice(pos, end) }, end];
   }
 
-  private lexSearch(i: number): [Token, number] {
+  private lexSearch(i: number, value: boolean): [Token, number] {
     const s = this.src;
     if (i >= s.length) return this.tok('eof', '', i, i);
     if (s[i] === '"') return this.lexString(i, '"', 'string');
@@ -108,11 +104,19 @@ export class Lexer {
       if (s.startsWith(op, i) && op !== ':') return this.tok('op', op, i, i + op.length);
     }
     // the colon of `name:value`: the word before it stopped right there
-    if (s[i] === ':' && i > 0 && !/\s/.test(s[i - 1])) return this.tok('op', ':', i, i + 1);
+    if (!value && s[i] === ':' && i > 0 && !/\s/.test(s[i - 1])) return this.tok('op', ':', i, i + 1);
     let j = i;
     while (j < s.length && !/[\s()|"=<>]/.test(s[j]) && !s.startsWith('!=', j)) {
       // `name:value` and `name:"value"`: the colon ends the word when a field name precedes it
-      if (s[j] === ':' && j > i && isFieldName(s.slice(i, j)) && j + 1 < s.length && !/[\s:/|)]/.test(s[j + 1])) break;
+      if (
+        !value &&
+        s[j] === ':' &&
+        j > i &&
+        isFieldName(s.slice(i, j)) &&
+        j + 1 < s.length &&
+        !/[\s:/|)]/.test(s[j + 1])
+      )
+        break;
       j++;
     }
     if (j === i) return this.tok('op', s[i], i, i + 1);
@@ -178,4 +182,44 @@ export function quoteString(s: string, q = '"'): string {
 /** Prints a field name in an expression: bare when it lexes as one identifier, else single-quoted. */
 export function printIdent(name: string): string {
   return /^[A-Za-z_@][A-Za-z0-9_.@]*$/.test(name) ? name : quoteString(name, "'");
+}
+
+/**
+ * The query with Splunk's inline comments (```` ```any text``` ````) blanked out, each character
+ * replaced by a space so that positions in errors still point into the query as written. Splunk
+ * removes them before it parses, in every part of a query; inside a double-quoted string they are
+ * text. A single backtick outside a string opens a search macro (`` `name` ``, `` `name(args)` ``),
+ * which Splunk expands from its configuration and svc cannot: refused at its position rather
+ * than read as words.
+ */
+export function withoutComments(src: string): string {
+  if (!src.includes('`')) return src; // fast path: nearly every query
+  let out = '';
+  let i = 0;
+  while (i < src.length) {
+    const c = src[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < src.length && src[j] !== '"') j += src[j] === '\\' ? 2 : 1;
+      out += src.slice(i, j + 1);
+      i = j + 1;
+    } else if (src.startsWith('```', i)) {
+      const end = src.indexOf('```', i + 3);
+      if (end < 0) throw parseError(`missing closing \`\`\` for the comment starting at position ${i}`, i, '```');
+      out += ' '.repeat(end + 3 - i);
+      i = end + 3;
+    } else if (c === '`') {
+      const end = src.indexOf('`', i + 1);
+      const macro = end < 0 ? src.slice(i, i + 40) : src.slice(i, end + 1);
+      throw parseError(
+        `svc has no search macros: cannot expand ${macro}; write the search it stands for instead`,
+        i,
+        macro,
+      );
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
 }

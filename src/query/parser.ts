@@ -1,4 +1,4 @@
-import { describe, isFieldName, Lexer, parseError, type LexMode, type Token } from './lexer.js';
+import { describe, isFieldName, Lexer, parseError, withoutComments, type LexMode, type Token } from './lexer.js';
 import { SvcError } from '../errors/svc-error.js';
 import { MATCH_ALL, type SearchNode } from './search/filter-logic.js';
 import type { FieldOp } from './search/filter-field.js';
@@ -233,7 +233,7 @@ export class QueryParser implements Parser {
 
   parseSearch(): SearchNode {
     if (this.atPipeEnd()) return MATCH_ALL;
-    const node = this.parseOr();
+    const node = this.parseAnd();
     const t = this.peek('search');
     if (!(t.kind === 'eof' || (t.kind === 'op' && t.text === '|'))) throw this.unexpected(t);
     return node;
@@ -243,22 +243,16 @@ export class QueryParser implements Parser {
     return t.kind === 'word' && t.text === w;
   }
 
-  private parseOr(): SearchNode {
-    const items = [this.parseAnd()];
-    while (this.isWord(this.peek('search'), 'OR')) {
-      this.next('search');
-      items.push(this.parseAnd());
-    }
-    return items.length === 1
-      ? items[0]
-      : { kind: 'or', items: items.flatMap((i) => (i.kind === 'or' ? i.items : [i])) };
-  }
-
+  /**
+   * Splunk's order for the search part (Search Manual, "Boolean expressions": parentheses, NOT, OR,
+   * then AND): OR binds tighter than AND, written or implicit, so `a OR b c` is `(a OR b) c`.
+   * `where`/`eval` expressions keep AND before OR (expr/expr.ts), as Splunk's do.
+   */
   private parseAnd(): SearchNode {
     const items: SearchNode[] = [];
     for (;;) {
       const t = this.peek('search');
-      if (t.kind === 'eof' || (t.kind === 'op' && (t.text === ')' || t.text === '|')) || this.isWord(t, 'OR')) break;
+      if (t.kind === 'eof' || (t.kind === 'op' && (t.text === ')' || t.text === '|'))) break;
       if (this.isWord(t, 'AND')) {
         if (items.length === 0) throw this.unexpected(t, 'missing a search term before it');
         this.next('search');
@@ -267,12 +261,23 @@ export class QueryParser implements Parser {
           throw this.unexpected(after, 'missing a search term after "AND"');
         continue;
       }
-      items.push(this.parseUnary());
+      items.push(this.parseOr());
     }
     if (items.length === 0) throw this.unexpected(this.peek('search'), 'missing a search term');
     return items.length === 1
       ? items[0]
       : { kind: 'and', items: items.flatMap((i) => (i.kind === 'and' ? i.items : [i])) };
+  }
+
+  private parseOr(): SearchNode {
+    const items = [this.parseUnary()];
+    while (this.isWord(this.peek('search'), 'OR')) {
+      this.next('search');
+      items.push(this.parseUnary());
+    }
+    return items.length === 1
+      ? items[0]
+      : { kind: 'or', items: items.flatMap((i) => (i.kind === 'or' ? i.items : [i])) };
   }
 
   private parseUnary(): SearchNode {
@@ -299,13 +304,16 @@ export class QueryParser implements Parser {
     const t = this.next('search');
     if (t.kind === 'op' && t.text === '(') {
       return this.nest(t, () => {
-        const inner = this.parseOr();
+        const inner = this.parseAnd();
         this.expectOp(')', 'search');
         return inner;
       });
     }
     if (t.kind === 'string' || t.kind === 'word') this.countTerm(t);
     if (t.kind === 'string') {
+      const op = this.peek('search');
+      // `"properties.result"=success`: a quoted field name, as Splunk reads it before an operator
+      if (op.kind === 'op' && FIELD_OPS.has(op.text) && op.text !== ':') return this.quotedField(t);
       if (t.text === '') throw this.fail('missing text inside the phrase ""', t);
       return { kind: 'phrase', text: t.text };
     }
@@ -318,32 +326,198 @@ export class QueryParser implements Parser {
       throw this.fail(`cannot search for more than ${MAX_TERMS} terms and field filters at once: narrow the query`, t);
   }
 
-  /** A word: a term, or the field name of `field<op>value`. */
+  /** A word: a term, a `TERM(x)`/`CASE(x)` directive, or the field name of `field<op>value` or `field IN (…)`. */
   private parseWord(t: Token): SearchNode {
     if (t.text === 'AND' || t.text === 'OR' || t.text === 'NOT') throw this.unexpected(t, 'missing a search term');
+    const directive = this.directiveAhead(t);
+    if (directive === 'CASE' && this.src[this.lex.nextNonSpace() + 1] === '"') return this.casePhrase();
+    if (directive) return { kind: 'term', text: this.directiveText(directive), directive };
+    const inList = this.inListAhead(t);
+    if (inList) return inList;
     const op = this.peek('search');
     if (op.kind !== 'op' || !FIELD_OPS.has(op.text)) return { kind: 'term', text: t.text };
     if (!isFieldName(t.text)) throw this.fail(`invalid field name ${JSON.stringify(t.text)}`, t);
-    this.next('search');
-    const v = this.next('search');
+    return this.fieldFilter(t.text, t);
+  }
+
+  /**
+   * A double-quoted field name before an operator. Any name the events may carry, except one with
+   * `{}`: Splunk's path into a JSON array (`a{}.b` is any element's `b`), which svc does not have
+   * (it stores an array as its JSON text), so it is refused rather than compared as a name no event has.
+   */
+  private quotedField(t: Token): SearchNode {
+    if (t.text === '') throw this.fail('missing a field name inside ""', t);
+    if (t.text.includes('{}'))
+      throw this.fail(`cannot search ${JSON.stringify(t.text)}: svc has no JSON array paths ({}) in field names`, t);
+    return this.fieldFilter(t.text, t);
+  }
+
+  /** The operator and value after a field name (`name`, consumed already): a field filter or a time bound. */
+  private fieldFilter(field: string, name: Token): SearchNode {
+    // Splunk's bounds on the time an event was indexed: svc keeps no such time, and as a field they would match nothing
+    if (/^_index_(earliest|latest)$/i.test(field))
+      throw this.fail(
+        `svc keeps no index time: ${field} cannot be honoured; bound the event time with earliest= or latest=`,
+        name,
+      );
+    const op = this.next('search');
+    const v = this.next('value');
     if (v.kind !== 'word' && v.kind !== 'string')
-      throw this.unexpected(v, `missing a value after "${t.text}${op.text}"`);
+      throw this.unexpected(v, `missing a value after "${field}${op.text}"`);
     const fieldOp = (op.text === ':' ? '=' : op.text) as FieldOp;
-    const bound = t.text.toLowerCase();
-    if ((bound === 'earliest' || bound === 'latest') && fieldOp === '=') {
-      try {
-        parseTime(v.text, Date.now());
-      } catch (e) {
-        // a value of the wrong shape gets the parser's wording; a known unit or a range error says so
-        if (!(e as Error).message.startsWith('cannot parse')) throw this.fail(`${bound}: ${(e as Error).message}`, v);
-        throw this.fail(
-          `cannot parse ${bound} time ${JSON.stringify(v.text)}: want RFC 3339, epoch seconds, now or relative like -15m`,
-          v,
-        );
-      }
-      return { kind: 'time', bound, value: v.text, quoted: v.kind === 'string' };
+    const bound = field.toLowerCase();
+    if ((bound === 'earliest' || bound === 'latest') && fieldOp === '=') return this.timeBound(bound, v);
+    const valueDirective = v.kind === 'word' ? this.directiveAhead(v) : undefined;
+    if (valueDirective === 'TERM') throw this.fail('TERM() applies to search terms, not to field values', v);
+    if (valueDirective === 'CASE') {
+      if (fieldOp !== '=' && fieldOp !== '!=') throw this.fail(`CASE() applies to "=" and "!=", not "${op.text}"`, v);
+      const value = this.directiveText('CASE');
+      return { kind: 'field', field, op: fieldOp, value, quoted: false, caseSensitive: true };
     }
-    return { kind: 'field', field: t.text, op: fieldOp, value: v.text, quoted: v.kind === 'string' };
+    return { kind: 'field', field, op: fieldOp, value: v.text, quoted: v.kind === 'string' };
+  }
+
+  private timeBound(bound: 'earliest' | 'latest', v: Token): SearchNode {
+    try {
+      parseTime(v.text, Date.now());
+    } catch (e) {
+      // a value of the wrong shape gets the parser's wording; a known unit or a range error says so
+      if (!(e as Error).message.startsWith('cannot parse')) throw this.fail(`${bound}: ${(e as Error).message}`, v);
+      throw this.fail(
+        `cannot parse ${bound} time ${JSON.stringify(v.text)}: want RFC 3339, epoch seconds, now or relative like -15m`,
+        v,
+      );
+    }
+    return { kind: 'time', bound, value: v.text, quoted: v.kind === 'string' };
+  }
+
+  /** `CASE("Shutting down")`: the phrase with its case as written. */
+  private casePhrase(): SearchNode {
+    this.next('search');
+    const s = this.next('search');
+    if (s.kind !== 'string' || s.text === '') throw this.fail('missing text inside the phrase ""', s);
+    this.expectOp(')', 'search');
+    return { kind: 'phrase', text: s.text, caseSensitive: true };
+  }
+
+  /** `TERM` or `CASE` when `t` is that word (in capitals, as Splunk writes them) with `(` glued to it. */
+  private directiveAhead(t: Token): 'TERM' | 'CASE' | undefined {
+    if (t.text !== 'TERM' && t.text !== 'CASE') return undefined;
+    return this.gluedAfter(t)?.raw === '(' ? t.text : undefined;
+  }
+
+  /**
+   * The text inside `TERM(…)`/`CASE(…)`, read as written up to `)`: one term without spaces or
+   * quotes (Splunk's `<term>`). TERM's may not hold a major breaker (Splunk indexes no term with
+   * one, so it could never match).
+   */
+  private directiveText(name: 'TERM' | 'CASE'): string {
+    const open = this.next('search');
+    const start = open.pos + 1;
+    if (this.src[start] === '"') return this.quotedDirectiveText(name, start);
+    let j = start;
+    while (j < this.src.length && !/[\s)"|]/.test(this.src[j])) j++;
+    if (this.src[j] !== ')')
+      throw parseError(
+        `missing ")" closing ${name}(: it takes one term without spaces or quotes`,
+        j,
+        this.src[j] ?? '',
+      );
+    this.lex.seek(j + 1);
+    return this.checkDirectiveText(name, this.src.slice(start, j), start);
+  }
+
+  /** `TERM("group=cascading")`: the quotes only delimit the term; what it holds follows the bare form's rule. */
+  private quotedDirectiveText(name: 'TERM' | 'CASE', start: number): string {
+    this.lex.seek(start);
+    const s = this.next('search');
+    const bad = /[\s)"|]/.exec(s.text);
+    if (bad)
+      throw parseError(
+        `${name}() takes one term without spaces, quotes, ")" or "|": ${JSON.stringify(bad[0])} is not part of one`,
+        s.pos,
+        s.raw,
+      );
+    this.expectOp(')', 'search');
+    return this.checkDirectiveText(name, s.text, start + 1);
+  }
+
+  /** `at`: the offset of the term's first character, for errors. */
+  private checkDirectiveText(name: 'TERM' | 'CASE', text: string, at: number): string {
+    if (text === '' || /^\*+$/.test(text)) throw parseError(`missing a term inside ${name}()`, at, text);
+    const breaker = name === 'TERM' ? /[[\]<>(){}!;,'&?+]/.exec(text) : null;
+    if (breaker)
+      throw parseError(
+        `TERM() cannot hold ${JSON.stringify(breaker[0])}, a major breaker: no indexed term contains one`,
+        at + breaker.index,
+        breaker[0],
+      );
+    return text;
+  }
+
+  /**
+   * `field IN (v1, v2, …)` after the word `field`: true when any value equals, as `field=v` would
+   * (unquoted `*` a wildcard, quoted literal). Read as the OR of those filters. `IN` is an operator
+   * only in capitals and before `(`; otherwise it stays a word.
+   */
+  private inListAhead(t: Token): SearchNode | undefined {
+    if (!this.isWord(this.peek('search'), 'IN')) return undefined;
+    const back = this.lex.position;
+    const inTok = this.next('search');
+    const open = this.peek('search');
+    if (open.kind !== 'op' || open.text !== '(') {
+      this.lex.seek(back);
+      return undefined;
+    }
+    if (!isFieldName(t.text)) throw this.fail(`invalid field name ${JSON.stringify(t.text)}`, t);
+    this.next('search');
+    const items: SearchNode[] = this.nest(inTok, () => this.inValues(t.text)).map((v) => ({
+      kind: 'field',
+      field: t.text,
+      op: '=',
+      value: v.text,
+      quoted: v.quoted,
+    }));
+    return items.length === 1 ? items[0] : { kind: 'or', items };
+  }
+
+  /** The values of `IN (…)` after its `(`, up to and with its `)`: words and strings separated by commas. */
+  private inValues(field: string): { text: string; quoted: boolean }[] {
+    const out: { text: string; quoted: boolean }[] = [];
+    let wantValue = true;
+    for (;;) {
+      const v = this.peek('value');
+      if (v.kind === 'op' && v.text === ')') {
+        if (out.length === 0) throw this.fail(`missing a value inside "${field} IN ()"`, v);
+        if (wantValue) throw this.unexpected(v, 'missing a value after ","');
+        this.next('value');
+        return out;
+      }
+      if (v.kind === 'string') {
+        if (!wantValue) throw this.unexpected(v, 'missing "," between values');
+        this.next('value');
+        this.countTerm(v);
+        out.push({ text: v.text, quoted: true });
+        wantValue = false;
+      } else if (v.kind === 'word') {
+        this.next('value');
+        let at = v.pos;
+        v.text.split(',').forEach((part, k) => {
+          if (k > 0) {
+            if (wantValue) throw parseError('unexpected ",": missing a value before it', at - 1, ',');
+            wantValue = true;
+          }
+          if (part !== '') {
+            if (!wantValue)
+              throw parseError(`unexpected ${JSON.stringify(part)}: missing "," between values`, at, part);
+            this.countTerm(v);
+            out.push({ text: part, quoted: false });
+            wantValue = false;
+          }
+          at += part.length + 1;
+        });
+      } else throw this.unexpected(v, `missing a value or ")" in "${field} IN (…)"`);
+    }
   }
 
   /**
@@ -405,7 +579,7 @@ export class QueryParser implements Parser {
 
 /** Parses a query (`depth`: levels of nesting around it, for a subsearch). Throws SvcError('invalid_query') with {position, token}. */
 export function parse(q: string, depth = 0): Query {
-  const p = new QueryParser(q, depth);
+  const p = new QueryParser(withoutComments(q), depth);
   const search = p.parseSearch();
   const pipes = p.parsePipes();
   const t = p.peek('search');

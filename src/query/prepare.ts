@@ -78,7 +78,7 @@ export function prepare(deps: PlanDeps, principal: Principal, req: SearchRequest
 /**
  * fast path: `index=web` (or `index=web*`) AND-ed at the top of the search narrows the scan to
  * those indexes, so the store never opens the others' blocks. Matching follows the filter's own
- * rule (case-insensitive, `*` wildcard unless quoted), over the indexes the store knows.
+ * rule (case-insensitive, `*` a wildcard), over the indexes the store knows.
  */
 function narrowIndexes(store: EventStore, q: Query, targets: SearchTargets): void {
   // the scan also feeds `append` subqueries, which may read other indexes
@@ -86,7 +86,7 @@ function narrowIndexes(store: EventStore, q: Query, targets: SearchTargets): voi
   for (const c of conjuncts(q.search)) {
     if (c.kind !== 'field' || c.field !== 'index' || c.op !== '=') continue;
     const v = c.value.toLowerCase();
-    const re = !c.quoted && v.includes('*') ? wildcardRegex(v) : undefined;
+    const re = v.includes('*') ? wildcardRegex(v) : undefined;
     const known = new Set(store.partitions(targets.envs).map((x) => x.index));
     const hit = [...known].filter((i) => (re ? re.test(i.toLowerCase()) : i.toLowerCase() === v));
     targets.indexes = targets.indexes === null ? hit : targets.indexes.filter((i) => hit.includes(i));

@@ -25,10 +25,19 @@ export interface ColRef {
   text?: string;
 }
 
+/**
+ * Splunk's name for the event's text: svc's `message`. Every reader of a field by name resolves
+ * it through colRef, so `_raw` works wherever a field does (search, where, eval, rex, table, stats…)
+ * until a pipe gives the stage a `_raw` column of its own (`eval _raw=…`).
+ */
+export const RAW = '_raw';
+
 /** A column of the stage; a name the stage lacks is NULL (Splunk: an absent field is null). */
 export function colRef(schema: Schema, name: string): ColRef {
   const t = schema.get(name);
-  return t === undefined ? { sql: 'NULL', type: 'any' } : { sql: ident(name), type: t };
+  if (t !== undefined) return { sql: ident(name), type: t };
+  const message = name === RAW ? schema.get('message') : undefined;
+  return message === undefined ? { sql: 'NULL', type: 'any' } : { sql: ident('message'), type: message };
 }
 
 /** Names in `schema` matching a pattern with `*` wildcards. */

@@ -401,6 +401,7 @@ describe('generated queries', () => {
       ['* | stats count by host | timechart count', /^timechart: needs the event time _time/],
       ['* | eval _time = n > 3', /^eval: _time takes a time, epoch seconds or a time text, not a boolean/],
       ['* | table host | fields - host', /^fields: no field would be left/],
+      ['* | rename host* as *', /^rename: "host\* as \*" would leave "host" without a name/],
       ['* | head 99999999999999999999', /is too large for a row count/],
       ['* | chart count over host by host', /^chart: "host" would name two columns/],
       ['* | transaction message', /^transaction: "message" would name two columns/],

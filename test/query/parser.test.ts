@@ -12,8 +12,9 @@ const CANONICAL = [
   '"say \\"hi\\""',
   'foo* *bar f*o',
   'a OR b',
-  'a OR b c',
   '(a OR b) c',
+  'a (b OR c)',
+  '(a b) OR c',
   'NOT a',
   'NOT (a b)',
   'NOT (a OR b)',
@@ -48,6 +49,8 @@ const CANONICALIZED: [string, string][] = [
   ['(a b)', 'a b'],
   ['a (b c)', 'a b c'],
   ['a OR (b OR c)', 'a OR b OR c'],
+  ['a OR b c', '(a OR b) c'],
+  ['a b OR c', 'a (b OR c)'],
   ['  error    failed  ', 'error failed'],
 ];
 
@@ -86,18 +89,18 @@ describe('query parser', () => {
     });
   });
 
-  it('binds AND tighter than OR', () => {
+  it('binds OR tighter than AND, as Splunk does', () => {
     assert.deepEqual(parse('a b OR c').search, {
-      kind: 'or',
+      kind: 'and',
       items: [
+        { kind: 'term', text: 'a' },
         {
-          kind: 'and',
+          kind: 'or',
           items: [
-            { kind: 'term', text: 'a' },
             { kind: 'term', text: 'b' },
+            { kind: 'term', text: 'c' },
           ],
         },
-        { kind: 'term', text: 'c' },
       ],
     });
   });

@@ -1,6 +1,7 @@
 import { CORE_NAMES, type ColRef } from '../schema.js';
 import { asText } from '../sql.js';
 import { formatFields, STORED_ALIASES } from './formats.js';
+import { dateFieldSql, isDateField } from './date-fields.js';
 import { jsonValueSql, kvValueSql, mayHoldKeySql, regexGroupSql } from './text-sql.js';
 
 /**
@@ -46,6 +47,11 @@ export function formatValueSql(name: string, text = 'message'): string | undefin
  * true for the text to be read at all (a filter's cheap test that the value is in the text).
  */
 export function textValueSql(name: string, col: (n: string) => ColRef, gate?: string, text = 'message'): string {
+  if (isDateField(name)) {
+    // not in the text at all: from the event's time (date-fields.ts)
+    const time = col('_time');
+    return time.type === 'time' ? dateFieldSql(name, time.sql) : 'NULL';
+  }
   const aliases: string[] = [];
   for (const alias of storedAliases(name)) {
     const c = col(alias);

@@ -1,9 +1,10 @@
 import type { FieldTokens } from '../../storage/types.js';
 import { conjuncts, type SearchNode } from '../search/filter-logic.js';
-import { requiredTokensOf, textTokens } from '../search/tokens.js';
+import { requiredTokensOf } from '../search/tokens.js';
 import { toStr } from '../expr/coerce.js';
 import { ident } from '../sql.js';
 import type { StageBuilder } from '../stages.js';
+import { isDateField } from './date-fields.js';
 import { isExtractable, storedAliases, valueSpelledInText } from './auto-fields.js';
 
 /**
@@ -39,7 +40,8 @@ export function extractedFieldTokens(search: SearchNode): FieldTokens[] {
   const out: FieldTokens[] = [];
   for (const c of conjuncts(search)) {
     if (c.kind !== 'field' || c.op !== '=' || !isExtractable(c.field) || !valueSpelledInText(c.value)) continue;
-    const tokens = c.quoted ? textTokens(c.value.toLowerCase()) : requiredTokensOf(c.value);
+    if (isDateField(c.field)) continue; // from the time, not the text: its words need not be there
+    const tokens = requiredTokensOf(c.value);
     if (tokens.length > 0) out.push({ fields: [c.field, ...storedAliases(c.field)], tokens: [...new Set(tokens)] });
   }
   return out;

@@ -2,6 +2,7 @@ import { doc } from '../doc.js';
 import { printListNames } from './field-names.js';
 import type { PipeDef } from './pipe.js';
 import { expandNames, project } from './projection.js';
+import { RAW } from '../schema.js';
 
 /** `fields [+] a, b` keeps only those fields (events keep their time); `fields - a, b` drops them. */
 export interface FieldsPipe {
@@ -41,6 +42,8 @@ export const fieldsPipe: PipeDef<FieldsPipe> = {
   compile(n, b) {
     const named = expandNames(b, n.names);
     if (n.mode === '-') {
+      // `fields - _raw` drops the message, which `_raw` names until a pipe makes a column of that name
+      if (named.includes(RAW) && !b.schema.has(RAW)) named.push('message');
       project(
         b,
         [...b.schema.keys()].filter((c) => !named.includes(c)),

@@ -1,6 +1,6 @@
 import { doc } from '../doc.js';
 import type { Parser } from '../parser-api.js';
-import { wildcardRegex, type ColType, type Schema } from '../schema.js';
+import { RAW, wildcardRegex, type ColType, type Schema } from '../schema.js';
 import { ident } from '../sql.js';
 import { pipeError, type StageBuilder } from '../stages.js';
 import { printListName } from './field-names.js';
@@ -52,6 +52,8 @@ const count = (s: string, c: string) => s.split(c).length - 1;
 
 /** The renames one pair makes against the current columns: literal, or every match of a pattern. */
 function renamesOf(from: string, to: string, schema: Schema): [string, string][] {
+  // `rename _raw as text`: `_raw` is the message until a pipe makes a column of that name (schema.ts)
+  if (from === RAW && !schema.has(RAW) && schema.has('message')) return [['message', to]];
   if (!from.includes('*')) return schema.has(from) ? [[from, to]] : [];
   const re = wildcardRegex(from, true);
   const out: [string, string][] = [];
@@ -68,6 +70,9 @@ function compileRename(n: RenamePipe, b: StageBuilder): void {
   for (const pair of n.pairs) {
     const moves = renamesOf(pair.from, pair.to, b.schema).filter(([f, t]) => f !== t);
     if (moves.length === 0) continue;
+    // `rename host* as *` over `host`: the pattern's `*` matched nothing, and a field needs a name
+    const nameless = moves.find(([, t]) => t === '');
+    if (nameless) throw pipeError('rename', `"${pair.from} as ${pair.to}" would leave "${nameless[0]}" without a name`);
     const targets = new Set(moves.map(([, t]) => t));
     if (targets.size !== moves.length)
       throw pipeError('rename', `"${pair.from} as ${pair.to}" would give two fields the same name`);

@@ -18,7 +18,7 @@ export function project(b: StageBuilder, names: string[], pipe: string): void {
   const select = names.map((n) => {
     const c = b.col(n);
     schema.set(n, c.type);
-    return c.sql === 'NULL' ? `NULL AS ${ident(n)}` : ident(n);
+    return c.sql === ident(n) ? c.sql : `${c.sql} AS ${ident(n)}`;
   });
   b.push(`SELECT ${select.join(', ')}${ord} FROM ${b.cur}`, schema);
 }

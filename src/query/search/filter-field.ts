@@ -1,15 +1,16 @@
-import { quoteString } from '../lexer.js';
+import { isFieldName, quoteString } from '../lexer.js';
 import { colRef, type ColRef, type Schema } from '../schema.js';
 import { valueSpelledInText } from '../extract/auto-fields.js';
 import { matchMessageSql } from './filter-term.js';
+import { isDateField } from '../extract/date-fields.js';
 import { asNumber, asText, likeEscape, num, numericValue, str } from '../sql.js';
 
 export type FieldOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
 
 /**
  * `field=value`, `field:value` (printed as `=`), `field!=value` and the comparisons.
- * Equality is case-insensitive on the whole value; an unquoted `*` is a wildcard, a quoted value is
- * literal. A numeric value compares numerically whatever the column's storage type.
+ * Equality is case-insensitive on the whole value (`CASE(v)`: as written); `*` is a wildcard, quoted
+ * or not, as in Splunk (`CommandLine="*-enc *"`): quotes only let a value hold spaces and breakers. A numeric value compares numerically whatever the column's storage type.
  */
 export interface FieldFilter {
   kind: 'field';
@@ -17,22 +18,28 @@ export interface FieldFilter {
   op: FieldOp;
   value: string;
   quoted: boolean;
+  /** `field=CASE(value)`: the value compares with its case as written. */
+  caseSensitive?: boolean;
 }
 
 export function printField(f: FieldFilter): string {
-  return `${f.field}${f.op}${f.quoted ? quoteString(f.value) : f.value}`;
+  const value = f.caseSensitive ? `CASE(${f.value})` : f.quoted ? quoteString(f.value) : f.value;
+  // a name the search syntax does not take bare is written in quotes (`"user name"=x`)
+  return `${isFieldName(f.field) ? f.field : quoteString(f.field)}${f.op}${value}`;
 }
 
 function equalsSql(f: FieldFilter, col: ColRef): string {
   const text = col.type === 'str' ? col.sql : asText(col.sql);
-  if (!f.quoted && f.value.includes('*')) {
+  const fold = (sql: string) => (f.caseSensitive ? sql : `lower(${sql})`);
+  const value = f.caseSensitive ? f.value : f.value.toLowerCase();
+  if (f.value.includes('*')) {
     if (/^\*+$/.test(f.value)) return `(${col.sql} IS NOT NULL)`;
-    const pattern = f.value.toLowerCase().split('*').map(likeEscape).join('%');
-    return `(lower(${text}) LIKE ${str(pattern)} ESCAPE '\\')`;
+    const pattern = value.split('*').map(likeEscape).join('%');
+    return `(${fold(text)} LIKE ${str(pattern)} ESCAPE '\\')`;
   }
   const n = numericValue(f.value);
   if (n !== undefined && col.type !== 'str') return `(${asNumber(col.sql)} = ${num(n)})`;
-  return `(lower(${text}) = ${str(f.value.toLowerCase())})`;
+  return `(${fold(text)} = ${str(value)})`;
 }
 
 /** SQL of a field's value found in the message; `gate` is a test the message must pass to be read. */
@@ -51,9 +58,10 @@ export function compileField(f: FieldFilter, schema: Schema, extracted?: Readonl
   const stored = colRef(schema, f.field);
   const found = extracted?.get(f.field);
   if (found === undefined) return compileOn(f, stored);
-  const literal = f.quoted || !f.value.includes('*');
+  const literal = !f.value.includes('*');
+  // a date_* value is not in the text: no gate (its own words need not be in the message)
   const gate =
-    f.op === '=' && literal && valueSpelledInText(f.value) && /[A-Za-z0-9_]/.test(f.value)
+    f.op === '=' && literal && !isDateField(f.field) && valueSpelledInText(f.value) && /[A-Za-z0-9_]/.test(f.value)
       ? matchMessageSql(f.value, false)
       : undefined;
   const text = compileOn(f, { sql: found(gate), type: 'str' });

@@ -12,7 +12,11 @@ import {
 } from './filter-term.js';
 import { compileTime, printTime, type TimeFilter } from './filter-time.js';
 
-/** Implicit or explicit AND (printed as juxtaposition), OR, and NOT (`-term` prints as `NOT term`). */
+/**
+ * Implicit or explicit AND (printed as juxtaposition), OR, and NOT (`-term` prints as `NOT term`).
+ * OR binds tighter than AND (parser.ts); the printer still puts an OR inside an AND in parentheses,
+ * `(a OR b) c`, so that the canonical form reads the same under either habit.
+ */
 export interface AndFilter {
   kind: 'and';
   items: SearchNode[];
@@ -43,7 +47,7 @@ export function printSearch(n: SearchNode): string {
     case 'and':
       return n.items.map((i) => (i.kind === 'or' ? `(${printSearch(i)})` : printSearch(i))).join(' ');
     case 'or':
-      return n.items.map(printSearch).join(' OR ');
+      return n.items.map((i) => (i.kind === 'and' ? `(${printSearch(i)})` : printSearch(i))).join(' OR ');
     case 'not':
       return `NOT ${n.item.kind === 'and' || n.item.kind === 'or' ? `(${printSearch(n.item)})` : printSearch(n.item)}`;
   }

@@ -140,7 +140,7 @@ describe('catalog and language routes', () => {
     const names = r.body.aggregations.map((a) => a.name);
     for (const a of ['count', 'sum', 'avg', 'min', 'max', 'dc', 'values', 'median', 'p95'])
       assert.ok(names.includes(a), a);
-    assert.equal(r.body.aggregations.find((a) => a.name === 'p95')!.syntax, 'p<1-99>(field)');
+    assert.equal(r.body.aggregations.find((a) => a.name === 'p95')!.syntax, 'p<1-99>(field) | perc<1-99>(field)');
     assert.deepEqual(r.body.functions.find((f) => f.name === 'lower')!.syntax, 'lower(x)');
     assert.deepEqual(r.body.coreFields, ['_time', 'host', 'source', 'sourcetype', 'message', 'index', 'env']);
     for (const k of ['AND', 'OR', 'NOT', 'by', 'as']) assert.ok(r.body.keywords.includes(k), k);

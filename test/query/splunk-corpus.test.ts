@@ -15,11 +15,11 @@ import {
 } from '../helpers/splunk-corpus.js';
 
 /**
- * The share of the corpus's searches (macros expanded) that svc parses, as measured when the
- * corpus was collected (154 of 894). A ratchet: work on Splunk searches (issue 28) raises it to
+ * The share of the corpus's searches (macros expanded) that svc parses, as last measured
+ * (404 of 894 after the first work on issue 28; 154 when the corpus was collected). A ratchet: work on Splunk searches (issue 28) raises it to
  * what it then measures (`npx tsx bench/splunk-corpus.ts`); it is never lowered to let a change pass.
  */
-const PARSE_RATE_FLOOR = 0.172;
+const PARSE_RATE_FLOOR = 0.451;
 
 const corpus = loadCorpus();
 if (!corpus) console.log(`# skipping the Splunk corpus tests: no corpus at ${CORPUS_DIR}`);

@@ -95,7 +95,7 @@ describe('Splunk names and options inside pipes', () => {
       ['a | timechart span=1m count span=5m', '"span" is given twice', 28],
       ['a | eval ""=1', 'missing text inside the field name ""', 9],
       ['a | bin span=1h _time span=5m', '"span" is given twice', 22],
-      ['a | where x=1 ```unclosed', 'unexpected "```unclosed": after "where"', 14],
+      ['a | where x=1 ```unclosed', 'missing closing ``` for the comment starting at position 14', 14],
       ['a | table "a"b', 'unexpected "b": missing a space or comma before it', 13],
     ],
   });

@@ -6,6 +6,7 @@ import type { ControlStore } from '../control/store.js';
 import type { MonitorDestination, MonitorRecord } from '../control/records.js';
 import { SvcError } from '../errors/svc-error.js';
 import { parse } from '../query/parser.js';
+import { refuseOutputlookup } from '../query/run-outputlookup.js';
 import { parseThreshold, printThreshold } from './condition.js';
 import { durationMs, EVERY_MAX_MS, EVERY_MIN_MS, WINDOW_MAX_MS } from './duration.js';
 import { evaluate, redactWebhook, runMonitor, type MonitorDeps, type RunOutcome } from './run.js';
@@ -171,7 +172,8 @@ export class MonitorService {
     if (cooldown !== '0s') durationField('cooldown', cooldown, 1000, 30 * 86_400_000);
     const condition = this.checkedCondition(input.condition);
     try {
-      parse(input.query);
+      // a monitor runs unattended: it never writes (its runs are refused too, lacking writes=allow)
+      refuseOutputlookup(parse(input.query), 'a monitor');
     } catch (e) {
       if (!(e instanceof SvcError)) throw e;
       throw new SvcError(e.code, `query: ${e.message}`, { details: { ...e.details, field: 'query' } });

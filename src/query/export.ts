@@ -1,4 +1,4 @@
-import { SvcError } from '../errors/svc-error.js';
+import { refuseOutputlookup } from './run-outputlookup.js';
 import type { Principal } from '../auth/principal.js';
 import type { QueryResult, RelationInfo, StreamRows } from '../storage/types.js';
 import { compile, type CompiledQuery } from './compile.js';
@@ -77,11 +77,7 @@ export async function exportRun(
   deadline: Deadline,
 ): Promise<ExportSummary> {
   const p = prepare(deps, principal, req);
-  // its write belongs to a search, where the answer says what was written
-  if (p.q.pipes.some((x) => x.kind === 'outputlookup'))
-    throw new SvcError('invalid_query', 'outputlookup: run it as a search, not an export', {
-      details: { pipe: 'outputlookup' },
-    });
+  refuseOutputlookup(p.q, 'an export');
   const max = Math.min(Math.max(1, Math.floor(req.max ?? DEFAULT_EXPORT_MAX)), MAX_EXPORT);
   if (p.a.mode === 'table') return exportTable(deps, p, max, sink, deadline);
   return exportEvents(deps, p, max, req.fieldList === true, sink, deadline);

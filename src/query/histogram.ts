@@ -3,6 +3,7 @@ import { compile } from './compile.js';
 import { matchesAll } from './count-fast-path.js';
 import { parseFieldName } from './parser.js';
 import { bucketSpec, extent, prepare, scanSpec, userFields, type PlanDeps, type Prepared } from './prepare.js';
+import { refuseOutputlookup } from './run-outputlookup.js';
 import { elapsedMs, jsonValue } from './results.js';
 import { searchFields } from './search/filter-logic.js';
 import { bucketCountsSql, stackedBucketsSql } from './sql/time-buckets.js';
@@ -38,6 +39,7 @@ export async function histogramRun(
   const t0 = performance.now();
   const by = req.by === undefined ? undefined : parseFieldName(req.by, 'by');
   const p = prepare(deps, principal, req);
+  refuseOutputlookup(p.q, 'a histogram');
   const range = p.possible ? extent(deps.store, p) : undefined;
   if (!range)
     return {

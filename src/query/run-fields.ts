@@ -2,6 +2,7 @@ import type { Principal } from '../auth/principal.js';
 import type { EventStore } from '../storage/types.js';
 import { compile } from './compile.js';
 import { prepare, scanSpec, type Prepared, type PlanDeps } from './prepare.js';
+import { refuseOutputlookup } from './run-outputlookup.js';
 import { elapsedMs, jsonValue } from './results.js';
 import { newestCutoff, sinceSpec } from './run-newest-cutoff.js';
 import { fieldSummarySql } from './sql/field-summary.js';
@@ -25,6 +26,7 @@ export async function fieldsRun(
 ): Promise<FieldsResult> {
   const t0 = performance.now();
   const p = prepare(deps, principal, req);
+  refuseOutputlookup(p.q, 'a field summary');
   const top = Math.min(Math.max(1, Math.floor(req.top ?? 5)), 100);
   if (!p.possible) return { fields: [], meta: { matched: 0, scanned: 0, tookMs: 0 } };
   const types = fieldTypes(deps.store, p);

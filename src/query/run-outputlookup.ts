@@ -15,10 +15,17 @@ const fail = (message: string) =>
 
 /**
  * The search's `outputlookup`, checked before it runs: the last pipe, not inside a subsearch, by a
- * principal with the right of the lookup admin API (writing a table is what an upload does).
+ * principal with the right of the lookup admin API (writing a table is what an upload does), and
+ * confirmed by the caller (`writes`): the web UI runs the query of a page's URL as it opens, so
+ * without this a link sent to an admin would overwrite a table (Splunk's "risky commands").
  * Undefined when the query has none.
  */
-export function outputlookupOf(q: Query, principal: Principal, deps: PlanDeps): OutputlookupPipe | undefined {
+export function outputlookupOf(
+  q: Query,
+  principal: Principal,
+  deps: PlanDeps,
+  writes: 'allow' | undefined,
+): OutputlookupPipe | undefined {
   if (subqueries(q).some((s) => s.pipes.some((p) => p.kind === 'outputlookup')))
     throw fail('cannot be used inside a subsearch');
   const i = q.pipes.findIndex((p) => p.kind === 'outputlookup');
@@ -30,7 +37,28 @@ export function outputlookupOf(q: Query, principal: Principal, deps: PlanDeps): 
       'outputlookup writes a lookup table, which needs the admin scope (as uploading one under Admin → Lookups does)',
     );
   if (!deps.lookupWriter) throw fail('lookup tables cannot be written here');
-  return q.pipes[i] as OutputlookupPipe;
+  const n = q.pipes[i] as OutputlookupPipe;
+  if (writes !== 'allow')
+    throw new SvcError(
+      'invalid_query',
+      `outputlookup: this search writes lookup table "${n.table}", so it runs only when confirmed (writes=allow): a link, a saved search or a tool never writes on its own`,
+      { details: { pipe: 'outputlookup', table: n.table, confirm: 'writes=allow' } },
+    );
+  return n;
+}
+
+/**
+ * Refuses a query with `outputlookup` where the search does not run as a search (a histogram, a
+ * field summary, an export): only a confirmed search writes, and only its answer says what it wrote.
+ */
+export function refuseOutputlookup(q: Query, what: string): void {
+  const n = [q, ...subqueries(q)].flatMap((s) => s.pipes).find((p) => p.kind === 'outputlookup');
+  if (n)
+    throw new SvcError(
+      'invalid_query',
+      `outputlookup: ${what} does not write lookup table "${n.table}"; run it as a search (writes=allow on /api/search)`,
+      { details: { pipe: 'outputlookup', table: n.table } },
+    );
 }
 
 /**

@@ -28,7 +28,7 @@ const TABLE_ROWS = 10_000;
 export async function searchRun(deps: PlanDeps, principal: Principal, req: SearchRequest): Promise<SearchResult> {
   const t0 = performance.now();
   const p = prepare(deps, principal, req);
-  const output = outputlookupOf(p.q, principal, deps);
+  const output = outputlookupOf(p.q, principal, deps, req.writes);
   const limit = Math.min(Math.max(1, Math.floor(req.limit ?? DEFAULT_LIMIT)), MAX_LIMIT);
   let result: SearchResult;
   if (!p.possible) {

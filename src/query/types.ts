@@ -10,6 +10,12 @@ export interface SearchRequest {
   to?: string;
   /** Max events returned (default 100, newest first). */
   limit?: number;
+  /**
+   * 'allow': the caller confirms that this search may write (`outputlookup`); without it such a
+   * search is refused (run-outputlookup.ts). Only GET|POST /api/search passes it on: a link, a
+   * saved search, a monitor or a tool must never write on its own.
+   */
+  writes?: 'allow';
   /** Aborts the search (the caller went away); the service adds its own time limit. Not a request field. */
   signal?: AbortSignal;
   /** 'monitor': a scheduled monitor's search, run in the monitors' own slots (query/admission.ts). Not a request field. */

@@ -1,12 +1,15 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { call, createApiKey, createIngestToken } from '../helpers/auth.js';
 import { suiteServer, type TestServer } from '../helpers/server.js';
 
 /**
  * `| outputlookup` through a real server (server.ts wires the writer): an admin's search writes a
  * table the admin API then serves and `| inputlookup` reads; a key without the admin scope gets 403
- * and the table stays as it was (docs/lookups.md).
+ * and the table stays as it was (docs/lookups.md). A search that writes runs only with `writes=allow`
+ * on /api/search: without it (a link the UI opens, a tool, a monitor) it is a 400 and nothing is written.
  */
 const HOSTS = ['web-1', 'web-2', 'db-1'];
 const EVENTS = Array.from({ length: 30 }, (_, i) => ({ message: `request ${i}`, host: HOSTS[i % 3] }));
@@ -15,8 +18,9 @@ describe('outputlookup over HTTP', () => {
   let srv: TestServer;
   let admin: string;
   suiteServer((s, a) => ([srv, admin] = [s, a]));
-  const search = async (token: string, q: string, expect = 200) => {
-    const res = await fetch(`${srv.url}/api/search?${new URLSearchParams({ q, limit: '100' })}`, {
+  const search = async (token: string, q: string, expect = 200, writes: string | null = 'allow') => {
+    const params = new URLSearchParams({ q, limit: '100', ...(writes === null ? {} : { writes }) });
+    const res = await fetch(`${srv.url}/api/search?${params}`, {
       headers: { authorization: `Bearer ${token}` },
     });
     const text = await res.text();
@@ -68,5 +72,106 @@ describe('outputlookup over HTTP', () => {
     const adminKey = await createApiKey(srv, { scopes: ['admin'] });
     await search(adminKey, '* | stats count by host | where host="db-1" | outputlookup hosts_seen');
     assert.equal((await csvOf('hosts_seen')).text, 'host,count\ndb-1,10\n');
+  });
+
+  describe('a search that writes runs only when the caller confirms it (writes=allow)', () => {
+    const Q = '* | stats count by host | where host="web-1" | outputlookup hosts_seen';
+    const before = async () => (await csvOf('hosts_seen')).text;
+
+    it('refuses it without writes=allow with a 400 naming the table, and leaves the table as it was', async () => {
+      const was = await before();
+      const r = await search(admin, Q, 400, null);
+      assert.equal(r.error?.code, 'invalid_query');
+      assert.match(
+        r.error?.message ?? '',
+        /writes lookup table "hosts_seen", so it runs only when confirmed \(writes=allow\)/,
+      );
+      assert.equal((r.error as { table?: string }).table, 'hosts_seen', 'the UI names the table from the answer');
+      assert.equal(await before(), was);
+      const post = await fetch(`${srv.url}/api/search`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ q: Q }),
+      });
+      assert.equal(post.status, 400, await post.text());
+      assert.equal(await before(), was);
+    });
+
+    it('writes with writes=allow, in the query string or in a POST body', async () => {
+      await search(admin, Q);
+      assert.equal(await before(), 'host,count\nweb-1,10\n');
+      const post = await fetch(`${srv.url}/api/search`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ q: Q.replace('web-1', 'web-2'), writes: 'allow' }),
+      });
+      assert.equal(post.status, 200, await post.text());
+      assert.equal(await before(), 'host,count\nweb-2,10\n');
+    });
+
+    it('refuses writes with any other value than allow', async () => {
+      const r = await search(admin, Q, 400, 'yes');
+      assert.equal(r.error?.code, 'invalid_input');
+      assert.match(r.error?.message ?? '', /writes.*must be "allow"/);
+    });
+
+    it('refuses the confirmation and the write on export, histogram and fields', async () => {
+      const was = await before();
+      for (const path of ['/api/export?format=csv&', '/api/histogram?', '/api/fields?']) {
+        for (const writes of [{ writes: 'allow' }, {}] as Record<string, string>[]) {
+          const res = await fetch(`${srv.url}${path}${new URLSearchParams({ q: Q, ...writes })}`, {
+            headers: { authorization: `Bearer ${admin}` },
+          });
+          const body = (await res.json()) as { error: { code: string; message: string } };
+          assert.equal(res.status, 400, `${path} ${JSON.stringify(writes)}`);
+          assert.equal(body.error.code, 'invalid_query');
+          assert.match(
+            body.error.message,
+            writes.writes ? /writes=allow is taken only by \/api\/search/ : /does not write lookup table "hosts_seen"/,
+          );
+        }
+      }
+      assert.equal(await before(), was);
+    });
+
+    it('refuses it from the MCP tools, which cannot confirm, and leaves the table as it was', async () => {
+      const was = await before();
+      const client = new Client({ name: 'svc-test', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL('/mcp', srv.url), {
+          requestInit: { headers: { Authorization: `Bearer ${admin}` } },
+        }),
+      );
+      try {
+        await assert.rejects(
+          client.callTool({ name: 'search', arguments: { query: Q, writes: 'allow' } }),
+          /unknown argument "writes"/,
+        );
+        const res = await client.callTool({ name: 'search', arguments: { query: Q } });
+        assert.equal(res.isError, true);
+        const text = (res.content as { text: string }[]).map((c) => c.text).join('\n');
+        assert.match(text, /writes lookup table "hosts_seen", so it runs only when confirmed/);
+      } finally {
+        await client.close();
+      }
+      assert.equal(await before(), was);
+    });
+
+    it('refuses a monitor whose query writes', async () => {
+      const r = (await call(srv, 'POST', '/api/monitors', {
+        token: admin,
+        expect: 400,
+        body: {
+          name: 'writer',
+          query: Q,
+          env: 'default',
+          every: '5m',
+          condition: { threshold: 'count > 0' },
+          destinations: [{ webhook: 'http://127.0.0.1:9/hook' }],
+        },
+      })) as { error: { code: string; message: string } };
+      assert.equal(r.error.code, 'invalid_query');
+      assert.match(r.error.message, /query: outputlookup: a monitor does not write lookup table "hosts_seen"/);
+    });
   });
 });

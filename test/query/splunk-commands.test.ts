@@ -76,7 +76,7 @@ describe('Splunk commands over the real store', () => {
   let control: ControlStore;
   let lookups: Lookups;
   let dir: string;
-  const search = (q: string, limit = 1000) => svc.search(SYSTEM_PRINCIPAL, { q, limit });
+  const search = (q: string, limit = 1000) => svc.search(SYSTEM_PRINCIPAL, { q, limit, writes: 'allow' });
   async function refused(q: string, message: RegExp): Promise<void> {
     await assert.rejects(search(q), (e) => isSvcError(e) && e.code === 'invalid_query' && message.test(e.message));
   }
@@ -433,6 +433,17 @@ describe('Splunk commands over the real store', () => {
       const none = await search('* | stats count by host | where count > 1000 | outputlookup hosts_seen');
       assert.deepEqual(none.rows, []);
       assert.match(none.meta.warnings?.[0] ?? '', /gave no rows, so lookup table "hosts_seen" was left as it was/);
+      assert.equal((await search('| inputlookup hosts_seen')).rows?.length, 3, 'the table is as it was');
+    });
+
+    it('runs only when the caller confirms the write, and never as a histogram or a field summary', async () => {
+      const q = '* | stats count by host | where host="db-1" | outputlookup hosts_seen';
+      await assert.rejects(
+        svc.search(SYSTEM_PRINCIPAL, { q, limit: 10 }),
+        (e) => isSvcError(e) && e.code === 'invalid_query' && /writes lookup table "hosts_seen"/.test(e.message),
+      );
+      await assert.rejects(svc.histogram(SYSTEM_PRINCIPAL, { q }), /outputlookup: a histogram does not write/);
+      await assert.rejects(svc.fields(SYSTEM_PRINCIPAL, { q }), /outputlookup: a field summary does not write/);
       assert.equal((await search('| inputlookup hosts_seen')).rows?.length, 3, 'the table is as it was');
     });
   });

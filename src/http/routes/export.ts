@@ -17,7 +17,7 @@ import {
   rowNdjson,
   type ExportFormat,
 } from './export-encode.js';
-import { searchParams, searchQuery, withCancel } from './search-params.js';
+import { refuseWrites, searchParams, searchQuery, withCancel } from './search-params.js';
 
 // every search parameter is checked as on a search (a bad limit is a 400 naming it, as before);
 // the export reads q, env, index, from and to, and takes its size from max
@@ -115,7 +115,8 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request: FastifyRequest, reply: FastifyReply) => {
-      const { q, env, index, from, to } = searchParams(request);
+      const { q, env, index, from, to, writes } = searchParams(request);
+      refuseWrites({ writes }, '/api/export');
       const { format, max } = request.query as z.output<typeof exportQuery>;
       const limit = max ?? DEFAULT_EXPORT_MAX;
       const headers = {

@@ -18,6 +18,15 @@ const fields = {
   buckets: intParam(1, 1000, '/api/histogram: number of buckets'),
   top: intParam(1, 100, '/api/fields: values per field'),
   series: intParam(1, 20, '/api/histogram with by: series kept (the rest is "other")'),
+  writes: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .enum(['allow'], { errorMap: () => ({ message: 'must be "allow"' }) })
+      .describe(
+        '/api/search only: "allow" runs a search that writes (outputlookup); without it such a search is a 400 (docs/lookups.md)',
+      )
+      .optional(),
+  ),
 };
 
 /** The search parameters in a query string: unknown ones are ignored, as a URL often carries others. */
@@ -41,6 +50,17 @@ export function searchParams(request: FastifyRequest): SearchParams {
     for (const [k, v] of Object.entries(src ?? {})) if (v !== undefined) Object.assign(out, { [k]: v });
   }
   return out;
+}
+
+/**
+ * Refuses `writes` on a route that never writes (histogram, fields, export): only a search's answer
+ * says what it wrote, so a write is confirmed on /api/search alone.
+ */
+export function refuseWrites(params: { writes?: string }, route: string): void {
+  if (params.writes !== undefined)
+    throw new SvcError('invalid_query', `writes=${params.writes} is taken only by /api/search, not by ${route}`, {
+      details: { param: 'writes' },
+    });
 }
 
 /** Stops the search when the client disconnects before its answer is sent: nobody would read it. */

@@ -1,11 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { principalOf } from '../../http-kit/access.js';
-import { searchBody, searchParams, searchQuery, withCancel } from './search-params.js';
+import { refuseWrites, searchBody, searchParams, searchQuery, withCancel, type SearchParams } from './search-params.js';
+
+/** The parameters of a route that never writes: `writes` is refused there. */
+function notWriting(request: FastifyRequest, route: string): SearchParams {
+  const params = searchParams(request);
+  refuseWrites(params, route);
+  return params;
+}
 
 /**
  * Search routes (docs/decisions/0013-search-api-and-answers.md): GET|POST /api/search, GET|POST
  * /api/histogram (optionally stacked by a field: `by`, `series`), GET|POST /api/fields; POST takes the
- * parameters as a JSON body. Standard API scope or a session; RBAC narrowing happens in the SearchService.
+ * parameters as a JSON body. Only /api/search takes `writes=allow`, the confirmation a search that
+ * writes (outputlookup) needs. Standard API scope or a session; RBAC narrowing happens in the SearchService.
  */
 export async function searchRoutes(app: FastifyInstance): Promise<void> {
   const config = { access: 'standard' as const };
@@ -19,12 +27,13 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
       '/api/histogram',
       'event counts over time, optionally stacked by a field',
       async (request, reply) =>
-        app.deps.search.histogram(principalOf(request), withCancel(searchParams(request), reply)),
+        app.deps.search.histogram(principalOf(request), withCancel(notWriting(request, '/api/histogram'), reply)),
     ],
     [
       '/api/fields',
       'the fields of the matching events with their top values',
-      async (request, reply) => app.deps.search.fields(principalOf(request), withCancel(searchParams(request), reply)),
+      async (request, reply) =>
+        app.deps.search.fields(principalOf(request), withCancel(notWriting(request, '/api/fields'), reply)),
     ],
   ];
   const doc = { tags: ['search'], errors: [429, 503] } satisfies FastifySchema;

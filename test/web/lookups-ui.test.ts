@@ -150,4 +150,53 @@ describe('the lookups admin page in Chromium', { skip }, () => {
     const r = await search('* | lookup http-status status');
     assert.match(r.error?.message ?? '', /unknown lookup table "http-status"/);
   });
+
+  describe('a search that writes, opened from a link', () => {
+    const csvStatus = async (name: string) =>
+      (
+        await fetch(`${base()}/api/admin/lookups/${name}`, {
+          headers: { authorization: `Bearer ${session.ui.admin}` },
+        })
+      ).status;
+    const Q = '* | stats count by host | outputlookup link_hosts';
+
+    it('does not write the table, and asks the user to confirm with a button naming it', async () => {
+      await page.goto(
+        `${base()}/ui/search?${new URLSearchParams({ q: Q, env: 'default', index: 'app', from: '-24h' })}`,
+      );
+      const notice = page.locator('[data-testid=confirm-write]');
+      const text = await waitFor('the confirm notice', () => notice.textContent());
+      assert.match(text, /this search writes lookup table "link_hosts", so it runs only when confirmed/);
+      assert.equal(await notice.locator('button').textContent(), 'Run and write lookup table link_hosts');
+      assert.equal(await page.locator('[data-testid=search-error]').count(), 0, 'shown once, as the notice');
+      assert.equal(await csvStatus('link_hosts'), 404, 'opening the link wrote nothing');
+      await page.screenshot({ path: join(SHOTS, 'confirm-write.png') });
+    });
+
+    it('writes the table when the user clicks the button', async () => {
+      await page.click('[data-testid=confirm-write-run]');
+      await waitFor('the table of the search', async () => (await page.locator('table tbody tr').count()) > 0);
+      assert.equal(await page.locator('[data-testid=confirm-write]').count(), 0);
+      assert.equal(await csvStatus('link_hosts'), 200);
+      const back = await search('| inputlookup link_hosts | stats count');
+      assert.deepEqual(back.rows, [[6]], 'one row per host of the app events');
+    });
+
+    it('writes when the user presses Search in the editor, but not again on back and forward', async () => {
+      await page.click('.cm-content');
+      await page.keyboard.press('Control+a');
+      await page.keyboard.type('* | stats count by host | where host="web-1" | outputlookup typed_hosts');
+      await page.keyboard.press('Escape');
+      await page.click('[data-testid=run]');
+      await waitFor('the table written', async () => (await csvStatus('typed_hosts')) === 200);
+      await page.goBack();
+      await waitFor('the notice again', () => page.locator('[data-testid=confirm-write]').count());
+      await page.goForward();
+      const text = await waitFor('the notice for the typed search', () =>
+        page.locator('[data-testid=confirm-write]').textContent(),
+      );
+      assert.match(text, /writes lookup table "typed_hosts"/);
+      assert.deepEqual(session.errors, []);
+    });
+  });
 });

@@ -9,12 +9,38 @@ import { LIVE_CAP } from './useSearchState';
 
 /** Why the search has no answer: an error, or (in blue) that it was cancelled. */
 export function SearchError({ error }: { error: ApiError | null }) {
-  if (!error) return null;
+  if (!error || unconfirmedWrite(error) !== null) return null;
   const cancelled = error.code === 'cancelled';
   return (
     <div className={cancelled ? 'alert alert-info' : 'alert alert-error'} role="alert" data-testid="search-error">
       <Icon name={cancelled ? 'info' : 'alert'} />
       <span>{error.message}</span>
+    </div>
+  );
+}
+
+/** The lookup table a search would write, when the server refused it for want of the user's confirmation. */
+export function unconfirmedWrite(error: ApiError | null): string | null {
+  if (error?.code !== 'invalid_query' || error.details.confirm !== 'writes=allow') return null;
+  return typeof error.details.table === 'string' ? error.details.table : null;
+}
+
+/**
+ * A search that writes a lookup table, opened from a link (or back/forward) rather than run by the
+ * user: the server's reason, and a button that runs it with the user's leave to write.
+ */
+export function ConfirmWrite({ error, onConfirm }: { error: ApiError | null; onConfirm: () => void }) {
+  const table = unconfirmedWrite(error);
+  if (!error || table === null) return null;
+  return (
+    <div className="alert alert-warn" role="alert" data-testid="confirm-write">
+      <Icon name="alert" />
+      <div className="confirm-write">
+        <p>{error.message}</p>
+        <Button size="sm" variant="primary" onClick={onConfirm} data-testid="confirm-write-run">
+          Run and write lookup table {table}
+        </Button>
+      </div>
     </div>
   );
 }

@@ -11,7 +11,7 @@ import { addFilter } from './query-edit';
 import { type QueryEditorHandle } from './QueryEditor';
 import { ResultsPanel } from './ResultsPanel';
 import { SearchBar } from './SearchBar';
-import { SearchError } from './SearchNotices';
+import { ConfirmWrite, SearchError, unconfirmedWrite } from './SearchNotices';
 import { useCatalog } from './useCatalog';
 import { useLiveTail } from './useLiveTail';
 import { useSearchKeys } from './useSearchKeys';
@@ -28,7 +28,7 @@ export function SearchPage() {
   const [, navigate] = useLocation();
   const params = useMemo(() => readParams(search), [search]);
   const ui = useSearchState(params);
-  const s = useSearchResults(params, ui.limit, ui.run);
+  const s = useSearchResults(params, ui.limit, ui.run, ui.writes);
   const { envs, language } = useCatalog();
   const editor = useRef<QueryEditorHandle>(null);
   const findInput = useRef<HTMLInputElement>(null);
@@ -49,7 +49,8 @@ export function SearchPage() {
     (patch: Partial<SearchParams>) => navigate(`/search?${writeParams({ ...params, ...patch })}`),
     [navigate, params],
   );
-  const { rerun } = ui;
+  const { rerun, confirmRun } = ui;
+  // a filter or the Ask panel changes the query: it runs as a link would, without leave to write
   const runQuery = useCallback(
     (q: string) => {
       remember(q);
@@ -57,6 +58,15 @@ export function SearchPage() {
       else go({ q });
     },
     [go, params.q, rerun],
+  );
+  // Search or Enter in the editor: the user ran this query, which may write (outputlookup)
+  const runTyped = useCallback(
+    (q: string) => {
+      remember(q);
+      confirmRun({ ...params, q });
+      if (q !== params.q) go({ q });
+    },
+    [go, params, confirmRun],
   );
   const filter = useCallback(
     (field: string, value: unknown, exclude: boolean) => runQuery(addFilter(params.q, field, value, exclude)),
@@ -67,7 +77,9 @@ export function SearchPage() {
 
   const completion = useCallback(() => ({ language, fields: s.fields?.fields ?? [] }), [language, s.fields]);
   const queryError =
-    s.error && s.error.code === 'invalid_query' ? { message: s.error.message, position: s.error.position } : null;
+    s.error && s.error.code === 'invalid_query' && unconfirmedWrite(s.error) === null
+      ? { message: s.error.message, position: s.error.position }
+      : null;
 
   return (
     <div className="search-page">
@@ -76,7 +88,7 @@ export function SearchPage() {
         params={params}
         draft={ui.draft}
         onDraft={ui.setDraft}
-        onRun={runQuery}
+        onRun={runTyped}
         onChange={go}
         envs={envs}
         error={queryError}
@@ -85,6 +97,7 @@ export function SearchPage() {
         onCancel={s.cancel}
       />
       <SearchError error={s.error} />
+      <ConfirmWrite error={s.error} onConfirm={() => confirmRun(params)} />
       <div className="search-body">
         <FieldSidebar
           fields={s.fields}

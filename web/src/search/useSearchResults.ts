@@ -24,17 +24,18 @@ interface Answers {
 const HISTOGRAM_BUCKETS = 100;
 
 /** One run of a search: its parameters by value, the page size, and the re-run counter. */
-function runKey(params: SearchParams, limit: number, run: number): string {
-  return JSON.stringify([params.q, params.env, params.index, params.from, params.to, params.by, limit, run]);
+function runKey(params: SearchParams, limit: number, run: number, writes: boolean): string {
+  return JSON.stringify([params.q, params.env, params.index, params.from, params.to, params.by, limit, run, writes]);
 }
 
 /**
  * Runs a search, its histogram and its field summary in parallel whenever the parameters change
  * (or `run` is bumped), cancelling whatever was still running: the server interrupts DuckDB when
  * the request goes away. `cancel()` stops the current one. Whether a part is still loading is
- * derived: it has not finished for the current run (and the run was not cancelled).
+ * derived: it has not finished for the current run (and the run was not cancelled). `writes`: the
+ * user confirmed that this run may write (outputlookup), so /api/search gets writes=allow.
  */
-export function useSearchResults(params: SearchParams, limit: number, run: number) {
+export function useSearchResults(params: SearchParams, limit: number, run: number, writes = false) {
   const [s, setS] = useState<Answers>({
     result: null,
     resultFor: null,
@@ -49,7 +50,7 @@ export function useSearchResults(params: SearchParams, limit: number, run: numbe
     tookMs: null,
   });
   const ctl = useRef<AbortController | null>(null);
-  const key = runKey(params, limit, run);
+  const key = runKey(params, limit, run, writes);
 
   useEffect(() => {
     const ac = new AbortController();
@@ -65,7 +66,7 @@ export function useSearchResults(params: SearchParams, limit: number, run: numbe
       const error = e instanceof ApiError ? e : new ApiError(0, 'network', errorMessage(e));
       setS((x) => ({ ...x, result: null, resultFor: null, error, errorFor: key }));
     };
-    get<SearchResult>('/api/search', { ...base, limit }, ac.signal)
+    get<SearchResult>('/api/search', { ...base, limit, writes: writes ? 'allow' : undefined }, ac.signal)
       .then((result) => setS((x) => ({ ...x, result, resultFor: params, tookMs: performance.now() - t0 })), fail)
       .finally(done('searched'));
     get<HistogramResult>(

@@ -21,6 +21,13 @@ export interface SearchUiState {
   draft: string;
   /** Bumped to run the same query again (the URL does not change). */
   run: number;
+  /**
+   * The run, and the search (searchKey), the user confirmed may write (`outputlookup`): pressing
+   * Search or Enter in the editor, or the confirm notice's button. A query that comes from the URL
+   * (page load, back/forward, a shared link) is never confirmed: the server refuses its write.
+   */
+  writesRun: number | null;
+  writesFor: string | null;
   /** Events asked for; "show more" raises it. */
   limit: number;
   view: View;
@@ -45,6 +52,7 @@ type Action =
   | { type: 'sync'; params: SearchParams }
   | { type: 'draft'; q: string }
   | { type: 'rerun' }
+  | { type: 'confirm'; params: SearchParams }
   | { type: 'more' }
   | { type: 'view'; view: View }
   | { type: 'wrap' }
@@ -60,7 +68,7 @@ type Action =
  * Which search the per-search state (expanded rows, page size, live tail) belongs to; `by` is left
  * out: it only restacks the histogram.
  */
-function searchKey(p: SearchParams): string {
+export function searchKey(p: SearchParams): string {
   return JSON.stringify([p.q, p.env, p.index, p.from, p.to]);
 }
 
@@ -68,6 +76,8 @@ function initial(params: SearchParams): SearchUiState {
   return {
     draft: params.q,
     run: 0,
+    writesRun: null,
+    writesFor: null,
     limit: FIRST_PAGE,
     view: 'table',
     wrap: localStorage.getItem(WRAP_KEY) === '1',
@@ -92,12 +102,16 @@ function reduce(s: SearchUiState, a: Action): SearchUiState {
       // a new search starts from its first page, collapsed, not live
       if (s.searchFor !== key)
         Object.assign(next, { searchFor: key, expanded: new Set(), limit: FIRST_PAGE, live: false, liveEvents: null });
+      // another search (back/forward, a link) is not the one confirmed, nor is this one when it comes back
+      if (s.writesFor !== key) Object.assign(next, { writesRun: null, writesFor: null });
       return next;
     }
     case 'draft':
       return { ...s, draft: a.q };
     case 'rerun':
       return { ...s, run: s.run + 1 };
+    case 'confirm':
+      return { ...s, run: s.run + 1, writesRun: s.run + 1, writesFor: searchKey(a.params) };
     case 'more':
       return { ...s, limit: Math.min(MAX_EVENTS, s.limit * 10) };
     case 'view':
@@ -135,6 +149,8 @@ export function useSearchState(params: SearchParams) {
     () => ({
       setDraft: (q: string) => dispatch({ type: 'draft', q }),
       rerun: () => dispatch({ type: 'rerun' }),
+      /** Runs `params` (now, or once the URL has them) with the user's leave to write. */
+      confirmRun: (params: SearchParams) => dispatch({ type: 'confirm', params }),
       showMore: () => dispatch({ type: 'more' }),
       setView: (view: View) => dispatch({ type: 'view', view }),
       toggleWrap: () => dispatch({ type: 'wrap' }),
@@ -155,7 +171,10 @@ export function useSearchState(params: SearchParams) {
   const view = current
     ? state
     : { ...state, limit: FIRST_PAGE, expanded: NONE_EXPANDED, live: false, liveEvents: null };
-  return { ...view, ...actions };
+  // only the run the user confirmed sends writes=allow: a later rerun of the same search (Search
+  // pressed again excepted) or any other search does not
+  const writes = current && state.writesRun === state.run && state.writesFor === searchKey(params);
+  return { ...view, writes, ...actions };
 }
 
 const NONE_EXPANDED = new Set<number>();

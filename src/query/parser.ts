@@ -329,6 +329,11 @@ export class QueryParser implements Parser {
   /** A word: a term, a `TERM(x)`/`CASE(x)` directive, or the field name of `field<op>value` or `field IN (…)`. */
   private parseWord(t: Token): SearchNode {
     if (t.text === 'AND' || t.text === 'OR' || t.text === 'NOT') throw this.unexpected(t, 'missing a search term');
+    if (this.subsearchAhead(t))
+      throw this.fail(
+        'svc has no subsearches in the search part ([search …], [| inputlookup …]): use a pipe such as "| join" or "| lookup"; to search for text with brackets, quote it',
+        t,
+      );
     const directive = this.directiveAhead(t);
     if (directive === 'CASE' && this.src[this.lex.nextNonSpace() + 1] === '"') return this.casePhrase();
     if (directive) return { kind: 'term', text: this.directiveText(directive), directive };
@@ -338,6 +343,19 @@ export class QueryParser implements Parser {
     if (op.kind !== 'op' || !FIELD_OPS.has(op.text)) return { kind: 'term', text: t.text };
     if (!isFieldName(t.text)) throw this.fail(`invalid field name ${JSON.stringify(t.text)}`, t);
     return this.fieldFilter(t.text, t);
+  }
+
+  /**
+   * Splunk's subsearch in the search part: `[search …]`, `[ search …]`, `[| …]`. Read as words it
+   * would match nothing without a word; other bracketed text (`[error]`) stays a term.
+   */
+  private subsearchAhead(t: Token): boolean {
+    if (!t.text.startsWith('[')) return false;
+    const rest = t.text.slice(1).toLowerCase();
+    if (rest === 'search') return true;
+    if (rest !== '') return false;
+    const next = this.peek('search');
+    return (next.kind === 'op' && next.text === '|') || (next.kind === 'word' && next.text.toLowerCase() === 'search');
   }
 
   /**

@@ -53,6 +53,7 @@ const CANONICALIZED: [string, string][] = [
   ['TERM("group=cascading") CASE(Foo)', 'TERM(group=cascading) CASE(Foo)'],
   ['-CASE("Shutting down")', 'NOT CASE("Shutting down")'],
   ['* | append [search a OR b c]', '* | append [search (a OR b) c]'],
+  ['[error] timeout', '[error] timeout'],
 ];
 
 const REJECTED: [string, string, number][] = [
@@ -67,6 +68,27 @@ const REJECTED: [string, string, number][] = [
     19,
   ],
   ['a ```open', 'missing closing ``` for the comment starting at position 2', 2],
+  // a subsearch in the search part is refused, never read as the words "[search" and "b]"
+  [
+    'x [search b]',
+    'svc has no subsearches in the search part ([search …], [| inputlookup …]): use a pipe such as "| join" or "| lookup"; to search for text with brackets, quote it',
+    2,
+  ],
+  [
+    'x [ search b ]',
+    'svc has no subsearches in the search part ([search …], [| inputlookup …]): use a pipe such as "| join" or "| lookup"; to search for text with brackets, quote it',
+    2,
+  ],
+  [
+    'user [| inputlookup admins]',
+    'svc has no subsearches in the search part ([search …], [| inputlookup …]): use a pipe such as "| join" or "| lookup"; to search for text with brackets, quote it',
+    5,
+  ],
+  [
+    'x | search a [search b]',
+    'svc has no subsearches in the search part ([search …], [| inputlookup …]): use a pipe such as "| join" or "| lookup"; to search for text with brackets, quote it',
+    13,
+  ],
   ['status IN (404 500)', 'unexpected "500": missing "," between values', 15],
   [
     '"ModifiedProperties{}.Name"=x',

@@ -71,6 +71,11 @@ export const KEYWORDS: readonly string[] = [
   'LIKE',
   'TERM',
   'CASE',
+  'groupby',
+  'summariesonly',
+  'allow_old_summaries',
+  'prestats',
+  'annotate',
 ];
 export const CORE_FIELDS_ORDER: readonly string[] = [
   '_time',

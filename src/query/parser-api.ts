@@ -49,9 +49,10 @@ export interface Parser {
   subquery(what: string): Subquery;
   /**
    * A search-part expression up to `|` or the end, read by the same grammar as the part before
-   * the first pipe (parser.ts parseSearch): what `| search` filters by. Empty: MATCH_ALL.
+   * the first pipe (parser.ts parseSearch): what `| search` filters by. Empty: MATCH_ALL. `stop`:
+   * words (lower case) that also end it, unquoted in any case (`by` after tstats' where).
    */
-  parseSearch(): SearchNode;
+  parseSearch(stop?: readonly string[]): SearchNode;
   /**
    * True when `cmd` is the query's first command with nothing but `|` before it (`| inputlookup
    * users`): the place of a generating command, which makes rows instead of reading events.

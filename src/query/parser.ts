@@ -4,7 +4,7 @@ import { MATCH_ALL, type SearchNode } from './search/filter-logic.js';
 import type { FieldOp } from './search/filter-field.js';
 import { BARE_LIST_NAME, type ListItem } from './pipes/field-names.js';
 import type { Parser, Subquery } from './parser-api.js';
-import { PIPES, type PipeNode } from './pipes/registry.js';
+import { PIPES, pipeDef, type PipeNode } from './pipes/registry.js';
 import { parseTime } from './time-range.js';
 
 /** A parsed query: the search before the first pipe, then the pipes in order. */
@@ -231,12 +231,27 @@ export class QueryParser implements Parser {
 
   // ---- the search part ----
 
-  parseSearch(): SearchNode {
-    if (this.atPipeEnd()) return MATCH_ALL;
-    const node = this.parseAnd();
+  /** Words (lower case) that end the search part as well as `|` (parseSearch's `stop`). */
+  private stopWords: readonly string[] = [];
+
+  parseSearch(stop: readonly string[] = []): SearchNode {
+    if (this.atPipeEnd() || this.atStopWord(stop)) return MATCH_ALL;
+    const outer = this.stopWords;
+    this.stopWords = stop;
+    try {
+      const node = this.parseAnd();
+      const t = this.peek('search');
+      if (!(t.kind === 'eof' || (t.kind === 'op' && t.text === '|') || this.atStopWord(stop))) throw this.unexpected(t);
+      return node;
+    } finally {
+      this.stopWords = outer;
+    }
+  }
+
+  /** True at an unquoted word of `stop` (any case): `by` ends tstats' where clause. */
+  private atStopWord(stop: readonly string[]): boolean {
     const t = this.peek('search');
-    if (!(t.kind === 'eof' || (t.kind === 'op' && t.text === '|'))) throw this.unexpected(t);
-    return node;
+    return t.kind === 'word' && stop.includes(t.text.toLowerCase());
   }
 
   private isWord(t: Token, w: string): boolean {
@@ -253,6 +268,7 @@ export class QueryParser implements Parser {
     for (;;) {
       const t = this.peek('search');
       if (t.kind === 'eof' || (t.kind === 'op' && (t.text === ')' || t.text === '|'))) break;
+      if (this.atStopWord(this.stopWords)) break;
       if (this.isWord(t, 'AND')) {
         if (items.length === 0) throw this.unexpected(t, 'missing a search term before it');
         this.next('search');
@@ -598,10 +614,14 @@ export class QueryParser implements Parser {
 /** Parses a query (`depth`: levels of nesting around it, for a subsearch). Throws SvcError('invalid_query') with {position, token}. */
 export function parse(q: string, depth = 0): Query {
   const p = new QueryParser(withoutComments(q), depth);
-  const search = p.parseSearch();
+  let search = p.parseSearch();
   const pipes = p.parsePipes();
   const t = p.peek('search');
   if (t.kind !== 'eof') throw p.unexpected(t);
+  // `| tstats count where <filter> by …`: its filter is the query's search part, so that the time
+  // range, the scan's pruning and the fields found in the message work as for any search
+  const lead = pipes[0] ? pipeDef(pipes[0]).searchPart?.(pipes[0]) : undefined;
+  if (lead) search = lead;
   return { search, pipes };
 }
 

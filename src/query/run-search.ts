@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/principal.js';
 import type { CountColumn, EventStore } from '../storage/types.js';
 import { compile } from './compile.js';
-import { countOnlyStats, countOnlyTimechart } from './count-fast-path.js';
+import { countOnlyStats, countOnlyTimechart, countOnlyTstatsByTime } from './count-fast-path.js';
 import { aggName } from './pipes/aggregations.js';
 import { spanOf, type TimechartPipe } from './pipes/pipe-timechart.js';
 import { finalPatterns } from './pipes/pipe-patterns.js';
@@ -80,6 +80,8 @@ async function pipeline(store: EventStore, p: Prepared, limit: number, tableRows
   if (countChart) return countTimechart(store, p, countChart, range);
   const countBy = countOnlyStats(p.q);
   if (countBy) return countStats(store, p, countBy);
+  const countByTime = countOnlyTstatsByTime(p.q);
+  if (countByTime) return countTstatsByTime(store, p, countByTime, range);
   return store.scan(scanSpec(p, p.a.fields), async (rel, exec) => {
     // a final patterns merges every shape of its stage into templates after the statement
     const patterns = finalPatterns(p.q.pipes);
@@ -126,6 +128,28 @@ async function countTimechart(
     columns: table.columns,
     rows: table.rows,
     meta: { matched, scanned: r.candidateEvents, tookMs: 0 },
+  };
+}
+
+/**
+ * fast path for `| tstats count by _time span=…`: the per-bucket counts of countTimechart, without
+ * its empty buckets (the answer of `bin _time span=… | stats count by _time`).
+ */
+async function countTstatsByTime(
+  store: EventStore,
+  p: Prepared,
+  t: { span: string; name: string },
+  range: { fromMs: number; toMs: number } | undefined,
+): Promise<SearchResult> {
+  const spanUs = spanOf(t.span, range) * 1_000_000;
+  const r = await store.countByBucket(bucketSpec(p), spanUs);
+  // ascending, only buckets that hold events: the stats answer's rows already
+  const buckets = r.buckets;
+  return {
+    events: [],
+    columns: ['_time', t.name],
+    rows: buckets.slice(0, TABLE_ROWS).map(([b, n]) => [isoFromUs(b * spanUs), n]),
+    meta: { matched: buckets.reduce((sum, [, n]) => sum + n, 0), scanned: r.candidateEvents, tookMs: 0 },
   };
 }
 

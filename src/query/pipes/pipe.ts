@@ -2,6 +2,7 @@ import type { ConstructDoc } from '../doc.js';
 import type { Token } from '../lexer.js';
 import type { Parser } from '../parser-api.js';
 import type { StageBuilder } from '../stages.js';
+import type { SearchNode } from '../search/filter-logic.js';
 
 /**
  * One pipe command of the language. Each `pipe-*.ts` exports its node type and one PipeDef that
@@ -24,4 +25,9 @@ export interface PipeDef<N extends { kind: string }> {
    * reading the events, and the query prints as `| <pipe> …` without a search part.
    */
   generating?(n: N): boolean;
+  /**
+   * A generating node that filters the events itself (`| tstats count where <filter>`): its filter,
+   * which parse() makes the query's search part (the query has none of its own).
+   */
+  searchPart?(n: N): SearchNode | undefined;
 }

@@ -33,6 +33,8 @@ import { makemvPipe, type MakemvPipe } from './pipe-makemv.js';
 import { joinPipeWith, type JoinPipe } from './pipe-join.js';
 import { inputlookupPipe, type InputlookupPipe } from './pipe-inputlookup.js';
 import { outputlookupPipe, type OutputlookupPipe } from './pipe-outputlookup.js';
+import { tstatsPipe, type TstatsPipe } from './pipe-tstats.js';
+import { makeresultsPipe, type MakeresultsPipe } from './pipe-makeresults.js';
 import { printSearch } from '../search/filter-logic.js';
 import type { Subquery } from '../parser-api.js';
 
@@ -70,7 +72,9 @@ export type PipeNode =
   | MakemvPipe
   | JoinPipe
   | InputlookupPipe
-  | OutputlookupPipe;
+  | OutputlookupPipe
+  | TstatsPipe
+  | MakeresultsPipe;
 
 /**
  * A query in canonical form (printer.ts); one that starts with a generating command prints as
@@ -138,6 +142,8 @@ export const PIPES: Record<string, PipeDef<PipeNode>> = Object.fromEntries(
     joinPipe,
     inputlookupPipe,
     outputlookupPipe,
+    tstatsPipe,
+    makeresultsPipe,
   ].map((d) => [d.name, d as unknown as PipeDef<PipeNode>]),
 );
 

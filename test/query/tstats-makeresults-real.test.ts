@@ -173,6 +173,17 @@ describe('tstats and makeresults on real logs', { skip: present ? false : `no re
     ]);
   });
 
+  it('groups events lacking a by field under fillnull_value instead of leaving them out', async () => {
+    const rows = await tstats(
+      'apache',
+      '| tstats fillnull_value=none count where index=$i by sourcetype, splunk_server',
+      'index=$i | fillnull value=none sourcetype, splunk_server | stats count by sourcetype, splunk_server',
+    );
+    assert.deepEqual(rows, [['access_combined', 'none', apache.length]]);
+    const without = await both('apache', '| tstats count where index=$i by sourcetype, splunk_server');
+    assert.deepEqual(without.rows, []);
+  });
+
   it('honours filters on fields found in the line, grouped by _time and another field', async () => {
     const notFound = apache.filter((a) => a.status === '404');
     const expect = byKey(

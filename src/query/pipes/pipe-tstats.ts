@@ -1,5 +1,5 @@
 import { doc } from '../doc.js';
-import { describe, type Token } from '../lexer.js';
+import { describe, quoteString, type Token } from '../lexer.js';
 import type { Parser } from '../parser-api.js';
 import { printSearch, type SearchNode } from '../search/filter-logic.js';
 import { ident } from '../sql.js';
@@ -9,10 +9,11 @@ import { aggName, aggReads, parseAggs, printAgg, type Agg } from './aggregations
 import { printListNames } from './field-names.js';
 import type { PipeDef } from './pipe.js';
 import { binPipe } from './pipe-bin.js';
+import { fillnullPipe } from './pipe-fillnull.js';
 import { statsPipe } from './pipe-stats.js';
 
 /**
- * `| tstats [summariesonly=<bool>] [allow_old_summaries=<bool>] [prestats=false] <agg>…
+ * `| tstats [summariesonly=<bool>] [allow_old_summaries=<bool>] [prestats=false] [fillnull_value=X] <agg>…
  * [where <search>] [by|groupby <field>, … [span=<span>]]` (Splunk's tstats) over svc's own stored
  * events: the answer of `<search> | bin _time span=<span> | stats <agg>… by <field>, …`, except
  * that aggregations over `_time` (`max(_time)`, `latest(_time)`) read each event's own time, not
@@ -32,6 +33,8 @@ export interface TstatsPipe {
   span?: string;
   /** Summary options as written (`summariesonly=t`), printed back; they change nothing on svc. */
   options: string[];
+  /** `fillnull_value=X`: a by field without a value groups under X instead of leaving the event out. */
+  fillnull?: string;
 }
 
 /** Options that only choose between data-model summaries and events: svc has no summaries, so both give its events. */
@@ -41,7 +44,6 @@ const REFUSED_OPTIONS: Record<string, string> = {
   local: 'svc runs on one node',
   append: 'it adds to prestats rows, which svc has no use for',
   chunk_size: 'it tunes data-model reads, which svc has not',
-  fillnull_value: 'events lacking a by field are left out, as in stats',
   use_summary_index_values: 'svc has no summary indexes',
 };
 const BOOLS = ['true', 't', 'false', 'f', '1', '0', 'yes', 'no'];
@@ -54,6 +56,15 @@ function parseOptions(p: Parser, n: TstatsPipe): void {
     const t = p.peek('search');
     const name = t.kind === 'word' ? t.text.toLowerCase() : '';
     if (name === 'datamodel') throw p.fail(NO_DATA_MODELS, t);
+    if (name === 'fillnull_value') {
+      p.next('search');
+      if (!p.acceptOp('=', 'search')) throw p.unexpected(p.peek('search'), `missing "=" after "${t.text}"`);
+      if (n.fillnull !== undefined) throw p.fail(`${describe(t)} is given twice`, t);
+      const v = p.next('search');
+      if (v.kind !== 'word' && v.kind !== 'string') throw p.unexpected(v, 'missing a value after "fillnull_value="');
+      n.fillnull = v.text;
+      continue;
+    }
     const known = SUMMARY_OPTIONS.includes(name) || name === 'prestats';
     if (!known && !Object.hasOwn(REFUSED_OPTIONS, name)) return;
     p.next('search');
@@ -125,7 +136,11 @@ function parseBy(p: Parser, n: TstatsPipe, byTok: Token): void {
 }
 
 function printTstats(n: TstatsPipe): string {
-  const parts = ['tstats', ...n.options, n.aggs.map(printAgg).join(', ')];
+  const fill =
+    n.fillnull === undefined
+      ? []
+      : [`fillnull_value=${/^[\w.:-]+$/.test(n.fillnull) ? n.fillnull : quoteString(n.fillnull)}`];
+  const parts = ['tstats', ...n.options, ...fill, n.aggs.map(printAgg).join(', ')];
   if (n.where) parts.push(`where ${printSearch(n.where)}`);
   if (n.by.length) parts.push(`by ${printListNames(n.by)}`);
   if (n.span !== undefined) parts.push(`span=${n.span}`);
@@ -145,6 +160,10 @@ export const tstatsPipe: PipeDef<TstatsPipe> = {
   writes: () => 'all',
   compile(n, b) {
     checkDistinct('tstats', [...n.by, ...n.aggs.map(aggName)], 'name an aggregation with "as"');
+    // Splunk's fillnull_value: the by fields an event lacks take the value, so the event is counted
+    const fill = n.by.filter((f) => f !== '_time');
+    if (n.fillnull !== undefined && fill.length)
+      fillnullPipe.compile({ kind: 'fillnull', value: n.fillnull, fields: fill }, b);
     if (n.span === undefined) {
       statsPipe.compile({ kind: 'stats', aggs: n.aggs, by: n.by }, b);
       return;

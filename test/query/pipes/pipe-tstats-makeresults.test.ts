@@ -19,6 +19,8 @@ describe('the tstats pipe', () => {
       '| tstats summariesonly=t count by index',
       '| tstats summariesonly=true allow_old_summaries=true count by index',
       '| tstats prestats=f count by host',
+      '| tstats summariesonly=t fillnull_value=null count by host, splunk_server',
+      '| tstats fillnull_value="n/a" count by _time, host span=1h',
       '| tstats min(_time) as first, max(_time) as last, latest(_time), values(status) where status=404 OR status=500',
       '| tstats count where (status=404 OR status=500) method=GET by host',
       '| tstats count where error earliest=-24h by sourcetype',
@@ -67,6 +69,7 @@ describe('the tstats pipe', () => {
       ['| tstats count by', 'missing a field after "by"', 17],
       ['| tstats count by host where index=a', 'tstats takes its where clause before "by"', 23],
       ['| tstats local=t count', 'tstats local= is not supported: svc runs on one node', 9],
+      ['| tstats fillnull_value=a fillnull_value=b count', '"fillnull_value" is given twice', 26],
       ['| tstats summariesonly=maybe count', 'unexpected "maybe": missing true or false after "summariesonly="', 23],
       [
         '| tstats count(eval(x=1))',

@@ -6,7 +6,9 @@
  *
  *   npx tsx bench/splunk-corpus.ts [--top 30] [--json out.json]
  *
- * Prints the total and the share parsed, the share per leading command (`search` for a plain
+ * Prints the total and the share parsed, then the searches that need an object only Splunk has (a
+ * data model, `| rest`, `| mstats`, `| dbinspect`, `| metadata`, an app's own command) and the
+ * share parsed of all the others (the fair rate), the share per leading command (`search` for a plain
  * search, `| tstats`, `| inputlookup`, …) and per kind of source, then the most common refusals:
  * the message with the search's own values taken out, the count and one example. A search counts
  * under its first refusal only; fixing one reason may uncover the next. Last, the commands svc
@@ -43,6 +45,11 @@ function main(): void {
   console.log(`Splunk search corpus: ${r.total} searches (${CORPUS_DIR})`);
   console.log(`parsed: ${r.parsed} (${pct(r.parsed, r.total)}), macros expanded`);
   console.log(`parsed as written, macros not expanded: ${r.parsedRaw} (${pct(r.parsedRaw, r.total)})`);
+  console.log(`needing an object only Splunk has: ${r.splunkOnly.total} (${pct(r.splunkOnly.total, r.total)})`);
+  for (const x of r.splunkOnly.byReason) console.log(`${String(x.searches).padStart(7)}  ${x.reason}`);
+  console.log(
+    `parsed of the other ${r.fair.total} (the fair rate): ${r.fair.parsed} (${pct(r.fair.parsed, r.fair.total)})`,
+  );
   shareTable('leading command', r.byLead);
   shareTable('kind', r.byKind);
   const top = r.reasons.slice(0, Number(a.top));

@@ -176,6 +176,45 @@ export function commandsOf(q: string): Set<string> {
   return out;
 }
 
+/**
+ * Commands that belong to a Splunk app rather than to Splunk itself, found in the corpus: each runs
+ * code its app ships (Cyences' managers, the ML Toolkit's fit/apply, Palo Alto's AutoFocus tags, …),
+ * so no other tool can run them.
+ */
+export const APP_COMMANDS = [
+  'apply',
+  'azureadmodifiedpropertiesformatter',
+  'cyberchef',
+  'cyencesdevicemanager',
+  'cyencesinventorybackfill',
+  'cyencesproductmanager',
+  'cyencesusermanager',
+  'decrypt',
+  'dnstwist',
+  'fit',
+  'panautofocustags',
+  'removepostfixes',
+  'timestampbasedcorrelation',
+];
+
+/**
+ * Why a search cannot run outside Splunk whatever svc's language does: it reads an object only a
+ * Splunk deployment has (a data model, `| rest` endpoints, the metrics store of `| mstats`, the
+ * bucket and index catalogue of `| dbinspect`/`| metadata`) or calls an app's own command.
+ * Undefined when it needs none. Found lexically, outside double-quoted strings and comments.
+ */
+export function splunkOnlyReason(q: string): string | undefined {
+  const cmds = commandsOf(q);
+  const unquoted = q.replace(/```[\s\S]*?```|"(?:[^"\\]|\\.)*"/g, ' ');
+  if (cmds.has('datamodel') || cmds.has('pivot') || /\bdatamodel\s*[=:]/i.test(unquoted)) return 'data model';
+  if (cmds.has('rest')) return '| rest';
+  if (cmds.has('mstats') || cmds.has('mcatalog')) return '| mstats (metrics)';
+  if (cmds.has('dbinspect')) return '| dbinspect';
+  if (cmds.has('metadata')) return '| metadata';
+  const app = APP_COMMANDS.find((c) => cmds.has(c));
+  return app ? `app command ${app}` : undefined;
+}
+
 export type ParseOutcome = { ok: true } | { ok: false; message: string; position: number };
 
 /**
@@ -229,6 +268,12 @@ export interface CorpusReport {
   parsed: number;
   /** Searches that parse as their sources wrote them, macros not expanded. */
   parsedRaw: number;
+  /**
+   * The searches that need an object only Splunk has (splunkOnlyReason) and, over all the others
+   * (the fair denominator), how many parse.
+   */
+  splunkOnly: { total: number; byReason: { reason: string; searches: number }[] };
+  fair: { total: number; parsed: number };
   byLead: Share[];
   byKind: Share[];
   reasons: ReasonStats[];
@@ -254,8 +299,16 @@ export function measure(corpus: CorpusSearch[]): CorpusReport {
   const missing = new Map<string, number>();
   let parsed = 0;
   let parsedRaw = 0;
+  const only = new Map<string, number>();
+  const fair = { total: 0, parsed: 0 };
   for (const s of corpus) {
     const r = tryParse(s.expanded);
+    const why = splunkOnlyReason(s.expanded);
+    if (why) only.set(why, (only.get(why) ?? 0) + 1);
+    else {
+      fair.total++;
+      if (r.ok) fair.parsed++;
+    }
     if (tryParse(s.search).ok) parsedRaw++;
     tally(leads, leadingCommand(s.expanded), r.ok);
     tally(kinds, s.kind, r.ok);
@@ -278,6 +331,13 @@ export function measure(corpus: CorpusSearch[]): CorpusReport {
     total: corpus.length,
     parsed,
     parsedRaw,
+    splunkOnly: {
+      total: corpus.length - fair.total,
+      byReason: [...only]
+        .map(([reason, searches]) => ({ reason, searches }))
+        .sort((a, b) => b.searches - a.searches || a.reason.localeCompare(b.reason)),
+    },
+    fair,
     byLead: shares(leads),
     byKind: shares(kinds),
     reasons: [...reasons.values()].sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason)),

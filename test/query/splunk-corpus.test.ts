@@ -10,6 +10,7 @@ import {
   loadCorpus,
   measure,
   reasonOf,
+  splunkOnlyReason,
   tryParse,
   type Macro,
 } from '../helpers/splunk-corpus.js';
@@ -129,5 +130,35 @@ describe('reasonOf', () => {
       reasonOf('missing closing " for the string starting at position 905'),
       'missing closing " for the string starting at position N',
     );
+  });
+});
+
+describe('splunkOnlyReason', () => {
+  it('names the Splunk-only object a search needs, outside quotes and comments', () => {
+    assert.equal(splunkOnlyReason('| tstats count from datamodel=Endpoint.Processes by host'), 'data model');
+    assert.equal(splunkOnlyReason('| from datamodel:"Web" | stats count'), 'data model');
+    assert.equal(splunkOnlyReason('| datamodel Network_Traffic search'), 'data model');
+    assert.equal(splunkOnlyReason('| rest /services/server/info | table version'), '| rest');
+    assert.equal(splunkOnlyReason('| mstats avg(cpu) where index=m by host'), '| mstats (metrics)');
+    assert.equal(splunkOnlyReason('| dbinspect index=main'), '| dbinspect');
+    assert.equal(splunkOnlyReason('| metadata type=hosts index=main'), '| metadata');
+    assert.equal(splunkOnlyReason('index=a | cyencesusermanager'), 'app command cyencesusermanager');
+    assert.equal(splunkOnlyReason('index=a | fit DensityFunction x'), 'app command fit');
+  });
+
+  it('leaves searches any tool could run, tstats over an index among them', () => {
+    assert.equal(splunkOnlyReason('| tstats count where index=main by host'), undefined);
+    assert.equal(splunkOnlyReason('index=a "datamodel=x" ```| rest``` | stats count'), undefined);
+    assert.equal(splunkOnlyReason('index=a | rex "(?<rest>.*)" | stats count by rest'), undefined);
+  });
+
+  it('splits the corpus into those searches and the fair denominator', () => {
+    const r = measure(corpus ?? []);
+    assert.equal(r.splunkOnly.total + r.fair.total, r.total);
+    assert.equal(
+      r.splunkOnly.byReason.reduce((n, x) => n + x.searches, 0),
+      r.splunkOnly.total,
+    );
+    assert.ok(r.fair.parsed <= r.parsed);
   });
 });

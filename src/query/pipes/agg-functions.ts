@@ -160,13 +160,14 @@ export const AGGS: Record<string, AggDef> = {
       'The distinct values of a field, sorted, at most 100.',
       '* | stats values(status) by host',
     ),
-    // Splunk's values(): distinct values, sorted, capped
+    // Splunk's values(): distinct values, sorted, capped; nulls are no values (a group whose rows
+    // all lack the field gets none, not [null])
     sql: (col, env) => ({
       // a multivalue's values count one by one (Splunk)
       sql:
         col.type === 'list'
-          ? `list_slice(list_sort(list_distinct(flatten(list(CAST(${col.sql} AS VARCHAR[]))${env.over}))), 1, 100)`
-          : `list_slice(list_sort(list(DISTINCT ${toStr(col)})${env.over}), 1, 100)`,
+          ? `list_slice(list_sort(list_distinct(flatten(list(CAST(${col.sql} AS VARCHAR[]))${present(col)}${env.over}))), 1, 100)`
+          : `list_slice(list_sort(list(DISTINCT ${toStr(col)})${present(col)}${env.over}), 1, 100)`,
       type: 'list',
     }),
   },

@@ -64,13 +64,28 @@ export const searchPipe: PipeDef<SearchPipe> = {
   reads: (n) => searchFields(n.search),
   writes: () => [],
   compile(n, b) {
-    const term = messageNode(n.search);
+    const search = dropMatchAll(n.search);
+    if (!search) return; // `search *`: every row, a table's too (each security_content detection ends so)
+    const term = messageNode(search);
     // a term matches the message (the search part's rule); a table has none to match against
     if (term && b.schema.get('message') !== 'str')
       throw pipeError(
         'search',
         `${printSearch(term)} is a search term, which matches the message, and the rows here have none (after stats, table or fields); compare a field instead, e.g. host=web*`,
       );
-    b.push(`SELECT * FROM ${b.cur} WHERE ${compileSearch(n.search, b.schema, b.nowMs)}`);
+    b.push(`SELECT * FROM ${b.cur} WHERE ${compileSearch(search, b.schema, b.nowMs)}`);
   },
 };
+
+/**
+ * The expression without its match-all `*` terms, or undefined when it matches every row: in
+ * Splunk `search *` keeps every row, also after stats, where there is no message to match.
+ */
+function dropMatchAll(n: SearchNode): SearchNode | undefined {
+  if (n.kind === 'term' && n.text === '*' && !n.directive) return undefined;
+  if (n.kind === 'or') return n.items.some((i) => dropMatchAll(i) === undefined) ? undefined : n;
+  if (n.kind !== 'and') return n;
+  const items = n.items.map(dropMatchAll).filter((i): i is SearchNode => i !== undefined);
+  if (items.length === 0) return undefined;
+  return items.length === 1 ? items[0] : { ...n, items };
+}

@@ -17,10 +17,10 @@ import {
 
 /**
  * The share of the corpus's searches (macros expanded) that svc parses, as last measured
- * (404 of 894 after the first work on issue 28; 154 when the corpus was collected). A ratchet: work on Splunk searches (issue 28) raises it to
+ * (415 of 894 after the first work on issue 28; 154 when the corpus was collected). A ratchet: work on Splunk searches (issue 28) raises it to
  * what it then measures (`npx tsx bench/splunk-corpus.ts`); it is never lowered to let a change pass.
  */
-const PARSE_RATE_FLOOR = 0.451;
+const PARSE_RATE_FLOOR = 0.464;
 
 const corpus = loadCorpus();
 if (!corpus) console.log(`# skipping the Splunk corpus tests: no corpus at ${CORPUS_DIR}`);

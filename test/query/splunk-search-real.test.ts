@@ -1,13 +1,9 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { openStorage, type TestStorage } from '../storage/helpers.js';
+import type { TestStorage } from '../storage/helpers.js';
+import { REAL_DATA, REAL_LOGS, REAL_LOGS_PRESENT, realLines, storeSealedAndLive } from '../helpers/real-logs.js';
 import { QueryService } from '../../src/query/service.js';
 import { SYSTEM_PRINCIPAL } from '../../src/auth/principal.js';
-import { decodeText } from '../../src/ingest/native/decode.js';
-import { timeContext } from '../../src/events/timestamp.js';
 
 /**
  * The search part as Splunk users write it (issue 28), answered over real logs and checked against
@@ -17,20 +13,12 @@ import { timeContext } from '../../src/events/timestamp.js';
  * once left live (unsealed), since the two are read by different code; every answer is checked on
  * both. The files are read in place, never copied.
  */
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const DATA = resolve(ROOT, process.env.SVC_REAL_DATA ?? '../shared/data/real');
-const present = existsSync(join(DATA, 'elastic-examples-apache')) && existsSync(join(DATA, 'loghub'));
+const DATA = REAL_DATA;
+const present = REAL_LOGS_PRESENT;
 if (!present)
   console.log(`# skipping Splunk search-part tests on real logs: no real data at ${DATA} (set SVC_REAL_DATA)`);
-
-const FILES = {
-  apache: 'elastic-examples-apache/apache_access_combined.log',
-  ssh: 'loghub/OpenSSH/OpenSSH_2k.log',
-};
-const lines = (file: string) =>
-  readFileSync(join(DATA, file), 'utf8')
-    .split(/\r?\n/)
-    .filter((l) => l.trim().length > 0);
+const FILES = REAL_LOGS;
+const lines = realLines;
 
 /** The test's own reading of an access log line, by its quotes and spaces. */
 function access(l: string): { status: string; method: string | undefined } {
@@ -163,27 +151,7 @@ describe(
       new Map((await both(kind, q)).rows.map((r) => [String(r[0]), Number(r[1])]));
 
     before(async () => {
-      st = await openStorage({ tuning: { merge: false } });
-      svc = new QueryService({ store: st.engine, control: st.control, clock: st.clock });
-      const ctx = timeContext('UTC', st.clock.now());
-      const decode = (file: string, index: string, sourcetype: string) =>
-        decodeText(
-          Buffer.from(lines(file).join('\n')),
-          { env: 'default', index, host: 'h', source: file, sourcetype, timeUs: st.clock.now() * 1000 },
-          ctx,
-        ).events;
-      await st.engine.writer.write(
-        [
-          ...decode(FILES.apache, 'apache_sealed', 'access_combined'),
-          ...decode(FILES.ssh, 'ssh_sealed', 'linux:secure'),
-        ],
-        { wait: true },
-      );
-      await st.engine.flush();
-      await st.engine.writer.write(
-        [...decode(FILES.apache, 'apache_live', 'access_combined'), ...decode(FILES.ssh, 'ssh_live', 'linux:secure')],
-        { wait: true },
-      );
+      ({ st, svc } = await storeSealedAndLive());
     });
     after(() => st?.close());
 

@@ -1,13 +1,9 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { openStorage, type TestStorage } from '../storage/helpers.js';
+import type { TestStorage } from '../storage/helpers.js';
+import { REAL_DATA, REAL_LOGS, REAL_LOGS_PRESENT, realLines, storeSealedAndLive } from '../helpers/real-logs.js';
 import { QueryService } from '../../src/query/service.js';
 import { SYSTEM_PRINCIPAL } from '../../src/auth/principal.js';
-import { decodeText } from '../../src/ingest/native/decode.js';
-import { timeContext } from '../../src/events/timestamp.js';
 
 /**
  * `| tstats` (issue 28 item 3) and `| makeresults` over real logs: the Apache access log and the
@@ -16,20 +12,12 @@ import { timeContext } from '../../src/events/timestamp.js';
  * checked against this test's own reading of the raw lines (split on quotes, spaces and brackets),
  * and against the pipeline tstats stands for (`<where> | bin _time span=… | stats … by …`).
  */
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const DATA = resolve(ROOT, process.env.SVC_REAL_DATA ?? '../shared/data/real');
-const present = existsSync(join(DATA, 'elastic-examples-apache')) && existsSync(join(DATA, 'loghub'));
+const DATA = REAL_DATA;
+const present = REAL_LOGS_PRESENT;
 if (!present)
   console.log(`# skipping tstats/makeresults tests on real logs: no real data at ${DATA} (set SVC_REAL_DATA)`);
-
-const FILES = {
-  apache: 'elastic-examples-apache/apache_access_combined.log',
-  ssh: 'loghub/OpenSSH/OpenSSH_2k.log',
-};
-const lines = (file: string) =>
-  readFileSync(join(DATA, file), 'utf8')
-    .split(/\r?\n/)
-    .filter((l) => l.trim().length > 0);
+const FILES = REAL_LOGS;
+const lines = realLines;
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
@@ -116,24 +104,7 @@ describe('tstats and makeresults on real logs', { skip: present ? false : `no re
   }
 
   before(async () => {
-    st = await openStorage({ tuning: { merge: false } });
-    svc = new QueryService({ store: st.engine, control: st.control, clock: st.clock });
-    const ctx = timeContext('UTC', st.clock.now());
-    const decode = (file: string, index: string, sourcetype: string) =>
-      decodeText(
-        Buffer.from(lines(file).join('\n')),
-        { env: 'default', index, host: 'h', source: file, sourcetype, timeUs: st.clock.now() * 1000 },
-        ctx,
-      ).events;
-    await st.engine.writer.write(
-      [...decode(FILES.apache, 'apache_sealed', 'access_combined'), ...decode(FILES.ssh, 'ssh_sealed', 'linux:secure')],
-      { wait: true },
-    );
-    await st.engine.flush();
-    await st.engine.writer.write(
-      [...decode(FILES.apache, 'apache_live', 'access_combined'), ...decode(FILES.ssh, 'ssh_live', 'linux:secure')],
-      { wait: true },
-    );
+    ({ st, svc } = await storeSealedAndLive());
   });
   after(() => st?.close());
 

@@ -50,3 +50,43 @@ export async function storeSealedAndLive(): Promise<{ st: TestStorage; svc: Quer
   await st.engine.writer.write(copy('live'), { wait: true });
   return { st, svc };
 }
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** A combined-format access line as the tests read it themselves, fields as written ("-" kept). */
+export interface AccessLine {
+  line: string;
+  /** Epoch ms of the bracketed time, its offset applied. */
+  ms: number;
+  clientip: string;
+  /** Absent for a request line that is not `METHOD uri …`. */
+  method?: string;
+  uri?: string;
+  status: string;
+  bytes: string;
+  referer?: string;
+  /** Absent when the line's user agent is cut off (one line of the real file). */
+  useragent?: string;
+}
+
+/** The test's own reading of an Apache combined-format line (a regex, never svc's parser), or undefined. */
+export function accessLine(line: string): AccessLine | undefined {
+  const m =
+    /^(\S+) \S+ \S+ \[(\d{2})\/(\w{3})\/(\d{4}):(\d{2}):(\d{2}):(\d{2}) ([+-])(\d{2})(\d{2})\] "(?:([A-Z]+) (\S+)[^"]*|[^"]*)" (\d{3}) (\S+)(?: "([^"]*)"(?: "([^"]*)")?)?/.exec(
+      line,
+    );
+  if (!m) return undefined;
+  const off = (m[8] === '-' ? -1 : 1) * (Number(m[9]) * 60 + Number(m[10])) * 60_000;
+  const ms = Date.UTC(Number(m[4]), MONTHS.indexOf(m[3]), Number(m[2]), Number(m[5]), Number(m[6]), Number(m[7])) - off;
+  return {
+    line,
+    ms,
+    clientip: m[1],
+    method: m[11],
+    uri: m[12],
+    status: m[13],
+    bytes: m[14],
+    referer: m[15],
+    useragent: m[16],
+  };
+}

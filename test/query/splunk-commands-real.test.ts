@@ -1,8 +1,8 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { accessLine, REAL_DATA, type AccessLine } from '../helpers/real-logs.js';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { openStorage, writeHalfSealed, type TestStorage } from '../storage/helpers.js';
 import { QueryService } from '../../src/query/service.js';
 import { SYSTEM_PRINCIPAL } from '../../src/auth/principal.js';
@@ -13,34 +13,16 @@ import type { LogEvent } from '../../src/events/event.js';
  * Apache access log (half in sealed blocks, half live), each answer compared with what this test
  * computes itself from the raw lines (its own parse of the combined format, not svc's).
  */
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const DATA = resolve(ROOT, process.env.SVC_REAL_DATA ?? '../shared/data/real');
+const DATA = REAL_DATA;
 const FILE = join(DATA, 'elastic-examples-apache/apache_access_combined.log');
 const present = existsSync(FILE);
 if (!present) console.log(`# skipping the real-data Splunk command tests: no real data at ${DATA} (set SVC_REAL_DATA)`);
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-interface Access {
-  line: string;
-  ms: number;
-  clientip: string;
-  method?: string;
-  uri?: string;
-  status: string;
-  /** Absent when the line's user agent is cut off (one line of the file). */
-  useragent?: string;
-}
-
 /** The test's own reading of one combined-format line. */
-function access(line: string): Access {
-  const m =
-    /^(\S+) \S+ \S+ \[(\d{2})\/(\w{3})\/(\d{4}):(\d{2}):(\d{2}):(\d{2}) ([+-])(\d{2})(\d{2})\] "(?:([A-Z]+) (\S+)[^"]*|[^"]*)" (\d{3}) \S+(?: "[^"]*" "([^"]*)")?/.exec(
-      line,
-    )!;
-  const off = (m[8] === '-' ? -1 : 1) * (Number(m[9]) * 60 + Number(m[10])) * 60_000;
-  const ms = Date.UTC(Number(m[4]), MONTHS.indexOf(m[3]), Number(m[2]), Number(m[5]), Number(m[6]), Number(m[7])) - off;
-  return { line, ms, clientip: m[1], method: m[11], uri: m[12], status: m[13], useragent: m[14] };
+function access(line: string): AccessLine {
+  const a = accessLine(line);
+  assert.ok(a, `an access line: ${line}`);
+  return a;
 }
 
 function countBy<T>(xs: T[], key: (x: T) => string | undefined): Map<string, number> {

@@ -1,8 +1,8 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { accessLine, REAL_DATA, type AccessLine } from '../helpers/real-logs.js';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { adminToken, createEnv, createIngestToken } from '../helpers/auth.js';
 import { loadCorpus, tryParse, type CorpusSearch } from '../helpers/splunk-corpus.js';
@@ -16,8 +16,7 @@ import type { SearchResult } from '../../src/query/types.js';
  * the files ingested half into sealed blocks and half live, and compared with what this test
  * computes itself from the raw lines (its own regexes and JSON.parse, never svc's code).
  */
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const DATA = resolve(ROOT, process.env.SVC_REAL_DATA ?? '../shared/data/real');
+const DATA = REAL_DATA;
 const APACHE = 'elastic-examples-apache/apache_access_combined.log';
 const SSH = 'loghub/OpenSSH/OpenSSH_2k.log';
 const ZEEK = ['ssh.json', 'notice.json', 'smtp.json', 'syslog.json'].map((f) => `zeek-wrccdc-json/${f}`);
@@ -32,39 +31,16 @@ const readLines = (rel: string) =>
 
 // ---- the test's own reading of the data --------------------------------------------------------
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-interface Access {
-  line: string;
-  ms: number;
-  clientip: string;
-  method?: string;
-  uri?: string;
-  status: string;
+interface Access extends Omit<AccessLine, 'bytes'> {
   bytes?: number;
-  referer?: string;
-  useragent?: string;
 }
 const dash = (s: string | undefined) => (s === undefined || s === '-' ? undefined : s);
+/** The shared reading of the line (helpers/real-logs.ts) with "-" as no value and bytes a number. */
 function access(line: string): Access {
-  const m =
-    /^(\S+) \S+ \S+ \[(\d{2})\/(\w{3})\/(\d{4}):(\d{2}):(\d{2}):(\d{2}) ([+-])(\d{2})(\d{2})\] "(?:([A-Z]+) (\S+)[^"]*|[^"]*)" (\d{3}) (\S+)(?: "([^"]*)"(?: "([^"]*)")?)?/.exec(
-      line,
-    );
-  assert.ok(m, `an access line: ${line}`);
-  const off = (m[8] === '-' ? -1 : 1) * (Number(m[9]) * 60 + Number(m[10])) * 60_000;
-  const ms = Date.UTC(Number(m[4]), MONTHS.indexOf(m[3]), Number(m[2]), Number(m[5]), Number(m[6]), Number(m[7])) - off;
-  const bytes = /^\d+$/.test(m[14]) ? Number(m[14]) : undefined;
-  return {
-    line,
-    ms,
-    clientip: m[1],
-    method: m[11],
-    uri: m[12],
-    status: m[13],
-    bytes,
-    referer: dash(m[15]),
-    useragent: dash(m[16]),
-  };
+  const a = accessLine(line);
+  assert.ok(a, `an access line: ${line}`);
+  const bytes = /^\d+$/.test(a.bytes) ? Number(a.bytes) : undefined;
+  return { ...a, bytes, referer: dash(a.referer), useragent: dash(a.useragent) };
 }
 
 type Json = string | number | boolean | null | Json[] | { [k: string]: Json };

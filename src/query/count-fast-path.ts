@@ -31,13 +31,24 @@ export function matchesAll(search: SearchNode, indexesNarrowed = false): boolean
  * nothing else (no `by`, no other aggregation, no other pipe).
  */
 export function countOnlyTimechart(q: Query): TimechartPipe | undefined {
-  // one pipe, not append or join: prepare narrowed the scan to the index= filters
-  if (!matchesAll(q.search, true) || q.pipes.length !== 1) return undefined;
-  const p = q.pipes[0];
+  const p = onlyPipe(q);
+  if (!p) return undefined;
   if (p.kind !== 'timechart' || p.by !== undefined || p.aggs.length !== 1) return undefined;
   const a = p.aggs[0];
-  return a.fn === 'count' && a.field === undefined && a.expr === undefined ? p : undefined;
+  return plainCount(a) ? p : undefined;
 }
+
+/**
+ * The query's one pipe when its search keeps every event scanned (one pipe, not append or join:
+ * prepare narrowed the scan to the index= filters), else undefined.
+ */
+function onlyPipe(q: Query): Query['pipes'][number] | undefined {
+  return matchesAll(q.search, true) && q.pipes.length === 1 ? q.pipes[0] : undefined;
+}
+
+/** `count` of every row: no field, no eval. */
+const plainCount = (a: { fn: string; field?: unknown; expr?: unknown }): boolean =>
+  a.fn === 'count' && a.field === undefined && a.expr === undefined;
 
 const COUNT_COLUMNS: ReadonlySet<string> = new Set<CountColumn>(['host', 'source', 'sourcetype', 'index', 'env']);
 
@@ -47,15 +58,14 @@ const COUNT_COLUMNS: ReadonlySet<string> = new Set<CountColumn>(['host', 'source
  * (EventStore.countByValue), nothing else.
  */
 export function countOnlyStats(q: Query): { column: CountColumn; name: string } | undefined {
-  // one pipe, not append or join: prepare narrowed the scan to the index= filters
-  if (!matchesAll(q.search, true) || q.pipes.length !== 1) return undefined;
-  const p = q.pipes[0];
+  const p = onlyPipe(q);
+  if (!p) return undefined;
   if (!(p.kind === 'stats' || (p.kind === 'tstats' && p.span === undefined))) return undefined;
   if (p.by.length !== 1 || p.aggs.length !== 1 || !COUNT_COLUMNS.has(p.by[0])) return undefined;
   const a = p.aggs[0];
   const name = aggName(a);
   // `stats count as host by host` is refused by the SQL path: let it say so
-  if (a.fn !== 'count' || a.field !== undefined || a.expr !== undefined || name === p.by[0]) return undefined;
+  if (!plainCount(a) || name === p.by[0]) return undefined;
   return { column: p.by[0] as CountColumn, name };
 }
 
@@ -64,12 +74,11 @@ export function countOnlyStats(q: Query): { column: CountColumn; name: string } 
  * events, nothing else. Unlike timechart's, its rows are only the buckets that hold events.
  */
 export function countOnlyTstatsByTime(q: Query): { span: string; name: string } | undefined {
-  // one pipe, not append or join: prepare narrowed the scan to the index= filters
-  if (!matchesAll(q.search, true) || q.pipes.length !== 1) return undefined;
-  const p = q.pipes[0];
+  const p = onlyPipe(q);
+  if (!p) return undefined;
   if (p.kind !== 'tstats' || p.span === undefined || p.by.length !== 1 || p.aggs.length !== 1) return undefined;
   const a = p.aggs[0];
   const name = aggName(a);
-  if (a.fn !== 'count' || a.field !== undefined || name === '_time') return undefined;
+  if (!plainCount(a) || name === '_time') return undefined;
   return { span: p.span, name };
 }

@@ -2,7 +2,7 @@ import type { FieldTokens, RelationInfo } from '../storage/types.js';
 import type { Query } from './parser.js';
 import type { LookupCatalog } from './lookup-catalog.js';
 import { pipeDef } from './pipes/registry.js';
-import { CORE_COLUMNS, CORE_NAMES, RAW, colRef, type ColType, type Schema } from './schema.js';
+import { CORE_COLUMNS, CORE_NAMES, RAW, arrayPath, colRef, storedName, type ColType, type Schema } from './schema.js';
 import { isExtractable, storedAliases, textValueSql } from './extract/auto-fields.js';
 import { extractedFieldTokens, pushExtracted } from './extract/extract-stage.js';
 import { MATCH_ALL, compileSearch, conjuncts, requiredTokens, searchFields } from './search/filter-logic.js';
@@ -35,7 +35,8 @@ export interface QueryAnalysis {
  * Not `_raw`: it is the message (schema.ts, RAW), and a user column of that name would hide it.
  */
 export function userFields(names: string[]): string[] {
-  const user = names.filter((n) => !CORE_NAMES.has(n) && n !== RAW);
+  // `a{}.b` reads the stored field `a` (schema.ts, arrayPath)
+  const user = names.map(storedName).filter((n) => !CORE_NAMES.has(n) && n !== RAW);
   return [...new Set([...user, ...user.flatMap(storedAliases)])];
 }
 
@@ -191,6 +192,13 @@ function compileInto(q: Query, b: StageBuilder, rel: RelationInfo, opts: Compile
   b.push(`SELECT * FROM ${rel.sql} AS e${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`);
   if (extracted.size > 0) pushExtracted(b, new Map([...extracted].map(([n, sql]) => [n, sql()])), rel.fieldTypes);
   if (opts.searchOnly) return;
+  // `a{}.b` becomes a column of its own, so every pipe (rename, stats … by, table) sees a multivalue field
+  b.setColumns(
+    reads
+      .filter((n) => arrayPath(n) !== undefined && !b.schema.has(n))
+      .map((name) => ({ name, ...colRef(b.schema, name) }))
+      .filter((c) => c.sql !== 'NULL'),
+  );
   q.pipes.forEach((p, i) => {
     b.timechart = undefined;
     b.readLater = readFields({ search: MATCH_ALL, pipes: q.pipes.slice(i + 1) }).names.filter(isExtractable);

@@ -27,7 +27,9 @@ export type LexMode = 'search' | 'expr' | 'value';
 
 const SEARCH_OPS = ['!=', '>=', '<=', '(', ')', '|', '=', '<', '>', ':'];
 const EXPR_OPS = ['==', '!=', '>=', '<=', '(', ')', '|', ',', '=', '<', '>', '+', '-', '*', '/', '%', '[', ']'];
-const FIELD_NAME = /^[A-Za-z_@][A-Za-z0-9_.@-]*$/;
+// `{}` and `{N}`: Splunk's JSON array paths (`a{}.b`, every b of the array in a; schema.ts)
+const FIELD_NAME = /^[A-Za-z_@](?:[A-Za-z0-9_.@-]|\{\d*\})*$/;
+const ARRAY_STEP = /^\{\d*\}/;
 const IDENT_START = /[A-Za-z_@]/;
 const IDENT_CHAR = /[A-Za-z0-9_.@]/;
 
@@ -142,7 +144,11 @@ export class Lexer {
     }
     if (IDENT_START.test(c)) {
       let j = i + 1;
-      while (j < s.length && IDENT_CHAR.test(s[j])) j++;
+      for (;;) {
+        if (j < s.length && IDENT_CHAR.test(s[j])) j++;
+        else if (s[j] === '{' && ARRAY_STEP.test(s.slice(j, j + 12))) j = s.indexOf('}', j) + 1;
+        else break;
+      }
       // `a."-".b`: a name does not end with a dot, which is the concatenation operator
       if (s[j - 1] === '.' && j - 1 > i) j--;
       return this.tok('ident', s.slice(i, j), i, j);
@@ -181,7 +187,7 @@ export function quoteString(s: string, q = '"'): string {
 
 /** Prints a field name in an expression: bare when it lexes as one identifier, else single-quoted. */
 export function printIdent(name: string): string {
-  return /^[A-Za-z_@][A-Za-z0-9_.@]*$/.test(name) ? name : quoteString(name, "'");
+  return /^[A-Za-z_@](?:[A-Za-z0-9_.@]|\{\d*\})*$/.test(name) && !name.endsWith('.') ? name : quoteString(name, "'");
 }
 
 /**

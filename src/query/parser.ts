@@ -330,7 +330,8 @@ export class QueryParser implements Parser {
       const op = this.peek('search');
       // `"properties.result"=success`: a quoted field name, as Splunk reads it before an operator
       if (op.kind === 'op' && FIELD_OPS.has(op.text) && op.text !== ':') return this.quotedField(t);
-      if (t.text === '') throw this.fail('missing text inside the phrase ""', t);
+      // Splunk ignores an empty phrase (`sourcetype=splunkd ""` finds what `sourcetype=splunkd` does)
+      if (t.text === '') return MATCH_ALL;
       return { kind: 'phrase', text: t.text };
     }
     if (t.kind === 'word') return this.parseWord(t);
@@ -375,14 +376,11 @@ export class QueryParser implements Parser {
   }
 
   /**
-   * A double-quoted field name before an operator. Any name the events may carry, except one with
-   * `{}`: Splunk's path into a JSON array (`a{}.b` is any element's `b`), which svc does not have
-   * (it stores an array as its JSON text), so it is refused rather than compared as a name no event has.
+   * A double-quoted field name before an operator: any name the events may carry, a JSON array
+   * path (`"a{}.b"`, schema.ts) too.
    */
   private quotedField(t: Token): SearchNode {
     if (t.text === '') throw this.fail('missing a field name inside ""', t);
-    if (t.text.includes('{}'))
-      throw this.fail(`cannot search ${JSON.stringify(t.text)}: svc has no JSON array paths ({}) in field names`, t);
     return this.fieldFilter(t.text, t);
   }
 

@@ -1,4 +1,5 @@
-import { ident } from './sql.js';
+import { ident, str } from './sql.js';
+import { spathToJsonPath } from './extract/text-sql.js';
 
 /** What the compiler knows about a column's values; `any` is a user field of unknown storage type. */
 export type ColType = 'time' | 'str' | 'num' | 'bool' | 'any' | 'list';
@@ -36,6 +37,8 @@ export const RAW = '_raw';
 export function colRef(schema: Schema, name: string): ColRef {
   const t = schema.get(name);
   if (t !== undefined) return { sql: ident(name), type: t };
+  const array = arrayPath(name);
+  if (array !== undefined) return arrayPathRef(schema, array);
   const message = name === RAW ? schema.get('message') : undefined;
   return message === undefined ? { sql: 'NULL', type: 'any' } : { sql: ident('message'), type: message };
 }
@@ -55,4 +58,33 @@ export function wildcardRegex(pattern: string, capture = false): RegExp {
       .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
       .join(capture ? '(.*)' : '.*')}$`,
   );
+}
+
+/**
+ * A Splunk JSON array path (`a{}.b`, `a{2}`, `a{}.b{}.c`) split at its first step: the field that
+ * holds the array (`a`: ingest stores an array as its JSON text, events/flatten.ts) and the path
+ * inside it (`{}.b`). Undefined for a name without a step.
+ */
+export function arrayPath(name: string): { base: string; path: string } | undefined {
+  const m = /^([^{}]+?)(\{\d*\}.*)$/.exec(name);
+  return m ? { base: m[1], path: m[2] } : undefined;
+}
+
+/** The field a name reads from the events: the array's field for a JSON array path, else the name. */
+export const storedName = (name: string): string => arrayPath(name)?.base ?? name;
+
+/**
+ * The values at a JSON array path, as Splunk's search-time JSON extraction gives them: a multivalue
+ * of every element's value for `{}` (NULL when none has one), the one value for `{N}` (1-based). A
+ * multivalue field of the stage (`makemv`, `rex max_match`) is its own array: `a{}` is its values.
+ */
+function arrayPathRef(schema: Schema, { base, path }: { base: string; path: string }): ColRef {
+  const t = schema.get(base);
+  if (t === undefined) return { sql: 'NULL', type: 'any' };
+  if (t === 'list' && path === '{}') return { sql: ident(base), type: 'list' };
+  const text = t === 'list' ? `to_json(${ident(base)})::VARCHAR` : `CAST(${ident(base)} AS VARCHAR)`;
+  const found = `try(json_extract_string(${text}, ${str(spathToJsonPath(path))}))`;
+  if (!path.includes('{}')) return { sql: found, type: 'any' };
+  const kept = `list_filter(${found}, v -> v IS NOT NULL)`;
+  return { sql: `(CASE WHEN len(${kept}) > 0 THEN ${kept} END)`, type: 'list' };
 }

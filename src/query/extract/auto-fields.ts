@@ -14,9 +14,12 @@ import { jsonValueSql, kvValueSql, mayHoldKeySql, regexGroupSql } from './text-s
 let byField: ReturnType<typeof formatFields> | undefined;
 const formatSources = () => (byField ??= formatFields());
 
-/** A field that may be found in the message: a user field named in full, not an internal `_name`. */
+/**
+ * A field that may be found in the message: a user field named in full, not an internal `_name`,
+ * not a JSON array path (`a{}.b` is read from the stored field `a`: schema.ts, arrayPath).
+ */
 export function isExtractable(name: string): boolean {
-  return !CORE_NAMES.has(name) && !name.includes('*') && !name.startsWith('_');
+  return !CORE_NAMES.has(name) && !name.includes('*') && !name.startsWith('_') && !name.includes('{');
 }
 
 /** Stored fields that hold the same value as `name` for events that arrived parsed (syslog's `app` for `program`). */

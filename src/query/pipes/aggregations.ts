@@ -5,6 +5,7 @@ import { compileExpr, exprFields, parseExpr, printExpr, type Expr } from '../exp
 import { wildcardRegex, type ColRef } from '../schema.js';
 import { pipeError, type StageBuilder } from '../stages.js';
 import { AGGS, quantile, type AggEnv, type AggSql } from './agg-functions.js';
+import { ident } from '../sql.js';
 
 /**
  * One aggregation of `stats` / `timechart`: `count`, `avg(bytes)`, `p95(ms) as slow`,
@@ -233,13 +234,25 @@ const LIST_AGGS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Throws when a `by` field is a multivalue: Splunk counts each of its values in its own group,
- * which svc does not do yet (a group would be the whole list).
+ * Throws when a `by` field is a multivalue, for a pipe that keeps one row per event
+ * (streamstats, eventstats): Splunk's one group per value would need the event in several.
  */
 export function checkGroupable(pipe: string, b: StageBuilder, by: string[]): void {
   const mv = by.find((f) => b.schema.get(f) === 'list');
   if (mv !== undefined)
     throw pipeError(pipe, `cannot group by the multivalue field "${mv}" (one group per value is not supported)`);
+}
+
+/**
+ * A multivalue `by` field of an aggregating pipe (stats, chart, timechart) groups by each of its
+ * values, as in Splunk (`stats count by user.groups{}`): the rows are repeated once per distinct
+ * value before grouping, so an event counts once in each of its groups.
+ */
+export function groupByEachValue(b: StageBuilder, by: string[]): void {
+  const mv = [...new Set(by)].filter((f) => b.schema.get(f) === 'list');
+  if (mv.length === 0) return;
+  // one at a time: unnest in one SELECT would pair the lists' values instead of crossing them
+  for (const f of mv) b.setColumns([{ name: f, sql: `unnest(list_distinct(${ident(f)}))`, type: 'any' }]);
 }
 
 /** SQL of one aggregation over the current stage, with its result type; `over` makes it a window function. */

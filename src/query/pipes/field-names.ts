@@ -2,11 +2,11 @@ import { quoteString } from '../lexer.js';
 
 /**
  * Field names in pipe lists (`table`, `fields`, `dedup`, `top`/`rare`, `sort`, `stats … by`).
- * A name is written bare when it is letters, digits and `_ . @ - *` (not starting with a digit, `-`
- * or `.`), else in double quotes: `stats count by "user name"`. `*` is a wildcard in `table` and
+ * A name is written bare when it is letters, digits, `_ . @ - *` and JSON array steps `{}`, `{N}`
+ * (not starting with a digit, `-` or `.`), else in double quotes: `stats count by "user name"`. `*` is a wildcard in `table` and
  * `fields` either way.
  */
-export const BARE_LIST_NAME = /^[A-Za-z_@*][A-Za-z0-9_.@*-]*$/;
+export const BARE_LIST_NAME = /^[A-Za-z_@*](?:[A-Za-z0-9_.@*-]|\{\d*\})*$/;
 
 /** One item of a field list: the name, a leading sign where the pipe allows one, a sort function. */
 export interface ListItem {

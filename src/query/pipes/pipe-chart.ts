@@ -7,7 +7,7 @@ import { ident } from '../sql.js';
 import { ascending, checkDistinct, type StageBuilder } from '../stages.js';
 import {
   aggName,
-  checkGroupable,
+  groupByEachValue,
   aggReads,
   aggSql,
   needsTime,
@@ -192,7 +192,7 @@ export const chartPipe: PipeDef<ChartPipe> = {
       [n.over, ...(n.by === undefined ? [] : [n.by]), ...n.aggs.map(aggName)],
       'name an aggregation with "as"',
     );
-    checkGroupable('chart', b, [n.over, ...(n.by === undefined ? [] : [n.by])]);
+    groupByEachValue(b, [n.over, ...(n.by === undefined ? [] : [n.by])]);
     const env = prepareAggs('chart', n.aggs, b);
     const x = b.col(n.over);
     if (n.by === undefined) {

@@ -114,7 +114,9 @@ export const rexPipe: PipeDef<RexPipe> = {
   writes: (n) => (n.sed ? [n.field ?? 'message'] : namedGroups(n.regex).map((g) => g.name)),
   compile(n, b) {
     const field = n.field ?? 'message';
-    const src = toStr(b.col(field));
+    const col = b.col(field);
+    // a multivalue (`rex field=a{}.b`) is read at its first value
+    const src = col.type === 'list' ? `${col.sql}[1]` : toStr(col);
     if (n.sed) {
       const sed: Sed = parseSed(undefined, undefined, n.regex);
       b.setColumns([{ name: field, sql: sedSql(src, sed), type: b.col(field).type === 'str' ? 'str' : 'any' }]);

@@ -5,7 +5,7 @@ import { ident } from '../sql.js';
 import { ascending, checkDistinct } from '../stages.js';
 import {
   aggName,
-  checkGroupable,
+  groupByEachValue,
   aggReads,
   aggSql,
   expandWildcards,
@@ -42,7 +42,7 @@ export const statsPipe: PipeDef<StatsPipe> = {
   compile(n, b) {
     b.markMatched();
     const aggs = expandWildcards(n.aggs, b, n.by);
-    checkGroupable('stats', b, n.by);
+    groupByEachValue(b, n.by);
     checkDistinct('stats', [...n.by, ...aggs.map(aggName)], 'name an aggregation with "as"');
     const env = prepareAggs('stats', aggs, b);
     const schema: Schema = new Map();

@@ -8,7 +8,7 @@ import { checkDistinct, pipeError, type StageBuilder } from '../stages.js';
 import { autoSpanSecs, parseSpan } from '../time-range.js';
 import {
   aggName,
-  checkGroupable,
+  groupByEachValue,
   aggReads,
   aggSql,
   parseAggs,
@@ -147,7 +147,7 @@ export const timechartPipe: PipeDef<TimechartPipe> = {
       ['_time', ...(n.by ? [n.by] : []), ...n.aggs.map(aggName)],
       'name an aggregation with "as"',
     );
-    checkGroupable('timechart', b, n.by ? [n.by] : []);
+    groupByEachValue(b, n.by ? [n.by] : []);
     const spanUs = spanOf(n.span, b.range, n.minspan) * 1_000_000;
     const env = prepareAggs('timechart', n.aggs, b, spanUs / 1_000_000);
     const series = n.limit !== undefined || n.useother !== undefined || n.usenull !== undefined;

@@ -72,6 +72,11 @@ export function compileField(f: FieldFilter, schema: Schema, extracted?: Readonl
 
 function compileOn(f: FieldFilter, col: ColRef): string {
   if (col.sql === 'NULL') return 'FALSE';
+  if (col.type === 'list') {
+    // a multivalue (`a{}.b`) matches when one of its values does (Splunk); `!=` when none equals
+    const matches = `len(list_filter(${col.sql}, mv_ -> ${compileOn({ ...f, op: f.op === '!=' ? '=' : f.op }, { sql: 'mv_', type: 'any' })})) > 0`;
+    return f.op === '!=' ? `coalesce(${col.sql} IS NOT NULL AND NOT ${matches}, FALSE)` : `coalesce(${matches}, FALSE)`;
+  }
   if (f.op === '=') return `coalesce(${equalsSql(f, col)}, FALSE)`;
   if (f.op === '!=') return `coalesce(${col.sql} IS NOT NULL AND NOT ${equalsSql(f, col)}, FALSE)`;
   const n = numericValue(f.value);

@@ -3,7 +3,7 @@ import { roundTrip } from './round-trip.js';
 
 describe('the mvexpand pipe', () => {
   roundTrip({
-    canonical: ['* | mvexpand new_ace', '* | mvexpand ip limit=10', '* | mvexpand "data.changes{}"'],
+    canonical: ['* | mvexpand new_ace', '* | mvexpand ip limit=10', '* | mvexpand data.changes{}'],
     canonicalized: [
       ['x | mvexpand limit=3 ip', 'x | mvexpand ip limit=3'],
       ['x | mvexpand ip limit=0', 'x | mvexpand ip'],

@@ -9,7 +9,7 @@ describe('the spath pipe', () => {
       '* | spath input=doc output=x a.b{1}.c',
       '* | spath "a b"',
       '* | spath output="a b" x.y',
-      '* | spath list{} | stats count by "list{}"',
+      '* | spath list{} | stats count by list{}',
     ],
     canonicalized: [
       ['* | SPATH path=a.b{1}.c output=x INPUT=doc', '* | spath input=doc output=x a.b{1}.c'],

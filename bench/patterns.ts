@@ -27,7 +27,7 @@ const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 
 /** The statement alone, then the merge alone, for one query: where the time goes. */
 async function split(engine: StorageEngine, q: string): Promise<string> {
-  const p = prepare({ store: engine, control, clock: systemClock }, SYSTEM_PRINCIPAL, { q });
+  const p = await prepare({ store: engine, control, clock: systemClock }, SYSTEM_PRINCIPAL, { q });
   const n = finalPatterns(p.q.pipes)!;
   return engine.scan(scanSpec(p, p.a.fields), async (rel, exec) => {
     const c = compile(p.q, rel, { nowMs: p.nowMs, limit: SHAPE_ROWS });

@@ -76,7 +76,7 @@ export async function exportRun(
   sink: ExportSink,
   deadline: Deadline,
 ): Promise<ExportSummary> {
-  const p = prepare(deps, principal, req);
+  const p = await prepare(deps, principal, req);
   refuseOutputlookup(p.q, 'an export');
   const max = Math.min(Math.max(1, Math.floor(req.max ?? DEFAULT_EXPORT_MAX)), MAX_EXPORT);
   if (p.a.mode === 'table') return exportTable(deps, p, max, sink, deadline);

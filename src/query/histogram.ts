@@ -38,7 +38,7 @@ export async function histogramRun(
 ): Promise<HistogramResult> {
   const t0 = performance.now();
   const by = req.by === undefined ? undefined : parseFieldName(req.by, 'by');
-  const p = prepare(deps, principal, req);
+  const p = await prepare(deps, principal, req);
   refuseOutputlookup(p.q, 'a histogram');
   const range = p.possible ? extent(deps.store, p) : undefined;
   if (!range)

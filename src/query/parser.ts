@@ -4,7 +4,7 @@ import { MATCH_ALL, type SearchNode } from './search/filter-logic.js';
 import type { FieldOp } from './search/filter-field.js';
 import { BARE_LIST_NAME, type ListItem } from './pipes/field-names.js';
 import type { Parser, Subquery } from './parser-api.js';
-import { PIPES, pipeDef, type PipeNode } from './pipes/registry.js';
+import { PIPES, pipeDef, printQuery, type PipeNode } from './pipes/registry.js';
 import { parseTime } from './time-range.js';
 
 /** A parsed query: the search before the first pipe, then the pipes in order. */
@@ -346,11 +346,11 @@ export class QueryParser implements Parser {
   /** A word: a term, a `TERM(x)`/`CASE(x)` directive, or the field name of `field<op>value` or `field IN (…)`. */
   private parseWord(t: Token): SearchNode {
     if (t.text === 'AND' || t.text === 'OR' || t.text === 'NOT') throw this.unexpected(t, 'missing a search term');
-    if (this.subsearchAhead(t))
-      throw this.fail(
-        'svc has no subsearches in the search part ([search …], [| inputlookup …]): use a pipe such as "| join" or "| lookup"; to search for text with brackets, quote it',
-        t,
-      );
+    if (this.subsearchAhead(t)) {
+      this.lex.seek(t.pos);
+      const sub = this.nest(t, () => this.subquery('subsearch'));
+      return { kind: 'subsearch', sub, text: printQuery(sub) };
+    }
     const directive = this.directiveAhead(t);
     if (directive === 'CASE' && this.src[this.lex.nextNonSpace() + 1] === '"') return this.casePhrase();
     if (directive) return { kind: 'term', text: this.directiveText(directive), directive };
@@ -363,16 +363,16 @@ export class QueryParser implements Parser {
   }
 
   /**
-   * Splunk's subsearch in the search part: `[search …]`, `[ search …]`, `[| …]`. Read as words it
-   * would match nothing without a word; other bracketed text (`[error]`) stays a term.
+   * Splunk's subsearch in the search part: `[search …]`, `[ search …]`, `[| …]`, `[inputlookup …]`
+   * (a generating command). Other bracketed text (`[error]`) stays a term.
    */
   private subsearchAhead(t: Token): boolean {
     if (!t.text.startsWith('[')) return false;
+    const opens = (w: string) => w === 'search' || PIPES[w]?.generating !== undefined;
     const rest = t.text.slice(1).toLowerCase();
-    if (rest === 'search') return true;
-    if (rest !== '') return false;
+    if (rest !== '') return opens(rest);
     const next = this.peek('search');
-    return (next.kind === 'op' && next.text === '|') || (next.kind === 'word' && next.text.toLowerCase() === 'search');
+    return (next.kind === 'op' && next.text === '|') || (next.kind === 'word' && opens(next.text.toLowerCase()));
   }
 
   /**
@@ -572,9 +572,15 @@ export class QueryParser implements Parser {
     let start = open + 1;
     const lead = /^\s*search(?=\s|\])/i.exec(this.src.slice(start, close));
     if (lead) start += lead[0].length;
-    const inner = this.src.slice(start, close);
+    let inner = this.src.slice(start, close);
     if (inner.trim() === '') throw parseError(`missing a query inside the ${what}'s brackets`, open, '[');
     if (this.depth >= MAX_NESTING) throw parseError(NESTING_MESSAGE, open, '[');
+    // `[inputlookup users | fields uid]`: Splunk lets a subsearch start with its generating command unpiped
+    const first = lead ? undefined : /^\s*([A-Za-z_]\w*)/.exec(inner);
+    if (first && PIPES[first[1].toLowerCase()]?.generating) {
+      inner = `|${inner}`;
+      start--;
+    }
     let sub: Query;
     try {
       sub = parse(inner, this.depth + 1);
@@ -582,7 +588,7 @@ export class QueryParser implements Parser {
       if (e instanceof SvcError && typeof e.details?.position === 'number')
         throw parseError(
           e.message,
-          e.details.position + start,
+          Math.max(e.details.position + start, open),
           typeof e.details.token === 'string' ? e.details.token : '',
         );
       throw e;

@@ -11,7 +11,9 @@ import { conjuncts } from './search/filter-logic.js';
 import { wildcardRegex } from './schema.js';
 import { isRelativeTime, parseTime } from './time-range.js';
 import { SvcError } from '../errors/svc-error.js';
-import type { SearchRequest } from './types.js';
+import type { SearchRequest, SearchResult } from './types.js';
+import type { Subquery } from './parser-api.js';
+import { hasSubsearch, resolveSubsearches } from './subsearch.js';
 
 /** What planning a search needs from the rest of svc. */
 export interface PlanDeps {
@@ -22,6 +24,11 @@ export interface PlanDeps {
   lookups?: LookupCatalog;
   /** Writes the tables of `outputlookup` (src/lookups/); unset: outputlookup is refused. */
   lookupWriter?: LookupWriter;
+  /**
+   * Runs a subsearch of the search part for `principal` over the request's envs, indexes and time
+   * range (query/subsearch.ts); QueryService sets it. Unset: a query with one is refused.
+   */
+  subsearch?: (principal: Principal, sub: Subquery, req: SearchRequest) => Promise<SearchResult>;
 }
 
 /** A search parsed, narrowed by RBAC and given its time range: what every kind of call plans from. */
@@ -37,14 +44,29 @@ export interface Prepared {
   signal?: AbortSignal;
   /** For compile (CompileOptions.lookups). */
   lookups?: LookupCatalog;
+  /** What the answer must say it left out (a subsearch cut at its row limit). */
+  warnings: string[];
 }
 
 export { userFields } from './compile.js';
 
-/** Parses the query, resolves env/index by RBAC (throws access_denied) and intersects the time ranges. */
-export function prepare(deps: PlanDeps, principal: Principal, req: SearchRequest): Prepared {
+/**
+ * Parses the query, runs its subsearches (query/subsearch.ts), resolves env/index by RBAC (throws
+ * access_denied) and intersects the time ranges.
+ */
+export async function prepare(deps: PlanDeps, principal: Principal, req: SearchRequest): Promise<Prepared> {
   const nowMs = deps.clock.now();
-  const q = parse(req.q ?? '');
+  const warnings: string[] = [];
+  let q = parse(req.q ?? '');
+  if (hasSubsearch(q)) {
+    const run = deps.subsearch;
+    if (!run) throw new SvcError('invalid_query', 'subsearches cannot run here: write the filter out');
+    q = await resolveSubsearches(
+      q,
+      (sub) => run(principal, sub, req),
+      (w) => warnings.push(w),
+    );
+  }
   const targets = resolveSearchTargets(
     principal,
     req,
@@ -72,7 +94,7 @@ export function prepare(deps: PlanDeps, principal: Principal, req: SearchRequest
     !(fromMs !== undefined && toMs !== undefined && fromMs >= toMs);
   // an unknown table is the caller's error even when no event could reach the pipe
   checkLookupTables(q.pipes, deps.lookups);
-  return { q, a, targets, nowMs, fromMs, toMs, possible, signal: req.signal, lookups: deps.lookups };
+  return { q, a, targets, nowMs, fromMs, toMs, possible, signal: req.signal, lookups: deps.lookups, warnings };
 }
 
 /**

@@ -25,7 +25,7 @@ export async function fieldsRun(
   req: SearchRequest & { top?: number },
 ): Promise<FieldsResult> {
   const t0 = performance.now();
-  const p = prepare(deps, principal, req);
+  const p = await prepare(deps, principal, req);
   refuseOutputlookup(p.q, 'a field summary');
   const top = Math.min(Math.max(1, Math.floor(req.top ?? 5)), 100);
   if (!p.possible) return { fields: [], meta: { matched: 0, scanned: 0, tookMs: 0 } };

@@ -27,7 +27,7 @@ const TABLE_ROWS = 10_000;
  */
 export async function searchRun(deps: PlanDeps, principal: Principal, req: SearchRequest): Promise<SearchResult> {
   const t0 = performance.now();
-  const p = prepare(deps, principal, req);
+  const p = await prepare(deps, principal, req);
   const output = outputlookupOf(p.q, principal, deps, req.writes);
   const limit = Math.min(Math.max(1, Math.floor(req.limit ?? DEFAULT_LIMIT)), MAX_LIMIT);
   let result: SearchResult;
@@ -49,7 +49,7 @@ export async function searchRun(deps: PlanDeps, principal: Principal, req: Searc
   }
   if (result.meta.matched === 0) result.meta.hint = await noMatchHint(deps, p, req);
   // files the store left out (damaged, unreadable): the answer says it is incomplete
-  const warnings = p.possible ? (deps.store.readWarnings?.(p.targets.envs) ?? []) : [];
+  const warnings = [...p.warnings, ...(p.possible ? (deps.store.readWarnings?.(p.targets.envs) ?? []) : [])];
   if (warnings.length > 0) result.meta.warnings = warnings;
   result.meta.tookMs = elapsedMs(t0);
   return result;

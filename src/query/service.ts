@@ -8,6 +8,8 @@ import type { PlanDeps } from './prepare.js';
 import { mapQueryRunErrors } from './run-errors.js';
 import { fieldsRun } from './run-fields.js';
 import { searchRun } from './run-search.js';
+import { printQuery } from './pipes/registry.js';
+import { SUBSEARCH_MAXOUT } from './subsearch.js';
 import type {
   ContextRequest,
   ContextResult,
@@ -55,8 +57,24 @@ export const DEFAULT_ADMISSION: AdmissionLimits = {
 export class QueryService implements SearchService, EventReader {
   private readonly admission: SearchAdmission;
 
-  constructor(private readonly deps: QueryServiceDeps) {
+  private readonly deps: QueryServiceDeps;
+
+  constructor(deps: QueryServiceDeps) {
     this.admission = deps.admission ?? new SearchAdmission(DEFAULT_ADMISSION);
+    // a subsearch runs inside its outer call: its slot, its time limit and its caller's signal
+    this.deps = {
+      ...deps,
+      subsearch: (principal, sub, req) =>
+        searchRun(this.deps, principal, {
+          q: printQuery(sub),
+          env: req.env,
+          index: req.index,
+          from: req.from,
+          to: req.to,
+          limit: SUBSEARCH_MAXOUT,
+          signal: req.signal,
+        }),
+    };
   }
 
   /**

@@ -39,7 +39,7 @@ export interface SearchMeta {
   tookMs: number;
   /** Present when nothing matched: events the env/index hold outside the chosen time range. */
   hint?: { eventsOutsideRange: number; earliest?: string; latest?: string; message: string };
-  /** Present when part of the stored data could not be read and the answer is without it (EventStore.readWarnings). */
+  /** Present when the answer is incomplete: part of the stored data could not be read (EventStore.readWarnings), a subsearch was cut at its row limit (query/subsearch.ts). */
   warnings?: string[];
 }
 

@@ -206,7 +206,13 @@ export const APP_COMMANDS = [
 export function splunkOnlyReason(q: string): string | undefined {
   const cmds = commandsOf(q);
   const unquoted = q.replace(/```[\s\S]*?```|"(?:[^"\\]|\\.)*"/g, ' ');
-  if (cmds.has('datamodel') || cmds.has('pivot') || /\bdatamodel\s*[=:]/i.test(unquoted)) return 'data model';
+  if (
+    cmds.has('datamodel') ||
+    cmds.has('pivot') ||
+    /\bdatamodel\s*[=:]/i.test(unquoted) ||
+    /\|\s*from\s+datamodel\b/i.test(unquoted)
+  )
+    return 'data model';
   if (cmds.has('rest')) return '| rest';
   if (cmds.has('mstats') || cmds.has('mcatalog')) return '| mstats (metrics)';
   if (cmds.has('dbinspect')) return '| dbinspect';

@@ -1,4 +1,5 @@
 import type { Schema } from '../schema.js';
+import type { Subquery } from '../parser-api.js';
 import { compileField, printField, type ExtractedValue, type FieldFilter } from './filter-field.js';
 import {
   compilePhrase,
@@ -30,7 +31,19 @@ export interface NotFilter {
   item: SearchNode;
 }
 
-export type SearchNode = TermFilter | PhraseFilter | FieldFilter | TimeFilter | AndFilter | OrFilter | NotFilter;
+/**
+ * Splunk's subsearch in the search part (`NOT [search … | fields user]`): a query run first, whose
+ * result rows become a filter (query/subsearch.ts) before the outer query is planned. `text` is the
+ * subquery printed, to print the node back.
+ */
+export interface SubsearchFilter {
+  kind: 'subsearch';
+  sub: Subquery;
+  text: string;
+}
+
+export type SearchNode =
+  TermFilter | PhraseFilter | FieldFilter | TimeFilter | AndFilter | OrFilter | NotFilter | SubsearchFilter;
 
 export const MATCH_ALL: TermFilter = Object.freeze({ kind: 'term', text: '*' });
 
@@ -50,6 +63,8 @@ export function printSearch(n: SearchNode): string {
       return n.items.map((i) => (i.kind === 'and' ? `(${printSearch(i)})` : printSearch(i))).join(' OR ');
     case 'not':
       return `NOT ${n.item.kind === 'and' || n.item.kind === 'or' ? `(${printSearch(n.item)})` : printSearch(n.item)}`;
+    case 'subsearch':
+      return n.text.startsWith('|') ? `[${n.text}]` : `[search ${n.text}]`;
   }
 }
 
@@ -79,6 +94,8 @@ export function compileSearch(
       return `(${n.items.map(sub).join(' OR ')})`;
     case 'not':
       return `(NOT ${sub(n.item)})`;
+    case 'subsearch':
+      throw new Error('BUG: a subsearch reached the compiler unresolved (query/subsearch.ts)');
   }
 }
 

@@ -53,8 +53,10 @@ export function withId(e: EventJson, maxMessage = STRUCTURED_MESSAGE_CHARS): Eve
   return { ...(id ? { id } : {}), ...e, message: cut(e.message ?? '', maxMessage) };
 }
 
+/** The counts, then what the answer left out or could not honour (meta.warnings), one per line: an assistant must see them. */
 export function metaLine(meta: SearchMeta): string {
-  return `matched ${meta.matched} events (scanned ${meta.scanned}, ${meta.tookMs} ms)`;
+  const line = `matched ${meta.matched} events (scanned ${meta.scanned}, ${meta.tookMs} ms)`;
+  return [line, ...(meta.warnings ?? []).map((w) => `warning: ${w}`)].join('\n');
 }
 
 /** The "nothing matched" advice, from the search hint when there is one. */

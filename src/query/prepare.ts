@@ -14,6 +14,7 @@ import { SvcError } from '../errors/svc-error.js';
 import type { SearchRequest, SearchResult } from './types.js';
 import type { Subquery } from './parser-api.js';
 import { hasSubsearch, resolveSubsearches } from './subsearch.js';
+import { knowledgeObjectWarnings } from './knowledge-objects.js';
 
 /** What planning a search needs from the rest of svc. */
 export interface PlanDeps {
@@ -58,6 +59,7 @@ export async function prepare(deps: PlanDeps, principal: Principal, req: SearchR
   const nowMs = deps.clock.now();
   const warnings: string[] = [];
   let q = parse(req.q ?? '');
+  warnings.push(...knowledgeObjectWarnings(q));
   if (hasSubsearch(q)) {
     const run = deps.subsearch;
     if (!run) throw new SvcError('invalid_query', 'subsearches cannot run here: write the filter out');

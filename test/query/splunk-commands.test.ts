@@ -109,6 +109,18 @@ describe('Splunk commands over the real store', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
+  describe('eventtype= and tag=', () => {
+    it('answers, and says that svc has no event types or tags to expand them from', async () => {
+      const r = await search('eventtype=failed_login OR tag=authentication | stats count');
+      assert.deepEqual(r.rows, [[0]]);
+      assert.equal(r.meta.warnings?.length, 2);
+      assert.match(r.meta.warnings[0], /"eventtype" is a Splunk event type, which svc does not define/);
+      assert.match(r.meta.warnings[1], /"tag" is a Splunk tag/);
+      const plain = await search('status=404 | stats count');
+      assert.equal(plain.meta.warnings, undefined);
+    });
+  });
+
   describe('| search', () => {
     it('filters a stats table by its fields: numbers numerically, = with wildcards and without case', async () => {
       const r = await search('* | stats count by user | search count>=24 user=U1* OR user=u2');

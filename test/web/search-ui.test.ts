@@ -87,6 +87,12 @@ describe('the search page in Chromium', { skip }, () => {
     assert.equal(await shownCount(page), lines);
   });
 
+  it('shows what the answer could not honour (meta.warnings) above the results', async () => {
+    await page.goto(`${base()}/ui/search?${new URLSearchParams({ q: 'eventtype=failed_login', from: '' })}`);
+    const text = await waitFor('the warnings', () => page.locator('[data-testid=search-warnings]').textContent());
+    assert.match(text, /"eventtype" is a Splunk event type, which svc does not define/);
+  });
+
   it('signs out from the account menu, after which the search page asks to sign in again', async () => {
     const c = await newContext(browser);
     const p = await c.newPage();

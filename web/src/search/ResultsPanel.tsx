@@ -7,7 +7,7 @@ import { Histogram } from './Histogram';
 import { isTimechart, type SearchParams } from './params';
 import { ResultChart } from './ResultChart';
 import { ResultsToolbar, type View } from './ResultsToolbar';
-import { EmptyHint, LiveNote, SearchProgress } from './SearchNotices';
+import { EmptyHint, LiveNote, SearchProgress, SearchWarnings } from './SearchNotices';
 import { TableResults } from './TableResults';
 import { useFind } from './useFind';
 import type { SearchResults } from './useSearchResults';
@@ -63,6 +63,7 @@ export function ResultsPanel({ params, results: s, ui, events, table, findInput,
       />
       <SearchProgress running={s.searching ? s.key : null} onCancel={s.cancel} />
       {ui.live && <LiveNote paused={ui.paused} />}
+      <SearchWarnings warnings={s.result?.meta.warnings} />
       {hint && <EmptyHint hint={hint} onRange={onChange} />}
       {table && s.result?.columns ? (
         view === 'chart' ? (

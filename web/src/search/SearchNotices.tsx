@@ -111,3 +111,18 @@ export function EmptyHint({
     </div>
   );
 }
+
+/** What the answer left out or could not honour (meta.warnings): unreadable data, a cut subsearch, a Splunk tag. */
+export function SearchWarnings({ warnings }: { warnings: string[] | undefined }) {
+  if (!warnings || warnings.length === 0) return null;
+  return (
+    <div className="alert alert-warn search-warnings" role="status" data-testid="search-warnings">
+      <Icon name="alert" />
+      <div>
+        {warnings.map((w) => (
+          <p key={w}>{w}</p>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -104,6 +104,8 @@ const cell = (v: unknown): string =>
 /** A `search`/`query` cell: search-part text (`host=a OR host=b`), parsed as the part before a pipe. */
 function searchText(text: string): SearchNode | undefined {
   if (text.trim() === '') return undefined;
+  // what `format` writes for no rows (its emptystr): nothing matches
+  if (/^\s*NOT\s*\(\s*\)\s*$/.test(text)) return { kind: 'not', item: MATCH_ALL };
   let q: Query;
   try {
     q = parse(text);

@@ -21,15 +21,27 @@ describe('subsearches in the search part', () => {
       '* | search NOT [search a | head 1 | fields host]',
       '[search a [search b | head 1 | fields host]]',
       'a [error]',
+      '* | format',
+      '* | format mvsep="||" maxresults=10 emptystr="none" "[" "(" "&&" ")" "||" "]"',
+      '* | return clientip',
+      '* | return 5 ip=clientip $host uri',
     ],
     canonicalized: [
       ['x [inputlookup users | fields uid]', 'x [| inputlookup users | fields uid]'],
       ['x [ search  a | fields host ]', 'x [search a | fields host]'],
+      ['* | return 5 ip=clientip, $host, uri', '* | return 5 ip=clientip $host uri'],
     ],
     rejected: [
       ['a [search ]', "missing a query inside the subsearch's brackets", 2],
       ['a [search b', 'missing "]" closing the subsearch', 2],
       ['a [search b | nope]', 'unknown command "nope"', 14],
+      [
+        '* | format "(" "("',
+        'format takes all six strings (row prefix, column prefix, column separator, column end, row separator, row end) or none, not 2',
+        18,
+      ],
+      ['* | return', 'return takes at least one field', 10],
+      ['* | return 0 x', 'unexpected "0": missing a count of rows (a positive integer)', 11],
     ],
   });
 
@@ -104,6 +116,35 @@ describe('subsearches in the search part', () => {
     );
     const busy404 = [...notFound].filter((ip) => (hits.get(ip) ?? 0) > 5);
     assert.deepEqual(r.rows, [[busy404.length]]);
+  });
+
+  it('writes rows as search text with format and return, which a subsearch reads back', async () => {
+    const top = [...hits].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3);
+    const ranked = 'index=apache_sealed | stats count by clientip | sort - count, clientip';
+    const f = await search(`${ranked} | head 3 | format`);
+    assert.deepEqual(f.columns, ['search']);
+    assert.deepEqual(f.rows, [[`( ${top.map(([ip, n]) => `( clientip="${ip}" AND count="${n}" )`).join(' OR ')} )`]]);
+    const custom = await search(`${ranked} | head 2 | fields clientip | format "[" "" "&&" "" "||" "]"`);
+    assert.deepEqual(custom.rows, [[`[ clientip="${top[0][0]}" || clientip="${top[1][0]}" ]`]]);
+    const empty = await search('index=apache_sealed nosuchwordanywhere | fields clientip | format');
+    assert.deepEqual(empty.rows, [['NOT ( )']]);
+    const r = await search(`${ranked} | return 2 ip=clientip`);
+    assert.deepEqual(r.rows, [[`(ip="${top[0][0]}") OR (ip="${top[1][0]}")`]]);
+    const v = await search(`${ranked} | return $clientip`);
+    assert.deepEqual(v.rows, [[top[0][0]]]);
+    // what a subsearch makes of them
+    const three = new Set(top.map(([ip]) => ip));
+    const expect = lines.filter((a) => three.has(a.clientip)).length;
+    const viaFormat = await search(
+      `index=apache_sealed [search ${ranked} | head 3 | fields clientip | format] | stats count`,
+    );
+    assert.deepEqual(viaFormat.rows, [[expect]]);
+    const viaReturn = await search(`index=apache_sealed [search ${ranked} | return 3 clientip] | stats count`);
+    assert.deepEqual(viaReturn.rows, [[expect]]);
+    const none = await search(
+      'index=apache_sealed NOT [search index=apache_sealed nosuchword | fields clientip | format] | stats count',
+    );
+    assert.deepEqual(none.rows, [[lines.length]]);
   });
 
   it('prints the subsearch back as written', () => {

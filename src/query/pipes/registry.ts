@@ -35,6 +35,8 @@ import { inputlookupPipe, type InputlookupPipe } from './pipe-inputlookup.js';
 import { outputlookupPipe, type OutputlookupPipe } from './pipe-outputlookup.js';
 import { tstatsPipe, type TstatsPipe } from './pipe-tstats.js';
 import { makeresultsPipe, type MakeresultsPipe } from './pipe-makeresults.js';
+import { formatPipe, type FormatPipe } from './pipe-format.js';
+import { returnPipe, type ReturnPipe } from './pipe-return.js';
 import { printSearch } from '../search/filter-logic.js';
 import type { Subquery } from '../parser-api.js';
 
@@ -74,7 +76,9 @@ export type PipeNode =
   | InputlookupPipe
   | OutputlookupPipe
   | TstatsPipe
-  | MakeresultsPipe;
+  | MakeresultsPipe
+  | FormatPipe
+  | ReturnPipe;
 
 /**
  * A query in canonical form (printer.ts); one that starts with a generating command prints as
@@ -144,6 +148,8 @@ export const PIPES: Record<string, PipeDef<PipeNode>> = Object.fromEntries(
     outputlookupPipe,
     tstatsPipe,
     makeresultsPipe,
+    formatPipe,
+    returnPipe,
   ].map((d) => [d.name, d as unknown as PipeDef<PipeNode>]),
 );
 

@@ -70,6 +70,45 @@ export function compileField(f: FieldFilter, schema: Schema, extracted?: Readonl
     : `(CASE WHEN ${stored.sql} IS NOT NULL THEN ${compileOn(f, stored)} ELSE ${text} END)`;
 }
 
+/**
+ * `field=v1 OR field=v2 OR …` (literal values, case ignored: what `IN (…)` and a subsearch's rows
+ * make) as one membership test, equal to the OR of compileField's: the value found in the message
+ * is computed once, not once per value, which makes a subsearch of hundreds of clients cost about
+ * what one filter does. Undefined when the column is a multivalue (compileField then takes each).
+ */
+export function compileFieldIn(
+  field: string,
+  values: string[],
+  schema: Schema,
+  extracted?: ReadonlyMap<string, ExtractedValue>,
+): string | undefined {
+  const stored = colRef(schema, field);
+  if (stored.type === 'list') return undefined;
+  const found = extracted?.get(field);
+  if (found === undefined) return inSql(values, stored);
+  // as compileField's gate, for a few values: the message must hold one of them
+  const gated =
+    values.length <= 8 && !isDateField(field) && values.every((v) => valueSpelledInText(v) && /[A-Za-z0-9_]/.test(v));
+  const gate = gated ? `(${values.map((v) => matchMessageSql(v, false)).join(' OR ')})` : undefined;
+  const text = inSql(values, { sql: found(gate), type: 'str' });
+  return stored.sql === 'NULL'
+    ? text
+    : `(CASE WHEN ${stored.sql} IS NOT NULL THEN ${inSql(values, stored)} ELSE ${text} END)`;
+}
+
+/** equalsSql of each value, OR-ed, as IN lists: numbers numerically unless the column is text. */
+function inSql(values: string[], col: ColRef): string {
+  if (col.sql === 'NULL') return 'FALSE';
+  const text = col.type === 'str' ? col.sql : asText(col.sql);
+  const numbers = col.type === 'str' ? [] : values.flatMap((v) => numericValue(v) ?? []);
+  const words = col.type === 'str' ? values : values.filter((v) => numericValue(v) === undefined);
+  const tests = [
+    ...(numbers.length ? [`${asNumber(col.sql)} IN (${numbers.map(num).join(', ')})`] : []),
+    ...(words.length ? [`lower(${text}) IN (${[...new Set(words.map((w) => str(w.toLowerCase())))].join(', ')})`] : []),
+  ];
+  return `coalesce(${tests.join(' OR ')}, FALSE)`;
+}
+
 function compileOn(f: FieldFilter, col: ColRef): string {
   if (col.sql === 'NULL') return 'FALSE';
   if (col.type === 'list') {

@@ -1,6 +1,6 @@
 import type { Schema } from '../schema.js';
 import type { Subquery } from '../parser-api.js';
-import { compileField, printField, type ExtractedValue, type FieldFilter } from './filter-field.js';
+import { compileField, compileFieldIn, printField, type ExtractedValue, type FieldFilter } from './filter-field.js';
 import {
   compilePhrase,
   compileTerm,
@@ -90,13 +90,51 @@ export function compileSearch(
       return compileTime(n, nowMs);
     case 'and':
       return `(${n.items.map(sub).join(' AND ')})`;
-    case 'or':
-      return `(${n.items.map(sub).join(' OR ')})`;
+    case 'or': {
+      const grouped = groupedFields(n.items);
+      const rest = n.items.filter((i) => !(listable(i) && grouped.has(i.field)));
+      return `(${[...orGroups(grouped, n.items, schema, extracted), ...rest.map(sub)].join(' OR ')})`;
+    }
     case 'not':
       return `(NOT ${sub(n.item)})`;
     case 'subsearch':
       throw new Error('BUG: a subsearch reached the compiler unresolved (query/subsearch.ts)');
   }
+}
+
+/** A `field=value` that an IN list can take: a literal value compared without case. */
+function listable(n: SearchNode): n is FieldFilter {
+  return n.kind === 'field' && n.op === '=' && !n.value.includes('*') && !n.caseSensitive;
+}
+
+/** Fields that two or more listable items of an OR compare (compileFieldIn takes each such group). */
+function groupedFields(items: SearchNode[]): Set<string> {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const i of items) if (listable(i)) (seen.has(i.field) ? twice : seen).add(i.field);
+  return twice;
+}
+
+/** The OR's `field=v1 OR field=v2 …` groups, each as one membership test; a group that cannot be listed stays item by item. */
+function orGroups(
+  fields: Set<string>,
+  items: SearchNode[],
+  schema: Schema,
+  extracted?: ReadonlyMap<string, ExtractedValue>,
+): string[] {
+  const out: string[] = [];
+  for (const field of fields) {
+    const group = items.filter((i): i is FieldFilter => listable(i) && i.field === field);
+    out.push(
+      compileFieldIn(
+        field,
+        group.map((g) => g.value),
+        schema,
+        extracted,
+      ) ?? group.map((g) => compileField(g, schema, extracted)).join(' OR '),
+    );
+  }
+  return out;
 }
 
 /** The positively AND-ed nodes at the top: what every match must satisfy. */

@@ -151,6 +151,18 @@ describe('appendpipe, foreach, multisearch and appendcols on real logs', { skip:
     assert.deepEqual(order.rows, [[['z_a', 'z_b', 'z_c']]]);
   });
 
+  it('foreach templates read fields found in the message that no other pipe names', async () => {
+    const r = await both(
+      'index=apache_$s status=404 | eval e_a=1 | foreach e_* [eval m_<<MATCHSTR>>=method] | stats count by m_a',
+    );
+    const expect = countBy(
+      apache.filter((a) => a.status === '404'),
+      (a) => a.method,
+    );
+    assert.ok(expect.length > 1);
+    assert.deepEqual(r.rows, expect);
+  });
+
   it('multisearch gives the events of both searches, newest first, an event both match twice', async () => {
     const n404 = apache.filter((a) => a.status === '404').length;
     const failed = ssh.filter((l) => l.toLowerCase().includes('failed password')).length;

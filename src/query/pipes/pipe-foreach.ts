@@ -1,7 +1,9 @@
 import { doc } from '../doc.js';
 import { describe, type Token } from '../lexer.js';
 import type { Parser, Subquery } from '../parser-api.js';
-import { compileExpr } from '../expr/expr.js';
+import { compileExpr, exprFields } from '../expr/expr.js';
+import { isExtractable, textValueSql } from '../extract/auto-fields.js';
+import { pushExtracted } from '../extract/extract-stage.js';
 import { unify } from '../expr/coerce.js';
 import { wildcardRegex, type ColRef } from '../schema.js';
 import { ident } from '../sql.js';
@@ -166,6 +168,28 @@ function guarded(flag: string, c: ColRef, old: ColRef | undefined): ColRef {
   return { sql: `CASE WHEN ${flag} THEN ${then} ELSE ${otherwise} END`, type: unify([c, old]).type };
 }
 
+/**
+ * The fields a template reads that the rows lack, found in the message while the rows are still
+ * events (`foreach x* [eval m=if(method="GET", …)]`): compile.ts finds those every pipe names
+ * before the pipes run, but a template's names are only known once its fields are substituted.
+ */
+function extractRead(pipes: EvalPipe[], b: StageBuilder): void {
+  if (b.mode !== 'events' || !b.schema.has('message')) return;
+  const defined = new Set<string>();
+  const found = new Map<string, string>();
+  for (const e of pipes)
+    for (const a of e.assignments) {
+      for (const f of exprFields(a.expr))
+        if (!defined.has(f) && !b.schema.has(f) && !found.has(f) && isExtractable(f))
+          found.set(
+            f,
+            textValueSql(f, (n) => b.col(n)),
+          );
+      defined.add(a.name);
+    }
+  if (found.size > 0) pushExtracted(b, found);
+}
+
 function compileForeach(n: ForeachPipe, b: StageBuilder): void {
   if (!b.parsePipes) throw new Error('BUG: foreach outside compile()');
   const fields = matchedFields(n, b);
@@ -193,6 +217,7 @@ function compileForeach(n: ForeachPipe, b: StageBuilder): void {
       );
     }
     checkEvalOnly(pipes, (kind) => pipeError('foreach', `runs eval commands only, not ${kind}`));
+    extractRead(pipes, b);
     for (const e of pipes)
       for (const a of e.assignments) {
         if (a.name.startsWith('__fe') || a.name === '__ord' || a.name === '_time')

@@ -1,7 +1,7 @@
 import type { FieldTokens, RelationInfo } from '../storage/types.js';
-import type { Query } from './parser.js';
+import { parsePipeline, type Query } from './parser.js';
 import type { LookupCatalog } from './lookup-catalog.js';
-import { pipeDef } from './pipes/registry.js';
+import { pipeDef, type PipeNode } from './pipes/registry.js';
 import { CORE_COLUMNS, CORE_NAMES, RAW, arrayPath, colRef, storedName, type ColType, type Schema } from './schema.js';
 import { isExtractable, storedAliases, textValueSql } from './extract/auto-fields.js';
 import { extractedFieldTokens, pushExtracted } from './extract/extract-stage.js';
@@ -50,14 +50,14 @@ export function readFields(q: Query): { names: string[]; wildcard: boolean; mode
   const defined = new Set<string>();
   let wildcard = false;
   let mode: ResultMode = 'events';
+  // append's and join's subquery (multisearch's searches) reads the events themselves, whatever
+  // the pipes before it defined, after a stats too
+  for (const sub of q.pipes.flatMap(ownSubqueries).map(readFields)) {
+    sub.names.forEach((f) => refs.add(f));
+    if (sub.wildcard || sub.mode === 'events') wildcard = true;
+  }
   for (const p of q.pipes) {
     const def = pipeDef(p);
-    if ('sub' in p) {
-      // append's and join's subquery reads the events themselves, whatever the pipes before it defined
-      const sub = readFields(p.sub as Query);
-      sub.names.forEach((f) => refs.add(f));
-      if (sub.wildcard || sub.mode === 'events') wildcard = true;
-    }
     const reads = def.reads(p);
     if (reads === '*') wildcard = true;
     else for (const f of reads) if (!defined.has(f)) refs.add(f);
@@ -110,7 +110,10 @@ export interface CompileOptions {
   sinceUs?: number;
   /** Stop before the pipes (histogram and fields use the search part only). */
   searchOnly?: boolean;
-  /** With searchOnly: other fields the caller reads from the result (a histogram's `by`), found in the message like the search's. */
+  /**
+   * Other fields the caller reads from the result (a histogram's `by`; the pipes after multisearch
+   * for its searches), found in the message like the search's.
+   */
   alsoRead?: string[];
   /**
    * Order rows that tie on the query's order by the core columns too, so that two runs of the
@@ -165,9 +168,16 @@ export function compile(q: Query, rel: RelationInfo, opts: CompileOptions): Comp
   };
 }
 
-/** The subqueries of a query's `append` and `join` pipes, nested ones included. */
+/** The subqueries of a query's `append`, `join` and `multisearch` pipes, nested ones included. */
 export function subqueries(q: Query): Query[] {
-  return q.pipes.flatMap((p) => ('sub' in p ? [p.sub as Query, ...subqueries(p.sub as Query)] : []));
+  return q.pipes.flatMap((p) => ownSubqueries(p).flatMap((sub) => [sub, ...subqueries(sub)]));
+}
+
+/** The queries a pipe holds that read the events themselves: append's and join's `sub`, multisearch's `subs`. */
+function ownSubqueries(p: PipeNode): Query[] {
+  if ('sub' in p) return [p.sub as Query];
+  if ('subs' in p) return p.subs as Query[];
+  return [];
 }
 
 /** Adds the stages of a query (its search, then its pipes) to a builder over the relation. */
@@ -175,14 +185,18 @@ function compileInto(q: Query, b: StageBuilder, rel: RelationInfo, opts: Compile
   const schema = b.schema;
   b.lookups = opts.lookups;
   // `append [search …]`, `join … [search …]`: the subquery's stages join this statement, over the same relation
-  b.subquery = (sub) => {
+  b.subquery = (sub, alsoRead) => {
     const sb = new StageBuilder(rel.sql, baseSchema(rel), opts.nowMs, opts.range, b.ctes);
-    compileInto(sub as Query, sb, rel, { ...opts, searchOnly: false, sinceUs: undefined, alsoRead: undefined });
+    compileInto(sub as Query, sb, rel, { ...opts, searchOnly: false, sinceUs: undefined, alsoRead });
     return sb;
   };
+  b.runPipes = (pipes, into) => compilePipes(pipes as PipeNode[], into);
+  b.parsePipes = parsePipeline;
   const since = opts.sinceUs === undefined ? [] : [`_time >= ${timeLiteral(opts.sinceUs / 1000)}`];
   // a field read before any pipe defines it may be found in the message (query/extract)
-  const reads = opts.searchOnly ? [...searchFields(q.search), ...(opts.alsoRead ?? [])] : readFields(q).names;
+  const reads = [
+    ...new Set([...(opts.searchOnly ? searchFields(q.search) : readFields(q).names), ...(opts.alsoRead ?? [])]),
+  ];
   const extracted = new Map(
     reads.filter(isExtractable).map((n) => [n, (gate?: string) => textValueSql(n, (x) => colRef(schema, x), gate)]),
   );
@@ -199,9 +213,14 @@ function compileInto(q: Query, b: StageBuilder, rel: RelationInfo, opts: Compile
       .map((name) => ({ name, ...colRef(b.schema, name) }))
       .filter((c) => c.sql !== 'NULL'),
   );
-  q.pipes.forEach((p, i) => {
+  compilePipes(q.pipes, b);
+}
+
+/** Adds the stages of pipes, in order, to a builder. */
+function compilePipes(pipes: PipeNode[], b: StageBuilder): void {
+  pipes.forEach((p, i) => {
     b.timechart = undefined;
-    b.readLater = readFields({ search: MATCH_ALL, pipes: q.pipes.slice(i + 1) }).names.filter(isExtractable);
+    b.readLater = readFields({ search: MATCH_ALL, pipes: pipes.slice(i + 1) }).names.filter(isExtractable);
     pipeDef(p).compile(p, b);
   });
 }

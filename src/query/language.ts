@@ -76,6 +76,12 @@ export const KEYWORDS: readonly string[] = [
   'allow_old_summaries',
   'prestats',
   'annotate',
+  'fieldstr',
+  'matchstr',
+  'matchseg1',
+  'matchseg2',
+  'matchseg3',
+  'override',
 ];
 export const CORE_FIELDS_ORDER: readonly string[] = [
   '_time',

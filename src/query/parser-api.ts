@@ -48,6 +48,15 @@ export interface Parser {
   /** A whole query in square brackets, `search` before it optional (Splunk's subsearch). */
   subquery(what: string): Subquery;
   /**
+   * The commands in square brackets that run over the current rows (`appendpipe [stats …]`,
+   * Splunk's subpipeline): no search part, a `|` before the first optional.
+   */
+  subpipeline(what: string): Subquery['pipes'];
+  /** The raw text in square brackets and its offset in the query (foreach's template), read past. */
+  bracketed(what: string): { text: string; start: number };
+  /** Parses `text`, which stands at offset `start` of the query, as a pipeline (see subpipeline); errors point there. */
+  pipelineAt(what: string, text: string, start: number): Subquery['pipes'];
+  /**
    * A search-part expression up to `|` or the end, read by the same grammar as the part before
    * the first pipe (parser.ts parseSearch): what `| search` filters by. Empty: MATCH_ALL. `stop`:
    * words (lower case) that also end it, unquoted in any case (`by` after tstats' where).

@@ -557,6 +557,43 @@ export class QueryParser implements Parser {
    * not close it), parsed as a whole query; errors point into the outer query.
    */
   subquery(what: string): Subquery {
+    const { text: inner, start, open, close } = this.brackets(what);
+    const lead = /^\s*search(?=\s|$)/i.exec(inner);
+    let body = inner.slice(lead?.[0].length ?? 0);
+    let at = start + (lead?.[0].length ?? 0);
+    // `[inputlookup users | fields uid]`: Splunk lets a subsearch start with its generating command unpiped
+    const first = lead ? undefined : /^\s*([A-Za-z_]\w*)/.exec(body);
+    if (first && PIPES[first[1].toLowerCase()]?.generating) {
+      body = `|${body}`;
+      at--;
+    }
+    const sub = this.parseInside(what, body, at, open);
+    this.lex.seek(close + 1);
+    return sub;
+  }
+
+  bracketed(what: string): { text: string; start: number } {
+    const { text, start, close } = this.brackets(what);
+    this.lex.seek(close + 1);
+    return { text, start };
+  }
+
+  subpipeline(what: string): Subquery['pipes'] {
+    const { text, start, close } = this.brackets(what);
+    const pipes = this.pipelineAt(what, text, start);
+    this.lex.seek(close + 1);
+    return pipes;
+  }
+
+  pipelineAt(what: string, text: string, start: number): PipeNode[] {
+    // a pipeline reads rows: prefixing `|` makes the first command a pipe, as Splunk reads `[stats …]`
+    return /^\s*\|/.test(text)
+      ? this.parseInside(what, text, start, start - 1).pipes
+      : this.parseInside(what, `|${text}`, start - 1, start - 1).pipes;
+  }
+
+  /** The bracketed text after the next `[`, up to its matching `]`. */
+  private brackets(what: string): { text: string; start: number; open: number; close: number } {
     const open = this.lex.nextNonSpace();
     if (this.src[open] !== '[') throw this.unexpected(this.peek('search'), `missing ${what} in [brackets]`);
     let depth = 0;
@@ -569,18 +606,16 @@ export class QueryParser implements Parser {
       else if (c === ']' && --depth === 0) close = i;
     }
     if (close < 0) throw parseError(`missing "]" closing the ${what}`, open, '[');
-    let start = open + 1;
-    const lead = /^\s*search(?=\s|\])/i.exec(this.src.slice(start, close));
-    if (lead) start += lead[0].length;
-    let inner = this.src.slice(start, close);
-    if (inner.trim() === '') throw parseError(`missing a query inside the ${what}'s brackets`, open, '[');
+    const text = this.src.slice(open + 1, close);
+    if (text.trim() === '') throw parseError(`missing a query inside the ${what}'s brackets`, open, '[');
+    return { text, start: open + 1, open, close };
+  }
+
+  /** Parses `inner` (which starts at `start` in this query) as a whole query, one level deeper; errors point into this query. */
+  private parseInside(what: string, inner: string, start: number, open: number): Query {
+    if (inner.trim() === '' || inner.trim() === '|')
+      throw parseError(`missing a query inside the ${what}'s brackets`, open, '[');
     if (this.depth >= MAX_NESTING) throw parseError(NESTING_MESSAGE, open, '[');
-    // `[inputlookup users | fields uid]`: Splunk lets a subsearch start with its generating command unpiped
-    const first = lead ? undefined : /^\s*([A-Za-z_]\w*)/.exec(inner);
-    if (first && PIPES[first[1].toLowerCase()]?.generating) {
-      inner = `|${inner}`;
-      start--;
-    }
     let sub: Query;
     try {
       sub = parse(inner, this.depth + 1);
@@ -593,7 +628,6 @@ export class QueryParser implements Parser {
         );
       throw e;
     }
-    this.lex.seek(close + 1);
     return sub;
   }
 
@@ -627,6 +661,14 @@ export function parse(q: string, depth = 0): Query {
   const lead = pipes[0] ? pipeDef(pipes[0]).searchPart?.(pipes[0]) : undefined;
   if (lead) search = lead;
   return { search, pipes };
+}
+
+/**
+ * Commands without a search part (`eval x=1 | where y>2`, a `|` before the first optional): a
+ * pipeline that runs over rows (foreach's template once its fields are substituted).
+ */
+export function parsePipeline(text: string, depth = 1): PipeNode[] {
+  return parse(/^\s*\|/.test(text) ? text : `|${text}`, depth).pipes;
 }
 
 /**

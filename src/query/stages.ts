@@ -73,7 +73,12 @@ export class StageBuilder {
    */
   readLater: string[] = [];
   /** Compiles a subquery over the same relation into this statement's stages (compile.ts), for `append`. */
-  subquery: ((q: Subquery) => StageBuilder) | undefined;
+  subquery: ((q: Subquery, alsoRead?: string[]) => StageBuilder) | undefined;
+
+  /** Compiles pipes over a builder's rows (compile.ts), for the commands that run a pipeline in brackets (appendpipe, foreach). */
+  runPipes: ((pipes: Subquery['pipes'], into: StageBuilder) => void) | undefined;
+  /** Parses the text of a pipeline (compile.ts, parser.ts), for foreach's template once its fields are known. */
+  parsePipes: ((text: string) => Subquery['pipes']) | undefined;
 
   constructor(
     first: string,
@@ -149,6 +154,18 @@ export class StageBuilder {
     const cols = [...schema.keys()].map(ident);
     if (this.order.some((k) => k.sql === '__ord')) cols.push('__ord');
     return cols.join(', ');
+  }
+
+  /** A builder over the current rows that adds its stages to the same statement (appendpipe's pipeline). */
+  fork(): StageBuilder {
+    const f = new StageBuilder(this.cur, new Map(this.schema), this.nowMs, this.range, this.ctes);
+    f.order = [...this.order];
+    f.mode = this.mode;
+    f.lookups = this.lookups;
+    f.subquery = this.subquery;
+    f.runPipes = this.runPipes;
+    f.parsePipes = this.parsePipes;
+    return f;
   }
 
   static schemaOf(entries: Iterable<[string, ColType]>): Schema {

@@ -57,6 +57,14 @@ describe('eval branches of different types', () => {
     assert.deepEqual(r.rows, [[slow.length, slow.reduce((a, e) => a + ms(e), 0)]]);
   });
 
+  it('gives a multivalue when one branch is a multivalue and the other a single value', async () => {
+    // Splunk's if(c, mvappend(x, y), x): a single value is a multivalue of one, not the list's text
+    const v = await values('eval v=if(ms > 500, mvappend(host, "x"), host)');
+    for (const e of EVENTS) assert.deepEqual(v.get(e.message), ms(e) > 500 ? [e.host, 'x'] : [e.host], e.message);
+    const c = await values('eval v=coalesce(user, split("a,b", ","))');
+    for (const e of EVENTS) assert.deepEqual(c.get(e.message), e.fields.user ? [e.fields.user] : ['a', 'b'], e.message);
+  });
+
   it('keeps numbers numeric when the other branch is null or a number', async () => {
     const r = await values('eval v=if(ms > 500, ms * 2, null)');
     for (const e of EVENTS) assert.equal(r.get(e.message), ms(e) > 500 ? ms(e) * 2 : null);

@@ -876,6 +876,36 @@ const CASES: Case[] = [
       ),
   },
   {
+    // the macro linux_auditd_normalized_execve_process joins an EXECVE record's a* arguments with
+    // foreach; here the c* fields of Zeek's ssh records (cipher_alg, client, compression_alg)
+    id: 'escu/detections/endpoint/linux_auditd_setuid_using_setcap_utility',
+    original:
+      '`linux_auditd` `linux_auditd_normalized_execve_process` | rename host as dest | where LIKE (process_exec, "%setcap %") AND (LIKE (process_exec, "% cap_setuid+ep %") OR LIKE (process_exec, "% cap_setuid=ep %") OR LIKE (process_exec, "% cap_net_bind_service+p %") OR LIKE (process_exec, "% cap_net_raw+ep %") OR LIKE (process_exec, "% cap_dac_read_search+ep %")) | stats count min(_time) as firstTime max(_time) as lastTime by argc process_exec dest | `security_content_ctime(firstTime)`| `security_content_ctime(lastTime)`| `linux_auditd_setuid_using_setcap_utility_filter`',
+    adapted:
+      'index=zeek version=2 | eval relevant_fields=if(version=2, "", relevant_fields) | foreach c* [eval relevant_fields=if(version=2, mvappend(relevant_fields, \'<<FIELD>>\'), relevant_fields)] | eval process_exec=if(version=2, mvjoin(relevant_fields, " "), process_exec) | eval process_exec=if(version=2, trim(process_exec), process_exec) | rename id.orig_h as dest | where LIKE (process_exec, "%chacha20%") AND (LIKE (process_exec, "% SSH-2.0-OpenSSH_7.6 %") OR LIKE (process_exec, "% Debian-4 %")) | stats count min(_time) as firstTime max(_time) as lastTime by auth_attempts process_exec dest | convert timeformat="%Y-%m-%dT%H:%M:%S" ctime(firstTime) | convert timeformat="%Y-%m-%dT%H:%M:%S" ctime(lastTime) | search *',
+    expect: () => {
+      // the fields' values in the order of their names, nulls left out, joined by spaces
+      const exec = (z: Zeek) =>
+        ['cipher_alg', 'client', 'compression_alg']
+          .map((k) => zs(z, k))
+          .filter((v) => v !== undefined)
+          .join(' ');
+      const hits = Z.filter((z) => zs(z, 'version') === '2').filter(
+        (z) =>
+          exec(z).includes('chacha20') && (exec(z).includes(' SSH-2.0-OpenSSH_7.6 ') || exec(z).includes(' Debian-4 ')),
+      );
+      assert.ok(hits.length > 1);
+      return setOf(
+        [...group(hits, (z) => [zs(z, 'auth_attempts'), exec(z), zs(z, 'id.orig_h')])].map(([k, v]) => [
+          ...keyOf(k),
+          v.length,
+          ymdT(minMs(v)),
+          ymdT(maxMs(v)),
+        ]),
+      );
+    },
+  },
+  {
     id: 'escu/detections/cloud/azure_ad_authentication_failed_during_mfa_challenge',
     original:
       '`azure_monitor_aad` category=SignInLogs properties.status.errorCode=500121 | rename properties.* as * | stats count min(_time) as firstTime max(_time) as lastTime by user, src_ip, status.additionalDetails, appDisplayName, user_agent | `security_content_ctime(firstTime)` | `security_content_ctime(lastTime)` | `azure_ad_authentication_failed_during_mfa_challenge_filter`',

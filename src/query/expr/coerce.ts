@@ -29,10 +29,20 @@ export function toBool(r: ColRef): string {
 export function unify(values: ColRef[]): { sqls: string[]; type: ColType } {
   const typed = values.filter((v) => v.sql !== 'NULL');
   if (typed.length === 0) return { sqls: values.map((v) => v.sql), type: 'any' };
+  // a multivalue beside single values: all as lists (a single value is a multivalue of one, as in
+  // Splunk: `if(c, mvappend(x, y), x)` stays a multivalue), not the lists' text
+  if (typed.some((v) => v.type === 'list')) return { sqls: values.map(toList), type: 'list' };
   const t = typed[0].type;
   const same = typed.every((v) => v.type === t && (t !== 'any' || v.sql === typed[0].sql));
   if (same) return { sqls: values.map((v) => v.sql), type: t };
   return { sqls: values.map((v) => (v.sql === 'NULL' ? 'NULL' : toStr(v))), type: 'any' };
+}
+
+/** A value as a list of text: a list as it is, null as null, anything else a list of one. */
+export function toList(r: ColRef): string {
+  if (r.type === 'list') return `CAST(${r.sql} AS VARCHAR[])`;
+  if (r.sql === 'NULL') return 'CAST(NULL AS VARCHAR[])';
+  return `CASE WHEN ${r.sql} IS NULL THEN NULL ELSE [${toStr(r)}] END`;
 }
 
 /**

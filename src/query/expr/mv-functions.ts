@@ -1,6 +1,6 @@
 import { doc, type ConstructDoc } from '../doc.js';
 import type { ColRef, ColType } from '../schema.js';
-import { toNum, toStr } from './coerce.js';
+import { toList, toNum, toStr } from './coerce.js';
 
 /**
  * Splunk's multivalue functions over svc's multivalue values: DuckDB lists of text (what
@@ -17,12 +17,7 @@ interface MvFnDef {
   doc: ConstructDoc;
 }
 
-/** A value as a list of text: a list as it is, null as null, anything else a list of one. */
-export function toList(r: ColRef): string {
-  if (r.type === 'list') return `CAST(${r.sql} AS VARCHAR[])`;
-  if (r.sql === 'NULL') return 'CAST(NULL AS VARCHAR[])';
-  return `CASE WHEN ${r.sql} IS NULL THEN NULL ELSE [${toStr(r)}] END`;
-}
+export { toList };
 
 /** A list with no element as null (Splunk has no empty multivalue). */
 const orNull = (list: string) => `CASE WHEN len(${list}) = 0 THEN NULL ELSE ${list} END`;

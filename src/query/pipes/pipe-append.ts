@@ -38,17 +38,20 @@ export function appendPipeWith(printSub: (q: Subquery) => string, producesTable:
     writes: (n) => (producesTable(n.sub) ? 'all' : []),
     compile(n, b) {
       if (!b.subquery) throw new Error('BUG: append outside compile()');
-      const sub = b.subquery(n.sub);
-      const schema = new Map<string, ColType>(b.schema);
-      for (const [name, type] of sub.schema)
-        schema.set(name, schema.has(name) && schema.get(name) !== type ? 'any' : type);
-      if ([...schema.keys()].some((k) => k === '__ord')) throw pipeError('append', 'a column may not be named __ord');
-      const numbered = (x: StageBuilder, offset: string) =>
-        `SELECT ${[...x.schema.keys()].map(ident).join(', ')}, ${offset}row_number() OVER (${x.orderBy().trim()}) AS __ord FROM ${x.cur}`;
-      const mode = b.mode === 'table' || sub.mode === 'table' ? 'table' : 'events';
-      b.push(`${numbered(b, '')} UNION ALL BY NAME ${numbered(sub, '1000000000000 + ')}`, schema);
-      b.order = [{ sql: '__ord', desc: false, cols: ['__ord'] }];
-      b.mode = mode;
+      appendRows('append', b, b.subquery(n.sub));
     },
   };
+}
+
+/** Puts the rows of `sub` (a builder over the same statement) after the rows of `b`, each side in its order. */
+export function appendRows(pipe: string, b: StageBuilder, sub: StageBuilder): void {
+  const schema = new Map<string, ColType>(b.schema);
+  for (const [name, type] of sub.schema) schema.set(name, schema.has(name) && schema.get(name) !== type ? 'any' : type);
+  if ([...schema.keys()].some((k) => k === '__ord')) throw pipeError(pipe, 'a column may not be named __ord');
+  const numbered = (x: StageBuilder, offset: string) =>
+    `SELECT ${[...x.schema.keys()].map(ident).join(', ')}, ${offset}row_number() OVER (${x.orderBy().trim()}) AS __ord FROM ${x.cur}`;
+  const mode = b.mode === 'table' || sub.mode === 'table' ? 'table' : 'events';
+  b.push(`${numbered(b, '')} UNION ALL BY NAME ${numbered(sub, '1000000000000 + ')}`, schema);
+  b.order = [{ sql: '__ord', desc: false, cols: ['__ord'] }];
+  b.mode = mode;
 }

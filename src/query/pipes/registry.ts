@@ -37,6 +37,10 @@ import { tstatsPipe, type TstatsPipe } from './pipe-tstats.js';
 import { makeresultsPipe, type MakeresultsPipe } from './pipe-makeresults.js';
 import { formatPipe, type FormatPipe } from './pipe-format.js';
 import { returnPipe, type ReturnPipe } from './pipe-return.js';
+import { appendpipePipeWith, type AppendpipePipe, type PipelineHelpers } from './pipe-appendpipe.js';
+import { foreachPipe, type ForeachPipe } from './pipe-foreach.js';
+import { multisearchPipeWith, type MultisearchPipe } from './pipe-multisearch.js';
+import { appendcolsPipeWith, type AppendcolsPipe } from './pipe-appendcols.js';
 import { printSearch } from '../search/filter-logic.js';
 import type { Subquery } from '../parser-api.js';
 
@@ -78,7 +82,11 @@ export type PipeNode =
   | TstatsPipe
   | MakeresultsPipe
   | FormatPipe
-  | ReturnPipe;
+  | ReturnPipe
+  | AppendpipePipe
+  | ForeachPipe
+  | MultisearchPipe
+  | AppendcolsPipe;
 
 /**
  * A query in canonical form (printer.ts); one that starts with a generating command prints as
@@ -102,6 +110,40 @@ const appendPipe = appendPipeWith(printSub, (q) =>
   q.pipes.some((p) => pipeDef(p as PipeNode).writes(p as PipeNode) === 'all'),
 );
 const joinPipe = joinPipeWith(printSub);
+
+/** appendpipe's and foreach's pipelines, printed and inspected through this registry. */
+const pipelines: PipelineHelpers = {
+  print: (pipes) => {
+    const text = pipes.map((p) => pipeDef(p as PipeNode).print(p as PipeNode)).join(' | ');
+    const first = pipes[0] as PipeNode | undefined;
+    return first && pipeDef(first).generating?.(first) ? `| ${text}` : text;
+  },
+  reads(pipes) {
+    const defined = new Set<string>();
+    const out = new Set<string>();
+    for (const p of pipes as PipeNode[]) {
+      const reads = pipeDef(p).reads(p);
+      if (reads === '*') return '*';
+      reads.filter((f) => !defined.has(f)).forEach((f) => out.add(f));
+      const writes = pipeDef(p).writes(p);
+      if (writes === 'all') break;
+      writes.forEach((f) => defined.add(f));
+    }
+    return [...out];
+  },
+  writes(pipes) {
+    const out = new Set<string>();
+    for (const p of pipes as PipeNode[]) {
+      const writes = pipeDef(p).writes(p);
+      if (writes === 'all') return 'all';
+      writes.forEach((f) => out.add(f));
+    }
+    return [...out];
+  },
+};
+const appendpipePipe = appendpipePipeWith(pipelines);
+const multisearchPipe = multisearchPipeWith(printSub);
+const appendcolsPipe = appendcolsPipeWith(printSub);
 
 /**
  * Every pipe command by name. A def only ever sees the nodes its own parse made (pipeDef looks it
@@ -150,6 +192,10 @@ export const PIPES: Record<string, PipeDef<PipeNode>> = Object.fromEntries(
     makeresultsPipe,
     formatPipe,
     returnPipe,
+    appendpipePipe,
+    foreachPipe,
+    multisearchPipe,
+    appendcolsPipe,
   ].map((d) => [d.name, d as unknown as PipeDef<PipeNode>]),
 );
 

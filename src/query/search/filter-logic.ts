@@ -1,5 +1,4 @@
 import type { Schema } from '../schema.js';
-import type { Subquery } from '../parser-api.js';
 import { compileField, compileFieldIn, printField, type ExtractedValue, type FieldFilter } from './filter-field.js';
 import {
   compilePhrase,
@@ -38,7 +37,8 @@ export interface NotFilter {
  */
 export interface SubsearchFilter {
   kind: 'subsearch';
-  sub: Subquery;
+  /** The query in brackets (parser-api.ts Subquery, written out here: that module imports this one). */
+  sub: { search: SearchNode; pipes: { kind: string }[] };
   text: string;
 }
 

@@ -80,7 +80,11 @@ export async function writeOutputlookup(
   if (result.rows.length > OUTPUTLOOKUP_MAX_ROWS)
     throw fail(`the search gave more than ${OUTPUTLOOKUP_MAX_ROWS} rows; narrow it`);
   if (result.rows.length === 0) return noRows(n, result);
-  await deps.lookupWriter!.write(n.table, result.columns, result.rows, { append: n.append, by: principal.name });
+  await deps.lookupWriter!.write(n.table, result.columns, result.rows, {
+    append: n.append,
+    key: n.keyField,
+    by: principal.name,
+  });
 }
 
 function noRows(n: OutputlookupPipe, result: SearchResult): void {

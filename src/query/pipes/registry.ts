@@ -35,6 +35,7 @@ import { inputlookupPipe, type InputlookupPipe } from './pipe-inputlookup.js';
 import { outputlookupPipe, type OutputlookupPipe } from './pipe-outputlookup.js';
 import { tstatsPipe, type TstatsPipe } from './pipe-tstats.js';
 import { makeresultsPipe, type MakeresultsPipe } from './pipe-makeresults.js';
+import { iplocationPipe, type IplocationPipe } from './pipe-iplocation.js';
 import { printSearch } from '../search/filter-logic.js';
 import type { Subquery } from '../parser-api.js';
 
@@ -74,7 +75,8 @@ export type PipeNode =
   | InputlookupPipe
   | OutputlookupPipe
   | TstatsPipe
-  | MakeresultsPipe;
+  | MakeresultsPipe
+  | IplocationPipe;
 
 /**
  * A query in canonical form (printer.ts); one that starts with a generating command prints as
@@ -144,6 +146,7 @@ export const PIPES: Record<string, PipeDef<PipeNode>> = Object.fromEntries(
     outputlookupPipe,
     tstatsPipe,
     makeresultsPipe,
+    iplocationPipe,
   ].map((d) => [d.name, d as unknown as PipeDef<PipeNode>]),
 );
 

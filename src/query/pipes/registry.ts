@@ -36,6 +36,7 @@ import { outputlookupPipe, type OutputlookupPipe } from './pipe-outputlookup.js'
 import { tstatsPipe, type TstatsPipe } from './pipe-tstats.js';
 import { makeresultsPipe, type MakeresultsPipe } from './pipe-makeresults.js';
 import { iplocationPipe, type IplocationPipe } from './pipe-iplocation.js';
+import { collectPipe, type CollectPipe } from './pipe-collect.js';
 import { printSearch } from '../search/filter-logic.js';
 import type { Subquery } from '../parser-api.js';
 
@@ -76,7 +77,8 @@ export type PipeNode =
   | OutputlookupPipe
   | TstatsPipe
   | MakeresultsPipe
-  | IplocationPipe;
+  | IplocationPipe
+  | CollectPipe;
 
 /**
  * A query in canonical form (printer.ts); one that starts with a generating command prints as
@@ -147,6 +149,7 @@ export const PIPES: Record<string, PipeDef<PipeNode>> = Object.fromEntries(
     tstatsPipe,
     makeresultsPipe,
     iplocationPipe,
+    collectPipe,
   ].map((d) => [d.name, d as unknown as PipeDef<PipeNode>]),
 );
 

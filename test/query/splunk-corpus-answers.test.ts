@@ -1194,6 +1194,15 @@ const CASES: Case[] = [
       );
     },
   },
+  {
+    id: 'brokenhosts/saved/lookup_gen_bh_index_cache',
+    original:
+      '| tstats count, latest(_time) AS last_seen by index \n| eval key=index \n| outputlookup bh_index_cache key_field=key override_if_empty=f',
+    adapted:
+      '| tstats count, latest(_time) AS last_seen where index=web by index | eval key=index | outputlookup bh_index_cache key_field=key override_if_empty=f',
+    params: { writes: 'allow' },
+    expect: () => exact([['web', A.length, iso(maxMs(A)), 'web']]),
+  },
 ];
 
 /**

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/load.js';
@@ -25,6 +26,7 @@ import { LlmProvider } from './llm/provider.js';
 import { OutboundClient } from './outbound/client.js';
 import { openLookups } from './lookups/open.js';
 import { lookupWriter } from './lookups/write-rows.js';
+import { eventSinkOf } from './query/event-sink.js';
 import { readTlsFiles, watchTlsFiles } from './http/tls.js';
 import type { Server as TlsServer } from 'node:tls';
 
@@ -135,6 +137,7 @@ export async function startServer(
     clock,
     lookups: lookups.catalog,
     lookupWriter: lookupWriter(lookups.service),
+    eventSink: eventSinkOf(storage.writer, config.eventLimits, hostname()),
     timeoutMs: config.searchTimeoutSecs * 1000,
     // ingest is behind when closed WAL segments wait for their seal: searches then run one at a time
     admission: searchAdmission(config.searchAdmission, () => storage.stats().liveSegments > 2),

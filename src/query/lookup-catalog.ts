@@ -24,9 +24,16 @@ export interface LookupCatalog {
 /**
  * Writes a lookup table from a search's rows (`outputlookup`; src/lookups/ owns the files): the
  * table `name` becomes these rows, or with `append` its rows and then these (columns joined by
- * name). Values are written as text, null as an empty cell. Throws SvcError like an upload does
- * (a bad name or column, too large, too many tables).
+ * name). With `key`, the table is updated by that column: its rows whose key one of these rows has
+ * are replaced by that row (the last of them), these rows' other keys are added after its rows, and
+ * its other rows are kept. Values are written as text, null as an empty cell. Throws SvcError like
+ * an upload does (a bad name or column, too large, too many tables).
  */
 export interface LookupWriter {
-  write(name: string, columns: string[], rows: unknown[][], opts: { append: boolean; by: string }): Promise<void>;
+  write(
+    name: string,
+    columns: string[],
+    rows: unknown[][],
+    opts: { append: boolean; key?: string; by: string },
+  ): Promise<void>;
 }

@@ -5,6 +5,7 @@ import { resolveSearchTargets, type SearchTargets } from '../auth/rbac.js';
 import type { BucketCountSpec, EventStore, PartitionSummary, ScanSpec } from '../storage/types.js';
 import { analyze, subqueries, type QueryAnalysis } from './compile.js';
 import type { LookupCatalog, LookupWriter } from './lookup-catalog.js';
+import type { EventSink } from './event-sink.js';
 import { parse, type Query } from './parser.js';
 import { checkLookupTables } from './pipes/pipe-lookup.js';
 import { conjuncts } from './search/filter-logic.js';
@@ -30,6 +31,8 @@ export interface PlanDeps {
    * range (query/subsearch.ts); QueryService sets it. Unset: a query with one is refused.
    */
   subsearch?: (principal: Principal, sub: Subquery, req: SearchRequest) => Promise<SearchResult>;
+  /** Writes the events of `collect` (run-collect.ts); unset: collect is refused. */
+  eventSink?: EventSink;
 }
 
 /** A search parsed, narrowed by RBAC and given its time range: what every kind of call plans from. */

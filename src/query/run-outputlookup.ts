@@ -48,16 +48,25 @@ export function outputlookupOf(
 }
 
 /**
- * Refuses a query with `outputlookup` where the search does not run as a search (a histogram, a
- * field summary, an export): only a confirmed search writes, and only its answer says what it wrote.
+ * Refuses a query with `outputlookup` or `collect` where the search does not run as a search (a
+ * histogram, a field summary, an export, a monitor): only a confirmed search writes, and only its
+ * answer says what it wrote.
  */
 export function refuseOutputlookup(q: Query, what: string): void {
-  const n = [q, ...subqueries(q)].flatMap((s) => s.pipes).find((p) => p.kind === 'outputlookup');
+  const pipes = [q, ...subqueries(q)].flatMap((s) => s.pipes);
+  const n = pipes.find((p) => p.kind === 'outputlookup');
   if (n)
     throw new SvcError(
       'invalid_query',
       `outputlookup: ${what} does not write lookup table "${n.table}"; run it as a search (writes=allow on /api/search)`,
       { details: { pipe: 'outputlookup', table: n.table } },
+    );
+  const c = pipes.find((p) => p.kind === 'collect');
+  if (c)
+    throw new SvcError(
+      'invalid_query',
+      `collect: ${what} does not write events into index "${c.index}"; run it as a search (writes=allow on /api/search)`,
+      { details: { pipe: 'collect', index: c.index } },
     );
 }
 
@@ -80,7 +89,11 @@ export async function writeOutputlookup(
   if (result.rows.length > OUTPUTLOOKUP_MAX_ROWS)
     throw fail(`the search gave more than ${OUTPUTLOOKUP_MAX_ROWS} rows; narrow it`);
   if (result.rows.length === 0) return noRows(n, result);
-  await deps.lookupWriter!.write(n.table, result.columns, result.rows, { append: n.append, by: principal.name });
+  await deps.lookupWriter!.write(n.table, result.columns, result.rows, {
+    append: n.append,
+    key: n.keyField,
+    by: principal.name,
+  });
 }
 
 function noRows(n: OutputlookupPipe, result: SearchResult): void {

@@ -11,6 +11,7 @@ import { bucketSpec, extent, prepare, scanSpec, type PlanDeps, type Prepared } f
 import { elapsedMs, jsonValue, shapeTimechart, toEvent } from './results.js';
 import { noMatchHint } from './run-hint.js';
 import { OUTPUTLOOKUP_MAX_ROWS, outputlookupOf, writeOutputlookup } from './run-outputlookup.js';
+import { COLLECT_MAX_ROWS, collectOf, writeCollect } from './run-collect.js';
 import { newestCutoff, sinceSpec } from './run-newest-cutoff.js';
 import { isoFromUs } from './time-range.js';
 import type { SearchMeta, SearchRequest, SearchResult } from './types.js';
@@ -29,7 +30,10 @@ export async function searchRun(deps: PlanDeps, principal: Principal, req: Searc
   const t0 = performance.now();
   const p = await prepare(deps, principal, req);
   const output = outputlookupOf(p.q, principal, deps, req.writes);
-  const limit = Math.min(Math.max(1, Math.floor(req.limit ?? DEFAULT_LIMIT)), MAX_LIMIT);
+  const collect = collectOf(p, principal, deps, req.writes);
+  const asked = Math.min(Math.max(1, Math.floor(req.limit ?? DEFAULT_LIMIT)), MAX_LIMIT);
+  // collect writes every event or row up to its cap, reading one more to refuse rather than cut
+  const limit = collect ? COLLECT_MAX_ROWS + 1 : asked;
   let result: SearchResult;
   if (!p.possible) {
     result = {
@@ -41,11 +45,17 @@ export async function searchRun(deps: PlanDeps, principal: Principal, req: Searc
     result = await plainEvents(deps.store, p, Math.min(limit, p.a.headN ?? Infinity));
   } else {
     // outputlookup reads one row past its cap, to refuse rather than cut
-    result = await pipeline(deps.store, p, limit, output ? OUTPUTLOOKUP_MAX_ROWS + 1 : TABLE_ROWS);
+    const rows = output ? OUTPUTLOOKUP_MAX_ROWS + 1 : collect ? COLLECT_MAX_ROWS + 1 : TABLE_ROWS;
+    result = await pipeline(deps.store, p, limit, rows);
   }
   if (output) {
     await writeOutputlookup(deps, principal, output, result);
     if (result.rows && result.rows.length > TABLE_ROWS) result.rows = result.rows.slice(0, TABLE_ROWS);
+  }
+  if (collect) {
+    await writeCollect(deps, collect, result, p.nowMs);
+    if (result.rows && result.rows.length > TABLE_ROWS) result.rows = result.rows.slice(0, TABLE_ROWS);
+    result.events = result.events.slice(0, asked);
   }
   if (result.meta.matched === 0) result.meta.hint = await noMatchHint(deps, p, req);
   // files the store left out (damaged, unreadable): the answer says it is incomplete

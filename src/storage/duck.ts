@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { QueryResult, RowChunk } from './types.js';
 import { lit } from './sql-quote.js';
+import { registerIplocation } from '../geo/duckdb-function.js';
 
 /**
  * The one DuckDB instance of the process, with a small pool of connections.
@@ -32,6 +33,8 @@ export class Duck {
     await duck.run("SET allocator_flush_threshold = '32MB'");
     await duck.run('SET allocator_background_threads = true');
     await duck.run('SET enable_external_file_cache = false');
+    // the query language's `iplocation`; registering reads no database file (src/geo/)
+    await duck.with(async (c) => registerIplocation(c));
     return duck;
   }
 

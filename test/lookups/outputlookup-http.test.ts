@@ -74,6 +74,68 @@ describe('outputlookup over HTTP', () => {
     assert.equal((await csvOf('hosts_seen')).text, 'host,count\ndb-1,10\n');
   });
 
+  describe('key_field= updates the table by its key column', () => {
+    const count = (h: string) => EVENTS.filter((e) => e.host === h).length;
+    const line = (cells: (string | number)[]) => cells.join(',');
+
+    it('replaces the rows whose key the search gives, adds its other keys and keeps the rest', async () => {
+      await search(
+        admin,
+        '* | stats count by host | where host!="web-2" | eval key=host, seen="first" | outputlookup keyed',
+      );
+      const first = ['db-1', 'web-1'].map((h) => line([h, count(h), h, 'first']));
+      assert.equal((await csvOf('keyed')).text, ['host,count,key,seen', ...first, ''].join('\n'));
+      const r = await search(
+        admin,
+        '* | stats count by host | where host!="db-1" | eval key=host, seen="second" | table key, count, seen | outputlookup keyed key_field=key',
+      );
+      assert.deepEqual(
+        r.rows,
+        ['web-1', 'web-2'].map((h) => [h, count(h), 'second']),
+        'the rows pass through unchanged',
+      );
+      // db-1 is kept as it was; web-1 is replaced in its place (its host cell is empty: the new row
+      // has no host); web-2 is new and comes last
+      assert.equal(
+        (await csvOf('keyed')).text,
+        [
+          'host,count,key,seen',
+          line(['db-1', count('db-1'), 'db-1', 'first']),
+          line(['', count('web-1'), 'web-1', 'second']),
+          line(['', count('web-2'), 'web-2', 'second']),
+          '',
+        ].join('\n'),
+      );
+    });
+
+    it('creates the table with one row a key, the last row of a key winning', async () => {
+      const r = await search(
+        admin,
+        '* | table host, message | rename host as key | outputlookup key_field=key keyed_new',
+      );
+      const [k, m] = ['key', 'message'].map((c) => r.columns!.indexOf(c));
+      const last = new Map<string, string[]>();
+      for (const row of r.rows as string[][]) last.set(row[k], row);
+      const want = [...last.values()].map((row) => line(row));
+      assert.equal(last.size, 3);
+      assert.ok(m >= 0);
+      assert.equal((await csvOf('keyed_new')).text, [r.columns!.join(','), ...want, ''].join('\n'));
+    });
+
+    it('refuses a key the rows do not have, or the table does not have, and leaves the table as it was', async () => {
+      const was = (await csvOf('keyed')).text;
+      const a = await search(admin, '* | stats count by host | outputlookup key_field=nope keyed', 400);
+      assert.match(a.error?.message ?? '', /key_field "nope" is not a column of the search's rows/);
+      const b = await search(
+        admin,
+        '* | stats count by host | eval other=host | outputlookup key_field=other keyed',
+        400,
+      );
+      assert.match(b.error?.message ?? '', /lookup table "keyed" has no column "other" to update by/);
+      assert.equal((await csvOf('keyed')).text, was);
+    });
+  });
+
   describe('a search that writes runs only when the caller confirms it (writes=allow)', () => {
     const Q = '* | stats count by host | where host="web-1" | outputlookup hosts_seen';
     const before = async () => (await csvOf('hosts_seen')).text;

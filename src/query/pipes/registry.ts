@@ -41,6 +41,8 @@ import { appendpipePipeWith, type AppendpipePipe, type PipelineHelpers } from '.
 import { foreachPipe, type ForeachPipe } from './pipe-foreach.js';
 import { multisearchPipeWith, type MultisearchPipe } from './pipe-multisearch.js';
 import { appendcolsPipeWith, type AppendcolsPipe } from './pipe-appendcols.js';
+import { iplocationPipe, type IplocationPipe } from './pipe-iplocation.js';
+import { collectPipe, type CollectPipe } from './pipe-collect.js';
 import { printSearch } from '../search/filter-logic.js';
 import type { Subquery } from '../parser-api.js';
 
@@ -86,7 +88,9 @@ export type PipeNode =
   | AppendpipePipe
   | ForeachPipe
   | MultisearchPipe
-  | AppendcolsPipe;
+  | AppendcolsPipe
+  | IplocationPipe
+  | CollectPipe;
 
 /**
  * A query in canonical form (printer.ts); one that starts with a generating command prints as
@@ -196,6 +200,8 @@ export const PIPES: Record<string, PipeDef<PipeNode>> = Object.fromEntries(
     foreachPipe,
     multisearchPipe,
     appendcolsPipe,
+    iplocationPipe,
+    collectPipe,
   ].map((d) => [d.name, d as unknown as PipeDef<PipeNode>]),
 );
 

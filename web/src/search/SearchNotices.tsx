@@ -19,14 +19,18 @@ export function SearchError({ error }: { error: ApiError | null }) {
   );
 }
 
-/** The lookup table a search would write, when the server refused it for want of the user's confirmation. */
+/**
+ * What a search would write ("lookup table users", "events into index summary"), when the server
+ * refused it for want of the user's confirmation (outputlookup names a table, collect an index).
+ */
 export function unconfirmedWrite(error: ApiError | null): string | null {
   if (error?.code !== 'invalid_query' || error.details.confirm !== 'writes=allow') return null;
-  return typeof error.details.table === 'string' ? error.details.table : null;
+  if (typeof error.details.table === 'string') return `lookup table ${error.details.table}`;
+  return typeof error.details.index === 'string' ? `events into index ${error.details.index}` : null;
 }
 
 /**
- * A search that writes a lookup table, opened from a link (or back/forward) rather than run by the
+ * A search that writes (a lookup table, events), opened from a link (or back/forward) rather than run by the
  * user: the server's reason, and a button that runs it with the user's leave to write.
  */
 export function ConfirmWrite({ error, onConfirm }: { error: ApiError | null; onConfirm: () => void }) {
@@ -38,7 +42,7 @@ export function ConfirmWrite({ error, onConfirm }: { error: ApiError | null; onC
       <div className="confirm-write">
         <p>{error.message}</p>
         <Button size="sm" variant="primary" onClick={onConfirm} data-testid="confirm-write-run">
-          Run and write lookup table {table}
+          Run and write {table}
         </Button>
       </div>
     </div>

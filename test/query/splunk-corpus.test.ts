@@ -17,10 +17,13 @@ import {
 
 /**
  * The share of the corpus's searches (macros expanded) that svc parses, as last measured
- * (415 of 894 after the first work on issue 28; 154 when the corpus was collected). A ratchet: work on Splunk searches (issue 28) raises it to
- * what it then measures (`npx tsx bench/splunk-corpus.ts`); it is never lowered to let a change pass.
+ * (458 of 894; 415 after the first work on issue 28; 154 when the corpus was collected), and the
+ * share of those that need nothing only Splunk has (the fair rate: 458 of 528). Ratchets: work on
+ * Splunk searches (issue 28) raises them to what it then measures (`npx tsx bench/splunk-corpus.ts`);
+ * they are never lowered to let a change pass.
  */
-const PARSE_RATE_FLOOR = 0.464;
+const PARSE_RATE_FLOOR = 0.512;
+const FAIR_RATE_FLOOR = 0.867;
 
 const corpus = loadCorpus();
 if (!corpus) console.log(`# skipping the Splunk corpus tests: no corpus at ${CORPUS_DIR}`);
@@ -50,6 +53,14 @@ describe('the Splunk search corpus', { skip: corpus ? false : `no corpus at ${CO
     assert.ok(
       r.parsed / r.total >= PARSE_RATE_FLOOR,
       `parsed ${r.parsed} of ${r.total} (${((100 * r.parsed) / r.total).toFixed(1)} %), below the floor`,
+    );
+  });
+
+  it(`parses at least ${(FAIR_RATE_FLOOR * 100).toFixed(1)} % of those that need nothing only Splunk has (the fair rate)`, () => {
+    const { fair } = measure(searches);
+    assert.ok(
+      fair.parsed / fair.total >= FAIR_RATE_FLOOR,
+      `parsed ${fair.parsed} of ${fair.total} (${((100 * fair.parsed) / fair.total).toFixed(1)} %), below the floor`,
     );
   });
 });

@@ -206,13 +206,6 @@ function compileInto(q: Query, b: StageBuilder, rel: RelationInfo, opts: Compile
   b.push(`SELECT * FROM ${rel.sql} AS e${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`);
   if (extracted.size > 0) pushExtracted(b, new Map([...extracted].map(([n, sql]) => [n, sql()])), rel.fieldTypes);
   if (opts.searchOnly) return;
-  // `a{}.b` becomes a column of its own, so every pipe (rename, stats … by, table) sees a multivalue field
-  b.setColumns(
-    reads
-      .filter((n) => arrayPath(n) !== undefined && !b.schema.has(n))
-      .map((name) => ({ name, ...colRef(b.schema, name) }))
-      .filter((c) => c.sql !== 'NULL'),
-  );
   compilePipes(q.pipes, b);
 }
 
@@ -221,8 +214,25 @@ function compilePipes(pipes: PipeNode[], b: StageBuilder): void {
   pipes.forEach((p, i) => {
     b.timechart = undefined;
     b.readLater = readFields({ search: MATCH_ALL, pipes: pipes.slice(i + 1) }).names.filter(isExtractable);
-    pipeDef(p).compile(p, b);
+    const def = pipeDef(p);
+    const reads = def.reads(p);
+    if (reads !== '*') materializeArrayPaths(b, reads);
+    def.compile(p, b);
   });
+}
+
+/**
+ * `a{}.b` that a pipe reads becomes a column of its own before the pipe, so that every pipe
+ * (rename, stats … by, table, mvexpand) sees a multivalue field by that name: read from the stage's
+ * `a` at that point (after `rename properties.* as *` too).
+ */
+function materializeArrayPaths(b: StageBuilder, names: string[]): void {
+  b.setColumns(
+    [...new Set(names)]
+      .filter((n) => arrayPath(n) !== undefined && !b.schema.has(n))
+      .map((name) => ({ name, ...colRef(b.schema, name) }))
+      .filter((c) => c.sql !== 'NULL'),
+  );
 }
 
 /** The stage's order, then the core columns it has and does not order by yet. */

@@ -1,6 +1,6 @@
 import { doc } from '../doc.js';
 import type { Parser } from '../parser-api.js';
-import { RAW, wildcardRegex, type ColType, type Schema } from '../schema.js';
+import { RAW, wildcardRegex, type Schema } from '../schema.js';
 import { ident } from '../sql.js';
 import { pipeError, type StageBuilder } from '../stages.js';
 import { printListName } from './field-names.js';
@@ -79,14 +79,16 @@ function compileRename(n: RenamePipe, b: StageBuilder): void {
     const moved = new Map(moves);
     const schema: Schema = new Map();
     const select: string[] = [];
+    // a renamed field keeps its place among the columns (`stats count by host | rename count as n`: host, n)
     for (const [name, type] of b.schema) {
-      if (moved.has(name) || targets.has(name)) continue;
-      schema.set(name, type);
-      select.push(ident(name));
-    }
-    for (const [from, to] of moves) {
-      schema.set(to, b.schema.get(from) as ColType);
-      select.push(`${ident(from)} AS ${ident(to)}`);
+      const to = moved.get(name);
+      if (to !== undefined) {
+        schema.set(to, type);
+        select.push(`${ident(name)} AS ${ident(to)}`);
+      } else if (!targets.has(name)) {
+        schema.set(name, type);
+        select.push(ident(name));
+      }
     }
     // an order that reads a renamed or replaced column survives as a row number (`__ord`)
     const ord = b.keepOrder(new Set([...schema.keys()].filter((k) => !targets.has(k))));

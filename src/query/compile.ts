@@ -2,6 +2,7 @@ import type { FieldTokens, RelationInfo } from '../storage/types.js';
 import type { Query } from './parser.js';
 import type { LookupCatalog } from './lookup-catalog.js';
 import { pipeDef } from './pipes/registry.js';
+import { applyFormats } from './pipes/pipe-fieldformat.js';
 import { CORE_COLUMNS, CORE_NAMES, RAW, arrayPath, colRef, storedName, type ColType, type Schema } from './schema.js';
 import { isExtractable, storedAliases, textValueSql } from './extract/auto-fields.js';
 import { extractedFieldTokens, pushExtracted } from './extract/extract-stage.js';
@@ -119,6 +120,8 @@ export interface CompileOptions {
   tiebreak?: boolean;
   /** The tables the `lookup` pipe may read (src/lookups/); unset: every table is unknown. */
   lookups?: LookupCatalog;
+  /** The search's own time range, for `addinfo` (StageBuilder.searchRange); unset: all time. */
+  searchRange?: { fromMs?: number; toMs?: number };
 }
 
 export interface CompiledQuery {
@@ -152,6 +155,11 @@ export function baseSchema(rel: RelationInfo): Schema {
 export function compile(q: Query, rel: RelationInfo, opts: CompileOptions): CompiledQuery {
   const b = new StageBuilder(`${rel.sql}`, baseSchema(rel), opts.nowMs, opts.range);
   compileInto(q, b, rel, opts);
+  if (!opts.searchOnly)
+    applyFormats(
+      b,
+      q.pipes.some((p) => p.kind === 'outputlookup'),
+    );
   const withSql = `WITH ${b.ctes.join(', ')}`;
   const columns = [...b.schema].map(([name, type]) => ({ name, type }));
   return {
@@ -174,6 +182,7 @@ export function subqueries(q: Query): Query[] {
 function compileInto(q: Query, b: StageBuilder, rel: RelationInfo, opts: CompileOptions): void {
   const schema = b.schema;
   b.lookups = opts.lookups;
+  b.searchRange = opts.searchRange ?? {};
   // `append [search …]`, `join … [search …]`: the subquery's stages join this statement, over the same relation
   b.subquery = (sub) => {
     const sb = new StageBuilder(rel.sql, baseSchema(rel), opts.nowMs, opts.range, b.ctes);
@@ -200,7 +209,8 @@ function compileInto(q: Query, b: StageBuilder, rel: RelationInfo, opts: Compile
       .filter((c) => c.sql !== 'NULL'),
   );
   q.pipes.forEach((p, i) => {
-    b.timechart = undefined;
+    // fieldformat only records a display format: the shape of a timechart before it stays known
+    if (p.kind !== 'fieldformat') b.timechart = undefined;
     b.readLater = readFields({ search: MATCH_ALL, pipes: q.pipes.slice(i + 1) }).names.filter(isExtractable);
     pipeDef(p).compile(p, b);
   });

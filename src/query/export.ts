@@ -120,6 +120,7 @@ async function exportEvents(
       sinceUs,
       tiebreak: true,
       lookups: p.lookups,
+      searchRange: { fromMs: p.fromMs, toMs: p.toMs },
     });
     const out = new Output(sink, deadline, {
       mode: 'events',
@@ -150,7 +151,13 @@ async function exportTable(
   const range = extent(deps.store, p);
   return deps.store.scan(scanSpec(p, p.a.fields), async (rel: RelationInfo, exec: Exec, stream: StreamRows) => {
     const patterns = finalPatterns(p.q.pipes);
-    const c = compile(p.q, rel, { nowMs: p.nowMs, range, limit: patterns ? SHAPE_ROWS : max, lookups: p.lookups });
+    const c = compile(p.q, rel, {
+      nowMs: p.nowMs,
+      range,
+      limit: patterns ? SHAPE_ROWS : max,
+      lookups: p.lookups,
+      searchRange: { fromMs: p.fromMs, toMs: p.toMs },
+    });
     if (patterns) {
       // a final patterns merges every shape of its stage into templates: in memory, as /api/search does
       const r = await exec(c.sql);

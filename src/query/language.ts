@@ -76,6 +76,10 @@ export const KEYWORDS: readonly string[] = [
   'allow_old_summaries',
   'prestats',
   'annotate',
+  'connected',
+  'labelfield',
+  'label',
+  'prefix',
 ];
 export const CORE_FIELDS_ORDER: readonly string[] = [
   '_time',

@@ -90,6 +90,7 @@ async function pipeline(store: EventStore, p: Prepared, limit: number, tableRows
       range,
       limit: patterns ? SHAPE_ROWS : p.a.mode === 'table' ? tableRows : limit,
       lookups: p.lookups,
+      searchRange: { fromMs: p.fromMs, toMs: p.toMs },
     });
     const [rows, count] = await Promise.all([exec(c.sql), exec(c.countSql)]);
     const meta: SearchMeta = { matched: Number(jsonValue(count.rows[0][0])), scanned: rel.candidateEvents, tookMs: 0 };

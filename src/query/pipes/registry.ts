@@ -35,6 +35,12 @@ import { inputlookupPipe, type InputlookupPipe } from './pipe-inputlookup.js';
 import { outputlookupPipe, type OutputlookupPipe } from './pipe-outputlookup.js';
 import { tstatsPipe, type TstatsPipe } from './pipe-tstats.js';
 import { makeresultsPipe, type MakeresultsPipe } from './pipe-makeresults.js';
+import { addinfoPipe, type AddinfoPipe } from './pipe-addinfo.js';
+import { fieldformatPipe, type FieldformatPipe } from './pipe-fieldformat.js';
+import { nomvPipe, type NomvPipe } from './pipe-nomv.js';
+import { addcoltotalsPipe, type AddcoltotalsPipe } from './pipe-addcoltotals.js';
+import { fromjsonPipe, type FromjsonPipe } from './pipe-fromjson.js';
+import { xmlkvPipe, type XmlkvPipe } from './pipe-xmlkv.js';
 import { printSearch } from '../search/filter-logic.js';
 import type { Subquery } from '../parser-api.js';
 
@@ -74,7 +80,13 @@ export type PipeNode =
   | InputlookupPipe
   | OutputlookupPipe
   | TstatsPipe
-  | MakeresultsPipe;
+  | MakeresultsPipe
+  | AddinfoPipe
+  | FieldformatPipe
+  | NomvPipe
+  | AddcoltotalsPipe
+  | FromjsonPipe
+  | XmlkvPipe;
 
 /**
  * A query in canonical form (printer.ts); one that starts with a generating command prints as
@@ -144,6 +156,12 @@ export const PIPES: Record<string, PipeDef<PipeNode>> = Object.fromEntries(
     outputlookupPipe,
     tstatsPipe,
     makeresultsPipe,
+    addinfoPipe,
+    fieldformatPipe,
+    nomvPipe,
+    addcoltotalsPipe,
+    fromjsonPipe,
+    xmlkvPipe,
   ].map((d) => [d.name, d as unknown as PipeDef<PipeNode>]),
 );
 

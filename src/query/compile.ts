@@ -209,8 +209,9 @@ function compileInto(q: Query, b: StageBuilder, rel: RelationInfo, opts: Compile
       .filter((c) => c.sql !== 'NULL'),
   );
   q.pipes.forEach((p, i) => {
-    // fieldformat only records a display format: the shape of a timechart before it stays known
-    if (p.kind !== 'fieldformat') b.timechart = undefined;
+    // fieldformat only records a display format and transpose runs after the shaping: the shape
+    // of a timechart before them stays known
+    if (p.kind !== 'fieldformat' && p.kind !== 'transpose') b.timechart = undefined;
     b.readLater = readFields({ search: MATCH_ALL, pipes: q.pipes.slice(i + 1) }).names.filter(isExtractable);
     pipeDef(p).compile(p, b);
   });

@@ -80,6 +80,9 @@ export const KEYWORDS: readonly string[] = [
   'labelfield',
   'label',
   'prefix',
+  'column_name',
+  'header_field',
+  'include_empty',
 ];
 export const CORE_FIELDS_ORDER: readonly string[] = [
   '_time',

@@ -258,6 +258,50 @@ describe(
       });
     }
 
+    for (const store of STORES) {
+      it(`transpose turns the first rows into columns, named by a field or row N (${store})`, async () => {
+        const r = await search(
+          `index=apache_${store} | stats count, dc(clientip) as clients by status | transpose header_field=status`,
+        );
+        const statuses = [...countBy(apache, (a) => a.status)].sort(byKey).slice(0, 5);
+        const clients = (s: string) => new Set(apache.filter((a) => a.status === s).map((a) => a.clientip)).size;
+        assert.deepEqual(r.columns, ['column', ...statuses.map(([s]) => s)]);
+        assert.deepEqual(r.rows, [
+          ['count', ...statuses.map(([, n]) => n)],
+          ['clients', ...statuses.map(([s]) => clients(s))],
+        ]);
+        // the corpus's form: one row, a header field the rows lack, every row (0)
+        const one = await search(
+          `index=apache_${store} | stats count, dc(status) as statuses | transpose 0 column_name="xaxis" header_field="perc"`,
+        );
+        assert.deepEqual(one.columns, ['xaxis', 'row 1']);
+        assert.deepEqual(one.rows, [
+          ['count', apache.length],
+          ['statuses', new Set(apache.map((a) => a.status)).size],
+        ]);
+        // after a timechart, the shaped table (a column per method, empty days 0) is what turns; _time is left out
+        const days = await search(`index=apache_${store} | timechart span=1d count by method | transpose 0`);
+        const dayOf = (a: AccessLine) => Math.floor(a.ms / 86_400_000);
+        const first = Math.min(...apache.map(dayOf));
+        const last = Math.max(...apache.map(dayOf));
+        const methods = [...countBy(apache, (a) => a.method)].sort(byKey).map(([m]) => m);
+        assert.deepEqual(days.columns, [
+          'column',
+          ...Array.from({ length: last - first + 1 }, (_, i) => `row ${i + 1}`),
+        ]);
+        assert.deepEqual(
+          [...days.rows!].sort((a, b) => byKey([String(a[0]), 0], [String(b[0]), 0])),
+          methods.map((m) => [
+            m,
+            ...Array.from(
+              { length: last - first + 1 },
+              (_, i) => apache.filter((a) => a.method === m && dayOf(a) === first + i).length,
+            ),
+          ]),
+        );
+      });
+    }
+
     it('refuses what it cannot answer as Splunk does', async () => {
       const refused = async (q: string, message: RegExp) => {
         try {
@@ -270,6 +314,11 @@ describe(
         assert.fail(`${q} was answered`);
       };
       await refused('index=apache_live | addcoltotals', /addcoltotals: it totals the columns of a table/);
+      await refused('index=apache_live | transpose', /transpose: it turns the rows of a table into columns/);
+      await refused(
+        'index=apache_live | append [search index=ssh_live | stats count | transpose] | stats count',
+        /transpose: not inside a subsearch/,
+      );
       await refused(
         'index=apache_live | timechart count | fieldformat count=tostring(count)',
         /cannot format the columns of a timechart/,

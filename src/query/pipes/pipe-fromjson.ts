@@ -2,10 +2,27 @@ import { doc } from '../doc.js';
 import { describe, quoteString } from '../lexer.js';
 import { toStr } from '../expr/coerce.js';
 import { pushFound } from '../extract/extract-stage.js';
-import { str } from '../sql.js';
+import { ident, str } from '../sql.js';
 import { printListName } from './field-names.js';
 import { oneField } from './pipe-nomv.js';
 import type { PipeDef } from './pipe.js';
+import type { StageBuilder } from '../stages.js';
+
+/**
+ * The core fields a found key sets as Splunk sets any field of that name (svc reads them from
+ * every event, so they are never among the fields later pipes read). Not `message`, which is
+ * Splunk's `_raw`, nor svc's own `env`.
+ */
+export const CORE_KEYS = ['host', 'source', 'sourcetype', 'index'];
+
+/** Sets core text fields where a value is found (`value(name)`, NULL when none), keeping them text. */
+export function setCoreFields(b: StageBuilder, names: string[], value: (name: string) => string): void {
+  b.setColumns(
+    names
+      .filter((name) => b.schema.get(name) === 'str')
+      .map((name) => ({ name, sql: `coalesce(${value(name)}, ${ident(name)})`, type: 'str' as const })),
+  );
+}
 
 /**
  * `fromjson <field> [prefix=<text>]` (Splunk's fromjson): the top-level keys of the JSON object in
@@ -53,14 +70,16 @@ export const fromjsonPipe: PipeDef<FromjsonPipe> = {
     if (col.sql === 'NULL') return;
     const text = toStr(col);
     const keyPath = (key: string) => `$."${key.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+    const valueOf = (name: string) => {
+      const key = name.slice(n.prefix.length);
+      // fast path: the key and its closing quote must be in the text
+      return `CASE WHEN contains(${text}, ${str(`${key}"`)}) THEN try(json_extract_string(${text}, ${str(keyPath(key))})) END`;
+    };
+    const named = (name: string) => name.startsWith(n.prefix) && name.length > n.prefix.length;
     pushFound(
       b,
-      b.readLater
-        .filter((name) => name.startsWith(n.prefix) && name.length > n.prefix.length)
-        .map((name) => ({
-          name,
-          sql: `try(json_extract_string(${text}, ${str(keyPath(name.slice(n.prefix.length)))}))`,
-        })),
+      b.readLater.filter(named).map((name) => ({ name, sql: valueOf(name) })),
     );
+    setCoreFields(b, CORE_KEYS.filter(named), valueOf);
   },
 };

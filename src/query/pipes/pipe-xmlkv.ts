@@ -4,6 +4,7 @@ import { pushFound } from '../extract/extract-stage.js';
 import { reEscape, str } from '../sql.js';
 import { printListName } from './field-names.js';
 import { oneField } from './pipe-nomv.js';
+import { CORE_KEYS, setCoreFields } from './pipe-fromjson.js';
 import type { PipeDef } from './pipe.js';
 
 /**
@@ -53,16 +54,22 @@ export const xmlkvPipe: PipeDef<XmlkvPipe> = {
       { name: target, sql: unescapedSql(toStr(col)), type: b.schema.get(target) === 'str' ? 'str' : 'any' },
     ]);
     const text = toStr(b.col(target));
+    const valueOf = (name: string) => {
+      const tag = reEscape(name);
+      const all = `regexp_extract_all(${text}, ${str(`<${tag}(?:\\s[^>]*)?>([^<]*)</${tag}>`)}, 1)`;
+      // fast path: the closing tag must be in the text for any element of the name to be
+      return `CASE WHEN contains(${text}, ${str(`</${name}>`)}) THEN ${all}[-1] END`;
+    };
     pushFound(
       b,
       b.readLater
         .filter((name) => TAG_NAME.test(name) && name !== target)
-        .map((name) => {
-          const tag = reEscape(name);
-          const all = `regexp_extract_all(${text}, ${str(`<${tag}(?:\\s[^>]*)?>([^<]*)</${tag}>`)}, 1)`;
-          // fast path: the closing tag must be in the text for any element of the name to be
-          return { name, sql: `CASE WHEN contains(${text}, ${str(`</${name}>`)}) THEN ${all}[-1] END` };
-        }),
+        .map((name) => ({ name, sql: valueOf(name) })),
+    );
+    setCoreFields(
+      b,
+      CORE_KEYS.filter((name) => name !== target),
+      valueOf,
     );
   },
 };

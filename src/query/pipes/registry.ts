@@ -41,6 +41,7 @@ import { nomvPipe, type NomvPipe } from './pipe-nomv.js';
 import { addcoltotalsPipe, type AddcoltotalsPipe } from './pipe-addcoltotals.js';
 import { fromjsonPipe, type FromjsonPipe } from './pipe-fromjson.js';
 import { xmlkvPipe, type XmlkvPipe } from './pipe-xmlkv.js';
+import { transposePipe, type TransposePipe } from './pipe-transpose.js';
 import { printSearch } from '../search/filter-logic.js';
 import type { Subquery } from '../parser-api.js';
 
@@ -86,7 +87,8 @@ export type PipeNode =
   | NomvPipe
   | AddcoltotalsPipe
   | FromjsonPipe
-  | XmlkvPipe;
+  | XmlkvPipe
+  | TransposePipe;
 
 /**
  * A query in canonical form (printer.ts); one that starts with a generating command prints as
@@ -162,6 +164,7 @@ export const PIPES: Record<string, PipeDef<PipeNode>> = Object.fromEntries(
     addcoltotalsPipe,
     fromjsonPipe,
     xmlkvPipe,
+    transposePipe,
   ].map((d) => [d.name, d as unknown as PipeDef<PipeNode>]),
 );
 

@@ -93,6 +93,30 @@ describe('the xmlkv pipe', () => {
   });
 });
 
+describe('the transpose pipe', () => {
+  roundTrip({
+    canonical: [
+      '* | stats count by host | transpose',
+      '* | stats count by host | transpose 0 column_name="xaxis" header_field=perc',
+      '* | stats count by host | transpose 3 header_field=host include_empty=false',
+    ],
+    canonicalized: [
+      ['x | transpose 5 column_name=column', 'x | transpose'],
+      [
+        'x | transpose column_name="xaxis" header_field="perc" 10',
+        'x | transpose 10 column_name="xaxis" header_field=perc',
+      ],
+    ],
+    rejected: [
+      ['a | transpose | stats count', 'unexpected "|": transpose must be the last pipe', 14],
+      ['a | transpose 20000', '"20000" is too large for transpose (at most 10000 rows)', 14],
+      ['a | transpose 2 3', 'unexpected "3": after "transpose"', 16],
+      ['a | transpose column_name=', 'unexpected end of query: missing a value after "column_name="', 26],
+      ['a | transpose include_empty=maybe', 'unexpected "maybe": missing true or false after "include_empty="', 28],
+    ],
+  });
+});
+
 describe('the searchmatch function', () => {
   roundTrip({
     canonical: [

@@ -1256,6 +1256,35 @@ const CASES: Case[] = [
       );
     },
   },
+  {
+    id: 'splunkadmins/saved/allsplunkenterpriselevel_non_existent_roles_are_assigned_to_users',
+    original:
+      '```Attempt to find where there are deleted roles assigned to users, this should only happen when the user was created with the Splunk authentication system. The fix is to open the user in the settings menu and find any user with the mentioned role, and then to save the user with no changes, this will wipe the non-existent roles from the user```\nindex=_internal sourcetype=splunkd `splunkenterprisehosts` `splunkadmins_splunkd_source` AuthorizationManager "Unknown role"\n| eval message=coalesce(message,event_message)\n| stats max(_time) AS lastSeen, first(_raw) AS rawMessage by message\n| eval actionToTake="Find any users in the settings menu with the mentioned role and save them without changes to remove the role. Does not seem to work with SAML users."\n| eval lastSeen = strftime(lastSeen, "%+")\n| rex field=message "\'(?<role>[^\']+)\'"\n| eventstats values(role) as unknown_roles\n| nomv unknown_roles\n| eval commandForFindingUsers = "| rest `searchheadsplunkservers` /services/authentication/users f=roles f=title | search roles IN (".unknown_roles.") | stats values(roles) as roles by title"\n| table lastSeen, message, rawMessage, actionToTake, commandForFindingUsers',
+    // the log's lines for splunkd's messages, each line's client address for the role named in it
+    adapted:
+      'index=web status=206\n| eval message=coalesce(message,event_message)\n| stats max(_time) AS lastSeen, first(_raw) AS rawMessage by message\n| eval actionToTake="Find any users in the settings menu with the mentioned role and save them without changes to remove the role. Does not seem to work with SAML users."\n| eval lastSeen = strftime(lastSeen, "%+")\n| rex field=message "^(?<role>\\\\S+)"\n| eventstats values(role) as unknown_roles\n| nomv unknown_roles\n| eval commandForFindingUsers = "| rest `searchheadsplunkservers` /services/authentication/users f=roles f=title | search roles IN (".unknown_roles.") | stats values(roles) as roles by title"\n| table lastSeen, message, rawMessage, actionToTake, commandForFindingUsers',
+    expect: () => {
+      const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+      const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+      /** strftime's %+ (date(1)'s form), in UTC. */
+      const datePlus = (ms: number) => {
+        const d = new Date(ms);
+        const hms = ymdT(ms).slice(11);
+        return `${DAYS[d.getUTCDay()]} ${MONTHS[d.getUTCMonth()]} ${String(d.getUTCDate()).padStart(2, ' ')} ${hms} UTC ${d.getUTCFullYear()}`;
+      };
+      const lines = A.filter((a) => a.status === '206');
+      const roles = values(lines.map((a) => a.clientip)).join('\n');
+      const command = `| rest \`searchheadsplunkservers\` /services/authentication/users f=roles f=title | search roles IN (${roles}) | stats values(roles) as roles by title`;
+      const action =
+        'Find any users in the settings menu with the mentioned role and save them without changes to remove the role. Does not seem to work with SAML users.';
+      return setOf(
+        [...group(lines, (a) => [a.line])].map(([k, xs]) => {
+          const line = keyOf(k)[0] as string;
+          return [datePlus(maxMs(xs)), line, line, action, command];
+        }),
+      );
+    },
+  },
 ];
 
 /**

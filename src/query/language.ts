@@ -83,6 +83,7 @@ export const KEYWORDS: readonly string[] = [
   'column_name',
   'header_field',
   'include_empty',
+  'maxinputs',
 ];
 export const CORE_FIELDS_ORDER: readonly string[] = [
   '_time',

@@ -15,7 +15,7 @@ import type { PipeDef } from './pipe.js';
  * a scheduled task's in a Windows event's Message, is read too) and writes the field back so
  * unescaped. As svc's other extractors (spath, kv), it sets the fields later pipes read; where the
  * text has no such element the field keeps its value. A name must be a tag name (no spaces, `<`,
- * `>`, `/` or quotes). `maxinputs` (a batch size of Splunk's script) is not needed and not taken.
+ * `>`, `/` or quotes). `maxinputs=N` (the batch size of Splunk's script) is accepted and changes nothing.
  */
 export interface XmlkvPipe {
   kind: 'xmlkv';
@@ -35,12 +35,24 @@ function unescapedSql(text: string): string {
 export const xmlkvPipe: PipeDef<XmlkvPipe> = {
   name: 'xmlkv',
   doc: doc(
-    'xmlkv [<field>]',
+    'xmlkv [<field>] [maxinputs=<N>]',
     'Reads <Name>value</Name> elements of XML in a field (message by default) into the fields later pipes read, after undoing &lt; &gt; &amp;.',
     '* | xmlkv Message | stats count by Arguments',
   ),
-  parse: (p) =>
-    p.atPipeEnd() ? { kind: 'xmlkv' } : { kind: 'xmlkv', field: oneField(p, 'xmlkv', 'a field holding XML') },
+  parse(p) {
+    // Splunk's maxinputs= only sizes the batches its script reads: it changes no answer
+    const readMaxinputs = () => {
+      if (!p.acceptKeyword('maxinputs')) return;
+      p.expectOp('=', 'expr');
+      p.positiveInt('a batch size after "maxinputs="');
+    };
+    readMaxinputs();
+    const n: XmlkvPipe = p.atPipeEnd()
+      ? { kind: 'xmlkv' }
+      : { kind: 'xmlkv', field: oneField(p, 'xmlkv', 'a field holding XML', ['maxinputs']) };
+    readMaxinputs();
+    return n;
+  },
   print: (n) => `xmlkv${n.field !== undefined ? ` ${printListName(n.field)}` : ''}`,
   reads: (n) => [n.field ?? 'message'],
   writes: (n) => [n.field ?? 'message'],

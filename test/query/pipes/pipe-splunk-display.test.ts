@@ -85,10 +85,15 @@ describe('the fromjson pipe', () => {
 describe('the xmlkv pipe', () => {
   roundTrip({
     canonical: ['* | xmlkv', '* | xmlkv Message', '* | xmlkv UserData_Xml | stats count by Arguments'],
-    canonicalized: [['x | xmlkv Message| search Arguments=*http*', 'x | xmlkv Message | search Arguments=*http*']],
+    canonicalized: [
+      ['x | xmlkv Message| search Arguments=*http*', 'x | xmlkv Message | search Arguments=*http*'],
+      // a batch size of Splunk's script: no answer depends on it
+      ['x | xmlkv maxinputs=10000', 'x | xmlkv'],
+      ['x | xmlkv Message maxinputs=10', 'x | xmlkv Message'],
+    ],
     rejected: [
       ['a | xmlkv a b', 'xmlkv takes one field without wildcards, not "a b"', 13],
-      ['a | xmlkv maxinputs=10', 'unexpected "=": missing a space or comma before it', 19],
+      ['a | xmlkv maxinputs=x', 'unexpected "x": missing a batch size after "maxinputs=" (a positive integer)', 20],
     ],
   });
 });

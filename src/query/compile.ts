@@ -2,6 +2,7 @@ import type { FieldTokens, RelationInfo } from '../storage/types.js';
 import { parsePipeline, type Query } from './parser.js';
 import type { LookupCatalog } from './lookup-catalog.js';
 import { pipeDef, type PipeNode } from './pipes/registry.js';
+import { applyFormats } from './pipes/pipe-fieldformat.js';
 import { CORE_COLUMNS, CORE_NAMES, RAW, arrayPath, colRef, storedName, type ColType, type Schema } from './schema.js';
 import { isExtractable, storedAliases, textValueSql } from './extract/auto-fields.js';
 import { extractedFieldTokens, pushExtracted } from './extract/extract-stage.js';
@@ -122,6 +123,8 @@ export interface CompileOptions {
   tiebreak?: boolean;
   /** The tables the `lookup` pipe may read (src/lookups/); unset: every table is unknown. */
   lookups?: LookupCatalog;
+  /** The search's own time range, for `addinfo` (StageBuilder.searchRange); unset: all time. */
+  searchRange?: { fromMs?: number; toMs?: number };
 }
 
 export interface CompiledQuery {
@@ -155,6 +158,11 @@ export function baseSchema(rel: RelationInfo): Schema {
 export function compile(q: Query, rel: RelationInfo, opts: CompileOptions): CompiledQuery {
   const b = new StageBuilder(`${rel.sql}`, baseSchema(rel), opts.nowMs, opts.range);
   compileInto(q, b, rel, opts);
+  if (!opts.searchOnly)
+    applyFormats(
+      b,
+      q.pipes.some((p) => p.kind === 'outputlookup'),
+    );
   const withSql = `WITH ${b.ctes.join(', ')}`;
   const columns = [...b.schema].map(([name, type]) => ({ name, type }));
   return {
@@ -184,6 +192,7 @@ function ownSubqueries(p: PipeNode): Query[] {
 function compileInto(q: Query, b: StageBuilder, rel: RelationInfo, opts: CompileOptions): void {
   const schema = b.schema;
   b.lookups = opts.lookups;
+  b.searchRange = opts.searchRange ?? {};
   // `append [search …]`, `join … [search …]`: the subquery's stages join this statement, over the same relation
   b.subquery = (sub, alsoRead) => {
     const sb = new StageBuilder(rel.sql, baseSchema(rel), opts.nowMs, opts.range, b.ctes);
@@ -212,7 +221,9 @@ function compileInto(q: Query, b: StageBuilder, rel: RelationInfo, opts: Compile
 /** Adds the stages of pipes, in order, to a builder. */
 function compilePipes(pipes: PipeNode[], b: StageBuilder): void {
   pipes.forEach((p, i) => {
-    b.timechart = undefined;
+    // fieldformat only records a display format and transpose runs after the shaping: the shape
+    // of a timechart before them stays known
+    if (p.kind !== 'fieldformat' && p.kind !== 'transpose') b.timechart = undefined;
     b.readLater = readFields({ search: MATCH_ALL, pipes: pipes.slice(i + 1) }).names.filter(isExtractable);
     const def = pipeDef(p);
     const reads = def.reads(p);

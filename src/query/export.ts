@@ -7,6 +7,7 @@ import { jsonValue, shapeTimechart, toEvent } from './results.js';
 import { newestCutoff, sinceSpec } from './run-newest-cutoff.js';
 import { SHAPE_ROWS } from './patterns/shape-sql.js';
 import { patternsTable } from './patterns/template.js';
+import { finalTranspose, transposeTable } from './pipes/pipe-transpose.js';
 import { finalPatterns } from './pipes/pipe-patterns.js';
 import { CORE_NAMES } from './schema.js';
 import { usedFieldsSql } from './sql/used-fields.js';
@@ -120,6 +121,7 @@ async function exportEvents(
       sinceUs,
       tiebreak: true,
       lookups: p.lookups,
+      searchRange: { fromMs: p.fromMs, toMs: p.toMs },
     });
     const out = new Output(sink, deadline, {
       mode: 'events',
@@ -150,7 +152,13 @@ async function exportTable(
   const range = extent(deps.store, p);
   return deps.store.scan(scanSpec(p, p.a.fields), async (rel: RelationInfo, exec: Exec, stream: StreamRows) => {
     const patterns = finalPatterns(p.q.pipes);
-    const c = compile(p.q, rel, { nowMs: p.nowMs, range, limit: patterns ? SHAPE_ROWS : max, lookups: p.lookups });
+    const c = compile(p.q, rel, {
+      nowMs: p.nowMs,
+      range,
+      limit: patterns ? SHAPE_ROWS : max,
+      lookups: p.lookups,
+      searchRange: { fromMs: p.fromMs, toMs: p.toMs },
+    });
     if (patterns) {
       // a final patterns merges every shape of its stage into templates: in memory, as /api/search does
       const r = await exec(c.sql);
@@ -163,15 +171,18 @@ async function exportTable(
       await out.rows(table.rows);
       return out.end();
     }
-    if (c.timechart) {
+    const transpose = finalTranspose(p.q.pipes);
+    if (c.timechart || transpose) {
       // a final timechart is pivoted and its empty buckets filled, which needs every row of a
-      // bucket at once: shaped in memory as /api/search does (at most 10,000 buckets)
+      // bucket at once, and a transpose turns rows into columns: shaped in memory as /api/search
+      // does (at most 10,000 buckets)
       const r = await exec(c.sql);
-      const table = shapeTimechart(
-        c.timechart,
-        r.columns,
-        r.rows.map((row) => row.map(jsonValue)),
-      );
+      let table: { columns: string[]; rows: unknown[][] } = {
+        columns: r.columns,
+        rows: r.rows.map((row) => row.map(jsonValue)),
+      };
+      if (c.timechart) table = shapeTimechart(c.timechart, table.columns, table.rows);
+      if (transpose) table = transposeTable(transpose, table.columns, table.rows);
       const out = new Output(sink, deadline, { mode: 'table', columns: table.columns });
       await out.rows(table.rows.slice(0, max));
       return out.end();

@@ -82,6 +82,14 @@ export const KEYWORDS: readonly string[] = [
   'matchseg2',
   'matchseg3',
   'override',
+  'connected',
+  'labelfield',
+  'label',
+  'prefix',
+  'column_name',
+  'header_field',
+  'include_empty',
+  'maxinputs',
 ];
 export const CORE_FIELDS_ORDER: readonly string[] = [
   '_time',

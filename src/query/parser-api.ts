@@ -67,4 +67,9 @@ export interface Parser {
    * users`): the place of a generating command, which makes rows instead of reading events.
    */
   leading(cmd: Token): boolean;
+  /**
+   * The text of a string token read as a search-part expression (eval's `searchmatch("…")`), by
+   * the same grammar; its errors point into the string (at its start when it holds escapes).
+   */
+  searchInString(t: Token): SearchNode;
 }

@@ -631,6 +631,25 @@ export class QueryParser implements Parser {
     return sub;
   }
 
+  searchInString(t: Token): SearchNode {
+    // an escape makes the text shorter than the source: errors then point at the string itself
+    const offset = t.raw.length === t.text.length + 2 ? t.pos + 1 : undefined;
+    const inner = new QueryParser(t.text, this.depth + 1);
+    try {
+      if (inner.atPipeEnd()) throw inner.unexpected(inner.peek('search'), 'missing a search expression');
+      const search = inner.parseSearch();
+      const end = inner.peek('search');
+      if (end.kind !== 'eof') throw inner.fail('a search expression here cannot hold a pipe "|"', end);
+      return search;
+    } catch (e) {
+      if (!(e instanceof SvcError) || typeof e.details?.position !== 'number') throw e;
+      const token = typeof e.details.token === 'string' ? e.details.token : '';
+      throw offset === undefined
+        ? parseError(e.message, t.pos, t.raw)
+        : parseError(e.message, e.details.position + offset, token);
+    }
+  }
+
   // ---- pipes ----
 
   parsePipes(): PipeNode[] {

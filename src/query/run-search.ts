@@ -5,6 +5,7 @@ import { countOnlyStats, countOnlyTimechart, countOnlyTstatsByTime } from './cou
 import { aggName } from './pipes/aggregations.js';
 import { spanOf, type TimechartPipe } from './pipes/pipe-timechart.js';
 import { finalPatterns } from './pipes/pipe-patterns.js';
+import { finalTranspose, transposeTable } from './pipes/pipe-transpose.js';
 import { SHAPE_ROWS } from './patterns/shape-sql.js';
 import { patternsTable } from './patterns/template.js';
 import { bucketSpec, extent, prepare, scanSpec, type PlanDeps, type Prepared } from './prepare.js';
@@ -95,11 +96,14 @@ async function pipeline(store: EventStore, p: Prepared, limit: number, tableRows
   return store.scan(scanSpec(p, p.a.fields), async (rel, exec) => {
     // a final patterns merges every shape of its stage into templates after the statement
     const patterns = finalPatterns(p.q.pipes);
+    // a final transpose turns the rows into columns, which the data names, after the statement
+    const transpose = finalTranspose(p.q.pipes);
     const c = compile(p.q, rel, {
       nowMs: p.nowMs,
       range,
       limit: patterns ? SHAPE_ROWS : p.a.mode === 'table' ? tableRows : limit,
       lookups: p.lookups,
+      searchRange: { fromMs: p.fromMs, toMs: p.toMs },
     });
     const [rows, count] = await Promise.all([exec(c.sql), exec(c.countSql)]);
     const meta: SearchMeta = { matched: Number(jsonValue(count.rows[0][0])), scanned: rel.candidateEvents, tookMs: 0 };
@@ -110,6 +114,7 @@ async function pipeline(store: EventStore, p: Prepared, limit: number, tableRows
     };
     if (c.timechart) table = shapeTimechart(c.timechart, table.columns, table.rows);
     if (patterns) table = patternsTable(patterns, table.rows, TABLE_ROWS);
+    if (transpose) table = transposeTable(transpose, table.columns, table.rows);
     return { events: [], columns: table.columns, rows: table.rows, meta };
   });
 }

@@ -79,6 +79,17 @@ export class StageBuilder {
   runPipes: ((pipes: Subquery['pipes'], into: StageBuilder) => void) | undefined;
   /** Parses the text of a pipeline (compile.ts, parser.ts), for foreach's template once its fields are known. */
   parsePipes: ((text: string) => Subquery['pipes']) | undefined;
+  /**
+   * The search's own time range (the request's from/to and the query's earliest/latest), unlike
+   * `range` never widened to the data's extent: what `addinfo` reports. Unset bounds: all time.
+   */
+  searchRange: { fromMs?: number; toMs?: number } = {};
+  /**
+   * `fieldformat`'s display formats by field, the last one of a field winning: each compiles its
+   * expression over the final stage's columns. Applied once after the last pipe (pipe-fieldformat.ts),
+   * so no pipe ever computes with a formatted value.
+   */
+  formats = new Map<string, (schema: Schema) => { sql: string; type: ColType }>();
 
   constructor(
     first: string,

@@ -1233,6 +1233,168 @@ const CASES: Case[] = [
     params: { writes: 'allow' },
     expect: () => exact([['web', A.length, iso(maxMs(A)), 'web']]),
   },
+  // ---- addinfo, addcoltotals, fromjson (Splunk display and extraction commands) ----
+  {
+    id: 'splunkadmins/view/troubleshooting_indexer_cpu/1',
+    original:
+      "index=_introspection `indexerhosts` sourcetype=splunk_resource_usage data.search_props.sid::*  | eval app = 'data.search_props.app' | eval cpuperc = 'data.pct_cpu' | bin _time span=1m  | stats sum(cpuperc) AS totalCPU, avg(cpuperc) AS avgCPU by data.pid, host, _time, app | stats sum(totalCPU) AS totalCPU, sum(avgCPU) AS avgCPU by app | addinfo  | eval overThisManyMinutes = round((info_max_time-info_min_time)/60) | eval CPUPercUsed = round(avgCPU/overThisManyMinutes) | fields - totalCPU, info* overThisManyMinutes, avgCPU",
+    adapted:
+      "index=web | eval app = 'clientip' | eval cpuperc = 'bytes' | bin _time span=1m  | stats sum(cpuperc) AS totalCPU, avg(cpuperc) AS avgCPU by method, host, _time, app | stats sum(totalCPU) AS totalCPU, sum(avgCPU) AS avgCPU by app | addinfo  | eval overThisManyMinutes = round((info_max_time-info_min_time)/60) | eval CPUPercUsed = round(avgCPU/overThisManyMinutes) | fields - totalCPU, info* overThisManyMinutes, avgCPU",
+    // the search's own range (the request's from/to), 360 minutes, whatever the data's extent
+    params: { from: '2015-05-17T10:00:00Z', to: '2015-05-17T16:00:00Z' },
+    expect: () => {
+      const from = Date.parse('2015-05-17T10:00:00Z');
+      const to = Date.parse('2015-05-17T16:00:00Z');
+      const inRange = A.filter((a) => a.ms >= from && a.ms < to && a.method !== undefined);
+      const perMinute = group(inRange, (a) => [a.method, a.clientip, floorTo(a.ms, 60_000)]);
+      const avgByApp = new Map<string, number[]>();
+      for (const [k, xs] of perMinute) {
+        const bytes = xs.map((a) => a.bytes).filter((b): b is number => b !== undefined);
+        if (bytes.length === 0) continue;
+        const app = keyOf(k)[1] as string;
+        avgByApp.set(app, [...(avgByApp.get(app) ?? []), avg(bytes)]);
+      }
+      const apps = distinct(inRange.map((a) => a.clientip)).sort();
+      return exact(
+        apps.map((app) => {
+          const avgs = avgByApp.get(app);
+          return [app, avgs ? Math.round(sum(avgs) / 360) : null];
+        }),
+        ['app', 'CPUPercUsed'],
+      );
+    },
+  },
+  {
+    id: 'splunkadmins/saved/indexerlevel_report_on_bucket_corruption',
+    original:
+      '```For the alert version of this report refer to IndexerLevel - Unclean Shutdown - Fsck, you may also wish to try "IndexerLevel - Corrupt buckets via DBInspect"\nAttempt to find bucket corruption errors in the splunkd logs. this can also be found at search head level via the info.csv (not indexed by default). In a clustered environment a message such as \\"06-12-2018 07:31:47.160 +0000 INFO  ProcessTracker - (child_407__Fsck)  Fsck - (entire bucket) Rebuild for bucket=\'/opt/splunk/var/lib/splunk/indexname/db/db_1528466340_1520517600_38_A25ECA32-B33E-4469-8C76-22190FDCC8CB\' took 86.26 seconds\\" may appear once the auto-repair has occurred. Finally it may appear if log_search_messages is set in limits.conf (enabled by default in 9.1 and above), the sourcetype will be splunk_search_messages```\nindex=_internal `indexerhosts` sourcetype=splunkd `splunkadmins_splunkd_source` IndexerService OR HotBucketRoller "corrupt" newly ```newly appears to show corruption, previously may be the term for when it is fixed...```\n| stats values(Bucket) AS bucketList by idx \n| eval bucketCount=mvcount(bucketList)\n| addcoltotals',
+    adapted:
+      'index=web status=404\n| stats values(clientip) AS bucketList by method \n| eval bucketCount=mvcount(bucketList)\n| addcoltotals',
+    expect: () => {
+      const rows = [
+        ...group(
+          A.filter((a) => a.status === '404' && a.method !== undefined),
+          (a) => [a.method],
+        ),
+      ]
+        .map(([k, xs]): Cell[] => [
+          keyOf(k)[0],
+          values(xs.map((a) => a.clientip)),
+          values(xs.map((a) => a.clientip)).length,
+        ])
+        .sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1));
+      // the totals row: method and the multivalue have no number to sum
+      return exact(
+        [...rows, [null, null, sum(rows.map((r) => r[2] as number))]],
+        ['method', 'bucketList', 'bucketCount'],
+      );
+    },
+  },
+  {
+    id: 'escu/detections/cloud/o365_safe_links_detection',
+    original:
+      '`o365_management_activity` Name="*a potentially malicious URL*" Operation=AlertEntityGenerated | fromjson Data | stats count min(_time) as firstTime max(_time) as lastTime values(ObjectId) as url values(od) as desc by AlertId,trc,Operation,Name,ot | rename Name as signature, AlertId as signature_id, trc as user,ot as action | eval action = CASE(action == "Allowed", "allowed", action=="BlockPageOverride", "allowed", true(),"blocked") | `security_content_ctime(firstTime)` | `security_content_ctime(lastTime)` | `o365_safe_links_detection_filter`',
+    // the Windows events of the zeek syslog carry their JSON after "@cee: ": rex puts it in Data
+    adapted:
+      'index=zeek "@cee" | rex "@cee: (?<Data>\\{.*\\})" | fromjson Data | stats count min(_time) as firstTime max(_time) as lastTime values(TaskName) as url values(level) as desc by sourceproc,category,nteventlogtype,source,id | rename sourceproc as signature, category as signature_id, source as user,id as action | eval action = CASE(action == "7036", "allowed", action=="4624", "allowed", true(),"blocked") | convert timeformat="%Y-%m-%dT%H:%M:%S" ctime(firstTime) | convert timeformat="%Y-%m-%dT%H:%M:%S" ctime(lastTime) | search *',
+    expect: () => {
+      const messageOf = (z: Zeek) => (typeof z.o.message === 'string' ? z.o.message : '');
+      const withData = Z.filter((z) => z.o._path === 'syslog' && messageOf(z).includes('@cee: {')).map((z) => {
+        const m = messageOf(z);
+        return { z, d: JSON.parse(m.slice(m.indexOf('@cee: ') + 6)) as Record<string, Json> };
+      });
+      const text = (v: Json | undefined) =>
+        v === undefined || v === null ? undefined : typeof v === 'object' ? JSON.stringify(v) : String(v);
+      const keys = ['sourceproc', 'category', 'nteventlogtype', 'source', 'id'];
+      return setOf(
+        [...group(withData, (x) => keys.map((k) => text(x.d[k])))].map(([k, xs]) => {
+          const [signature, signatureId, logtype, user, id] = keyOf(k) as string[];
+          const action = id === '7036' || id === '4624' ? 'allowed' : 'blocked';
+          const url = values(xs.map((x) => text(x.d.TaskName)));
+          // rename keeps each column in its place, as Splunk's does
+          return [
+            signature,
+            signatureId,
+            logtype,
+            user,
+            action,
+            xs.length,
+            ymdT(minMs(xs.map((x) => x.z))),
+            ymdT(maxMs(xs.map((x) => x.z))),
+            url.length ? url : null,
+            values(xs.map((x) => text(x.d.level))),
+          ];
+        }),
+      );
+    },
+  },
+  {
+    id: 'splunkadmins/saved/allsplunkenterpriselevel_non_existent_roles_are_assigned_to_users',
+    original:
+      '```Attempt to find where there are deleted roles assigned to users, this should only happen when the user was created with the Splunk authentication system. The fix is to open the user in the settings menu and find any user with the mentioned role, and then to save the user with no changes, this will wipe the non-existent roles from the user```\nindex=_internal sourcetype=splunkd `splunkenterprisehosts` `splunkadmins_splunkd_source` AuthorizationManager "Unknown role"\n| eval message=coalesce(message,event_message)\n| stats max(_time) AS lastSeen, first(_raw) AS rawMessage by message\n| eval actionToTake="Find any users in the settings menu with the mentioned role and save them without changes to remove the role. Does not seem to work with SAML users."\n| eval lastSeen = strftime(lastSeen, "%+")\n| rex field=message "\'(?<role>[^\']+)\'"\n| eventstats values(role) as unknown_roles\n| nomv unknown_roles\n| eval commandForFindingUsers = "| rest `searchheadsplunkservers` /services/authentication/users f=roles f=title | search roles IN (".unknown_roles.") | stats values(roles) as roles by title"\n| table lastSeen, message, rawMessage, actionToTake, commandForFindingUsers',
+    // the log's lines for splunkd's messages, each line's client address for the role named in it
+    adapted:
+      'index=web status=206\n| eval message=coalesce(message,event_message)\n| stats max(_time) AS lastSeen, first(_raw) AS rawMessage by message\n| eval actionToTake="Find any users in the settings menu with the mentioned role and save them without changes to remove the role. Does not seem to work with SAML users."\n| eval lastSeen = strftime(lastSeen, "%+")\n| rex field=message "^(?<role>\\\\S+)"\n| eventstats values(role) as unknown_roles\n| nomv unknown_roles\n| eval commandForFindingUsers = "| rest `searchheadsplunkservers` /services/authentication/users f=roles f=title | search roles IN (".unknown_roles.") | stats values(roles) as roles by title"\n| table lastSeen, message, rawMessage, actionToTake, commandForFindingUsers',
+    expect: () => {
+      const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+      const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+      /** strftime's %+ (date(1)'s form), in UTC. */
+      const datePlus = (ms: number) => {
+        const d = new Date(ms);
+        const hms = ymdT(ms).slice(11);
+        return `${DAYS[d.getUTCDay()]} ${MONTHS[d.getUTCMonth()]} ${String(d.getUTCDate()).padStart(2, ' ')} ${hms} UTC ${d.getUTCFullYear()}`;
+      };
+      const lines = A.filter((a) => a.status === '206');
+      const roles = values(lines.map((a) => a.clientip)).join('\n');
+      const command = `| rest \`searchheadsplunkservers\` /services/authentication/users f=roles f=title | search roles IN (${roles}) | stats values(roles) as roles by title`;
+      const action =
+        'Find any users in the settings menu with the mentioned role and save them without changes to remove the role. Does not seem to work with SAML users.';
+      return setOf(
+        [...group(lines, (a) => [a.line])].map(([k, xs]) => {
+          const line = keyOf(k)[0] as string;
+          return [datePlus(maxMs(xs)), line, line, action, command];
+        }),
+      );
+    },
+  },
+  {
+    id: 'escu/detections/endpoint/detect_new_local_admin_account',
+    original:
+      '`wineventlog_security` EventCode=4720 OR (EventCode=4732 Group_Name=Administrators) | transaction src_user connected=false maxspan=180m | rename src_user as user | stats count min(_time) as firstTime max(_time) as lastTime by user dest | `security_content_ctime(firstTime)` | `security_content_ctime(lastTime)` | `detect_new_local_admin_account_filter`',
+    adapted:
+      'index=web status=404 OR (status=301 method=GET) | transaction clientip connected=false maxspan=180m | rename clientip as user | stats count min(_time) as firstTime max(_time) as lastTime by user uri | convert timeformat="%Y-%m-%dT%H:%M:%S" ctime(firstTime) | convert timeformat="%Y-%m-%dT%H:%M:%S" ctime(lastTime) | search *',
+    differs:
+      "svc's transaction keeps only its fields, _time, duration, eventcount and message; Splunk's keeps every other field of the events as a multivalue of their values (dest, here uri), so `stats … by user uri` finds no rows in svc",
+    expect: () => {
+      // the test's own transactions: per client, oldest first, a new one past 180 minutes from its first event
+      const picked = A.filter((a) => a.status === '404' || (a.status === '301' && a.method === 'GET'));
+      const transactions: { user: string; start: number; uris: string[] }[] = [];
+      for (const [k, xs] of group(picked, (a) => [a.clientip])) {
+        let cur: { user: string; start: number; uris: string[] } | undefined;
+        for (const a of [...xs].sort((x, y) => x.ms - y.ms)) {
+          if (!cur || a.ms - cur.start > 180 * 60_000) {
+            cur = { user: keyOf(k)[0] as string, start: a.ms, uris: [] };
+            transactions.push(cur);
+          }
+          if (a.uri !== undefined && !cur.uris.includes(a.uri)) cur.uris.push(a.uri);
+        }
+      }
+      const byUserUri = new Map<string, number[]>();
+      for (const t of transactions)
+        for (const uri of t.uris) {
+          const key = JSON.stringify([t.user, uri]);
+          byUserUri.set(key, [...(byUserUri.get(key) ?? []), t.start]);
+        }
+      return setOf(
+        [...byUserUri].map(([k, starts]) => [
+          ...(JSON.parse(k) as string[]),
+          starts.length,
+          ymdT(Math.min(...starts)),
+          ymdT(Math.max(...starts)),
+        ]),
+      );
+    },
+  },
 ];
 
 /**

@@ -6,6 +6,8 @@ import { SvcError } from '../../errors/svc-error.js';
 import { toList } from './mv-functions.js';
 import { compileCall, FUNCTIONS } from './functions.js';
 import { toBool, toNum, toStr } from './coerce.js';
+import { searchFields, type SearchNode } from '../search/filter-logic.js';
+import { readSearchmatch, searchmatchSql } from './searchmatch.js';
 
 /** Expressions of `where` and `eval`: literals, fields, operators and function calls. */
 export type Expr =
@@ -14,7 +16,7 @@ export type Expr =
   | { kind: 'bool'; value: boolean }
   | { kind: 'null' }
   | { kind: 'field'; name: string }
-  | { kind: 'call'; fn: string; args: Expr[] }
+  | { kind: 'call'; fn: string; args: Expr[]; search?: SearchNode }
   | { kind: 'unary'; op: '-' | 'NOT'; arg: Expr }
   | { kind: 'binary'; op: BinaryOp; left: Expr; right: Expr };
 
@@ -161,6 +163,9 @@ function parseCall(p: Parser, name: Token, chain: { ops: number }): Expr {
   if (!def) throw parseError(`unknown function "${name.text}"`, name.pos, name.raw);
   p.next('expr');
   const args: Expr[] = [];
+  const first = p.peek('expr');
+  if (fn === 'searchmatch' && first.kind !== 'string')
+    throw p.fail(`unexpected ${describe(first)}: searchmatch takes a search expression in quotes`, first);
   p.nest(name, () => {
     if (p.acceptOp(')', 'expr')) return;
     do args.push(parseExpr(p, 1, chain));
@@ -176,6 +181,7 @@ function parseCall(p: Parser, name: Token, chain: { ops: number }): Expr {
       name.raw,
     );
   }
+  if (fn === 'searchmatch') return { kind: 'call', fn, args, search: readSearchmatch(p, first) };
   return { kind: 'call', fn, args };
 }
 
@@ -218,7 +224,7 @@ export function exprFields(e: Expr): string[] {
     case 'field':
       return [e.name];
     case 'call':
-      return e.args.flatMap(exprFields);
+      return [...e.args.flatMap(exprFields), ...(e.search ? searchFields(e.search) : [])];
     case 'unary':
       return exprFields(e.arg);
     case 'binary':
@@ -367,6 +373,7 @@ export function compileExpr(e: Expr, ctx: ExprCtx): ColRef {
     case 'call':
       if (e.fn === 'mvfilter') return compileMvfilter(e, ctx);
       if (e.fn === 'mvmap') return compileMvmap(e, ctx);
+      if (e.fn === 'searchmatch') return searchmatchSql(e.search, ctx.schema, ctx.nowMs);
       return compileCall(
         e.fn,
         e.args.map((a) => compileExpr(a, ctx)),

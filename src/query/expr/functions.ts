@@ -322,6 +322,20 @@ export const FUNCTIONS: Record<string, FnDef> = {
       '* | eval lower_users=mvmap(users, lower(users))',
     ),
   },
+  searchmatch: {
+    min: 1,
+    max: 1,
+    type: 'bool',
+    // compiled by expr.ts, which reads its text as a search expression
+    sql: () => {
+      throw new Error('BUG: searchmatch compiles in expr.ts');
+    },
+    doc: doc(
+      'searchmatch(search)',
+      'True when the row matches the quoted search expression, read as the search before the first pipe reads one.',
+      '* | stats count(eval(searchmatch("status=404 wp-login*"))) as probes by clientip',
+    ),
+  },
   mvfilter: {
     min: 1,
     max: 1,

@@ -8,7 +8,8 @@ import { PipeOptions } from './pipe-options.js';
 import type { PipeDef } from './pipe.js';
 
 /**
- * `makemv [delim="<text>" | tokenizer="<regex>"] [allowempty=<bool>] <field>` (Splunk's makemv):
+ * `makemv [delim="<text>" | tokenizer="<regex>"] [allowempty=<bool>] <field>` (Splunk's makemv;
+ * the tokenizer may also be written without quotes up to the next space, `tokenizer=(\S+)`):
  * makes a text field multivalue, split at every `delim` (default one space) or made of the first
  * group of each match of `tokenizer` (RE2). Empty values are dropped unless `allowempty=true`. A
  * field that is already multivalue, or absent, is left alone. `setsv` is not supported.
@@ -23,7 +24,30 @@ export interface MakemvPipe {
 
 const UNSUPPORTED = /\(\?<?[=!]|\\[1-9]/;
 
-function quoted(p: Parser, name: string): string {
+/**
+ * A tokenizer regex written without quotes (`tokenizer=(\S+)`, as Splunk takes it): the text up to
+ * the first space or `|`, from the tokens glued together.
+ */
+function unquotedRegex(p: Parser, start: number): string {
+  let text = '';
+  let end = start;
+  for (;;) {
+    const t = p.peek('search');
+    if (t.kind === 'eof' || (t.kind === 'op' && t.text === '|') || t.pos !== end) return text;
+    p.next('search');
+    text += t.raw;
+    end = t.pos + t.raw.length;
+  }
+}
+
+/** `valueAt`: where the value starts when written right after `name=`. */
+function quoted(p: Parser, name: string, valueAt: number): string {
+  if (name === 'tokenizer' && p.peek('expr').kind !== 'string') {
+    const at = p.peek('search');
+    const re = unquotedRegex(p, valueAt);
+    if (re === '') throw p.fail(`unexpected ${describe(at)}: missing a regex after "tokenizer="`, at);
+    return re;
+  }
   const t = p.next('expr');
   if (t.kind !== 'string') throw p.fail(`unexpected ${describe(t)}: missing a quoted value after "${name}="`, t);
   if (t.text === '') throw p.fail(`${name}= takes a value that is not empty`, t);
@@ -43,12 +67,17 @@ function parseMakemv(p: Parser): MakemvPipe {
   const opts = new PipeOptions(p, ['delim', 'tokenizer', 'allowempty']);
   const n: MakemvPipe = { kind: 'makemv', field: '', allowempty: false };
   const readOptions = () => {
-    for (let name = opts.next(); name !== undefined; name = opts.next()) {
+    for (
+      let nameAt = p.peek('expr'), name = opts.next();
+      name !== undefined;
+      nameAt = p.peek('expr'), name = opts.next()
+    ) {
       const at = p.peek('expr');
+      const valueAt = nameAt.pos + nameAt.raw.length + 1;
       if (name === 'allowempty') n.allowempty = opts.bool(name);
-      else if (name === 'delim') n.delim = quoted(p, name);
+      else if (name === 'delim') n.delim = quoted(p, name, valueAt);
       else {
-        n.tokenizer = quoted(p, name);
+        n.tokenizer = quoted(p, name, valueAt);
         if (UNSUPPORTED.test(n.tokenizer))
           throw p.fail(
             `cannot use lookaround or backreferences (RE2 syntax) in tokenizer ${quoteString(n.tokenizer)}`,

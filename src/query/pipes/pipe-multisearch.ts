@@ -34,6 +34,10 @@ export const STREAMING_PIPES: ReadonlySet<string> = new Set([
   'makemv',
   'mvexpand',
   'lookup',
+  'nomv',
+  'fromjson',
+  'xmlkv',
+  'iplocation',
 ]);
 
 /** Splunk's bin is streaming when given its span (Search Reference, "Command types"); without one it reads every event first. */

@@ -26,7 +26,7 @@ import { PipeOptions } from './pipe-options.js';
  * as Splunk drops the others. One row per transaction: the fields, `_time` (its first event),
  * `duration` (seconds from first to last), `eventcount` and `message` (the messages of its first
  * MESSAGE_EVENTS events, oldest first, one per line), newest first. Events lacking a field are
- * left out.
+ * left out. `connected=` is taken with one field (where it changes nothing, in Splunk too).
  */
 export interface TransactionPipe {
   kind: 'transaction';
@@ -35,9 +35,11 @@ export interface TransactionPipe {
   maxpause?: string;
   startswith?: TermFilter | PhraseFilter;
   endswith?: TermFilter | PhraseFilter;
+  /** As written; it changes nothing here (see parseTransaction). */
+  connected?: boolean;
 }
 
-const OPTIONS = ['maxspan', 'maxpause', 'startswith', 'endswith'] as const;
+const OPTIONS = ['maxspan', 'maxpause', 'startswith', 'endswith', 'connected'] as const;
 const MESSAGE_EVENTS = 100;
 
 function parseTransaction(p: Parser): TransactionPipe {
@@ -49,6 +51,18 @@ function parseTransaction(p: Parser): TransactionPipe {
   for (let name = opts.next(); name !== undefined; name = opts.next()) {
     if (name === 'maxspan' || name === 'maxpause') n[name] = opts.span(name);
     else if (name === 'startswith' || name === 'endswith') n[name] = opts.term(name);
+    else {
+      // Splunk's connected= decides where an event that has some of the fields but not all goes;
+      // with one field there is no such event, and with more svc leaves such events out, so only
+      // the one-field form means the same here
+      const at = p.peek('expr');
+      n.connected = opts.bool(name);
+      if (n.fields.length > 1)
+        throw p.fail(
+          'transaction connected= is taken with one field only: it places events lacking some of the fields, which svc leaves out',
+          at,
+        );
+    }
   }
   return n;
 }
@@ -62,6 +76,7 @@ function printTransaction(n: TransactionPipe): string {
     n.maxpause && `maxpause=${n.maxpause}`,
     n.startswith && `startswith=${printFilter(n.startswith)}`,
     n.endswith && `endswith=${printFilter(n.endswith)}`,
+    n.connected !== undefined && `connected=${n.connected}`,
   ];
   return ['transaction', printListNames(n.fields), ...opts].filter(Boolean).join(' ');
 }
@@ -159,7 +174,7 @@ function compileTransaction(n: TransactionPipe, b: StageBuilder): void {
 export const transactionPipe: PipeDef<TransactionPipe> = {
   name: 'transaction',
   doc: doc(
-    'transaction [<field>, …] [maxspan=<span>] [maxpause=<span>] [startswith=<term>] [endswith=<term>]',
+    'transaction [<field>, …] [maxspan=<span>] [maxpause=<span>] [startswith=<term>] [endswith=<term>] [connected=<bool>]',
     'Groups the events sharing the fields into transactions (cut at maxspan, maxpause, a startswith or after an endswith event), one row each with _time, duration, eventcount and the messages.',
     '* | transaction session maxpause=5m startswith="logged in" endswith="logged out"',
   ),

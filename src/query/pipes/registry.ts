@@ -43,6 +43,13 @@ import { multisearchPipeWith, type MultisearchPipe } from './pipe-multisearch.js
 import { appendcolsPipeWith, type AppendcolsPipe } from './pipe-appendcols.js';
 import { iplocationPipe, type IplocationPipe } from './pipe-iplocation.js';
 import { collectPipe, type CollectPipe } from './pipe-collect.js';
+import { addinfoPipe, type AddinfoPipe } from './pipe-addinfo.js';
+import { fieldformatPipe, type FieldformatPipe } from './pipe-fieldformat.js';
+import { nomvPipe, type NomvPipe } from './pipe-nomv.js';
+import { addcoltotalsPipe, type AddcoltotalsPipe } from './pipe-addcoltotals.js';
+import { fromjsonPipe, type FromjsonPipe } from './pipe-fromjson.js';
+import { xmlkvPipe, type XmlkvPipe } from './pipe-xmlkv.js';
+import { transposePipe, type TransposePipe } from './pipe-transpose.js';
 import { printSearch } from '../search/filter-logic.js';
 import type { Subquery } from '../parser-api.js';
 
@@ -90,7 +97,14 @@ export type PipeNode =
   | MultisearchPipe
   | AppendcolsPipe
   | IplocationPipe
-  | CollectPipe;
+  | CollectPipe
+  | AddinfoPipe
+  | FieldformatPipe
+  | NomvPipe
+  | AddcoltotalsPipe
+  | FromjsonPipe
+  | XmlkvPipe
+  | TransposePipe;
 
 /**
  * A query in canonical form (printer.ts); one that starts with a generating command prints as
@@ -202,6 +216,13 @@ export const PIPES: Record<string, PipeDef<PipeNode>> = Object.fromEntries(
     appendcolsPipe,
     iplocationPipe,
     collectPipe,
+    addinfoPipe,
+    fieldformatPipe,
+    nomvPipe,
+    addcoltotalsPipe,
+    fromjsonPipe,
+    xmlkvPipe,
+    transposePipe,
   ].map((d) => [d.name, d as unknown as PipeDef<PipeNode>]),
 );
 

@@ -29,6 +29,12 @@ describe('the makemv pipe', () => {
     canonicalized: [
       ['x | makemv asset_ip delim="~~"', 'x | makemv delim="~~" asset_ip'],
       ['x | makemv delim=" " type allowempty=f', 'x | makemv delim=" " type'],
+      // Splunk also takes the tokenizer unquoted, up to the next space (the corpus's `tokenizer=(\S+)`)
+      ['x | makemv indexes tokenizer=(\\S+)', 'x | makemv tokenizer="(\\S+)" indexes'],
+      [
+        'x | makemv tokenizer=([^,]+),? senders | mvexpand senders',
+        'x | makemv tokenizer="([^,]+),?" senders | mvexpand senders',
+      ],
     ],
     rejected: [
       ['a | makemv', 'missing a field to split', 10],
@@ -38,6 +44,14 @@ describe('the makemv pipe', () => {
       ['a | makemv tokenizer="a+" f', 'tokenizer "a+" needs a capturing group (…)', 21],
       ['a | makemv f setsv=true', 'makemv setsv= is not supported', 13],
       ['a | makemv a b', 'makemv takes one field without wildcards, not "a b"', 14],
+      ['a | makemv tokenizer= f', 'unexpected "f": missing a regex after "tokenizer="', 22],
+      ['a | makemv f tokenizer=|x', 'unexpected "|": missing a regex after "tokenizer="', 23],
+      ['a | makemv tokenizer=a+ f', 'tokenizer "a+" needs a capturing group (…)', 21],
+      [
+        'a | makemv tokenizer=(a f',
+        'cannot parse tokenizer "(a": Invalid regular expression: /(a|/: Unterminated group',
+        21,
+      ],
     ],
   });
 });

@@ -9,6 +9,7 @@ describe('the transaction pipe', () => {
       '* | transaction maxpause=1m | stats avg(duration)',
       '* | transaction host, "user name" maxspan=5m maxpause=30s startswith=login endswith="logged out"',
       '* | transaction session startswith=err* endswith=NOT',
+      '* | transaction src_user maxspan=180m connected=false',
     ],
     canonicalized: [
       [
@@ -16,6 +17,7 @@ describe('the transaction pipe', () => {
         'x | transaction host, user maxpause=1h startswith="hi" endswith=bye',
       ],
       ['x | transaction host user', 'x | transaction host, user'],
+      ['x | transaction src_user connected=f maxspan=180m', 'x | transaction src_user maxspan=180m connected=false'],
     ],
     rejected: [
       [
@@ -36,6 +38,12 @@ describe('the transaction pipe', () => {
         30,
       ],
       ['a | transaction host maxspan=5m user', 'unexpected "user": after "transaction"', 32],
+      [
+        'a | transaction host, user connected=false',
+        'transaction connected= is taken with one field only: it places events lacking some of the fields, which svc leaves out',
+        37,
+      ],
+      ['a | transaction host connected=maybe', 'unexpected "maybe": missing true or false after "connected="', 31],
     ],
   });
 });

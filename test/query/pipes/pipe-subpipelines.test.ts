@@ -3,7 +3,7 @@ import { roundTrip } from './round-trip.js';
 
 /** The commands that hold a pipeline or searches in brackets: foreach, appendpipe, multisearch, appendcols. */
 const STREAMING =
-  'search, where, eval, rex, regex, rename, fields, spath, kv, logfmt, extract, convert, makemv, mvexpand, lookup, bin with span=';
+  'search, where, eval, rex, regex, rename, fields, spath, kv, logfmt, extract, convert, makemv, mvexpand, lookup, nomv, fromjson, xmlkv, iplocation, bin with span=';
 
 describe('the foreach pipe', () => {
   roundTrip({

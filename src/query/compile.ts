@@ -43,7 +43,8 @@ export function userFields(names: string[]): string[] {
 
 /**
  * The user fields a query reads from the events themselves: named in the search, or read by a pipe
- * before any pipe defines them, up to the first pipe whose output replaces the events (stats).
+ * before any pipe defines them, up to the first pipe whose output replaces the events (stats; past
+ * one that carries their fields along, transaction).
  * `wildcard`: some pipe reads names by pattern, so any field may be read.
  */
 export function readFields(q: Query): { names: string[]; wildcard: boolean; mode: ResultMode } {
@@ -63,6 +64,12 @@ export function readFields(q: Query): { names: string[]; wildcard: boolean; mode
     if (reads === '*') wildcard = true;
     else for (const f of reads) if (!defined.has(f)) refs.add(f);
     const writes = def.writes(p);
+    const own = def.carries?.(p);
+    if (writes === 'all' && own) {
+      mode = 'table';
+      own.forEach((w) => defined.add(w));
+      continue;
+    }
     if (writes === 'all') {
       mode = 'table';
       break;

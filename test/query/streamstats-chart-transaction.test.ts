@@ -54,7 +54,8 @@ function transactions(
     const k = key(e);
     if (k !== undefined) groups.set(k, [...(groups.get(k) ?? []), e]);
   }
-  const out: { key: string; start: number; duration: number; count: number; messages: string[] }[] = [];
+  const out: { key: string; start: number; duration: number; count: number; messages: string[]; hosts: string[] }[] =
+    [];
   for (const [k, evs] of groups) {
     evs.sort((a, b) => a.timeUs - b.timeUs || (a.message < b.message ? -1 : 1));
     let cur: LogEvent[] = [];
@@ -69,6 +70,7 @@ function transactions(
           duration: (cur[cur.length - 1].timeUs - cur[0].timeUs) / 1e6,
           count: cur.length,
           messages: cur.map((e) => e.message),
+          hosts: [...new Set(cur.map((e) => e.host))].sort(),
         });
       cur = [];
     };
@@ -270,11 +272,22 @@ describe('streamstats, chart and transaction over the real store', () => {
       ['maxspan=15m maxpause=10m', { maxspan: 900, maxpause: 600 }],
     ] as const) {
       const r = await search(`* | transaction acct ${opts}`);
-      assert.deepEqual(r.columns, ['acct', '_time', 'duration', 'eventcount', 'message']);
+      // the events' core fields come along, each a multivalue of its distinct values (Splunk's rule)
+      assert.deepEqual(r.columns, [
+        'acct',
+        '_time',
+        'duration',
+        'eventcount',
+        'message',
+        'host',
+        'source',
+        'sourcetype',
+        'index',
+      ]);
       const want = transactions((e) => e.fields.acct as string | undefined, model);
       assert.deepEqual(
-        r.rows!.map(([u, t, d, n, m]) => [u, Date.parse(t as string) * 1000, d, n, m]),
-        want.map((x) => [x.key, x.start, x.duration, x.count, x.messages.join('\n')]),
+        r.rows!.map(([u, t, d, n, m, h]) => [u, Date.parse(t as string) * 1000, d, n, m, h]),
+        want.map((x) => [x.key, x.start, x.duration, x.count, x.messages.join('\n'), x.hosts]),
         opts,
       );
     }

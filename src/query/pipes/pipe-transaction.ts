@@ -25,7 +25,9 @@ import { PipeOptions } from './pipe-options.js';
  * With startswith (endswith), only transactions that begin (end) with a matching event are kept,
  * as Splunk drops the others. One row per transaction: the fields, `_time` (its first event),
  * `duration` (seconds from first to last), `eventcount` and `message` (the messages of its first
- * MESSAGE_EVENTS events, oldest first, one per line), newest first. Events lacking a field are
+ * MESSAGE_EVENTS events, oldest first, one per line), newest first; and, as in Splunk, the events'
+ * other fields (host, source, sourcetype, index and those later pipes read) as a multivalue of
+ * their distinct values, sorted (a list of one when they agree). Events lacking a field are
  * left out. `connected=` is taken with one field (where it changes nothing, in Splunk too).
  */
 export interface TransactionPipe {
@@ -40,6 +42,10 @@ export interface TransactionPipe {
 }
 
 const OPTIONS = ['maxspan', 'maxpause', 'startswith', 'endswith', 'connected'] as const;
+/** Core fields a transaction keeps from its events, with the user fields later pipes read. */
+const CARRIED_CORE = ['host', 'source', 'sourcetype', 'index'];
+/** The columns a transaction makes itself. */
+const transactionOwn = (n: TransactionPipe): string[] => [...n.fields, '_time', 'duration', 'eventcount', 'message'];
 const MESSAGE_EVENTS = 100;
 
 function parseTransaction(p: Parser): TransactionPipe {
@@ -129,11 +135,16 @@ function compileTransaction(n: TransactionPipe, b: StageBuilder): void {
   // the stages between keep only what they need, under names of their own: a user field may be called __t
   const keys = n.fields.map((_, i) => `__k${i}`);
   const cols = n.fields.map((f) => b.col(f));
+  // the events' other fields that later pipes read (and the core ones), as Splunk's transaction keeps them
+  const own = new Set(transactionOwn(n));
+  const carried = [...new Set([...CARRIED_CORE, ...b.readLater])].filter((f) => b.schema.has(f) && !own.has(f));
+  const carry = carried.map((_, i) => `__c${i}`);
   const where = ['_time IS NOT NULL', ...cols.map((c) => `${c.sql} IS NOT NULL`)];
   const select = [
     ...cols.map((c, i) => `${c.sql} AS ${keys[i]}`),
     'epoch_us(_time) AS __t',
     `${toStr(b.col('message'))} AS message`,
+    ...carried.map((f, i) => `${toStr(b.col(f))} AS ${carry[i]}`),
   ];
   b.push(`SELECT ${select.join(', ')} FROM ${b.cur} WHERE ${where.join(' AND ')}`);
   // the match runs on the message as text (an earlier eval may have made it a number)
@@ -154,6 +165,11 @@ function compileTransaction(n: TransactionPipe, b: StageBuilder): void {
     '(max(__t) - min(__t)) / 1e6 AS duration',
     'count(*) AS eventcount',
     `array_to_string(min_by(message, (__t, message), ${MESSAGE_EVENTS}), chr(10)) AS message`,
+    // one value stays one value; several become a multivalue of the distinct ones, sorted
+    ...carry.map(
+      (c, i) =>
+        `CASE WHEN count(DISTINCT ${c}) > 1 THEN list_sort(list_distinct(list(${c}))) WHEN count(${c}) > 0 THEN [any_value(${c})] END AS ${ident(carried[i])}`,
+    ),
   ];
   const schema: Schema = new Map<string, ColType>(n.fields.map((f, i) => [f, cols[i].type]));
   for (const [f, t] of [
@@ -163,6 +179,7 @@ function compileTransaction(n: TransactionPipe, b: StageBuilder): void {
     ['message', 'str'],
   ] as const)
     schema.set(f, t);
+  for (const f of carried) schema.set(f, 'list');
   b.push(
     `SELECT ${out.join(', ')} FROM ${b.cur} GROUP BY ${group.join(', ')}${having.length ? ` HAVING ${having.join(' AND ')}` : ''}`,
     schema,
@@ -182,5 +199,6 @@ export const transactionPipe: PipeDef<TransactionPipe> = {
   print: printTransaction,
   reads: (n) => [...n.fields, '_time', 'message'],
   writes: () => 'all',
+  carries: transactionOwn,
   compile: compileTransaction,
 };

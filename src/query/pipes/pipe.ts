@@ -30,4 +30,10 @@ export interface PipeDef<N extends { kind: string }> {
    * which parse() makes the query's search part (the query has none of its own).
    */
   searchPart?(n: N): SearchNode | undefined;
+  /**
+   * For a node whose output replaces the events but carries their other fields along (transaction:
+   * each field's values over the transaction's events): the fields it makes itself. Later pipes
+   * read any other field from the events (compile.ts readFields).
+   */
+  carries?(n: N): string[];
 }

@@ -14,7 +14,7 @@ const fail = (message: string) =>
   new SvcError('invalid_query', `outputlookup: ${message}`, { details: { pipe: 'outputlookup' } });
 
 /**
- * The search's `outputlookup`, checked before it runs: the last pipe, not inside a subsearch, by a
+ * The search's `outputlookup`, checked before it runs: one write per search, not inside a subsearch, by a
  * principal with the right of the lookup admin API (writing a table is what an upload does), and
  * confirmed by the caller (`writes`): the web UI runs the query of a page's URL as it opens, so
  * without this a link sent to an admin would overwrite a table (Splunk's "risky commands").
@@ -30,7 +30,8 @@ export function outputlookupOf(
     throw fail('cannot be used inside a subsearch');
   const i = q.pipes.findIndex((p) => p.kind === 'outputlookup');
   if (i < 0) return undefined;
-  if (i !== q.pipes.length - 1) throw fail('must be the last pipe of the search');
+  if (q.pipes.slice(i + 1).some((p) => p.kind === 'outputlookup' || p.kind === 'collect'))
+    throw fail('a search writes one table or index: only one outputlookup or collect');
   if (!isAdmin(principal))
     throw new SvcError(
       'insufficient_scope',

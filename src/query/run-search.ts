@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import type { CountColumn, EventStore } from '../storage/types.js';
-import { compile } from './compile.js';
+import { analyze, compile } from './compile.js';
 import { countOnlyStats, countOnlyTimechart, countOnlyTstatsByTime } from './count-fast-path.js';
 import { aggName } from './pipes/aggregations.js';
 import { spanOf, type TimechartPipe } from './pipes/pipe-timechart.js';
@@ -45,11 +45,24 @@ export async function searchRun(deps: PlanDeps, principal: Principal, req: Searc
   } else if (p.a.plainEvents) {
     result = await plainEvents(deps.store, p, Math.min(limit, p.a.headN ?? Infinity));
   } else {
-    // outputlookup reads one row past its cap, to refuse rather than cut
-    const rows = output ? OUTPUTLOOKUP_MAX_ROWS + 1 : collect ? COLLECT_MAX_ROWS + 1 : TABLE_ROWS;
+    // outputlookup as the last pipe reads one row past its cap, to refuse rather than cut
+    const last = output !== undefined && output === p.q.pipes[p.q.pipes.length - 1];
+    const rows = last ? OUTPUTLOOKUP_MAX_ROWS + 1 : collect ? COLLECT_MAX_ROWS + 1 : TABLE_ROWS;
     result = await pipeline(deps.store, p, limit, rows);
   }
-  if (output) {
+  if (output && p.possible && output !== p.q.pipes[p.q.pipes.length - 1]) {
+    // in the middle (`| outputlookup t | stats count`): it writes the rows that reach it and passes
+    // them on, as Splunk's does; the search up to it runs once more for the rows it writes
+    const head = { search: p.q.search, pipes: p.q.pipes.slice(0, p.q.pipes.indexOf(output) + 1) };
+    const written = await pipeline(
+      deps.store,
+      { ...p, q: head, a: analyze(head, p.nowMs) },
+      limit,
+      OUTPUTLOOKUP_MAX_ROWS + 1,
+    );
+    await writeOutputlookup(deps, principal, output, written);
+    if (written.meta.warnings) (result.meta.warnings ??= []).push(...written.meta.warnings);
+  } else if (output) {
     await writeOutputlookup(deps, principal, output, result);
     if (result.rows && result.rows.length > TABLE_ROWS) result.rows = result.rows.slice(0, TABLE_ROWS);
   }
@@ -61,7 +74,7 @@ export async function searchRun(deps: PlanDeps, principal: Principal, req: Searc
   if (result.meta.matched === 0) result.meta.hint = await noMatchHint(deps, p, req);
   // files the store left out (damaged, unreadable): the answer says it is incomplete
   const warnings = [...p.warnings, ...(p.possible ? (deps.store.readWarnings?.(p.targets.envs) ?? []) : [])];
-  if (warnings.length > 0) result.meta.warnings = warnings;
+  if (warnings.length > 0) result.meta.warnings = [...warnings, ...(result.meta.warnings ?? [])];
   result.meta.tookMs = elapsedMs(t0);
   return result;
 }

@@ -430,13 +430,27 @@ describe('Splunk commands over the real store', () => {
       assert.deepEqual(back.rows, [...users.map((u) => [u, null]), ...errs.map(([u, n]) => [u, String(n)])]);
     });
 
-    it('needs the admin right, the last place, a table and some rows', async () => {
+    it('writes the rows that reach it in the middle of a search and passes them on', async () => {
+      const r = await search('* | stats count by host | outputlookup mid_hosts | stats count as hosts');
+      assert.deepEqual(r.rows, [[HOSTS.length]]);
+      const back = await search('| inputlookup mid_hosts');
+      const perHost = countBy(EVENTS, (e) => e.host);
+      assert.deepEqual(
+        back.rows,
+        [...perHost].sort(([a], [b]) => (a < b ? -1 : 1)).map(([h, n]) => [h, String(n)]),
+      );
+      await refused(
+        '* | stats count by host | outputlookup a | outputlookup b',
+        /outputlookup: a search writes one table or index: only one outputlookup or collect/,
+      );
+    });
+
+    it('needs the admin right, a table and some rows', async () => {
       await assert.rejects(
         svc.search(user, { q: '* | stats count by host | outputlookup x', limit: 10 }),
         (e) => isSvcError(e) && e.code === 'insufficient_scope',
       );
       assert.ok(!lookups.service.list().some((t) => t.name === 'x'));
-      await refused('* | stats count by host | outputlookup x | head 1', /outputlookup: must be the last pipe/);
       await refused(
         '* | append [search * | stats count | outputlookup x]',
         /outputlookup: cannot be used inside a subsearch/,

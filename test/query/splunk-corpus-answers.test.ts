@@ -144,6 +144,8 @@ interface Case {
   differs?: string;
   /** Compare list cells as multisets: list() keeps the order rows come in, open for events of one time. */
   unorderedLists?: boolean;
+  /** A search run first (with writes=allow) to make what the case reads: a lookup table. */
+  setup?: string;
 }
 
 // ---- the cases ----------------------------------------------------------------------------------
@@ -1393,6 +1395,77 @@ const CASES: Case[] = [
       );
     },
   },
+
+  // ---- JSON array paths (a{}.b) and subsearches ----
+  {
+    id: 'escu/detections/cloud/github_commit_in_develop',
+    original:
+      '`github` branches{}.name = main OR branches{}.name = develop |  stats count min(_time) as firstTime max(_time) as lastTime  by commit.author.html_url commit.commit.author.email commit.author.login commit.commit.message repository.pushed_at commit.commit.committer.date | eval phase="code" | `security_content_ctime(firstTime)` | `security_content_ctime(lastTime)` | `github_commit_in_develop_filter`',
+    adapted:
+      'index=zeek path{} = 10.47.1.208 OR path{} = 10.128.0.241 | stats count min(_time) as firstTime max(_time) as lastTime by helo id.orig_h | eval phase="code" | convert timeformat="%Y-%m-%dT%H:%M:%S" ctime(firstTime) | convert timeformat="%Y-%m-%dT%H:%M:%S" ctime(lastTime) | search *',
+    expect: () => {
+      const hops = (z: Zeek) => (Array.isArray(z.o.path) ? z.o.path.map(String) : []);
+      const hit = Z.filter((z) => hops(z).includes('10.47.1.208') || hops(z).includes('10.128.0.241'));
+      return setOf(
+        [...group(hit, (z) => [zs(z, 'helo'), zs(z, 'id.orig_h')])].map(([k, xs]) => [
+          ...keyOf(k),
+          xs.length,
+          ymdT(minMs(xs)),
+          ymdT(maxMs(xs)),
+          'code',
+        ]),
+      );
+    },
+  },
+  {
+    id: 'escu/detections/cloud/azure_ad_new_federated_domain_added',
+    original:
+      '`azure_monitor_aad`  operationName="Set domain authentication" "properties.result"=success | rename properties.* as * | rename targetResources{}.displayName as domain | stats count min(_time) as firstTime max(_time) as lastTime by user, domain, result, operationName, src_ip | `security_content_ctime(firstTime)` | `security_content_ctime(lastTime)` | `azure_ad_new_federated_domain_added_filter`',
+    adapted:
+      'index=zeek _path=smtp "id.resp_p"=25 | rename id.* as * | rename path{} as domain | stats count min(_time) as firstTime max(_time) as lastTime by helo, domain, resp_p, orig_h | convert timeformat="%Y-%m-%dT%H:%M:%S" ctime(firstTime) | convert timeformat="%Y-%m-%dT%H:%M:%S" ctime(lastTime) | search *',
+    expect: () => {
+      const smtp = Z.filter((z) => z.o._path === 'smtp' && zs(z, 'id.resp_p') === '25');
+      // one group per distinct hop of an event's path (stats by a multivalue)
+      const rows = smtp.flatMap((z) =>
+        [...new Set(Array.isArray(z.o.path) ? z.o.path.map(String) : [])].map((hop) => ({ z, hop })),
+      );
+      return setOf(
+        [...group(rows, (r) => [zs(r.z, 'helo'), r.hop, zs(r.z, 'id.resp_p'), zs(r.z, 'id.orig_h')])].map(([k, xs]) => [
+          ...keyOf(k),
+          xs.length,
+          ymdT(minMs(xs.map((x) => x.z))),
+          ymdT(maxMs(xs.map((x) => x.z))),
+        ]),
+      );
+    },
+  },
+  {
+    id: 'escu/baselines/create_a_list_of_approved_aws_service_accounts',
+    original:
+      '`cloudtrail` errorCode=success | rename userName as identity | search NOT [inputlookup identity_lookup_expanded | fields identity] | stats count by identity | table identity | outputlookup aws_service_accounts | stats count',
+    // the identities the lookup holds: the 20 clients with the most 404s (ties by address)
+    setup:
+      'index=web status=404 | stats count by clientip | sort 0 - count, clientip | head 20 | rename clientip as identity | fields identity | outputlookup identity_lookup_expanded',
+    adapted:
+      'index=web method=GET | rename clientip as identity | search NOT [inputlookup identity_lookup_expanded | fields identity] | stats count by identity | table identity | outputlookup aws_service_accounts | stats count',
+    params: { writes: 'allow' },
+    expect: () => {
+      const top = [
+        ...group(
+          A.filter((a) => a.status === '404'),
+          (a) => [a.clientip],
+        ),
+      ]
+        .map(([k, xs]) => [keyOf(k)[0] as string, xs.length] as const)
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .slice(0, 20)
+        .map(([ip]) => ip);
+      const known = new Set(top);
+      return exact([
+        [distinct(A.filter((a) => a.method === 'GET' && !known.has(a.clientip)).map((a) => a.clientip)).length],
+      ]);
+    },
+  },
 ];
 
 /**
@@ -1483,6 +1556,7 @@ describe(
     for (const c of CASES) {
       it(`${c.id}: ${c.adapted}`, c.differs ? { todo: c.differs } : {}, async () => {
         const want = c.expect() as Expected & { ranked?: Ranked; n?: number };
+        if (c.setup) await search(c.setup, { writes: 'allow' });
         const r = await search(c.adapted, c.params);
         assert.ok(r.columns && r.rows, `${c.adapted}: a table`);
         const sortLists = (row: unknown[]) =>

@@ -7,7 +7,7 @@ import type { PipeDef } from './pipe.js';
  * `outputlookup [append=<bool>] [create_empty=<bool>] [override_if_empty=<bool>] [createinapp=<bool>]
  * <table>` (Splunk's outputlookup): writes the search's table as the lookup table (a new version
  * of it, as an upload; with `append=true` after its current rows) and answers the rows unchanged.
- * The last pipe of a search (run-outputlookup.ts runs the write); needs the right of the lookup
+ * One per search, anywhere (run-outputlookup.ts runs the write; in the middle it passes the rows on); needs the right of the lookup
  * admin API. A search with no rows writes nothing (svc keeps no empty tables); `create_empty` and
  * `override_if_empty` are read for that reason and change nothing else; `createinapp` is accepted
  * (svc has no apps). `key_field=<field>` updates the table by that column instead of replacing it

@@ -17,13 +17,13 @@ import {
 
 /**
  * The share of the corpus's searches (macros expanded) that svc parses, as last measured
- * (458 of 894; 415 after the first work on issue 28; 154 when the corpus was collected), and the
- * share of those that need nothing only Splunk has (the fair rate: 458 of 528). Ratchets: work on
+ * (484 of 894; 415 after the first work on issue 28; 154 when the corpus was collected), and the
+ * share of those that need nothing only Splunk has (the fair rate: 484 of 528). Ratchets: work on
  * Splunk searches (issue 28) raises them to what it then measures (`npx tsx bench/splunk-corpus.ts`);
  * they are never lowered to let a change pass.
  */
-const PARSE_RATE_FLOOR = 0.512;
-const FAIR_RATE_FLOOR = 0.867;
+const PARSE_RATE_FLOOR = 0.541;
+const FAIR_RATE_FLOOR = 0.917;
 
 const corpus = loadCorpus();
 if (!corpus) console.log(`# skipping the Splunk corpus tests: no corpus at ${CORPUS_DIR}`);

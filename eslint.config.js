@@ -11,7 +11,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['web/vite.config.ts'] },
+        projectService: { allowDefaultProject: ['web/vite.config.ts', 'web/build/*.ts'] },
         tsconfigRootDir: import.meta.dirname,
       },
       globals: { ...globals.node },

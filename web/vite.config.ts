@@ -1,6 +1,9 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
+import { precompress } from './build/precompress.ts';
+
+const outDir = fileURLToPath(new URL('../dist/web', import.meta.url));
 
 /**
  * The web UI is built into dist/web and served by svc under /ui/ (src/http/ui.ts).
@@ -9,9 +12,9 @@ import { fileURLToPath } from 'node:url';
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/ui/',
-  plugins: [react()],
+  plugins: [react(), precompress(() => outDir)],
   build: {
-    outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
+    outDir,
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: false,

@@ -74,7 +74,8 @@ export async function uiRoutes(app: FastifyInstance, opts: { dir: string }): Pro
     if (cached?.mtimeMs !== mtimeMs) cached = { mtimeMs, html: readFileSync(indexPath, 'utf8') };
     return cached.html;
   };
-  await app.register(fastifyStatic, { root: dir, serve: false });
+  // the build writes .br and .gz beside each asset (web/build/precompress.ts): sent to a browser that accepts them
+  await app.register(fastifyStatic, { root: dir, serve: false, preCompressed: true });
   const config = { access: 'public' as const };
 
   const tags = ['ui'];

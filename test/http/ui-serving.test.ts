@@ -1,8 +1,19 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { adminToken } from '../helpers/auth.js';
 
@@ -93,6 +104,72 @@ describe('serving the web UI', () => {
       const res = await srv.app.inject({ method: 'GET', url });
       assert.ok(!res.body.includes('"dependencies"'), url);
     }
+  });
+});
+
+/** The UI as `npm run build:web` wrote it (the README's test command builds it first). */
+const BUILT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'web');
+const built = existsSync(join(BUILT, 'index.html'));
+if (!built) console.log(`# skipping the built UI's compression checks: no build at ${BUILT} (npm run build:web)`);
+
+describe('the built UI, compressed', { skip: built ? false : 'the UI is not built' }, () => {
+  let srv: TestServer;
+  before(async () => {
+    srv = await startTestServer({ SVC_UI_DIR: BUILT });
+  });
+  after(() => srv.close());
+  const assets = () =>
+    readdirSync(join(BUILT, 'assets')).filter(
+      (n) => /\.(js|css)$/.test(n) && statSync(join(BUILT, 'assets', n)).size >= 1024,
+    );
+
+  it('has a Brotli and a gzip copy of each script and style sheet, each the same bytes', () => {
+    assert.ok(assets().length >= 2);
+    for (const name of assets()) {
+      const raw = readFileSync(join(BUILT, 'assets', name));
+      assert.deepEqual(brotliDecompressSync(readFileSync(join(BUILT, 'assets', `${name}.br`))), raw, name);
+      assert.deepEqual(gunzipSync(readFileSync(join(BUILT, 'assets', `${name}.gz`))), raw, name);
+    }
+  });
+
+  it('sends the encoding the browser accepts, Brotli first, and the plain file to others', async () => {
+    const name = assets().find((n) => n.endsWith('.js'))!;
+    const raw = readFileSync(join(BUILT, 'assets', name));
+    const get = (encoding?: string) =>
+      srv.app.inject({
+        method: 'GET',
+        url: `/ui/assets/${name}`,
+        headers: encoding ? { 'accept-encoding': encoding } : {},
+      });
+    const br = await get('gzip, deflate, br, zstd');
+    assert.equal(br.statusCode, 200);
+    assert.equal(br.headers['content-encoding'], 'br');
+    assert.match(String(br.headers['content-type']), /javascript/);
+    assert.match(String(br.headers.vary), /accept-encoding/i);
+    assert.deepEqual(brotliDecompressSync(br.rawPayload), raw);
+    const gz = await get('gzip');
+    assert.equal(gz.headers['content-encoding'], 'gzip');
+    assert.deepEqual(gunzipSync(gz.rawPayload), raw);
+    const plain = await get();
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.deepEqual(plain.rawPayload, raw);
+  });
+
+  it('sends at most 300 KB of compressed script and style sheet on the first load of the search page', async () => {
+    const page = await srv.app.inject({ method: 'GET', url: '/ui/search' });
+    const names = [...page.body.matchAll(/\/ui\/assets\/([\w.-]+\.(?:js|css))/g)].map((m) => m[1]);
+    assert.ok(names.some((n) => n.endsWith('.js')));
+    let bytes = 0;
+    for (const name of names) {
+      const res = await srv.app.inject({
+        method: 'GET',
+        url: `/ui/assets/${name}`,
+        headers: { 'accept-encoding': 'br' },
+      });
+      assert.equal(res.statusCode, 200, name);
+      bytes += res.rawPayload.length;
+    }
+    assert.ok(bytes <= 300 * 1024, `${bytes} bytes`);
   });
 });
 

@@ -10,6 +10,7 @@ import {
 import { TextLineTimes } from '../../events/text-time.js';
 import type { TimeContext } from '../../events/timestamp.js';
 import { firstContent, forEachLine, lineEnd } from '../common/lines.js';
+import { syslogHeaderHost } from '../../events/syslog-header.js';
 
 /**
  * Native ingest bodies → LogEvents, in one pass over the (decompressed) bytes.
@@ -86,10 +87,12 @@ export function decodeText(
     const message = buf.toString('utf8', start, end);
     const timeUs = times.timeOf(message);
     const fields = times.original === undefined ? NO_FIELDS : { [TIME_ORIGINAL_FIELD]: times.original };
+    // a syslog file's line names its host when the request names none (events/syslog-header.ts)
+    const host = d.host === '' ? (syslogHeaderHost(message) ?? '') : d.host;
     keep(
       r,
       lineNo,
-      { timeUs, env: d.env, index: d.index, host: d.host, source: d.source, sourcetype: d.sourcetype, message, fields },
+      { timeUs, env: d.env, index: d.index, host, source: d.source, sourcetype: d.sourcetype, message, fields },
       limits,
     );
   });

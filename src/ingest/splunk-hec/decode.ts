@@ -1,6 +1,7 @@
 import { addUnique, type FieldValue, type LogEvent } from '../../events/event.js';
 import { epochToUs, type TimeContext } from '../../events/timestamp.js';
 import { TextLineTimes } from '../../events/text-time.js';
+import { syslogHeaderHost } from '../../events/syslog-header.js';
 import { addField, eventFromObject } from '../../events/flatten.js';
 import {
   DEFAULT_EVENT_LIMITS,
@@ -174,7 +175,8 @@ export function decodeRawBody(
       timeUs,
       env: '',
       index: '',
-      host: meta.host ?? '',
+      // a syslog file's line names its host when the request names none (events/syslog-header.ts)
+      host: meta.host ?? syslogHeaderHost(line) ?? '',
       source: meta.source ?? '',
       sourcetype: meta.sourcetype ?? 'httpevent',
       message: line,

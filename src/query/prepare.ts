@@ -56,7 +56,8 @@ export { userFields } from './compile.js';
 
 /**
  * Parses the query, runs its subsearches (query/subsearch.ts), resolves env/index by RBAC (throws
- * access_denied) and intersects the time ranges.
+ * access_denied) and sets the time range: the query's earliest=/latest= when it has one, else the
+ * request's from/to.
  */
 export async function prepare(deps: PlanDeps, principal: Principal, req: SearchRequest): Promise<Prepared> {
   const nowMs = deps.clock.now();
@@ -84,12 +85,15 @@ export async function prepare(deps: PlanDeps, principal: Principal, req: SearchR
   if (reqFrom !== undefined && reqTo !== undefined && reqFrom > reqTo) {
     throw new SvcError('invalid_time', `from "${req.from}" is after to "${req.to}": want from before to`);
   }
-  const from = [reqFrom, a.fromMs].filter((x): x is number => x !== undefined);
-  const to = [reqTo, a.toMs].filter((x): x is number => x !== undefined);
+  // Splunk's rule: a time modifier in the query (earliest=, latest=) sets the range instead of the
+  // time picker's (the request's from/to), so `earliest=-10y` is not cut to the picker's 24 hours
+  const fromQuery = a.fromMs !== undefined || a.toMs !== undefined;
+  const from = (fromQuery ? [a.fromMs] : [reqFrom]).filter((x): x is number => x !== undefined);
+  const to = (fromQuery ? [a.toMs] : [reqTo]).filter((x): x is number => x !== undefined);
   const fromMs = from.length ? Math.max(...from) : undefined;
   // a range that starts relative to now (from=-8d, earliest=-1h) and names no end ends now, as
   // Splunk's does: events stamped in the future are not "the last 8 days"
-  const relativeStart = (req.from !== undefined && isRelativeTime(req.from)) || a.fromRelative === true;
+  const relativeStart = fromQuery ? a.fromRelative === true : req.from !== undefined && isRelativeTime(req.from);
   if (to.length === 0 && relativeStart) to.push(nowMs + 1);
   const toMs = to.length ? Math.min(...to) : undefined;
   narrowIndexes(deps.store, q, targets);

@@ -87,6 +87,43 @@ describe('the search page in Chromium', { skip }, () => {
     assert.equal(await shownCount(page), lines);
   });
 
+  it("runs what the editor shows when a preset is picked, and lets the query's earliest= win over the picker", async (t) => {
+    if (!ui.real) return t.skip('SVC_REAL_DATA has no OpenSSH log');
+    const lines = linesOf(OPENSSH_LOG);
+    const sshd = lines.filter((l) => countTerm([l], 'sshd') === 1);
+    const failed = sshd.filter((l) => countTerm([l], 'failed') + countTerm([l], 'failure') > 0).length;
+    await open({ q: 'sshd', index: 'openssh', from: '-24h' });
+    // typed, not run: picking "All time" runs it, never the previous query under the new range
+    await page.click('.cm-content');
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('sshd (failed OR failure)');
+    await page.keyboard.press('Escape');
+    await page.click('[data-testid=time-range]');
+    await page.click('.time-presets button:has-text("All time")');
+    await page.waitForURL((u) => u.searchParams.get('q') === 'sshd (failed OR failure)');
+    assert.equal(await shownCount(page), failed);
+    assert.equal(await page.locator('.cm-content').textContent(), 'sshd (failed OR failure)');
+    // earliest= in the query sets the range; the picker says so, and its 24 hours cut nothing
+    const all = await open({ q: 'earliest=-10y sshd', index: 'openssh', from: '-24h' });
+    assert.equal(all, sshd.length);
+    assert.match(
+      (await page.locator('[data-testid=time-range]').textContent()) ?? '',
+      /earliest=-10y \(in the query\)/,
+    );
+    await page.click('[data-testid=time-range]');
+    await page.locator('[data-testid=time-from-query]').waitFor();
+    await page.screenshot({ path: join(SHOTS, 'time-from-query.png') });
+    await page.keyboard.press('Escape');
+    // a relative start typed in the picker: -5y
+    await open({ q: 'sshd', index: 'openssh', from: '-24h' });
+    await page.click('[data-testid=time-range]');
+    await page.fill('input[aria-label="Relative start"]', '-5y');
+    await page.click('.time-typed button');
+    await page.waitForURL((u) => u.searchParams.get('from') === '-5y');
+    assert.equal(await shownCount(page), sshd.length);
+    assert.equal(await page.locator('[data-testid=time-range]').textContent(), 'Last 5y');
+  });
+
   it('shows what the answer could not honour (meta.warnings) above the results', async () => {
     await page.goto(`${base()}/ui/search?${new URLSearchParams({ q: 'eventtype=failed_login', from: '' })}`);
     const text = await waitFor('the warnings', () => page.locator('[data-testid=search-warnings]').textContent());

@@ -4,7 +4,7 @@ import type { CompletionData } from '../lang/complete';
 import { Button } from '../ui/Button';
 import { count } from '../ui/format';
 import { QueryEditor, type QueryEditorHandle, type QueryError } from './QueryEditor';
-import { TimePicker } from './TimePicker';
+import { queryTimeModifiers, TimePicker } from './TimePicker';
 import type { SearchParams } from './params';
 
 interface Props {
@@ -68,7 +68,12 @@ export const SearchBar = forwardRef<QueryEditorHandle, Props>(function SearchBar
         error={p.error}
         completion={p.completion}
       />
-      <TimePicker from={p.params.from} to={p.params.to} onChange={(from, to) => p.onChange({ from, to })} />
+      <TimePicker
+        from={p.params.from}
+        to={p.params.to}
+        onChange={(from, to) => p.onChange({ from, to })}
+        fromQuery={queryTimeModifiers(p.draft)}
+      />
       {p.searching ? (
         <Button variant="danger" icon="stop" onClick={p.onCancel} data-testid="cancel">
           Cancel

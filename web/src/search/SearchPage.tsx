@@ -49,6 +49,16 @@ export function SearchPage() {
     (patch: Partial<SearchParams>) => navigate(`/search?${writeParams({ ...params, ...patch })}`),
     [navigate, params],
   );
+  // a range, an environment or an index picked (or a zoom) runs what the editor shows, never the
+  // query of the last run under a new range: the editor and the results stay one search
+  const { draft } = ui;
+  const goEdited = useCallback(
+    (patch: Partial<SearchParams>) => {
+      if (draft !== params.q) remember(draft);
+      go({ q: draft, ...patch });
+    },
+    [go, draft, params.q],
+  );
   const { rerun, confirmRun } = ui;
   // a filter or the Ask panel changes the query: it runs as a link would, without leave to write
   const runQuery = useCallback(
@@ -89,7 +99,7 @@ export function SearchPage() {
         draft={ui.draft}
         onDraft={ui.setDraft}
         onRun={runTyped}
-        onChange={go}
+        onChange={goEdited}
         envs={envs}
         error={queryError}
         completion={completion}
@@ -113,7 +123,7 @@ export function SearchPage() {
           events={events}
           table={table}
           findInput={findInput}
-          onChange={go}
+          onChange={goEdited}
           onFilter={filter}
         />
       </div>

@@ -11,15 +11,29 @@ export const PRESETS: { from: string; label: string }[] = [
   { from: '-24h', label: 'Last 24 hours' },
   { from: '-7d', label: 'Last 7 days' },
   { from: '-30d', label: 'Last 30 days' },
+  { from: '-90d', label: 'Last 90 days' },
+  { from: '-1y', label: 'Last year' },
   { from: '', label: 'All time' },
 ];
+
+/** A relative start as the query language writes it (`-5y`, `-36h`, `-2d@d`), typed in the picker. */
+export const RELATIVE_FROM = /^-\d+(s|m|min|h|d|w|mon|y)(@[a-z]+)?$/;
+
+/**
+ * The query's own time modifiers (`earliest=-10y`, `latest=now`) in its search part, which set the
+ * range instead of the picker's (the server's rule, as Splunk's): empty when it has none.
+ */
+export function queryTimeModifiers(q: string): string[] {
+  const head = q.split('|')[0];
+  return [...head.matchAll(/(?:^|\s)((?:earliest|latest)=("[^"]*"|\S+))/gi)].map((m) => m[1]);
+}
 
 /** A readable name for a range: the preset's, else both ends in local time. */
 export function rangeLabel(from: string, to: string): string {
   if (!to) {
     const p = PRESETS.find((x) => x.from === from);
     if (p) return p.label;
-    if (/^-\d+[smhdw]$/.test(from)) return `Last ${from.slice(1)}`;
+    if (/^-\d+(s|m|min|h|d|w|mon|y)$/.test(from)) return `Last ${from.slice(1)}`;
   }
   const end = (v: string, open: string) =>
     !v ? open : v.startsWith('-') || v === 'now' ? v : localTime(v).slice(0, 19);
@@ -46,80 +60,115 @@ interface Props {
   from: string;
   to: string;
   onChange: (from: string, to: string) => void;
+  /** The query's own earliest=/latest=, which set the range instead of the picker's. */
+  fromQuery?: string[];
 }
 
-export function TimePicker({ from, to, onChange }: Props) {
+export function TimePicker({ from, to, onChange, fromQuery = [] }: Props) {
   const [absFrom, setAbsFrom] = useState(toInput(from));
   const [absTo, setAbsTo] = useState(toInput(to));
+  const [typed, setTyped] = useState(RELATIVE_FROM.test(from) && !PRESETS.some((p) => p.from === from) ? from : '');
+  const overridden = fromQuery.length > 0;
+  const label = overridden ? `${fromQuery.join(' ')} (in the query)` : rangeLabel(from, to);
   return (
     <Popover
       align="right"
       trigger={(toggle, open) => (
         <button
-          className={open ? 'time-button open' : 'time-button'}
+          className={`time-button${open ? ' open' : ''}${overridden ? ' from-query' : ''}`}
           onClick={toggle}
-          aria-label="Time range"
+          aria-label={`Time range: ${label}`}
+          title={
+            overridden ? 'The query sets the time range: its earliest= and latest= win over this picker' : undefined
+          }
           data-testid="time-range"
         >
           <Icon name="clock" />
-          <span>{rangeLabel(from, to)}</span>
+          <span>{label}</span>
           <Icon name="chevronDown" size={14} />
         </button>
       )}
     >
       {(close) => (
-        <div className="time-panel">
-          <div className="time-presets">
-            <div className="menu-label">Relative</div>
-            {PRESETS.map((p) => (
-              <button
-                key={p.label}
-                className={p.from === from && !to ? 'menu-item on' : 'menu-item'}
-                onClick={() => {
-                  onChange(p.from, '');
+        <div>
+          {overridden && (
+            <p className="time-note small" data-testid="time-from-query">
+              The query sets the time range ({fromQuery.join(' ')}); remove it from the query to use this picker.
+            </p>
+          )}
+          <div className="time-panel">
+            <div className="time-presets">
+              <div className="menu-label">Relative</div>
+              {PRESETS.map((p) => (
+                <button
+                  key={p.label}
+                  className={p.from === from && !to ? 'menu-item on' : 'menu-item'}
+                  onClick={() => {
+                    onChange(p.from, '');
+                    close();
+                  }}
+                >
+                  {p.label}
+                </button>
+              ))}
+              <form
+                className="time-typed"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  if (!RELATIVE_FROM.test(typed.trim())) return;
+                  onChange(typed.trim(), '');
                   close();
                 }}
               >
-                {p.label}
-              </button>
-            ))}
+                <input
+                  value={typed}
+                  onChange={(e) => setTyped(e.target.value)}
+                  placeholder="-5y, -36h"
+                  aria-label="Relative start"
+                  aria-invalid={typed.trim() !== '' && !RELATIVE_FROM.test(typed.trim())}
+                />
+                <Button type="submit" size="sm" disabled={!RELATIVE_FROM.test(typed.trim())}>
+                  Go
+                </Button>
+              </form>
+            </div>
+            <form
+              className="time-absolute"
+              onSubmit={(e) => {
+                e.preventDefault();
+                onChange(fromInput(absFrom), fromInput(absTo));
+                close();
+              }}
+            >
+              <div className="menu-label">Absolute</div>
+              <label className="field">
+                <span>From</span>
+                <input
+                  type="datetime-local"
+                  step="1"
+                  value={absFrom}
+                  onChange={(e) => setAbsFrom(e.target.value)}
+                  aria-label="From"
+                />
+              </label>
+              <label className="field">
+                <span>To (empty: now)</span>
+                <input
+                  type="datetime-local"
+                  step="1"
+                  value={absTo}
+                  onChange={(e) => setAbsTo(e.target.value)}
+                  aria-label="To"
+                />
+              </label>
+              <Button type="submit" variant="primary" size="sm">
+                Apply
+              </Button>
+              <p className="muted small">
+                Times are in {timeZoneName()} (UTC{utcOffset()}).
+              </p>
+            </form>
           </div>
-          <form
-            className="time-absolute"
-            onSubmit={(e) => {
-              e.preventDefault();
-              onChange(fromInput(absFrom), fromInput(absTo));
-              close();
-            }}
-          >
-            <div className="menu-label">Absolute</div>
-            <label className="field">
-              <span>From</span>
-              <input
-                type="datetime-local"
-                step="1"
-                value={absFrom}
-                onChange={(e) => setAbsFrom(e.target.value)}
-                aria-label="From"
-              />
-            </label>
-            <label className="field">
-              <span>To (empty: now)</span>
-              <input
-                type="datetime-local"
-                step="1"
-                value={absTo}
-                onChange={(e) => setAbsTo(e.target.value)}
-                aria-label="To"
-              />
-            </label>
-            <Button type="submit" variant="primary" size="sm">
-              Apply
-            </Button>
-            <p className="muted small">
-              Times are in {timeZoneName()} (UTC{utcOffset()}).
-            </p>
-          </form>
         </div>
       )}
     </Popover>

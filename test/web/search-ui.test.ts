@@ -341,10 +341,51 @@ describe('the search page in Chromium', { skip }, () => {
     await page.screenshot({ path: join(SHOTS, 'extracted-fields.png') });
   });
 
+  it('opens a timechart as a chart whose legend reads without hovering, keeps the view in a copied link, and shows table times in local time', async (t) => {
+    if (!ui.real) return t.skip('SVC_REAL_DATA has no Apache log');
+    const lines = linesOf(APACHE_LOG);
+    await page.goto(
+      `${base()}/ui/search?${new URLSearchParams({ q: '* | timechart span=1d count', env: 'default', index: 'apache', from: '' })}`,
+    );
+    await page.locator('[data-testid=result-chart] canvas').waitFor();
+    assert.equal(await page.locator('[role=tab][aria-selected=true]').textContent(), ' Chart');
+    // no cursor over the plot: each series says its total
+    const legend = await waitFor('the legend total', async () => {
+      const text = await page.locator('[data-testid=result-chart] .u-legend').textContent();
+      return text?.includes('total') ? text : null;
+    });
+    assert.match(legend, new RegExp(`count\\s*total ${lines.length.toLocaleString('en-US')}`));
+    await page.screenshot({ path: join(SHOTS, 'timechart.png') });
+    // the table view goes into the URL, so a copied link opens the same view
+    await page.click('[role=tab]:has-text("Table")');
+    await page.waitForURL((u) => u.searchParams.get('view') === 'table');
+    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base() });
+    await page.click('button:has-text("Copy link")');
+    await page.locator('button:has-text("Copied")').waitFor();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    assert.equal(copied, page.url());
+    const other = await ctx.newPage();
+    await other.goto(copied);
+    await other.locator('[data-testid=table-results] tbody tr').first().waitFor();
+    assert.equal(await other.locator('[role=tab][aria-selected=true]').textContent(), ' Table');
+    // the first bucket's time as the browser's zone writes it, not the API's UTC microseconds
+    const first = other.locator('[data-testid=table-results] tbody tr td').first();
+    const utc = await first.getAttribute('title');
+    assert.match(utc ?? '', /^\d{4}-\d\d-\d\dT00:00:00\.000000Z \(UTC\)$/);
+    const shown = await first.textContent();
+    const d = new Date(utc!.slice(0, -6));
+    const p2 = (n: number) => String(n).padStart(2, '0');
+    assert.equal(
+      shown,
+      `${d.getFullYear()}-${p2(d.getMonth() + 1)}-${p2(d.getDate())} ${p2(d.getHours())}:${p2(d.getMinutes())}:${p2(d.getSeconds())}`,
+    );
+    await other.close();
+  });
+
   it('pivots a chart and groups messages into templates, as tables', async (t) => {
     if (!ui.real) return t.skip('SVC_REAL_DATA has no Apache/OpenSSH logs');
     await page.goto(
-      `${base()}/ui/search?${new URLSearchParams({ q: '* | chart count over method by status', env: 'default', index: 'apache', from: '' })}`,
+      `${base()}/ui/search?${new URLSearchParams({ q: '* | chart count over method by status', env: 'default', index: 'apache', from: '', view: 'table' })}`,
     );
     const head = await waitFor('the chart table', async () =>
       (await page.locator('[data-testid=table-results] th').count()) > 3

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
-import { valueText } from '../ui/format';
+import { count, localTime, valueText } from '../ui/format';
 import { axisStyle, seriesColor } from '../ui/palette';
 
 interface Props {
@@ -37,12 +37,17 @@ function build(
   if (timechart) {
     const ti = columns.indexOf('_time');
     const xs = rows.map((r) => Date.parse(String(r[ti])) / 1000);
-    const series = nums.slice(0, 12).map((c, k) => ({
-      label: columns[c],
-      stroke: seriesColor(columns[c], k),
-      width: 2,
-      points: { show: rows.length < 60 },
-    }));
+    const series = nums.slice(0, 12).map((c, k) => {
+      const total = rows.reduce((n: number, r) => n + (typeof r[c] === 'number' ? r[c] : 0), 0);
+      return {
+        label: columns[c],
+        stroke: seriesColor(columns[c], k),
+        width: 2,
+        points: { show: rows.length < 60 },
+        // the legend reads without hovering: each series' total, and the value under the cursor when there is one
+        value: (_u: uPlot, v: number | null) => (v === null || v === undefined ? `total ${count(total)}` : count(v)),
+      };
+    });
     return {
       opts: {
         width,
@@ -50,7 +55,14 @@ function build(
         legend,
         scales: { x: { time: true } },
         axes: [axis, { ...axis, size: 56 }],
-        series: [{}, ...series],
+        series: [
+          {
+            label: 'Time',
+            value: (_u: uPlot, v: number | null) =>
+              v === null || v === undefined ? 'all' : localTime(new Date(v * 1000).toISOString()).slice(0, 16),
+          },
+          ...series,
+        ],
       },
       data: [xs, ...nums.slice(0, 12).map((c) => rows.map((r) => (typeof r[c] === 'number' ? r[c] : null)))],
     };

@@ -4,7 +4,7 @@ import { Button } from '../ui/Button';
 import { EventsList, type EventsListHandle } from './EventsList';
 import { searchTerms } from './highlight';
 import { Histogram } from './Histogram';
-import { isTimechart, type SearchParams } from './params';
+import { isTimechart, viewOf, type SearchParams } from './params';
 import { ResultChart } from './ResultChart';
 import { ResultsToolbar, type View } from './ResultsToolbar';
 import { EmptyHint, LiveNote, SearchProgress, SearchWarnings } from './SearchNotices';
@@ -23,11 +23,13 @@ interface Props {
   table: boolean;
   findInput: RefObject<HTMLInputElement | null>;
   onChange: (patch: Partial<SearchParams>) => void;
+  /** Shows a table answer as a table or a chart (kept in the URL; the search does not run again). */
+  onView: (view: 'table' | 'chart') => void;
   onFilter: (field: string, value: unknown, exclude: boolean) => void;
 }
 
 /** The right side of the search page: histogram, toolbar, notices, and the events or the table. */
-export function ResultsPanel({ params, results: s, ui, events, table, findInput, onChange, onFilter }: Props) {
+export function ResultsPanel({ params, results: s, ui, events, table, findInput, onChange, onView, onFilter }: Props) {
   const list = useRef<EventsListHandle>(null);
   const find = useFind(events);
   const current = find.current;
@@ -36,7 +38,8 @@ export function ResultsPanel({ params, results: s, ui, events, table, findInput,
   }, [current]);
   const hint = s.result?.meta.matched === 0 ? s.result.meta.hint : undefined;
   // events are shown as a table only; a table answer as a table or a chart
-  const view: View = ui.view === 'events' ? 'table' : ui.view;
+  // the view is the URL's (a shared link opens the chart it showed), else what the query suits
+  const view: View = viewOf(params);
   return (
     <section className="results" aria-label="Results">
       <Histogram
@@ -51,7 +54,7 @@ export function ResultsPanel({ params, results: s, ui, events, table, findInput,
         shown={events.length}
         table={table}
         view={view}
-        onView={ui.setView}
+        onView={(v) => onView(v === 'chart' ? 'chart' : 'table')}
         wrap={ui.wrap}
         onWrap={ui.toggleWrap}
         params={params}

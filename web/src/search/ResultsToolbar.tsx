@@ -2,6 +2,7 @@ import { forwardRef } from 'react';
 import { queryString } from '../api/client';
 import type { SearchMeta } from '../api/types';
 import { Button } from '../ui/Button';
+import { CopyButton } from '../ui/CopyButton';
 import { count, duration } from '../ui/format';
 import { Icon } from '../ui/icons';
 import { Popover } from '../ui/Popover';
@@ -142,6 +143,8 @@ export const ResultsToolbar = forwardRef<HTMLInputElement, Props>(function Resul
           )}
         </>
       )}
+      {/* the URL holds the whole search (query, range, env, index, view): a link to share */}
+      <CopyButton text={window.location.href} label="Copy link" />
       <Popover
         align="right"
         trigger={(toggle) => (

@@ -124,6 +124,7 @@ export function SearchPage() {
           table={table}
           findInput={findInput}
           onChange={goEdited}
+          onView={(view) => go({ view })}
           onFilter={filter}
         />
       </div>

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { count, valueText } from '../ui/format';
+import { count, localTime, valueText } from '../ui/format';
 import { Icon } from '../ui/icons';
 
 interface Props {
@@ -8,6 +8,10 @@ interface Props {
 }
 
 const SHOWN = 2000;
+
+/** A time as the API writes it (RFC 3339 UTC with microseconds): shown in the browser's zone, as the events are. */
+const isTime = (v: unknown): v is string =>
+  typeof v === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(v);
 
 function compare(a: unknown, b: unknown): number {
   if (a === b) return 0;
@@ -53,8 +57,8 @@ export function TableResults({ columns, rows }: Props) {
           {sorted.slice(0, SHOWN).map((r, j) => (
             <tr key={j}>
               {r.map((v, i) => (
-                <td key={i} className={numeric[i] ? 'num mono' : 'mono'}>
-                  {typeof v === 'number' ? count(v) : valueText(v)}
+                <td key={i} className={numeric[i] ? 'num mono' : 'mono'} title={isTime(v) ? `${v} (UTC)` : undefined}>
+                  {typeof v === 'number' ? count(v) : isTime(v) ? localTime(v) : valueText(v)}
                 </td>
               ))}
             </tr>

@@ -11,6 +11,8 @@ export interface SearchParams {
   to: string;
   /** Field the histogram stacks by ('' = none). */
   by: string;
+  /** How a table answer shows: '' = as its query suits (a chart for timechart and chart), or 'table', 'chart'. */
+  view: '' | 'table' | 'chart';
 }
 
 export const DEFAULT_RANGE = '-24h';
@@ -24,6 +26,7 @@ export function readParams(search: string): SearchParams {
     from: p.has('from') ? p.get('from')! : DEFAULT_RANGE,
     to: p.get('to') ?? '',
     by: p.get('by') ?? '',
+    view: p.get('view') === 'chart' ? 'chart' : p.get('view') === 'table' ? 'table' : '',
   };
 }
 
@@ -35,6 +38,7 @@ export function writeParams(s: SearchParams): string {
   p.set('from', s.from);
   if (s.to) p.set('to', s.to);
   if (s.by) p.set('by', s.by);
+  if (s.view) p.set('view', s.view);
   return p.toString();
 }
 
@@ -52,6 +56,16 @@ export function apiParams(s: SearchParams) {
     from: s.from || undefined,
     to: s.to || undefined,
   };
+}
+
+/** A query whose table reads best as a chart: it opens as one (timechart, chart). */
+export function isChartQuery(q: string): boolean {
+  return /\|\s*(timechart|chart)\b/i.test(q);
+}
+
+/** The view a table answer opens in: the URL's, else a chart for timechart and chart, else the table. */
+export function viewOf(p: SearchParams): 'table' | 'chart' {
+  return p.view || (isChartQuery(p.q) ? 'chart' : 'table');
 }
 
 /** A guess, from its pipes, that a query answers a table (stats, timechart, top, …) rather than events; the answer itself decides once it has come. */

@@ -2,7 +2,6 @@ import { useEffect, useMemo, useReducer } from 'react';
 import type { LogEvent } from '../api/types';
 import { toggled } from '../ui/sets';
 import type { SearchParams } from './params';
-import type { View } from './ResultsToolbar';
 
 export const FIRST_PAGE = 1000;
 export const MAX_EVENTS = 10_000;
@@ -30,7 +29,6 @@ export interface SearchUiState {
   writesFor: string | null;
   /** Events asked for; "show more" raises it. */
   limit: number;
-  view: View;
   wrap: boolean;
   /** Indexes of the events shown expanded. */
   expanded: Set<number>;
@@ -54,7 +52,6 @@ type Action =
   | { type: 'rerun' }
   | { type: 'confirm'; params: SearchParams }
   | { type: 'more' }
-  | { type: 'view'; view: View }
   | { type: 'wrap' }
   | { type: 'expand'; i: number }
   | { type: 'context'; event: LogEvent | null }
@@ -79,7 +76,6 @@ function initial(params: SearchParams): SearchUiState {
     writesRun: null,
     writesFor: null,
     limit: FIRST_PAGE,
-    view: 'table',
     wrap: localStorage.getItem(WRAP_KEY) === '1',
     expanded: new Set(),
     contextOf: null,
@@ -114,8 +110,6 @@ function reduce(s: SearchUiState, a: Action): SearchUiState {
       return { ...s, run: s.run + 1, writesRun: s.run + 1, writesFor: searchKey(a.params) };
     case 'more':
       return { ...s, limit: Math.min(MAX_EVENTS, s.limit * 10) };
-    case 'view':
-      return { ...s, view: a.view };
     case 'wrap':
       return { ...s, wrap: !s.wrap };
     case 'expand':
@@ -152,7 +146,6 @@ export function useSearchState(params: SearchParams) {
       /** Runs `params` (now, or once the URL has them) with the user's leave to write. */
       confirmRun: (params: SearchParams) => dispatch({ type: 'confirm', params }),
       showMore: () => dispatch({ type: 'more' }),
-      setView: (view: View) => dispatch({ type: 'view', view }),
       toggleWrap: () => dispatch({ type: 'wrap' }),
       toggleExpanded: (i: number) => dispatch({ type: 'expand', i }),
       showContext: (event: LogEvent | null) => dispatch({ type: 'context', event }),

@@ -21,7 +21,8 @@ export function localTime(iso: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
   const frac = /\.(\d+)/.exec(iso)?.[1];
-  const sub = frac ? `.${frac.slice(0, 3).padEnd(3, '0')}` : '';
+  // a time stamped to the second shows no `.000` it never had
+  const sub = frac && /[1-9]/.test(frac.slice(0, 3)) ? `.${frac.slice(0, 3).padEnd(3, '0')}` : '';
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}${sub}`;
 }
 

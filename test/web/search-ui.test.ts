@@ -302,6 +302,41 @@ describe('the search page in Chromium', { skip }, () => {
     await page.click('button:has-text("Stop live")');
   });
 
+  it("counts the live events, and the empty search's notices step aside while they arrive", async () => {
+    const marker = `livecount${Date.now()}`;
+    await open({ q: marker, index: 'app', from: '-1h' });
+    await page.locator('[data-testid=hint]').waitFor();
+    await page.click('button:has-text("Live")');
+    await waitFor('live mode', () => page.locator('[data-testid=live-note]').count());
+    await ingestNdjson(
+      ui.srv,
+      ui.ingest,
+      'app',
+      [1, 2].map((n) => ({
+        '@timestamp': new Date().toISOString(),
+        host: 'web-9',
+        level: 'info',
+        message: `${marker} ${n}`,
+      })),
+    );
+    const live = await waitFor('the live count', async () => {
+      const t = await page.locator('[data-testid=live-count]').textContent();
+      return t?.startsWith('2 ') ? t : null;
+    });
+    assert.equal(live, '2 events · live');
+    assert.equal(await page.locator('[data-testid=hint]').count(), 0, 'no "nothing matched" hint under live rows');
+    assert.equal(
+      await page.locator('.histogram-empty').textContent(),
+      'Live events arrive below; the histogram shows the search',
+    );
+    assert.equal(
+      await page.locator('[data-testid=fields-note]').textContent(),
+      'Fields of the live events show when the search runs again',
+    );
+    await page.screenshot({ path: join(SHOTS, 'live-tail.png') });
+    await page.click('button:has-text("Stop live")');
+  });
+
   it('opens a copied URL in a new page with the same query, range and results', async () => {
     const shown = await open({ q: 'level=warn', env: 'default', index: 'app', from: '-24h', by: 'host' });
     const url = page.url();

@@ -12,6 +12,8 @@ interface Props {
   /** Picks the field the histogram stacks by. */
   onStack: (field: string) => void;
   stackedBy: string;
+  /** Live tail is on and has events: the fields are the search's, not yet the live events'. */
+  live?: boolean;
 }
 
 const HIDDEN = new Set(['env']);
@@ -30,7 +32,7 @@ function rank(name: string): number {
 }
 
 /** The fields of the results with their top values: click a value to filter for it, or out. */
-export function FieldSidebar({ fields, loading, onFilter, onStack, stackedBy }: Props) {
+export function FieldSidebar({ fields, loading, onFilter, onStack, stackedBy, live = false }: Props) {
   // until the user opens or closes one, the open fields follow the results
   const [picked, setPicked] = useState<Set<string> | null>(null);
   const open = useMemo(() => picked ?? defaultOpen(fields?.fields ?? []), [picked, fields]);
@@ -110,7 +112,11 @@ export function FieldSidebar({ fields, loading, onFilter, onStack, stackedBy }: 
           );
         })}
       </ul>
-      {fields && list.length === 0 && <p className="muted small sidebar-note">No fields</p>}
+      {fields && list.length === 0 && (
+        <p className="muted small sidebar-note" data-testid="fields-note">
+          {live ? 'Fields of the live events show when the search runs again' : 'No fields'}
+        </p>
+      )}
     </aside>
   );
 }

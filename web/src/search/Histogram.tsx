@@ -10,6 +10,8 @@ interface Props {
   loading: boolean;
   /** A dragged range, in epoch milliseconds. */
   onZoom: (fromMs: number, toMs: number) => void;
+  /** Events the live tail has brought since the search (0: none, or live is off). */
+  liveCount?: number;
 }
 
 interface Hover {
@@ -82,7 +84,7 @@ function options(
  * Matches over time (uPlot), stacked by a field when the search asks for one. Dragging across it
  * selects a range and hands it to onZoom, which re-runs the search with that range.
  */
-export function Histogram({ data, loading, onZoom }: Props) {
+export function Histogram({ data, loading, onZoom, liveCount = 0 }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const [hover, setHover] = useState<Hover | null>(null);
@@ -129,7 +131,11 @@ export function Histogram({ data, loading, onZoom }: Props) {
   return (
     <div className={loading ? 'histogram loading' : 'histogram'} data-testid="histogram">
       <div className="histogram-plot" ref={box} onMouseLeave={() => setHover(null)} />
-      {empty && !loading && <div className="histogram-empty muted">No events in this range</div>}
+      {empty && !loading && (
+        <div className="histogram-empty muted">
+          {liveCount > 0 ? 'Live events arrive below; the histogram shows the search' : 'No events in this range'}
+        </div>
+      )}
       {tip && data && (
         <div className="histogram-tip" style={{ left: tip.left }}>
           <div className="tip-time">{localTime(tip.bucket.time).slice(0, 19)}</div>

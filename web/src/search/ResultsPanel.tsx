@@ -36,7 +36,9 @@ export function ResultsPanel({ params, results: s, ui, events, table, findInput,
   useEffect(() => {
     if (current !== null) list.current?.scrollTo(current);
   }, [current]);
-  const hint = s.result?.meta.matched === 0 ? s.result.meta.hint : undefined;
+  // live tail with events: the count is theirs, and the search's "nothing matched" notices step aside
+  const liveCount = ui.liveEvents ? events.length : 0;
+  const hint = s.result?.meta.matched === 0 && liveCount === 0 ? s.result.meta.hint : undefined;
   // events are shown as a table only; a table answer as a table or a chart
   // the view is the URL's (a shared link opens the chart it showed), else what the query suits
   const view: View = viewOf(params);
@@ -46,11 +48,13 @@ export function ResultsPanel({ params, results: s, ui, events, table, findInput,
         data={s.histogram}
         loading={s.histogramLoading}
         onZoom={(a, b) => onChange({ from: new Date(a).toISOString(), to: new Date(b).toISOString() })}
+        liveCount={liveCount}
       />
       <ResultsToolbar
         ref={findInput}
         meta={s.result?.meta ?? null}
         metaFor={s.resultFor}
+        liveCount={ui.liveEvents ? events.length : undefined}
         shown={events.length}
         table={table}
         view={view}

@@ -17,6 +17,8 @@ interface Props {
   /** What `meta` answers: written on the count for tests and tools that wait for a search. */
   metaFor: SearchParams | null;
   shown: number;
+  /** Set while the live tail shows its events: how many it shows (they replace the search's count). */
+  liveCount?: number;
   table: boolean;
   view: View;
   onView: (v: View) => void;
@@ -44,7 +46,12 @@ export const ResultsToolbar = forwardRef<HTMLInputElement, Props>(function Resul
         data-from={p.metaFor?.from}
         data-to={p.metaFor?.to}
       >
-        {p.meta ? (
+        {p.liveCount !== undefined ? (
+          <span data-testid="live-count">
+            <strong>{count(p.liveCount)}</strong> {p.liveCount === 1 ? 'event' : 'events'}
+            <span className="muted"> · live</span>
+          </span>
+        ) : p.meta ? (
           <>
             <strong>{count(p.meta.matched)}</strong>{' '}
             {p.table

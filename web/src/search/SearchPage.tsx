@@ -115,6 +115,7 @@ export function SearchPage() {
           onFilter={filter}
           onStack={(by) => go({ by })}
           stackedBy={params.by}
+          live={ui.liveEvents !== null && events.length > 0}
         />
         <ResultsPanel
           params={params}

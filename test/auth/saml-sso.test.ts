@@ -197,7 +197,7 @@ describe('SAML single sign-on against SimpleSAMLphp, in Chromium', { skip }, () 
     const search = await ctx.request.get(`${a.url}/api/search?q=*&from=-1h`);
     assert.equal(search.status(), 200);
     await waitFor('the account menu', () =>
-      page.locator('button[aria-label="Account menu"]:has-text("alice.local")').count(),
+      page.locator('button.user-button:has-text("alice.local")').count(),
     );
     await assertRecorded(a, tokenA, 'saml_login', since, {
       user: 'alice.local',

@@ -191,7 +191,7 @@ describe("the admin pages and the UI's defences in Chromium", { skip }, () => {
     const c = await newContext(browser);
     const p = await c.newPage();
     await signIn(p, base(), 'roamer', 'roamer-password');
-    await p.click('button[aria-label="Account menu"]');
+    await p.click('button.user-button');
     await p.click('button:has-text("Sign out everywhere")');
     await p.waitForURL((u) => u.pathname.startsWith('/ui/login'));
     assert.equal(

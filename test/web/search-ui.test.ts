@@ -134,7 +134,7 @@ describe('the search page in Chromium', { skip }, () => {
     const c = await newContext(browser);
     const p = await c.newPage();
     await signIn(p, base(), 'admin', TEST_ADMIN_PASSWORD);
-    await p.click('button[aria-label="Account menu"]');
+    await p.click('button.user-button');
     await p.click('button:has-text("Sign out")');
     await p.waitForURL((u) => u.pathname === '/ui/login');
     await p.goto(`${base()}/ui/search`);

@@ -35,8 +35,11 @@ export function Shell({ children }: { children: ReactNode }) {
           <Popover
             align="right"
             trigger={(toggle) => (
-              <button className="user-button" onClick={toggle} aria-label="Account menu">
-                <span className="avatar">{me.name.slice(0, 1).toUpperCase()}</span>
+              // named by its visible text, the user's name (WCAG 2.5.3, label in name): a menu button
+              <button className="user-button" onClick={toggle} aria-haspopup="menu" title="Account menu">
+                <span className="avatar" aria-hidden="true">
+                  {me.name.slice(0, 1).toUpperCase()}
+                </span>
                 <span>{me.name}</span>
                 <Icon name="chevronDown" size={14} />
               </button>

@@ -26,7 +26,7 @@ export function LoginCard({
     </>
   );
   return (
-    <div className="login-page">
+    <main className="login-page">
       {onSubmit ? (
         <form className="login-card" onSubmit={onSubmit} aria-label={label} data-testid={testId}>
           {body}
@@ -36,6 +36,6 @@ export function LoginCard({
           {body}
         </div>
       )}
-    </div>
+    </main>
   );
 }

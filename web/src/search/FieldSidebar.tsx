@@ -47,7 +47,7 @@ export function FieldSidebar({ fields, loading, onFilter, onStack, stackedBy, li
   return (
     <aside className={loading ? 'sidebar loading' : 'sidebar'} aria-label="Fields" data-testid="fields">
       <div className="sidebar-head">
-        <h3>Fields</h3>
+        <h2 className="sidebar-title">Fields</h2>
         {fields && <span className="muted small">{list.length}</span>}
       </div>
       <input

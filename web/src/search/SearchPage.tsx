@@ -93,6 +93,7 @@ export function SearchPage() {
 
   return (
     <div className="search-page">
+      <h1 className="sr-only">Search</h1>
       <SearchBar
         ref={editor}
         params={params}

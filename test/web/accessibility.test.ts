@@ -1,0 +1,96 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { TEST_ADMIN_PASSWORD } from '../helpers/auth.js';
+import { browserSkipReason, newContext, signIn } from './browser.js';
+import { startUiSession, type UiSession } from './fixture.js';
+
+/**
+ * axe-core (Deque's rules for WCAG 2.x) over every page of the UI and its main dialogs, in the
+ * light and the dark theme: no critical, serious or moderate violation. axe runs in the page as the
+ * browser renders it (injected through the DevTools protocol, which the page's CSP does not govern).
+ */
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const skip = browserSkipReason();
+if (skip) console.log(`# accessibility tests ${skip}`);
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+async function violations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const found = await page.evaluate(
+    async () =>
+      (
+        await (window as unknown as { axe: { run: (d: Document) => Promise<{ violations: Violation[] }> } }).axe.run(
+          document,
+        )
+      ).violations,
+  );
+  return found
+    .filter((v) => v.impact === 'critical' || v.impact === 'serious' || v.impact === 'moderate')
+    .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+describe('accessibility of every page (axe-core)', { skip }, () => {
+  let session: UiSession;
+  before(async () => {
+    session = await startUiSession();
+  });
+  after(async () => {
+    await session?.close();
+  });
+
+  for (const dark of [false, true]) {
+    const theme = dark ? 'dark' : 'light';
+    it(`has no critical, serious or moderate violation in the ${theme} theme`, async () => {
+      const base = session.ui.srv.url;
+      const ctx = await newContext(session.browser, { dark });
+      const page = await ctx.newPage();
+      const problems: string[] = [];
+      const check = async (what: string) => {
+        // the page settles (results, fields, histogram) before it is judged
+        await page.waitForLoadState('networkidle');
+        for (const v of await violations(page)) problems.push(`${what}: ${v}`);
+      };
+      await page.goto(`${base}/ui/login`);
+      await check('login');
+      await signIn(page, base, 'admin', TEST_ADMIN_PASSWORD);
+      await page.goto(`${base}/ui/search?q=&from=`);
+      await page.locator('.event-line').first().waitFor();
+      await check('search');
+      await page.locator('.event-line').first().click();
+      await check('search, an event open');
+      await page.click('button:has-text("Events around this one")');
+      await page.locator('dialog[open]').waitFor();
+      await check('the context dialog');
+      await page.keyboard.press('Escape');
+      await page.click('[data-testid=time-range]');
+      await page.locator('.time-panel').waitFor();
+      await check('the time picker');
+      await page.keyboard.press('Escape');
+      for (const p of [
+        'admin/users',
+        'admin/api-keys',
+        'admin/ingest-tokens',
+        'admin/envs',
+        'admin/lookups',
+        'admin/general',
+        'monitors',
+      ]) {
+        await page.goto(`${base}/ui/${p}`);
+        await check(p);
+      }
+      await page.click('button:has-text("New monitor")');
+      await page.locator('dialog[open]').waitFor();
+      await check('the monitor editor');
+      await ctx.close();
+      assert.deepEqual(problems, []);
+    });
+  }
+});

@@ -124,6 +124,34 @@ describe('the search page in Chromium', { skip }, () => {
     assert.equal(await page.locator('[data-testid=time-range]').textContent(), 'Last 5y');
   });
 
+  it('is usable from the keyboard: a skip link to the results, j/k between events, Enter to open, ? for the shortcuts', async () => {
+    await open({ q: '', index: 'app', from: '-24h' });
+    await page.locator('.event-line').nth(2).waitFor();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'results');
+    const focusedRow = () =>
+      page.evaluate(() => [...document.querySelectorAll('.event-line')].indexOf(document.activeElement as Element));
+    await page.keyboard.press('j');
+    assert.equal(await focusedRow(), 0);
+    await page.keyboard.press('j');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await focusedRow(), 2);
+    await page.keyboard.press('k');
+    assert.equal(await focusedRow(), 1);
+    await page.keyboard.press('Enter');
+    assert.equal(await page.locator('.event-line').nth(1).getAttribute('aria-expanded'), 'true');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('?');
+    const sheet = await waitFor('the shortcut sheet', () => page.locator('[data-testid=shortcuts]').textContent());
+    for (const k of ['/', 'j or ↓', 'k or ↑', 'Ctrl+F', '?']) assert.ok(sheet.includes(k), k);
+    await page.screenshot({ path: join(SHOTS, 'shortcuts.png') });
+    await page.keyboard.press('Escape');
+    await waitFor('the sheet closed', async () => (await page.locator('[data-testid=shortcuts]').count()) === 0);
+  });
+
   it('shows what the answer could not honour (meta.warnings) above the results', async () => {
     await page.goto(`${base()}/ui/search?${new URLSearchParams({ q: 'eventtype=failed_login', from: '' })}`);
     const text = await waitFor('the warnings', () => page.locator('[data-testid=search-warnings]').textContent());

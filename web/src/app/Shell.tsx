@@ -21,6 +21,17 @@ export function Shell({ children }: { children: ReactNode }) {
   );
   return (
     <div className="shell">
+      {/* the first Tab stop: past the navigation, to the page's results when it has them */}
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(e) => {
+          e.preventDefault();
+          (document.getElementById('results') ?? document.getElementById('main'))?.focus();
+        }}
+      >
+        Skip to content
+      </a>
       <header className="topbar">
         <Link href="/search" className="brand" aria-label="svc home">
           <Logo />
@@ -95,7 +106,9 @@ export function Shell({ children }: { children: ReactNode }) {
           </Popover>
         </div>
       </header>
-      <main className="main">{children}</main>
+      <main className="main" id="main" tabIndex={-1}>
+        {children}
+      </main>
     </div>
   );
 }

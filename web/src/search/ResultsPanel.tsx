@@ -43,7 +43,7 @@ export function ResultsPanel({ params, results: s, ui, events, table, findInput,
   // the view is the URL's (a shared link opens the chart it showed), else what the query suits
   const view: View = viewOf(params);
   return (
-    <section className="results" aria-label="Results">
+    <section className="results" aria-label="Results" id="results" tabIndex={-1}>
       <Histogram
         data={s.histogram}
         loading={s.histogramLoading}

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { get } from '../api/client';
 import { remember } from '../lang/history';
@@ -11,6 +11,7 @@ import { addFilter } from './query-edit';
 import { type QueryEditorHandle } from './QueryEditor';
 import { ResultsPanel } from './ResultsPanel';
 import { SearchBar } from './SearchBar';
+import { ShortcutSheet } from './ShortcutSheet';
 import { ConfirmWrite, SearchError, unconfirmedWrite } from './SearchNotices';
 import { useCatalog } from './useCatalog';
 import { useLiveTail } from './useLiveTail';
@@ -83,7 +84,9 @@ export function SearchPage() {
     [params.q, runQuery],
   );
   useLiveTail(params, ui.live && !ui.paused && !table, (fresh) => ui.tail(fresh, s.result?.events ?? []));
-  useSearchKeys(editor, findInput, !table && events.length > 0);
+  const [shortcuts, setShortcuts] = useState(false);
+  const openShortcuts = useCallback(() => setShortcuts(true), []);
+  useSearchKeys(editor, findInput, !table && events.length > 0, openShortcuts);
 
   const completion = useCallback(() => ({ language, fields: s.fields?.fields ?? [] }), [language, s.fields]);
   const queryError =
@@ -131,6 +134,7 @@ export function SearchPage() {
         />
       </div>
       {ui.contextOf && <ContextPanel anchor={ui.contextOf} onClose={() => ui.showContext(null)} />}
+      {shortcuts && <ShortcutSheet onClose={() => setShortcuts(false)} />}
       {ui.llmOn && !ui.asking && (
         <Button variant="primary" icon="activity" className="ask-toggle" onClick={() => ui.setAsking(true)}>
           Ask

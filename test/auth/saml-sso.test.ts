@@ -196,9 +196,7 @@ describe('SAML single sign-on against SimpleSAMLphp, in Chromium', { skip }, () 
     assert.deepEqual([me.kind, me.name], ['user', 'alice.local']);
     const search = await ctx.request.get(`${a.url}/api/search?q=*&from=-1h`);
     assert.equal(search.status(), 200);
-    await waitFor('the account menu', () =>
-      page.locator('button.user-button:has-text("alice.local")').count(),
-    );
+    await waitFor('the account menu', () => page.locator('button.user-button:has-text("alice.local")').count());
     await assertRecorded(a, tokenA, 'saml_login', since, {
       user: 'alice.local',
       name_id: 'alice@example.test',

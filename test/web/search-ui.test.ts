@@ -152,6 +152,35 @@ describe('the search page in Chromium', { skip }, () => {
     await waitFor('the sheet closed', async () => (await page.locator('[data-testid=shortcuts]').count()) === 0);
   });
 
+  it('fits a phone (390×844): no sideways scroll, a query typed and run, the fields in a drawer', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await open({ q: '', index: 'app', from: '-24h' });
+      const wide = () => page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok((await wide()) <= 390, `search page ${await wide()} px wide`);
+      await page.click('.cm-content');
+      await page.keyboard.type('level=error');
+      await page.keyboard.press('Escape');
+      await page.click('[data-testid=run]');
+      await page.waitForURL((u) => u.searchParams.get('q') === 'level=error');
+      assert.ok((await shownCount(page)) > 0);
+      assert.equal(await page.locator('[data-testid=fields]').isVisible(), false);
+      await page.click('[data-testid=fields-toggle]');
+      await page.locator('[data-testid=fields]').waitFor({ state: 'visible' });
+      await page.screenshot({ path: join(SHOTS, 'phone-fields.png') });
+      await page.click('button[aria-label="Close fields"]');
+      await page.locator('[data-testid=fields]').waitFor({ state: 'hidden' });
+      await page.screenshot({ path: join(SHOTS, 'phone-search.png') });
+      for (const p of ['admin/api-keys', 'admin/users', 'monitors']) {
+        await page.goto(`${base()}/ui/${p}`);
+        await page.waitForLoadState('networkidle');
+        assert.ok((await wide()) <= 390, `${p}: ${await wide()} px wide`);
+      }
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
   it('shows what the answer could not honour (meta.warnings) above the results', async () => {
     await page.goto(`${base()}/ui/search?${new URLSearchParams({ q: 'eventtype=failed_login', from: '' })}`);
     const text = await waitFor('the warnings', () => page.locator('[data-testid=search-warnings]').textContent());

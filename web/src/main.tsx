@@ -7,6 +7,7 @@ import './styles/shell.css';
 import './styles/search.css';
 import './styles/admin.css';
 import './styles/monitors.css';
+import './styles/phone.css';
 
 applyTheme(storedTheme());
 createRoot(document.getElementById('root')!).render(

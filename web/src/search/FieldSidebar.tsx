@@ -14,6 +14,8 @@ interface Props {
   stackedBy: string;
   /** Live tail is on and has events: the fields are the search's, not yet the live events'. */
   live?: boolean;
+  /** Closes the drawer the list is on phones. */
+  onClose?: () => void;
 }
 
 const HIDDEN = new Set(['env']);
@@ -32,7 +34,7 @@ function rank(name: string): number {
 }
 
 /** The fields of the results with their top values: click a value to filter for it, or out. */
-export function FieldSidebar({ fields, loading, onFilter, onStack, stackedBy, live = false }: Props) {
+export function FieldSidebar({ fields, loading, onFilter, onStack, stackedBy, live = false, onClose }: Props) {
   // until the user opens or closes one, the open fields follow the results
   const [picked, setPicked] = useState<Set<string> | null>(null);
   const open = useMemo(() => picked ?? defaultOpen(fields?.fields ?? []), [picked, fields]);
@@ -49,6 +51,16 @@ export function FieldSidebar({ fields, loading, onFilter, onStack, stackedBy, li
       <div className="sidebar-head">
         <h2 className="sidebar-title">Fields</h2>
         {fields && <span className="muted small">{list.length}</span>}
+        {onClose && (
+          <Button
+            size="sm"
+            variant="ghost"
+            icon="x"
+            className="phone-only"
+            aria-label="Close fields"
+            onClick={onClose}
+          />
+        )}
       </div>
       <input
         className="sidebar-filter"

@@ -25,11 +25,24 @@ interface Props {
   onChange: (patch: Partial<SearchParams>) => void;
   /** Shows a table answer as a table or a chart (kept in the URL; the search does not run again). */
   onView: (view: 'table' | 'chart') => void;
+  /** Opens the field list's drawer (phones). */
+  onFields: () => void;
   onFilter: (field: string, value: unknown, exclude: boolean) => void;
 }
 
 /** The right side of the search page: histogram, toolbar, notices, and the events or the table. */
-export function ResultsPanel({ params, results: s, ui, events, table, findInput, onChange, onView, onFilter }: Props) {
+export function ResultsPanel({
+  params,
+  results: s,
+  ui,
+  events,
+  table,
+  findInput,
+  onChange,
+  onView,
+  onFields,
+  onFilter,
+}: Props) {
   const list = useRef<EventsListHandle>(null);
   const find = useFind(events);
   const current = find.current;
@@ -55,6 +68,7 @@ export function ResultsPanel({ params, results: s, ui, events, table, findInput,
         meta={s.result?.meta ?? null}
         metaFor={s.resultFor}
         liveCount={ui.liveEvents ? events.length : undefined}
+        onFields={onFields}
         shown={events.length}
         table={table}
         view={view}

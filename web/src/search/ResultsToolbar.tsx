@@ -17,6 +17,8 @@ interface Props {
   /** What `meta` answers: written on the count for tests and tools that wait for a search. */
   metaFor: SearchParams | null;
   shown: number;
+  /** Opens the field list's drawer (a button shown on phones only). */
+  onFields: () => void;
   /** Set while the live tail shows its events: how many it shows (they replace the search's count). */
   liveCount?: number;
   table: boolean;
@@ -68,6 +70,9 @@ export const ResultsToolbar = forwardRef<HTMLInputElement, Props>(function Resul
           <span className="muted">—</span>
         )}
       </div>
+      <Button size="sm" icon="list" className="phone-only" onClick={p.onFields} data-testid="fields-toggle">
+        Fields
+      </Button>
       <div className="spacer" />
       {p.table ? (
         <div className="tabs" role="tablist" aria-label="Result view">

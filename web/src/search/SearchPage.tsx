@@ -85,6 +85,8 @@ export function SearchPage() {
   );
   useLiveTail(params, ui.live && !ui.paused && !table, (fresh) => ui.tail(fresh, s.result?.events ?? []));
   const [shortcuts, setShortcuts] = useState(false);
+  // phones: the field list is a drawer (styles/phone.css)
+  const [fieldsOpen, setFieldsOpen] = useState(false);
   const openShortcuts = useCallback(() => setShortcuts(true), []);
   useSearchKeys(editor, findInput, !table && events.length > 0, openShortcuts);
 
@@ -95,7 +97,7 @@ export function SearchPage() {
       : null;
 
   return (
-    <div className="search-page">
+    <div className={fieldsOpen ? 'search-page fields-open' : 'search-page'}>
       <h1 className="sr-only">Search</h1>
       <SearchBar
         ref={editor}
@@ -120,6 +122,7 @@ export function SearchPage() {
           onStack={(by) => go({ by })}
           stackedBy={params.by}
           live={ui.liveEvents !== null && events.length > 0}
+          onClose={() => setFieldsOpen(false)}
         />
         <ResultsPanel
           params={params}
@@ -130,6 +133,7 @@ export function SearchPage() {
           findInput={findInput}
           onChange={goEdited}
           onView={(view) => go({ view })}
+          onFields={() => setFieldsOpen((o) => !o)}
           onFilter={filter}
         />
       </div>

@@ -181,6 +181,25 @@ describe('the search page in Chromium', { skip }, () => {
     }
   });
 
+  it('lists in an open event the fields found in its message at search time, with filter and copy', async (t) => {
+    if (!ui.real) return t.skip('SVC_REAL_DATA has no OpenSSH log');
+    await open({ q: 'sshd Failed password', index: 'openssh', from: '' });
+    await page.locator('[data-testid=fields]').getByText('pid', { exact: true }).waitFor();
+    await page.locator('.event-line').first().click();
+    const detail = page.locator('.event-detail').first();
+    const row = (name: string) => detail.locator(`.fields-table tr[data-field="${name}"]`);
+    await waitFor('the search-time fields', () => row('pid').count());
+    const message = (await detail.locator('.fields-table tr').first().locator('td').first().textContent()) ?? '';
+    // the test's own reading of the line: `Dec 10 11:04:45 LabSZ sshd[24200]: Failed password …`
+    const m = /^\w{3} +\d+ [\d:]+ \S+ (\w+)\[(\d+)\]: /.exec(message);
+    assert.ok(m, message);
+    assert.equal(await row('program').locator('td').first().textContent(), m[1]);
+    assert.equal(await row('pid').locator('td').first().textContent(), m[2]);
+    assert.match((await row('pid').locator('th').textContent()) ?? '', /found/);
+    assert.equal(await row('pid').locator('button[aria-label="Filter for pid"]').count(), 1);
+    await page.screenshot({ path: join(SHOTS, 'event-detail.png') });
+  });
+
   it('shows what the answer could not honour (meta.warnings) above the results', async () => {
     await page.goto(`${base()}/ui/search?${new URLSearchParams({ q: 'eventtype=failed_login', from: '' })}`);
     const text = await waitFor('the warnings', () => page.locator('[data-testid=search-warnings]').textContent());

@@ -20,6 +20,8 @@ interface Props {
   showHost: boolean;
   onFilter: (field: string, value: unknown, exclude: boolean) => void;
   onContext: (event: LogEvent) => void;
+  /** The field list's names: an open event shows those found in its message too. */
+  fieldNames?: string[];
   footer?: React.ReactNode;
 }
 
@@ -94,7 +96,9 @@ export const EventsList = forwardRef<EventsListHandle, Props>(function EventsLis
                   <Message text={e.message} terms={p.terms} find={p.find} />
                 </span>
               </div>
-              {open && <EventDetail event={e} onFilter={p.onFilter} onContext={p.onContext} />}
+              {open && (
+                <EventDetail event={e} onFilter={p.onFilter} onContext={p.onContext} fieldNames={p.fieldNames} />
+              )}
             </div>
           );
         })}

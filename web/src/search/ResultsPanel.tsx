@@ -116,6 +116,7 @@ function Events({
   // columns that would be empty or all alike in the rows in view are left out
   const showIndex = !params.index && new Set(events.slice(0, 200).map((e) => e.index)).size > 1;
   const showHost = events.slice(0, 200).some((e) => e.host !== '');
+  const fieldNames = useMemo(() => (s.fields?.fields ?? []).map((f) => f.name), [s.fields]);
   const more = Math.min(MAX_EVENTS, ui.limit * 10);
   const canMore = !ui.liveEvents && s.result && events.length < s.result.meta.matched && events.length < MAX_EVENTS;
   return (
@@ -132,6 +133,7 @@ function Events({
       showHost={showHost}
       onFilter={onFilter}
       onContext={ui.showContext}
+      fieldNames={fieldNames}
       footer={
         canMore ? (
           <div className="list-footer">

@@ -1,4 +1,5 @@
 import type { Query } from './parser.js';
+import { visitTree } from './tree.js';
 
 /**
  * Splunk's event types and tags are knowledge objects its configuration defines (`eventtype=
@@ -9,24 +10,14 @@ import type { Query } from './parser.js';
  */
 export function knowledgeObjectWarnings(q: Query): string[] {
   const names = new Set<string>();
-  visit(q, (field) => {
-    const f = field.toLowerCase();
-    if (f === 'eventtype' || f === 'tag' || f.startsWith('tag::')) names.add(field);
+  // every field filter anywhere in the query: search part, `| search`, subqueries
+  visitTree(q, (n) => {
+    if (n.kind !== 'field' || typeof n.field !== 'string' || typeof n.op !== 'string') return;
+    const f = n.field.toLowerCase();
+    if (f === 'eventtype' || f === 'tag' || f.startsWith('tag::')) names.add(n.field);
   });
   return [...names].map(
     (n) =>
       `"${n}" is a Splunk ${n.toLowerCase() === 'eventtype' ? 'event type' : 'tag'}, which svc does not define: the filter compares a field named "${n}" that the events carry themselves; write the search the ${n.toLowerCase() === 'eventtype' ? 'event type' : 'tag'} stands for instead`,
   );
-}
-
-/** Calls `fn` with the field of every field filter anywhere in the query (search part, `| search`, subqueries). */
-function visit(x: unknown, fn: (field: string) => void): void {
-  if (Array.isArray(x)) {
-    for (const i of x) visit(i, fn);
-    return;
-  }
-  if (x === null || typeof x !== 'object') return;
-  const o = x as Record<string, unknown>;
-  if (o.kind === 'field' && typeof o.field === 'string' && typeof o.op === 'string') fn(o.field);
-  for (const v of Object.values(o)) visit(v, fn);
 }

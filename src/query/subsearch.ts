@@ -5,6 +5,7 @@ import { parse } from './parser.js';
 import { MATCH_ALL, type SearchNode, type SubsearchFilter } from './search/filter-logic.js';
 import type { FieldFilter } from './search/filter-field.js';
 import type { EventJson, SearchResult } from './types.js';
+import { mapTree, visitTree } from './tree.js';
 
 /**
  * Splunk's subsearches in the search part (`error NOT [search status=404 | fields clientip]`):
@@ -24,9 +25,9 @@ export type SubsearchRunner = (sub: Subquery) => Promise<SearchResult>;
 /** True when some part of the query (its search, a `| search`, a tstats filter, an append's query) holds a subsearch. */
 export function hasSubsearch(q: Query): boolean {
   let found = false;
-  walk(q, (n) => {
-    found = true;
-    return n;
+  visitTree(q, (n) => {
+    if (isSubsearch(n)) found = true;
+    return found ? 'skip' : undefined;
   });
   return found;
 }
@@ -37,9 +38,10 @@ export function hasSubsearch(q: Query): boolean {
  */
 export async function resolveSubsearches(q: Query, run: SubsearchRunner, warn: (w: string) => void): Promise<Query> {
   const found: SubsearchFilter[] = [];
-  walk(q, (n) => {
+  visitTree(q, (n) => {
+    if (!isSubsearch(n)) return;
     found.push(n);
-    return n;
+    return 'skip';
   });
   const filters = new Map<SubsearchFilter, SearchNode>();
   // one after another: each holds a search slot's worth of work, and the outer search holds the slot
@@ -51,7 +53,7 @@ export async function resolveSubsearches(q: Query, run: SubsearchRunner, warn: (
       warn(`a subsearch gave more than ${SUBSEARCH_MAXOUT} rows; only the first ${SUBSEARCH_MAXOUT} were used`);
     filters.set(n, formatRows(rows.rows));
   }
-  return walk(q, (n) => filters.get(n) ?? n);
+  return mapTree(q, isSubsearch, (n) => filters.get(n) ?? n);
 }
 
 /** The core fields of an event a subsearch's row keeps (env is svc's own partition, not a Splunk field). */
@@ -121,16 +123,9 @@ function searchText(text: string): SearchNode | undefined {
 }
 
 /**
- * Maps every subsearch node of the query (not inside another subsearch: each subquery resolves its
- * own when it runs) through `fn`, copying the objects on the way. Walks the whole node tree
- * generically, so a pipe that holds a search expression or a subquery needs no code here.
+ * A subsearch node of the query. Walks stop at one (they do not enter it): each subquery resolves
+ * its own subsearches when it runs.
  */
-function walk<T>(x: T, fn: (n: SubsearchFilter) => SearchNode): T {
-  if (Array.isArray(x)) return x.map((i: unknown) => walk(i, fn)) as T;
-  if (x === null || typeof x !== 'object') return x;
-  const o = x as Record<string, unknown>;
-  if (o.kind === 'subsearch' && 'sub' in o && 'text' in o) return fn(o as unknown as SubsearchFilter) as T;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(o)) out[k] = walk(v, fn);
-  return out as T;
+function isSubsearch(o: Record<string, unknown>): o is SubsearchFilter & Record<string, unknown> {
+  return o.kind === 'subsearch' && 'sub' in o && 'text' in o;
 }

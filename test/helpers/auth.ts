@@ -99,6 +99,24 @@ export async function createIngestToken(
   return res.secret;
 }
 
+/**
+ * Sends `events` to native ingest as NDJSON with a fresh ingest token pinned to `env` (and `index`),
+ * and checks the 200: the setup of every test that needs a few events behind a real server.
+ */
+export async function ingestEvents(
+  srv: HasUrl,
+  events: readonly object[],
+  opts: { env?: string; index?: string } = {},
+): Promise<void> {
+  const token = await createIngestToken(srv, { env: opts.env ?? 'default', index: opts.index });
+  const res = await fetch(`${srv.url}/api/ingest`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+    body: events.map((e) => JSON.stringify(e)).join('\n') + '\n',
+  });
+  if (res.status !== 200) throw new Error(`ingest answered ${res.status}: ${await res.text()}`);
+}
+
 /** Creates an environment (no-op if it exists already); `default` always exists. */
 export async function createEnv(srv: HasUrl, name: string, opts: { retentionDays?: number } = {}): Promise<void> {
   await call(srv, 'POST', '/api/admin/envs', {

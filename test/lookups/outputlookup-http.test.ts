@@ -2,7 +2,7 @@ import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { call, createApiKey, createIngestToken } from '../helpers/auth.js';
+import { call, createApiKey, ingestEvents } from '../helpers/auth.js';
 import { suiteServer, type TestServer } from '../helpers/server.js';
 
 /**
@@ -32,15 +32,7 @@ describe('outputlookup over HTTP', () => {
     return { status: res.status, text: await res.text() };
   };
 
-  before(async () => {
-    const token = await createIngestToken(srv, { env: 'default' });
-    const res = await fetch(`${srv.url}/api/ingest`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
-      body: EVENTS.map((e) => JSON.stringify(e)).join('\n') + '\n',
-    });
-    assert.equal(res.status, 200, await res.text());
-  });
+  before(() => ingestEvents(srv, EVENTS));
 
   it("writes an admin's search table as a lookup table the admin API serves and inputlookup reads", async () => {
     const r = await search(admin, '* | stats count by host | outputlookup hosts_seen');

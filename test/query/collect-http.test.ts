@@ -1,6 +1,6 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { createApiKey, createIngestToken } from '../helpers/auth.js';
+import { createApiKey, ingestEvents } from '../helpers/auth.js';
 import { suiteServer, type TestServer } from '../helpers/server.js';
 
 /**
@@ -38,15 +38,7 @@ describe('collect over HTTP', () => {
   const countIn = async (index: string) =>
     (await search(admin, `index=${index} | stats count`, 200, null)).rows?.[0]?.[0] ?? 0;
 
-  before(async () => {
-    const token = await createIngestToken(srv, { env: 'default' });
-    const res = await fetch(`${srv.url}/api/ingest`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
-      body: EVENTS.map((e) => JSON.stringify(e)).join('\n') + '\n',
-    });
-    assert.equal(res.status, 200, await res.text());
-  });
+  before(() => ingestEvents(srv, EVENTS));
 
   it('writes the rows of a table as key=value events that a search of the index finds', async () => {
     const t0 = Date.now();

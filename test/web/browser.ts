@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 /** Debian's Chromium (apt-get install chromium); `.ci/run` installs it. */
 export const CHROMIUM = process.env.SVC_CHROMIUM ?? '/usr/bin/chromium';
@@ -105,4 +107,27 @@ export function watchErrors(page: Page): string[] {
     if (m.type() === 'error' && /Content Security Policy|Refused to/i.test(m.text())) errors.push(`csp: ${m.text()}`);
   });
   return errors;
+}
+
+/** docs/screenshots, where the tests leave what the docs show. */
+export const SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
+
+/**
+ * Saves `name`.png in the page's theme as it stands and `name`-dark.png (or `name`-light.png) in the
+ * other, switched the way a person's system switches it (prefers-color-scheme, which the UI follows
+ * unless a theme was picked), then switches back. `target` shoots one element (a dialog) instead of
+ * the page. Every fixed state is looked at in both themes.
+ */
+export async function shootBothThemes(page: Page, name: string, target?: Locator): Promise<void> {
+  const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
+  const first = await theme();
+  const other = first === 'dark' ? 'light' : 'dark';
+  const shot = (file: string) =>
+    (target ?? page).screenshot({ path: join(SCREENSHOTS, `${file}.png`), animations: 'disabled' });
+  await shot(first === 'dark' ? `${name}-dark` : name);
+  await page.emulateMedia({ colorScheme: other });
+  await waitFor(`the ${other} theme`, async () => (await theme()) === other, 5_000);
+  await shot(other === 'dark' ? `${name}-dark` : name);
+  await page.emulateMedia({ colorScheme: first === 'dark' ? 'dark' : 'light' });
+  await waitFor(`the ${first ?? 'light'} theme back`, async () => (await theme()) === first, 5_000);
 }

@@ -1,12 +1,14 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { adminToken, call, createApiKey, createEnv, createIngestToken, createUser, login } from '../helpers/auth.js';
 
 /**
- * Saved searches end to end: a real server, events ingested into two environments (the test counts
- * what it sent), users with and without access to each, and a restart on the same data dir.
+ * Saved searches end to end: a real server, real OpenSSH lines ingested into two environments (the
+ * test counts what it sent), users with and without access to each, and a restart on the same data dir.
  */
 
 interface Saved {
@@ -39,16 +41,30 @@ interface ErrorBody {
   error: { code: string; message: string; field?: string; position?: number; currentVersion?: number };
 }
 
-/** Lines of one env: every third one a failed login; the rest accepted. */
-function linesOf(env: string, n: number, atMs: number): { ndjson: string; failed: number } {
-  let failed = 0;
-  const lines = Array.from({ length: n }, (_, i) => {
-    const bad = i % 3 === 0;
-    if (bad) failed++;
-    const message = bad ? `sshd: Failed password for user${i} in ${env}` : `sshd: Accepted publickey for user${i}`;
-    return JSON.stringify({ time: new Date(atMs - i * 1000).toISOString(), host: `${env}-host`, message });
-  });
-  return { ndjson: lines.join('\n') + '\n', failed };
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const SSH_LOG = resolve(ROOT, process.env.SVC_REAL_DATA ?? '../shared/data/real', 'loghub/OpenSSH/OpenSSH_2k.log');
+
+/** The real OpenSSH lines when the data set is there, else 2000 lines of the same shape. */
+function sourceLines(): string[] {
+  if (existsSync(SSH_LOG))
+    return readFileSync(SSH_LOG, 'utf8')
+      .split('\n')
+      .filter((l) => l.length > 0);
+  console.log(`# real OpenSSH log not found at ${SSH_LOG}: skipped the real lines, using generated ones`);
+  return Array.from({ length: 2000 }, (_, i) =>
+    i % 3 === 0
+      ? `sshd[${i}]: Failed password for root from 10.0.0.${i % 250} port ${40000 + i} ssh2`
+      : `sshd[${i}]: Accepted publickey for deploy`,
+  );
+}
+
+/** NDJSON of `lines` ending at `atMs`, 10 ms apart, and how many hold "Failed password" (the test's own count). */
+function eventsOf(lines: string[], atMs: number): { ndjson: string; failed: number } {
+  const failed = lines.filter((l) => /failed password/i.test(l)).length;
+  const ndjson = lines
+    .map((message, i) => JSON.stringify({ time: new Date(atMs - i * 10).toISOString(), host: 'LabSZ', message }))
+    .join('\n');
+  return { ndjson: ndjson + '\n', failed };
 }
 
 describe('saved searches over HTTP', () => {
@@ -75,10 +91,13 @@ describe('saved searches over HTTP', () => {
     srv = await startTestServer({}, { keepData: true });
     admin = await adminToken(srv);
     await createEnv(srv, 'prod');
-    const d = linesOf('default', 40, Date.now() - 60_000);
-    const p = linesOf('prod', 25, Date.now() - 60_000);
-    const old = linesOf('default', 10, oldAt);
+    // the first 1200 lines into default, the rest into prod, and 100 of them again two days ago
+    const lines = sourceLines();
+    const d = eventsOf(lines.slice(0, 1200), Date.now() - 60_000);
+    const p = eventsOf(lines.slice(1200), Date.now() - 60_000);
+    const old = eventsOf(lines.slice(0, 100), oldAt);
     [failed.default, failed.prod, failed.old] = [d.failed, p.failed, old.failed];
+    assert.ok(failed.default > 0 && failed.prod > 0 && failed.old > 0, JSON.stringify(failed));
     await ingest('default', d.ndjson);
     await ingest('prod', p.ndjson);
     await ingest('default', old.ndjson);

@@ -26,6 +26,7 @@ import { LlmProvider } from './llm/provider.js';
 import { OutboundClient } from './outbound/client.js';
 import { openLookups } from './lookups/open.js';
 import { lookupWriter } from './lookups/write-rows.js';
+import { SavedSearchService } from './saved-searches/service.js';
 import { eventSinkOf } from './query/event-sink.js';
 import { readTlsFiles, watchTlsFiles } from './http/tls.js';
 import type { Server as TlsServer } from 'node:tls';
@@ -190,6 +191,7 @@ export async function startServer(
     decoder,
     sso,
     monitors: monitors.service,
+    savedSearches: new SavedSearchService(control, search, clock, log),
     llm,
     lookups: lookups.service,
   };

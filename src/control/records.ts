@@ -17,6 +17,8 @@ export interface ControlDoc {
   settings: Settings;
   /** Scheduled searches with a condition and destinations (src/monitors/); their run state lives apart. */
   monitors: MonitorRecord[];
+  /** Saved searches (src/saved-searches/, docs/saved-searches.md); absent in older documents. */
+  savedSearches?: SavedSearchRecord[];
   /** CSV tables for the `lookup` pipe (src/lookups/, docs/lookups.md); absent in older documents. */
   lookups?: LookupRecord[];
   /** Sessions ended by logout before their expiry (JWT ids); pruned once expired. */
@@ -111,6 +113,40 @@ export interface MonitorRecord {
   owner: { kind: 'user' | 'api_key'; id: string; name: string };
   createdAt: string;
   updatedAt: string;
+}
+
+/** A chart a saved search is shown as (the web UI draws it; svc stores the choice). */
+export const CHART_TYPES = ['line', 'area', 'bar', 'column', 'pie', 'single_value'] as const;
+export type ChartType = (typeof CHART_TYPES)[number];
+
+/** How a saved search's results are shown: the event list, the table, or a chart of the table. */
+export type SavedView = { type: 'events' } | { type: 'table' } | { type: 'chart'; chart: ChartType; stacked?: boolean };
+
+/**
+ * A saved search (docs/decisions/0023-saved-searches.md): what the search page had, kept by its owner,
+ * private or shared read-only. It runs as whoever runs it, never as its owner.
+ */
+export interface SavedSearchRecord {
+  id: string;
+  name: string;
+  description: string;
+  query: string;
+  /** An env name, or `*`: every env the one who runs it may read. */
+  env: string;
+  index?: string;
+  /** As written: relative (`-24h`, `now`, `-1d@d`) or absolute RFC 3339; resolved at each run. */
+  range: { from: string; to: string };
+  view: SavedView;
+  owner: { kind: 'user' | 'api_key'; id: string; name: string };
+  shared: boolean;
+  /** Bumped by every change of the fields above (not by runs): an edit names the version it read. */
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+  /** Last run (REST or MCP), by anyone it is visible to; null: never run. */
+  lastRunAt: string | null;
+  /** Last created, changed or run: what the list sorts by. */
+  lastUsedAt: string;
 }
 
 /**

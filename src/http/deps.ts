@@ -15,6 +15,7 @@ import type { SamlSso } from '../auth/saml/sso.js';
 import type { MonitorService } from '../monitors/service.js';
 import type { LlmProvider } from '../llm/provider.js';
 import type { LookupService } from '../lookups/service.js';
+import type { SavedSearchService } from '../saved-searches/service.js';
 
 /**
  * Everything the HTTP edge needs from the subsystems, built by server.ts.
@@ -46,6 +47,8 @@ export interface AppDeps {
   sso: SamlSso;
   /** Scheduled searches with conditions and webhooks (src/monitors/). */
   monitors: MonitorService;
+  /** Saved searches: kept in the control plane, run as the caller (src/saved-searches/). */
+  savedSearches: SavedSearchService;
   /** The LLM provider (src/llm/); `configured` is false when SVC_LLM_URL is unset. */
   llm: LlmProvider;
   /** CSV tables for the `lookup` pipe: upload, list, download, delete (src/lookups/). */

@@ -100,6 +100,7 @@ export async function callTool(
     tool,
     parsed.data,
     record,
+    signal,
   );
 }
 
@@ -118,9 +119,10 @@ async function runTool(
   tool: McpTool,
   args: unknown,
   record: Recorder,
+  signal?: AbortSignal,
 ): Promise<CallToolResult> {
   try {
-    const out: ToolOutput = await tool.run({ deps, principal }, args as never);
+    const out: ToolOutput = await tool.run({ deps, principal, signal }, args as never);
     record('ok', out.resultCount);
     return { content: [{ type: 'text', text: out.text }], structuredContent: out.structured };
   } catch (err) {

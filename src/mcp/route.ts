@@ -15,8 +15,8 @@ import type { McpDeps } from './tools/types.js';
  * handler runs and sets `request.principal`.
  */
 export async function mcpRoutes(app: FastifyInstance): Promise<void> {
-  const { search, control, store, selflog, clock, log } = app.deps;
-  const deps: McpDeps = { search, control, store, selflog, clock, log };
+  const { search, control, store, savedSearches, selflog, clock, log } = app.deps;
+  const deps: McpDeps = { search, control, store, savedSearches, selflog, clock, log };
   const tags = ['mcp'];
   // the MCP SDK checks the message and answers JSON-RPC errors itself
   const message = described(z.record(z.unknown()).describe('a JSON-RPC 2.0 request or notification'));

@@ -117,6 +117,11 @@ async function connect(principal: Principal, records: McpCallRecord[] = []) {
         },
       ],
     },
+    // the saved-search tools run against a real server in test/saved-searches/saved-searches-mcp.test.ts
+    savedSearches: {
+      list: () => [],
+      run: () => Promise.reject(new Error('saved searches are not part of these tests')),
+    },
     selflog,
     clock: systemClock,
     log: pino({ level: 'silent' }),
@@ -138,7 +143,17 @@ describe('MCP tools', () => {
     const { tools } = await client.listTools();
     assert.deepEqual(
       tools.map((t) => t.name),
-      ['search', 'aggregate', 'histogram', 'list_environments', 'list_indexes', 'discover_fields', 'get_event'],
+      [
+        'search',
+        'aggregate',
+        'histogram',
+        'list_environments',
+        'list_indexes',
+        'discover_fields',
+        'get_event',
+        'list_saved_searches',
+        'run_saved_search',
+      ],
     );
     const search = tools.find((t) => t.name === 'search')!;
     assert.match(search.description!, /stats count/);

@@ -89,10 +89,10 @@ async function answerAgent(
   reply: FastifyReply,
   input: AgentRequest,
 ): Promise<unknown> {
-  const { llm, search, control, store, selflog, clock, log } = app.deps;
+  const { llm, search, control, store, savedSearches, selflog, clock, log } = app.deps;
   if (!llm.configured)
     throw new SvcError('llm_not_configured', 'the agent needs an LLM provider, and none is configured (SVC_LLM_URL)');
-  const deps = { llm, mcp: { search, control, store, selflog, clock, log } };
+  const deps = { llm, mcp: { search, control, store, savedSearches, selflog, clock, log } };
   const principal = principalOf(request);
   const ac = new AbortController();
   reply.raw.once('close', () => !reply.raw.writableFinished && ac.abort());

@@ -38,7 +38,7 @@ Keep limit small (10-50) when exploring; use aggregate for counts instead of fet
   },
 });
 
-function eventsOutput(res: SearchResult): ToolOutput {
+export function eventsOutput(res: SearchResult): ToolOutput {
   const events = res.events.map((e) => withId(e));
   if (events.length === 0)
     return {

@@ -6,6 +6,7 @@ import type { ControlReader } from '../../control/types.js';
 import type { SearchService } from '../../query/types.js';
 import type { EventStore } from '../../storage/types.js';
 import type { SelfLog } from '../../selflog/types.js';
+import type { SavedSearchService } from '../../saved-searches/service.js';
 
 /** What the MCP server needs from the rest of svc. Built from AppDeps by the /mcp route. */
 export interface McpDeps {
@@ -15,6 +16,8 @@ export interface McpDeps {
   control: Pick<ControlReader, 'envs'>;
   /** Index lists and event counts per env/index. */
   store: Pick<EventStore, 'partitions'>;
+  /** Saved searches the caller may see, run as the caller (src/saved-searches/). */
+  savedSearches: Pick<SavedSearchService, 'list' | 'run'>;
   selflog: SelfLog;
   clock: Clock;
   log: Logger;
@@ -24,6 +27,8 @@ export interface ToolContext {
   deps: McpDeps;
   /** The authenticated caller (API key with the MCP scope, or a user session before any MCP key exists). */
   principal: Principal;
+  /** Aborted when the caller goes away: a tool that searches other than through `deps.search` passes it on. */
+  signal?: AbortSignal;
 }
 
 /** A tool's answer: compact text for the model, the same data as structured content for programs. */

@@ -8,7 +8,8 @@ import { browserSkipReason, newContext, signIn } from './browser.js';
 import { startUiSession, type UiSession } from './fixture.js';
 
 /**
- * axe-core (Deque's rules for WCAG 2.x) over every page of the UI and its main dialogs, in the
+ * axe-core (Deque's rules for WCAG 2.x) over every page of the UI and every dialog (context, time
+ * picker, shortcut sheet, monitor editor, create key, the one-time key, a delete confirmation), in the
  * light and the dark theme: no critical, serious or moderate violation. axe runs in the page as the
  * browser renders it (injected through the DevTools protocol, which the page's CSP does not govern).
  */
@@ -58,6 +59,10 @@ describe('accessibility of every page (axe-core)', { skip }, () => {
         await page.waitForLoadState('networkidle');
         for (const v of await violations(page)) problems.push(`${what}: ${v}`);
       };
+      const closeDialog = async () => {
+        await page.keyboard.press('Escape');
+        await page.locator('dialog').waitFor({ state: 'detached' });
+      };
       await page.goto(`${base}/ui/login`);
       await check('login');
       await signIn(page, base, 'admin', TEST_ADMIN_PASSWORD);
@@ -67,13 +72,18 @@ describe('accessibility of every page (axe-core)', { skip }, () => {
       await page.locator('.event-line').first().click();
       await check('search, an event open');
       await page.click('button:has-text("Events around this one")');
-      await page.locator('dialog[open]').waitFor();
+      await page.locator('dialog[open] [data-testid=context]').waitFor();
       await check('the context dialog');
-      await page.keyboard.press('Escape');
+      await closeDialog();
       await page.click('[data-testid=time-range]');
       await page.locator('.time-panel').waitFor();
       await check('the time picker');
       await page.keyboard.press('Escape');
+      await page.locator('.event-line').first().focus();
+      await page.keyboard.press('?');
+      await page.locator('dialog[open] [data-testid=shortcuts]').waitFor();
+      await check('the shortcut sheet');
+      await closeDialog();
       for (const p of [
         'admin/users',
         'admin/api-keys',
@@ -89,6 +99,20 @@ describe('accessibility of every page (axe-core)', { skip }, () => {
       await page.click('button:has-text("New monitor")');
       await page.locator('dialog[open]').waitFor();
       await check('the monitor editor');
+      await closeDialog();
+      await page.goto(`${base}/ui/admin/api-keys`);
+      await page.click('button:has-text("Create key")');
+      await page.locator('dialog[open] form').waitFor();
+      await check('the create-key dialog');
+      await page.locator('dialog[open] input').first().fill(`axe-${theme}`);
+      await page.locator('dialog[open] button[type=submit]').click();
+      await page.locator('dialog[open] [data-testid=secret]').waitFor();
+      await check('the one-time key dialog');
+      await closeDialog();
+      await page.click(`tr[data-key="axe-${theme}"] button[aria-label^="Delete"]`);
+      await page.locator('dialog[open] .confirm-message').waitFor();
+      await check('the delete confirmation');
+      await closeDialog();
       await ctx.close();
       assert.deepEqual(problems, []);
     });

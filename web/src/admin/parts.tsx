@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { Allowlists } from '../api/types';
 import { Button } from '../ui/Button';
 import { CopyButton } from '../ui/CopyButton';
@@ -143,6 +143,21 @@ export function SecretDialog({
 /** A column head: its text, or its text and class (`num` right-aligns). */
 export type Column = string | { label: string; className: string };
 
+const labelOf = (c: Column) => (typeof c === 'string' ? c : c.label);
+
+/**
+ * Gives every cell of `body` its column's head as `data-label`: on a phone (styles/phone.css) each
+ * row is a card, its first cell (the name) on top and the others as "label: value" lines. The rows
+ * are the pages' own markup, so the labels are set here once rather than by every page.
+ */
+function labelCells(body: HTMLTableSectionElement, labels: string[]): void {
+  for (const row of body.rows)
+    for (const cell of row.cells) {
+      const label = cell.colSpan > 1 ? undefined : labels[cell.cellIndex];
+      if (label !== undefined && cell.dataset.label !== label) cell.dataset.label = label;
+    }
+}
+
 /**
  * The list of an admin page: a card holding a table with these column heads and an Actions
  * column, the rows given as children, and `empty` across every column when there is nothing yet.
@@ -161,8 +176,15 @@ export function AdminTable({
   empty?: ReactNode;
   children: ReactNode;
 }) {
+  const body = useRef<HTMLTableSectionElement>(null);
+  const labels = [...columns.map(labelOf), 'Actions'];
+  const key = labels.join('\u0000');
+  // after every render (the rows are children, new on each): a cheap walk that writes only what changed
+  useLayoutEffect(() => {
+    if (body.current) labelCells(body.current, key.split('\u0000'));
+  });
   return (
-    <div className="card">
+    <div className="card admin-card">
       <table className={className ? `admin-table ${className}` : 'admin-table'} data-testid={testId}>
         <thead>
           <tr>
@@ -178,7 +200,7 @@ export function AdminTable({
             <th className="actions-col">Actions</th>
           </tr>
         </thead>
-        <tbody>
+        <tbody ref={body}>
           {children}
           {empty && (
             <tr>

@@ -67,6 +67,13 @@ export const EventsList = forwardRef<EventsListHandle, Props>(function EventsLis
               ref={v.measureElement}
               className={cls}
               style={{ transform: `translateY(${item.start}px)` }}
+              onKeyDown={(ev) => {
+                // Esc in an open event (its row or its detail) closes it, the focus back on its row
+                if (ev.key !== 'Escape' || !open) return;
+                ev.preventDefault();
+                ev.currentTarget.querySelector<HTMLElement>('.event-line')?.focus();
+                p.onToggle(item.index);
+              }}
             >
               <div
                 className="event-line"

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button } from '../ui/Button';
 import { localTime, timeZoneName, utcOffset } from '../ui/format';
 import { Icon } from '../ui/icons';
@@ -56,6 +56,61 @@ function fromInput(v: string): string {
   return v ? new Date(v).toISOString() : '';
 }
 
+/**
+ * The presets as a single-select listbox (WAI-ARIA APG: choosing a value from a list, not running a
+ * command, so not a menu) with a roving focus: one Tab stop, the arrows move between the presets,
+ * Home and End go to the first and the last, Enter or Space picks. The selection does not follow the
+ * focus, since a pick runs a search. The list takes the focus when the picker opens, on the range in
+ * force.
+ */
+function PresetList({ current, onPick }: { current: number; onPick: (i: number) => void }) {
+  const [active, setActive] = useState(Math.max(0, current));
+  const items = useRef<(HTMLButtonElement | null)[]>([]);
+  useEffect(() => {
+    items.current[Math.max(0, current)]?.focus();
+    // only when the picker opens
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  const last = PRESETS.length - 1;
+  const step: Record<string, (i: number) => number> = {
+    ArrowDown: (i) => Math.min(last, i + 1),
+    ArrowUp: (i) => Math.max(0, i - 1),
+    Home: () => 0,
+    End: () => last,
+  };
+  return (
+    <div
+      role="listbox"
+      aria-labelledby="time-presets-label"
+      className="time-options"
+      onKeyDown={(e) => {
+        const to = step[e.key]?.(active);
+        if (to === undefined) return;
+        e.preventDefault();
+        setActive(to);
+        items.current[to]?.focus();
+      }}
+    >
+      {PRESETS.map((p, i) => (
+        <button
+          key={p.label}
+          ref={(el) => {
+            items.current[i] = el;
+          }}
+          role="option"
+          aria-selected={i === current}
+          tabIndex={i === active ? 0 : -1}
+          className={i === current ? 'menu-item on' : 'menu-item'}
+          onFocus={() => setActive(i)}
+          onClick={() => onPick(i)}
+        >
+          {p.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
 interface Props {
   from: string;
   to: string;
@@ -78,6 +133,8 @@ export function TimePicker({ from, to, onChange, fromQuery = [] }: Props) {
           className={`time-button${open ? ' open' : ''}${overridden ? ' from-query' : ''}`}
           onClick={toggle}
           aria-label={`Time range: ${label}`}
+          aria-haspopup="dialog"
+          aria-expanded={open}
           title={
             overridden ? 'The query sets the time range: its earliest= and latest= win over this picker' : undefined
           }
@@ -90,7 +147,7 @@ export function TimePicker({ from, to, onChange, fromQuery = [] }: Props) {
       )}
     >
       {(close) => (
-        <div>
+        <div role="dialog" aria-label="Time range">
           {overridden && (
             <p className="time-note small" data-testid="time-from-query">
               The query sets the time range ({fromQuery.join(' ')}); remove it from the query to use this picker.
@@ -98,19 +155,16 @@ export function TimePicker({ from, to, onChange, fromQuery = [] }: Props) {
           )}
           <div className="time-panel">
             <div className="time-presets">
-              <div className="menu-label">Relative</div>
-              {PRESETS.map((p) => (
-                <button
-                  key={p.label}
-                  className={p.from === from && !to ? 'menu-item on' : 'menu-item'}
-                  onClick={() => {
-                    onChange(p.from, '');
-                    close();
-                  }}
-                >
-                  {p.label}
-                </button>
-              ))}
+              <div className="menu-label" id="time-presets-label">
+                Relative
+              </div>
+              <PresetList
+                current={to ? -1 : PRESETS.findIndex((p) => p.from === from)}
+                onPick={(i) => {
+                  onChange(PRESETS[i].from, '');
+                  close();
+                }}
+              />
               <form
                 className="time-typed"
                 onSubmit={(e) => {

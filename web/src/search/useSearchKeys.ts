@@ -9,7 +9,8 @@ export const SHORTCUTS: [string, string][] = [
   ['k or ↑', 'Previous event'],
   ['Enter or Space', 'Open or close the event'],
   ['Ctrl+F', 'Find in the results'],
-  ['Esc', 'Close a dialog or menu'],
+  ['Esc', 'Close a dialog, a menu, the time picker or the open event (the focus goes back)'],
+  ['↑ ↓ Home End', 'In the time picker: move between the presets (Enter picks)'],
   ['?', 'This list'],
 ];
 

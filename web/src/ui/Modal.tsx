@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Button } from './Button';
 import { ErrorLine } from './ErrorLine';
 import type { IconName } from './icons';
@@ -12,12 +12,78 @@ interface Props {
   wide?: boolean;
 }
 
+/** The openers of the modals open now, innermost last: a modal opened from one that closes inherits its opener. */
+const openers: (HTMLElement | null)[] = [];
+
+/**
+ * Where the focus goes back to when a modal closes (WAI-ARIA APG, dialog pattern): the element
+ * focused when it opened (a button, an event row). A modal that replaces another in one step (the
+ * create form giving way to the one-time secret) opens with the focus still on the closing one's
+ * button, or on nothing: it falls back to that modal's own opener.
+ */
+function openerNow(): { own: HTMLElement | null; inherited: HTMLElement | null } {
+  const a = document.activeElement;
+  const own = a instanceof HTMLElement && a !== document.body ? a : null;
+  return { own, inherited: openers.at(-1) ?? null };
+}
+
+/** The page's content region (Shell's <main>): where the focus goes when what held it is gone. */
+function focusMain(): void {
+  document.getElementById('main')?.focus();
+}
+
+/**
+ * Keeps the focus off the body while `el` holds it: when `el` leaves the page (the row of a just
+ * deleted item goes when the list reloads, after its confirmation closed) the main region takes it.
+ */
+function watchRemoval(el: HTMLElement): void {
+  const lost = () => !el.isConnected && (document.activeElement === document.body || !document.activeElement);
+  const watch = new MutationObserver(() => {
+    if (el.isConnected && document.activeElement === el) return;
+    watch.disconnect();
+    if (lost()) focusMain();
+  });
+  watch.observe(document.body, { childList: true, subtree: true });
+  el.addEventListener(
+    'blur',
+    () => {
+      watch.disconnect();
+      // a browser that blurs an element as it is removed: look once the removal is done
+      setTimeout(() => lost() && focusMain());
+    },
+    { once: true },
+  );
+}
+
+/** Focuses the first of `candidates` still in the page and focusable; else the page's content, never the body. */
+function restoreFocus(candidates: (HTMLElement | null)[]): void {
+  for (const el of candidates) {
+    if (!el?.isConnected || el.closest('[inert]') || (el as HTMLButtonElement).disabled) continue;
+    el.focus();
+    if (document.activeElement !== el) continue;
+    watchRemoval(el);
+    return;
+  }
+  // the opener went with what it opened: the main region takes the focus
+  focusMain();
+}
+
 /**
  * A modal dialog on the native <dialog> element: the browser traps focus, Esc closes it, and the
- * rest of the page is inert while it is open.
+ * rest of the page is inert while it is open. Closed, it gives the focus back to what opened it.
  */
 export function Modal({ title, onClose, children, footer, wide }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
+  // read while rendering, before the dialog takes the focus (autoFocus, showModal)
+  const [opener] = useState(openerNow);
+  useEffect(() => {
+    const back = opener.own && !opener.own.closest('dialog') ? opener.own : (opener.inherited ?? opener.own);
+    openers.push(back);
+    return () => {
+      openers.splice(openers.lastIndexOf(back), 1);
+      restoreFocus([opener.own, opener.inherited]);
+    };
+  }, [opener]);
   useEffect(() => {
     const d = ref.current!;
     if (!d.open) d.showModal();

@@ -67,7 +67,9 @@ export class MonitorService {
     await this.control.mutate((doc) => {
       if (doc.monitors.length >= MAX_MONITORS) throw new SvcError('limit_reached', `at most ${MAX_MONITORS} monitors`);
       if (doc.monitors.some((m) => m.name === rec.name && m.owner.id === owner.id))
-        throw new SvcError('already_exists', `you already have a monitor named "${rec.name}"`);
+        throw new SvcError('already_exists', `you already have a monitor named "${rec.name}"`, {
+          details: { field: 'name' },
+        });
       doc.monitors.push(rec);
     });
     return this.view(rec);
@@ -180,13 +182,17 @@ export class MonitorService {
     }
     // the monitor must be able to run as its maker: refuse now what every run would refuse
     const owner = p.kind === 'ingest_token' ? undefined : actingAs(this.control.doc, ownerOf(p), this.d.clock.now());
+    // `field` names the picker at fault, so a form can show the refusal beside it
     if (!owner || !canRead(owner, input.env, input.index)) {
+      const field = owner && input.index && canRead(owner, input.env, undefined) ? 'index' : 'env';
       throw new SvcError(
         'access_denied',
         `you may not search env "${input.env}"${input.index ? ` index "${input.index}"` : ''}`,
+        { details: { field } },
       );
     }
-    if (!this.control.env(input.env)) throw new SvcError('unknown_environment', `unknown environment "${input.env}"`);
+    if (!this.control.env(input.env))
+      throw new SvcError('unknown_environment', `unknown environment "${input.env}"`, { details: { field: 'env' } });
     for (const [i, dest] of (input.destinations ?? []).entries()) checkWebhook(i, dest.webhook);
     return {
       name: input.name,

@@ -261,9 +261,12 @@ describe('monitors over HTTP', () => {
   it('validates what it is given, with the field named', async () => {
     const bad = async (body: Record<string, unknown>, field: RegExp) => {
       const res = (await call(srv, 'POST', '/api/monitors', { token: admin, body, expect: 400 })) as {
-        error: { code: string; message: string };
+        error: { code: string; message: string; field?: string };
       };
       assert.match(res.error.message, field);
+      // the form shows the message beside the field the error names
+      assert.match(res.error.field ?? '', /^[a-z]/i, `${res.error.message} names its field`);
+      assert.ok(res.error.message.startsWith(`${res.error.field}:`) || res.error.field === 'env', res.error.message);
     };
     const ok = { name: 'x', query: 'error', env: 'default', every: '5m', condition: { threshold: 'count > 0' } };
     await bad({ ...ok, every: '10s' }, /every: must be between/);
@@ -274,6 +277,14 @@ describe('monitors over HTTP', () => {
     await bad({ ...ok, colour: 'red' }, /colour: unknown field/);
     await bad({ ...ok, condition: { ai: 'anything odd' } }, /condition.ai: AI monitors need an LLM provider/);
     await bad({ ...ok, condition: { threshold: 'count > 0', ai: 'x' } }, /condition: want/);
+    await bad({ ...ok, env: 'nowhere' }, /unknown environment "nowhere"/);
+    await create({ ...ok, name: 'taken' });
+    const dup = (await call(srv, 'POST', '/api/monitors', {
+      token: admin,
+      body: { ...ok, name: 'taken' },
+      expect: 409,
+    })) as { error: { field?: string } };
+    assert.equal(dup.error.field, 'name');
   });
 
   it("belongs to its maker and runs with the maker's access only", async () => {
@@ -284,8 +295,9 @@ describe('monitors over HTTP', () => {
       token: alice,
       body: { name: 'peek', query: '*', env: 'secret', every: '5m', condition: { threshold: 'count > 0' } },
       expect: 403,
-    })) as { error: { code: string } };
+    })) as { error: { code: string; field?: string } };
     assert.equal(res.error.code, 'access_denied');
+    assert.equal(res.error.field, 'env');
     const mine = await create(
       { name: 'mine', query: '*', env: 'default', every: '5m', condition: { threshold: 'count > 0' } },
       alice,

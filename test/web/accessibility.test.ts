@@ -84,6 +84,21 @@ describe('accessibility of every page (axe-core)', { skip }, () => {
       await page.locator('dialog[open] [data-testid=shortcuts]').waitFor();
       await check('the shortcut sheet');
       await closeDialog();
+      await page.click('[data-testid=save-monitor]');
+      const editor = page.locator('dialog[open]');
+      await editor.waitFor();
+      await check('the monitor editor, from a search');
+      await editor.getByLabel('Name', { exact: true }).fill(`a11y ${theme}`);
+      // a loopback webhook: the server refuses it, naming the field
+      await editor.getByLabel('Webhook').fill('http://127.0.0.1:9/');
+      await page.click('.modal-foot button:has-text("Create monitor")');
+      await editor.locator('.field-error').waitFor();
+      await check('the monitor editor, an error at its field');
+      await editor.getByLabel('Webhook').fill('');
+      await page.click('.modal-foot button:has-text("Create monitor")');
+      await editor.locator('[data-testid=no-destination][role=alert]').waitFor();
+      await check('the monitor editor, no destination');
+      await page.keyboard.press('Escape');
       for (const p of [
         'admin/users',
         'admin/api-keys',

@@ -2,7 +2,7 @@ import { get } from '../api/client';
 import type { Monitor, MonitorHistoryEntry } from '../api/types';
 import { useLoad } from '../admin/useLoad';
 import { ErrorLine } from '../ui/ErrorLine';
-import { relativeTime } from '../ui/format';
+import { duration, relativeTime, rowsText } from '../ui/format';
 import { Modal } from '../ui/Modal';
 
 function line(e: MonitorHistoryEntry): { label: string; cls: string; text: string } {
@@ -26,7 +26,7 @@ function line(e: MonitorHistoryEntry): { label: string; cls: string; text: strin
       return {
         label: e.triggered ? 'met' : 'run',
         cls: e.triggered ? 'badge-mon-firing' : '',
-        text: `${e.rows ?? 0} rows in ${e.durationMs ?? 0} ms${e.trigger === 'manual' ? ', run by hand' : ''}`,
+        text: `${rowsText(e.rows ?? 0)} in ${duration(e.durationMs ?? 0)}${e.trigger === 'manual' ? ', run by hand' : ''}`,
       };
   }
 }

@@ -5,7 +5,7 @@ import { useLoad } from '../admin/useLoad';
 import { AdminTable, PageHeader } from '../admin/parts';
 import { ErrorLine } from '../ui/ErrorLine';
 import { Button, DeleteButton } from '../ui/Button';
-import { relativeTime } from '../ui/format';
+import { duration, relativeTime, rowsText } from '../ui/format';
 import { Icon } from '../ui/icons';
 import { ConfirmDelete } from '../ui/Modal';
 import { useNotifyAction } from '../ui/toast';
@@ -128,7 +128,7 @@ export function MonitorsPage() {
                   <div className={m.lastRun.outcome === 'error' ? 'text-danger clamp' : 'muted'}>
                     {m.lastRun.outcome === 'error'
                       ? m.lastRun.error
-                      : `${m.lastRun.rows ?? 0} rows, ${m.lastRun.durationMs} ms`}
+                      : `${rowsText(m.lastRun.rows ?? 0)}, ${duration(m.lastRun.durationMs)}`}
                   </div>
                 </>
               ) : (

@@ -1,7 +1,7 @@
 import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap, insertNewlineAndIndent } from '@codemirror/commands';
 import { setDiagnostics } from '@codemirror/lint';
-import { EditorState, Prec } from '@codemirror/state';
+import { Compartment, EditorState, Prec } from '@codemirror/state';
 import { EditorView, keymap, placeholder } from '@codemirror/view';
 import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
 import { completeQuery, type CompletionData } from '../lang/complete';
@@ -19,10 +19,27 @@ interface Props {
   onRun: (text: string) => void;
   error: QueryError | null;
   completion: () => CompletionData;
+  /** The editor's accessible name ('Query' on the search page). */
+  label?: string;
+  placeholder?: string;
+  /** A form's field: the editable element's id (its <label for>), and the id of the error shown under it. */
+  id?: string;
+  errorId?: string;
 }
 
 export interface QueryEditorHandle {
   focus(): void;
+}
+
+/** The editable element's attributes: its name, and its error as a form field's (aria-invalid, aria-describedby). */
+function contentAttrs(p: Pick<Props, 'label' | 'id' | 'errorId'>): Record<string, string> {
+  const a: Record<string, string> = { 'aria-label': p.label ?? 'Query', 'data-testid': 'query-editor' };
+  if (p.id) a.id = p.id;
+  if (p.errorId) {
+    a['aria-invalid'] = 'true';
+    a['aria-describedby'] = p.errorId;
+  }
+  return a;
 }
 
 function setDoc(view: EditorView, text: string) {
@@ -31,11 +48,12 @@ function setDoc(view: EditorView, text: string) {
 
 /** CodeMirror 6 with svc's language: highlighting, completion, the parser's error underlined, history. */
 export const QueryEditor = forwardRef<QueryEditorHandle, Props>(function QueryEditor(
-  { value, onChange, onRun, error, completion },
+  { value, onChange, onRun, error, completion, label, placeholder: hint, id, errorId },
   ref,
 ) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
+  const attrs = useRef(new Compartment());
   // callbacks change every render; the editor is built once and reads them through refs
   const cb = useRef({ onChange, onRun, completion });
   cb.current = { onChange, onRun, completion };
@@ -81,11 +99,11 @@ export const QueryEditor = forwardRef<QueryEditorHandle, Props>(function QueryEd
           ]),
         ),
         keymap.of([...closeBracketsKeymap, ...completionKeymap, ...historyKeymap, ...defaultKeymap]),
-        placeholder('Search events: error host=web-1 | stats count by index'),
+        placeholder(hint ?? 'Search events: error host=web-1 | stats count by index'),
         EditorView.lineWrapping,
         // the CSP allows inline styles only with the page's nonce (src/http/ui.ts)
         EditorView.cspNonce.of(document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? ''),
-        EditorView.contentAttributes.of({ 'aria-label': 'Query', 'data-testid': 'query-editor' }),
+        attrs.current.of(EditorView.contentAttributes.of(contentAttrs({ label, id, errorId }))),
         EditorView.updateListener.of((u) => {
           if (!u.docChanged) return;
           cb.current.onChange(u.state.doc.toString());
@@ -104,6 +122,12 @@ export const QueryEditor = forwardRef<QueryEditorHandle, Props>(function QueryEd
     const v = view.current;
     if (v && v.state.doc.toString() !== value) setDoc(v, value);
   }, [value]);
+
+  useEffect(() => {
+    view.current?.dispatch({
+      effects: attrs.current.reconfigure(EditorView.contentAttributes.of(contentAttrs({ label, id, errorId }))),
+    });
+  }, [label, id, errorId]);
 
   useEffect(() => {
     const v = view.current;

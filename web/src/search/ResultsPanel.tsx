@@ -28,6 +28,7 @@ interface Props {
   /** Opens the field list's drawer (phones). */
   onFields: () => void;
   onFilter: (field: string, value: unknown, exclude: boolean) => void;
+  onSaveMonitor: () => void;
 }
 
 /** The right side of the search page: histogram, toolbar, notices, and the events or the table. */
@@ -42,6 +43,7 @@ export function ResultsPanel({
   onView,
   onFields,
   onFilter,
+  onSaveMonitor,
 }: Props) {
   const list = useRef<EventsListHandle>(null);
   const find = useFind(events);
@@ -81,6 +83,7 @@ export function ResultsPanel({
         onLive={ui.toggleLive}
         onPause={ui.togglePause}
         find={find}
+        onSaveMonitor={onSaveMonitor}
       />
       <SearchProgress running={s.searching ? s.key : null} onCancel={s.cancel} />
       {ui.live && <LiveNote paused={ui.paused} />}

@@ -31,6 +31,8 @@ interface Props {
   paused: boolean;
   onLive: () => void;
   onPause: () => void;
+  /** Opens the monitor editor with this search (the editor's query, the env and index picked). */
+  onSaveMonitor: () => void;
   find: { text: string; setText: (t: string) => void; position: number; hits: number[]; step: (d: 1 | -1) => void };
 }
 
@@ -155,6 +157,9 @@ export const ResultsToolbar = forwardRef<HTMLInputElement, Props>(function Resul
           )}
         </>
       )}
+      <Button size="sm" icon="bell" onClick={p.onSaveMonitor} data-testid="save-monitor">
+        Save as monitor
+      </Button>
       {/* the URL holds the whole search (query, range, env, index, view): a link to share */}
       <CopyButton text={window.location.href} label="Copy link" />
       <Popover

@@ -2,11 +2,14 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { get } from '../api/client';
 import { remember } from '../lang/history';
+import { MonitorEditor } from '../monitors/MonitorEditor';
+import type { MonitorPrefill } from '../monitors/draft';
 import { Button } from '../ui/Button';
+import { useToast } from '../ui/toast';
 import { AskPanel } from './AskPanel';
 import { ContextPanel } from './ContextPanel';
 import { FieldSidebar } from './FieldSidebar';
-import { isTableQuery, readParams, writeParams, type SearchParams } from './params';
+import { effectiveQuery, isTableQuery, readParams, writeParams, type SearchParams } from './params';
 import { addFilter } from './query-edit';
 import { type QueryEditorHandle } from './QueryEditor';
 import { ResultsPanel } from './ResultsPanel';
@@ -85,6 +88,9 @@ export function SearchPage() {
   );
   useLiveTail(params, ui.live && !ui.paused && !table, (fresh) => ui.tail(fresh, s.result?.events ?? []));
   const [shortcuts, setShortcuts] = useState(false);
+  // "Save as monitor": a dialog over the search, so the search (and the back button) stay as they are
+  const [monitorOf, setMonitorOf] = useState<MonitorPrefill | null>(null);
+  const toast = useToast();
   // phones: the field list is a drawer (styles/phone.css)
   const [fieldsOpen, setFieldsOpen] = useState(false);
   const openShortcuts = useCallback(() => setShortcuts(true), []);
@@ -135,9 +141,29 @@ export function SearchPage() {
           onView={(view) => go({ view })}
           onFields={() => setFieldsOpen((o) => !o)}
           onFilter={filter}
+          onSaveMonitor={() =>
+            setMonitorOf({
+              query: effectiveQuery(ui.draft),
+              env: params.env,
+              index: params.index,
+              from: params.from,
+              to: params.to,
+            })
+          }
         />
       </div>
       {ui.contextOf && <ContextPanel anchor={ui.contextOf} onClose={() => ui.showContext(null)} />}
+      {monitorOf && (
+        <MonitorEditor
+          prefill={monitorOf}
+          aiAvailable={ui.llmOn}
+          onClose={() => setMonitorOf(null)}
+          onSaved={(m) => {
+            setMonitorOf(null);
+            toast('ok', `Monitor "${m.name}" created: it runs every ${m.every} (see Monitors)`);
+          }}
+        />
+      )}
       {shortcuts && <ShortcutSheet onClose={() => setShortcuts(false)} />}
       {ui.llmOn && !ui.asking && (
         <Button variant="primary" icon="activity" className="ask-toggle" onClick={() => ui.setAsking(true)}>

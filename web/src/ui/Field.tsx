@@ -47,3 +47,43 @@ export function TextAreaField({
     </Field>
   );
 }
+
+/** The attributes of a control that a FormField's error describes. */
+export function controlProps(id: string, error: string | undefined) {
+  return {
+    id,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': error ? `${id}-error` : undefined,
+  };
+}
+
+/**
+ * A labelled control with room for its own error beneath it: forms whose server names the field at
+ * fault show the message there, not at the top. The control takes `controlProps(id, error)`. The
+ * error is outside the <label>, so it describes the control without becoming part of its name.
+ */
+export function FormField({
+  label,
+  id,
+  error,
+  className,
+  children,
+}: {
+  label: ReactNode;
+  id: string;
+  error?: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className={className ? `field ${className}` : 'field'}>
+      <label htmlFor={id}>{label}</label>
+      {children}
+      {error && (
+        <p className="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

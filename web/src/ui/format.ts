@@ -75,6 +75,11 @@ export function count(n: number): string {
   return n.toLocaleString('en-US');
 }
 
+/** `1 row`, `1,204 rows`. */
+export function rowsText(n: number): string {
+  return `${count(n)} ${n === 1 ? 'row' : 'rows'}`;
+}
+
 export function duration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;

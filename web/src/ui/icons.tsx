@@ -43,6 +43,7 @@ const PATHS = {
   arrowDown: 'M12 5v14M6 13l6 6 6-6',
   refresh: 'M20 11a8 8 0 1 0-2.3 5.7M20 4v7h-7',
   lock: 'M6 11h12v10H6zM8 11V7a4 4 0 0 1 8 0v4',
+  bell: 'M6 9a6 6 0 1 1 12 0c0 6 2.5 8 2.5 8h-17S6 15 6 9zM10.3 20.5a2 2 0 0 0 3.4 0',
 } as const;
 
 export type IconName = keyof typeof PATHS;

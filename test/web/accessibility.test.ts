@@ -57,6 +57,14 @@ describe('accessibility of every page (axe-core)', { skip }, () => {
       const check = async (what: string) => {
         // the page settles (results, fields, histogram) before it is judged
         await page.waitForLoadState('networkidle');
+        // a panel still loading is drawn faded (opacity 0.6), which axe rightly reads as low contrast
+        await page.waitForFunction(
+          () =>
+            document.querySelector('.loading') === null &&
+            [...document.querySelectorAll('.sidebar, .histogram, .results')].every(
+              (e) => getComputedStyle(e).opacity === '1',
+            ),
+        );
         for (const v of await violations(page)) problems.push(`${what}: ${v}`);
       };
       const closeDialog = async () => {

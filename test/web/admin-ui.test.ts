@@ -1,17 +1,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { call, createUser, login } from '../helpers/auth.js';
-import { browserSkipReason, newContext, shownCount, signIn, waitFor } from './browser.js';
+import { browserSkipReason, newContext, shownCount, signIn, waitFor, shootBothThemes } from './browser.js';
 import { ingestNdjson } from './data.js';
 import { startUiSession, type UiServer, type UiSession } from './fixture.js';
 
-const SHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'screenshots');
 const skip = browserSkipReason();
 if (skip) console.log(`# web UI admin tests ${skip}`);
 
@@ -288,8 +284,7 @@ describe("the admin pages and the UI's defences in Chromium", { skip }, () => {
     });
     await page.goto(`${base()}/ui/admin/api-keys`);
     await waitFor('the keys', () => page.locator('tr[data-key="claude-desktop"]').count());
-    mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: join(SHOTS, 'api-keys.png') });
+    await shootBothThemes(page, 'api-keys');
     assert.deepEqual(errors, []);
   });
 });

@@ -1,13 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { browserSkipReason, waitFor } from './browser.js';
+import { browserSkipReason, waitFor, shootBothThemes } from './browser.js';
 import { startUiSession, type UiSession } from './fixture.js';
 
-const SHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'screenshots');
 const skip = browserSkipReason();
 if (skip) console.log(`# web UI lookups tests ${skip}`);
 
@@ -110,8 +106,7 @@ describe('the lookups admin page in Chromium', { skip }, () => {
       '—',
       'silver',
     ]);
-    mkdirSync(SHOTS, { recursive: true });
-    await page.locator('dialog').screenshot({ path: join(SHOTS, 'lookup-preview.png') });
+    await shootBothThemes(page, 'lookup-preview', page.locator('dialog'));
     await page.click('.modal-foot button:has-text("Close")');
   });
 
@@ -139,7 +134,7 @@ describe('the lookups admin page in Chromium', { skip }, () => {
     });
     await waitFor('the second table', () => page.locator('tr[data-lookup="http-status"]').count());
     await waitFor('the toasts gone', async () => (await page.locator('.toast').count()) === 0, 10_000);
-    await page.screenshot({ path: join(SHOTS, 'lookups.png') });
+    await shootBothThemes(page, 'lookups');
     assert.deepEqual(session.errors, []);
   });
 
@@ -170,7 +165,7 @@ describe('the lookups admin page in Chromium', { skip }, () => {
       assert.equal(await notice.locator('button').textContent(), 'Run and write lookup table link_hosts');
       assert.equal(await page.locator('[data-testid=search-error]').count(), 0, 'shown once, as the notice');
       assert.equal(await csvStatus('link_hosts'), 404, 'opening the link wrote nothing');
-      await page.screenshot({ path: join(SHOTS, 'confirm-write.png') });
+      await shootBothThemes(page, 'confirm-write');
     });
 
     it('writes the table when the user clicks the button', async () => {

@@ -1,9 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startServerProcess, type ProcessServer } from '../helpers/process.js';
 import { adminToken, call, createIngestToken, TEST_ADMIN_PASSWORD } from '../helpers/auth.js';
@@ -11,10 +10,17 @@ import { ScriptedProvider } from '../fixtures/llm/scripted-provider.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { eventId } from '../../src/mcp/event-id.js';
 import type { EventJson } from '../../src/query/types.js';
-import { browserSkipReason, launchBrowser, newContext, signIn, waitFor, watchErrors } from './browser.js';
+import {
+  browserSkipReason,
+  launchBrowser,
+  newContext,
+  signIn,
+  waitFor,
+  watchErrors,
+  shootBothThemes,
+} from './browser.js';
 import { appEvents, ingestNdjson } from './data.js';
 
-const SHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'screenshots');
 const skip = browserSkipReason();
 if (skip) console.log(`# web UI monitors tests ${skip}`);
 
@@ -64,7 +70,6 @@ describe('Monitors and Ask in Chromium', { skip }, () => {
     page = await ctx.newPage();
     errors = watchErrors(page);
     await signIn(page, srv.url, 'admin', TEST_ADMIN_PASSWORD);
-    mkdirSync(SHOTS, { recursive: true });
   });
   after(async () => {
     await browser?.close();
@@ -98,7 +103,7 @@ describe('Monitors and Ask in Chromium', { skip }, () => {
     const hits = (await page.locator('.preview-groups li.hit .mono').allTextContents()).sort();
     assert.deepEqual(hits, expectedFiring);
     assert.equal(posted().length, 0, 'a preview notifies nobody');
-    await page.locator('dialog').screenshot({ path: join(SHOTS, 'monitor-editor.png') });
+    await shootBothThemes(page, 'monitor-editor', page.locator('dialog'));
     await page.click('.modal-foot button:has-text("Create monitor")');
 
     const row = page.locator('tr[data-monitor="errors per host"]');
@@ -129,7 +134,7 @@ describe('Monitors and Ask in Chromium', { skip }, () => {
     await waitFor('the second monitor', () => second.count());
     await second.locator('button:has-text("Run now")').click();
     await waitFor('its state', async () => /OK|Firing/.test((await second.textContent())!));
-    await page.screenshot({ path: join(SHOTS, 'monitors.png') });
+    await shootBothThemes(page, 'monitors');
 
     await row.locator('button:has-text("History")').click();
     const history = await waitFor('the history', async () => {
@@ -137,7 +142,7 @@ describe('Monitors and Ask in Chromium', { skip }, () => {
       return t && t.includes('fired') ? t : undefined;
     });
     assert.match(history, /run by hand/);
-    await page.locator('dialog').screenshot({ path: join(SHOTS, 'monitor-history.png') });
+    await shootBothThemes(page, 'monitor-history', page.locator('dialog'));
     assert.deepEqual(errors, []);
   });
 
@@ -167,7 +172,7 @@ describe('Monitors and Ask in Chromium', { skip }, () => {
     const href = (await cite.getAttribute('href'))!;
     assert.match(href, /env=default&index=app/);
     assert.ok(href.includes(encodeURIComponent(newest.time)), href);
-    await page.screenshot({ path: join(SHOTS, 'ask.png') });
+    await shootBothThemes(page, 'ask');
 
     llm.play({ json: { query: 'level=error | stats count by host', explanation: 'Counts errors per host.' } });
     await page.fill('textarea[aria-label=Question]', 'errors per host');

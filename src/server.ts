@@ -25,6 +25,7 @@ import { openMonitors } from './monitors/open.js';
 import { LlmProvider } from './llm/provider.js';
 import { OutboundClient } from './outbound/client.js';
 import { openLookups } from './lookups/open.js';
+import { openDashboards } from './dashboards/open.js';
 import { lookupWriter } from './lookups/write-rows.js';
 import { eventSinkOf } from './query/event-sink.js';
 import { readTlsFiles, watchTlsFiles } from './http/tls.js';
@@ -192,6 +193,7 @@ export async function startServer(
     monitors: monitors.service,
     llm,
     lookups: lookups.service,
+    dashboards: await openDashboards({ control, search, clock }),
   };
   const app = await buildApp(deps);
   await app.listen({ host: config.listen.host, port: config.listen.port });

@@ -42,6 +42,7 @@ export const ERROR_CODES = {
   cannot_delete: 'conflict',
   limit_reached: 'conflict',
   node_running: 'conflict',
+  version_conflict: 'conflict',
   // load
   queue_full: 'too_many_requests',
   rate_limited: 'too_many_requests',

@@ -21,6 +21,7 @@ import { languageRoutes } from './routes/language.js';
 import { contextRoutes } from './routes/context.js';
 import { exportRoutes } from './routes/export.js';
 import { monitorRoutes } from './routes/monitors.js';
+import { dashboardRoutes } from './routes/dashboards.js';
 import { agentRoutes } from './routes/agent.js';
 import { mcpRoutes } from '../mcp/route.js';
 import { ingestContext } from '../ingest/common/context.js';
@@ -118,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(contextRoutes);
   await app.register(exportRoutes);
   await app.register(monitorRoutes);
+  await app.register(dashboardRoutes);
   await app.register(agentRoutes);
   await app.register(mcpRoutes);
   await app.register(uiRoutes, { dir: deps.config.uiDir });

@@ -41,7 +41,7 @@ function checkTime(t: { from: string; to: string }, nowMs: number): void {
       return parseTime(t[field], nowMs);
     } catch (e) {
       if (!isSvcError(e)) throw e;
-      throw fieldError(`time.${field}`, `${e.message}: want relative (-24h, -7d@d, now) or RFC 3339`);
+      throw fieldError(`time.${field}`, e.message);
     }
   };
   if (at('from') >= at('to')) throw fieldError('time.from', `"${t.from}" is not before time.to "${t.to}"`);
@@ -110,7 +110,8 @@ export function checkQuery(field: string, query: string, vars: readonly Dashboar
   } catch (e) {
     if (!isSvcError(e)) throw e;
     const p = e.details?.position;
-    if (typeof p !== 'number') throw fieldError(field, e.message, { ...e.details });
+    if (typeof p !== 'number')
+      throw new SvcError(e.code, `${field}: ${e.message}`, { details: { ...e.details, field } });
     const position = p < s.origin.length ? s.origin[p] : query.length;
     const message = e.message.replace(/position \d+/g, `position ${position}`);
     throw new SvcError(

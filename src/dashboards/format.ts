@@ -23,14 +23,12 @@ export const LIMITS = {
   thresholds: 10,
 } as const;
 
-const text = (max: number) =>
-  z
-    .string({ invalid_type_error: 'must be a string', required_error: 'is required' })
-    .trim()
-    .min(1, 'must not be empty')
-    .max(max, `must be at most ${max} characters`);
-const optionalText = (max: number) =>
-  z.string({ invalid_type_error: 'must be a string' }).max(max, `must be at most ${max} characters`);
+const STRING = { invalid_type_error: 'must be a string', required_error: 'is required' };
+const atMost = (max: number) => `must be at most ${max} characters`;
+/** Free text, possibly empty (a description, a title). */
+const optionalText = (max: number) => z.string(STRING).max(max, atMost(max));
+/** Text that must say something: trimmed, not empty. */
+const text = (max: number) => optionalText(max).trim().min(1, 'must not be empty');
 const int = (min: number, max: number) =>
   z
     .number({ invalid_type_error: 'must be a number', required_error: 'is required' })

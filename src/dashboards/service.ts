@@ -103,8 +103,8 @@ export class DashboardService {
   }
 
   async delete(p: Principal, id: string): Promise<void> {
-    this.editable(p, this.find(p, id));
     await this.control.mutate((doc) => {
+      editable(p, found(p, doc.dashboards ?? [], id));
       doc.dashboards = (doc.dashboards ?? []).filter((d) => d.id !== id);
     });
   }
@@ -150,13 +150,13 @@ export class DashboardService {
     version: number,
     next: (cur: DashboardRecord) => Omit<DashboardRecord, 'id' | 'owner' | 'version' | 'createdAt' | 'updatedAt'>,
   ): Promise<DashboardView> {
-    this.editable(p, this.find(p, id));
     const now = new Date(this.clock.now()).toISOString();
+    // found and checked in the write, on the latest document: a dashboard made or changed on
+    // another node a moment ago is seen, whatever this node's copy says
     const rec = await this.control.mutate((doc) => {
       const list = doc.dashboards ?? [];
-      const i = list.findIndex((d) => d.id === id);
-      if (i < 0) throw new SvcError('not_found', `no dashboard ${id}`);
-      const cur = list[i];
+      const cur = editable(p, found(p, list, id));
+      const i = list.indexOf(cur);
       if (cur.version !== version)
         throw new SvcError(
           'version_conflict',
@@ -176,16 +176,21 @@ export class DashboardService {
   }
 
   private find(p: Principal, id: string): DashboardRecord {
-    const d = this.all().find((x) => x.id === id);
-    // another's private dashboard is "not found": its existence is not the caller's business
-    if (!d || !mayView(p, d)) throw new SvcError('not_found', `no dashboard ${id}`);
-    return d;
+    return found(p, this.all(), id);
   }
+}
 
-  private editable(p: Principal, d: DashboardRecord): void {
-    if (!mayEdit(p, d))
-      throw new SvcError('access_denied', `dashboard ${d.id} is shared read-only: only its owner and admins change it`);
-  }
+function found<D extends DashboardRecord>(p: Principal, list: readonly D[], id: string): D {
+  const d = list.find((x) => x.id === id);
+  // another's private dashboard is "not found": its existence is not the caller's business
+  if (!d || !mayView(p, d)) throw new SvcError('not_found', `no dashboard ${id}`);
+  return d;
+}
+
+function editable<D extends DashboardRecord>(p: Principal, d: D): D {
+  if (!mayEdit(p, d))
+    throw new SvcError('access_denied', `dashboard ${d.id} is shared read-only: only its owner and admins change it`);
+  return d;
 }
 
 function mayView(p: Principal, d: DashboardRecord): boolean {
@@ -193,7 +198,7 @@ function mayView(p: Principal, d: DashboardRecord): boolean {
 }
 
 function mayEdit(p: Principal, d: DashboardRecord): boolean {
-  return isAdmin(p) || d.owner.id === p.id;
+  return isAdmin(p) || (d.owner.kind === p.kind && d.owner.id === p.id);
 }
 
 function checkSize(d: DashboardRecord): void {

@@ -69,6 +69,9 @@ function checkVariable(v: DashboardVariable, i: number, all: readonly DashboardV
     v.kind === 'query' ? 'a query variable needs an env (or *)' : 'only a query variable has an env and index',
   );
   need('default', !Array.isArray(v.default) || v.multi === true, 'a list of values needs "multi": true');
+  const defaults = v.default === undefined ? [] : [v.default].flat();
+  const outside = v.kind === 'list' ? defaults.find((x) => !v.values?.includes(x)) : undefined;
+  need('default', outside === undefined, `${JSON.stringify(outside)} is not one of the values`);
   if (v.query) checkQuery(`${at}.query`, v.query, all);
 }
 

@@ -248,6 +248,12 @@ describe('dashboards over HTTP', () => {
       ],
       ['another format', { ...good, format: 2 }, 'format', /want 1/],
       [
+        'a list default that is not one of its values',
+        { ...good, variables: [VARIABLES[0], { ...VARIABLES[1], default: 'debug' }] },
+        'variables[1].default',
+        /"debug" is not one of the values/,
+      ],
+      [
         'a panel off the grid',
         { ...good, panels: [{ ...PANELS[0], grid: { x: 20, y: 0, w: 6, h: 2 } }] },
         'panels[0].grid',

@@ -110,12 +110,25 @@ const timeText = text(64).describe('relative (-24h, -7d@d, now) or RFC 3339');
 const fields = {
   title: text(LIMITS.title),
   description: optionalText(LIMITS.description).default(''),
-  time: strict({ from: timeText, to: timeText }).default({ from: '-24h', to: 'now' }),
+  time: strict({ from: timeText, to: timeText })
+    .default({ from: '-24h', to: 'now' })
+    .describe('{from, to}: relative (-24h, now) or RFC 3339; default -24h … now'),
   refresh: z
     .enum(['off', '10s', '1m', '5m'], { errorMap: () => ({ message: 'want "off", "10s", "1m" or "5m"' }) })
-    .default('off'),
-  variables: z.array(variable).max(LIMITS.variables, `at most ${LIMITS.variables} variables`).default([]),
-  panels: z.array(panel).max(LIMITS.panels, `at most ${LIMITS.panels} panels`).default([]),
+    .default('off')
+    .describe('how often the panels reload; also how long their answers are cached (off: 10 s)'),
+  variables: z
+    .array(variable)
+    .max(LIMITS.variables, `at most ${LIMITS.variables} variables`)
+    .default([])
+    .describe(
+      '{name, label?, kind: list|query|text, values?, query?, env?, index?, default?, multi?} (docs/dashboards.md)',
+    ),
+  panels: z
+    .array(panel)
+    .max(LIMITS.panels, `at most ${LIMITS.panels} panels`)
+    .default([])
+    .describe('{id?, title, type, source: {query, env, index?}, options?, grid: {x, y, w, h}} (docs/dashboards.md)'),
 };
 const versionField = int(1, Number.MAX_SAFE_INTEGER).describe('the version the change was made from (409 if stale)');
 const shared = z.boolean({ invalid_type_error: 'must be true or false' });
@@ -137,9 +150,11 @@ export const patchSchema = strict({
 });
 /** The export file and POST /api/dashboards/import: no id, owner, version or times (they do not carry over). */
 export const exportSchema = strict({
-  format: z.literal(DASHBOARD_FORMAT, {
-    errorMap: () => ({ message: `want ${DASHBOARD_FORMAT} (the dashboard format this svc reads)` }),
-  }),
+  format: z
+    .literal(DASHBOARD_FORMAT, {
+      errorMap: () => ({ message: `want ${DASHBOARD_FORMAT} (the dashboard format this svc reads)` }),
+    })
+    .describe('the file format: 1'),
   ...fields,
 });
 

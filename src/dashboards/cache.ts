@@ -1,5 +1,6 @@
-/** How an answer was had: run now, taken from the cache, or shared with an identical run in flight. */
-export type CacheOutcome = 'miss' | 'hit' | 'shared';
+import type { CacheOutcome } from './types.js';
+
+export type { CacheOutcome };
 
 export interface CacheLimits {
   entries: number;

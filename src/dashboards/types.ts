@@ -1,9 +1,11 @@
 import type { DashboardRecord, PanelType } from '../control/records.js';
 import type { HistogramResult, SearchMeta, SearchResult } from '../query/types.js';
-import type { CacheOutcome } from './cache.js';
 
 // The shapes /api/dashboards answers with, in one place for the server and the web UI (which
 // imports them type-only, like the search answers): nothing here may import runtime code.
+
+/** How an answer was had: run now, taken from the cache, or shared with an identical run in flight. */
+export type CacheOutcome = 'miss' | 'hit' | 'shared';
 
 /** A dashboard as the API shows it: the record, and whether the caller may change it. */
 export interface DashboardView extends DashboardRecord {

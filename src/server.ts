@@ -25,6 +25,7 @@ import { openMonitors } from './monitors/open.js';
 import { LlmProvider } from './llm/provider.js';
 import { OutboundClient } from './outbound/client.js';
 import { openLookups } from './lookups/open.js';
+import { openDashboards } from './dashboards/open.js';
 import { lookupWriter } from './lookups/write-rows.js';
 import { SavedSearchService } from './saved-searches/service.js';
 import { eventSinkOf } from './query/event-sink.js';
@@ -194,6 +195,7 @@ export async function startServer(
     savedSearches: new SavedSearchService(control, search, clock, log),
     llm,
     lookups: lookups.service,
+    dashboards: await openDashboards({ control, search, clock }),
   };
   const app = await buildApp(deps);
   await app.listen({ host: config.listen.host, port: config.listen.port });

@@ -21,6 +21,8 @@ export interface ControlDoc {
   savedSearches?: SavedSearchRecord[];
   /** CSV tables for the `lookup` pipe (src/lookups/, docs/lookups.md); absent in older documents. */
   lookups?: LookupRecord[];
+  /** Grids of panels run as their viewer (src/dashboards/, docs/dashboards.md); absent in older documents. */
+  dashboards?: DashboardRecord[];
   /** Sessions ended by logout before their expiry (JWT ids); pruned once expired. */
   revokedSessions: { jti: string; expiresAt: string }[];
   /** Last use of long-lived sessions, for the idle timeout (auth/session-activity.ts); absent in older documents. */
@@ -164,6 +166,81 @@ export interface LookupRecord {
   bytes: number;
   updatedAt: string;
   updatedBy: string;
+}
+
+/** How often a dashboard reloads its panels; also how long their answers are cached (`off`: 10 s). */
+export type DashboardRefresh = 'off' | '10s' | '1m' | '5m';
+
+export const PANEL_TYPES = ['timeseries', 'single', 'table', 'bar', 'pie', 'events', 'histogram'] as const;
+export type PanelType = (typeof PANEL_TYPES)[number];
+
+/**
+ * Where a panel's rows come from: an inline query now. A second kind (`{ savedSearchId }`) joins
+ * this union when saved searches land; code that reads `query` narrows with `'query' in source`.
+ */
+export type PanelSource = { query: string; env: string; index?: string };
+
+/** A threshold of a single-value panel: at `value` and above, the number shows in `color`. */
+export interface PanelThreshold {
+  value: number;
+  color: string;
+}
+
+/** How a panel draws; each key is read by one panel type (checked when saved). */
+export interface PanelOptions {
+  /** timeseries */
+  style?: 'line' | 'area' | 'stacked-bar';
+  /** single: colours by value, and whether to show the change against the previous period. */
+  thresholds?: PanelThreshold[];
+  trend?: boolean;
+}
+
+/** A panel on the dashboard's 24-column grid. */
+export interface DashboardPanel {
+  /** Unique within its dashboard; carried over by export and import. */
+  id: string;
+  title: string;
+  type: PanelType;
+  source: PanelSource;
+  options?: PanelOptions;
+  grid: { x: number; y: number; w: number; h: number };
+}
+
+/** A `$name$` a dashboard's queries use, with where its values come from. */
+export interface DashboardVariable {
+  name: string;
+  label?: string;
+  kind: 'list' | 'query' | 'text';
+  /** kind list: the values offered. */
+  values?: string[];
+  /** kind query: the first column of this query's table gives the values. */
+  query?: string;
+  env?: string;
+  index?: string;
+  /** The value used when a run names none (a list when `multi`). */
+  default?: string | string[];
+  multi?: boolean;
+}
+
+/**
+ * A dashboard as stored (docs/decisions/0024-dashboards.md). `version` starts at 1 and grows by one
+ * at every change: an update names the version it read, so a concurrent edit is told, not lost.
+ */
+export interface DashboardRecord {
+  id: string;
+  title: string;
+  description: string;
+  owner: { kind: 'user' | 'api_key'; id: string; name: string };
+  /** Visible, read-only, to everyone who may search; its owner and admins change it. */
+  shared: boolean;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+  /** Relative (`-24h`, `now`) or absolute (RFC 3339); resolved at each load. */
+  time: { from: string; to: string };
+  refresh: DashboardRefresh;
+  variables: DashboardVariable[];
+  panels: DashboardPanel[];
 }
 
 /** A webhook the monitor posts to: svc's JSON, or a Slack-style `{text}` message. */

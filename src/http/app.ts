@@ -22,6 +22,7 @@ import { contextRoutes } from './routes/context.js';
 import { exportRoutes } from './routes/export.js';
 import { monitorRoutes } from './routes/monitors.js';
 import { savedSearchRoutes } from './routes/saved-searches.js';
+import { dashboardRoutes } from './routes/dashboards.js';
 import { agentRoutes } from './routes/agent.js';
 import { mcpRoutes } from '../mcp/route.js';
 import { ingestContext } from '../ingest/common/context.js';
@@ -120,6 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(exportRoutes);
   await app.register(monitorRoutes);
   await app.register(savedSearchRoutes);
+  await app.register(dashboardRoutes);
   await app.register(agentRoutes);
   await app.register(mcpRoutes);
   await app.register(uiRoutes, { dir: deps.config.uiDir });

@@ -16,6 +16,7 @@ import type { MonitorService } from '../monitors/service.js';
 import type { LlmProvider } from '../llm/provider.js';
 import type { LookupService } from '../lookups/service.js';
 import type { SavedSearchService } from '../saved-searches/service.js';
+import type { DashboardService } from '../dashboards/service.js';
 
 /**
  * Everything the HTTP edge needs from the subsystems, built by server.ts.
@@ -53,6 +54,8 @@ export interface AppDeps {
   llm: LlmProvider;
   /** CSV tables for the `lookup` pipe: upload, list, download, delete (src/lookups/). */
   lookups: LookupService;
+  /** Grids of panels run as their viewer, with a cache of answers (src/dashboards/). */
+  dashboards: DashboardService;
   /** Decode workers for large native and `_bulk` bodies (SVC_INGEST_WORKERS); unset = decode inline. */
   decoder?: DecodeRunner;
 }

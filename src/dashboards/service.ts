@@ -1,0 +1,210 @@
+import { randomBytes } from 'node:crypto';
+import { ownerOf } from '../auth/acting-as.js';
+import type { Principal } from '../auth/principal.js';
+import { isAdmin } from '../auth/rbac.js';
+import type { Clock } from '../clock/clock.js';
+import type { DashboardRecord } from '../control/records.js';
+import type { ControlStore } from '../control/store.js';
+import { SvcError } from '../errors/svc-error.js';
+import { checkBody } from './check.js';
+import {
+  createSchema,
+  DASHBOARD_FORMAT,
+  exportSchema,
+  parseWith,
+  patchSchema,
+  replaceSchema,
+  type CreateInput,
+  type ExportDoc,
+} from './format.js';
+import { runPanel, variableValues, type RunRequest } from './run-panel.js';
+import type { PanelRunner } from './runner.js';
+import type { DashboardSummary, DashboardView, PanelAnswer, VariableValues } from './types.js';
+
+/** At most this many dashboards in the control plane, each at most MAX_BYTES as JSON: it is one document. */
+const MAX_DASHBOARDS = 500;
+const MAX_BYTES = 256 * 1024;
+
+/**
+ * Dashboards as REST sees them (docs/decisions/0024-dashboards.md): stored in the control plane,
+ * owned by who made them, shared read-only with everyone who may search; owners and admins change
+ * them, each change naming the version it was made from. Panels run as the viewer (run-panel.ts).
+ */
+export class DashboardService {
+  constructor(
+    private readonly control: ControlStore,
+    private readonly clock: Clock,
+    readonly runner: PanelRunner,
+  ) {}
+
+  /** The caller's own and the shared ones (an admin sees all), `q` matching title or owner name. */
+  list(p: Principal, q?: string): DashboardSummary[] {
+    const needle = q?.trim().toLowerCase();
+    return this.all()
+      .filter((d) => mayView(p, d))
+      .filter((d) => !needle || d.title.toLowerCase().includes(needle) || d.owner.name.toLowerCase().includes(needle))
+      .sort((a, b) => a.title.localeCompare(b.title))
+      .map((d) => ({
+        id: d.id,
+        title: d.title,
+        description: d.description,
+        owner: d.owner,
+        shared: d.shared,
+        version: d.version,
+        updatedAt: d.updatedAt,
+        panels: d.panels.length,
+        canEdit: mayEdit(p, d),
+      }));
+  }
+
+  get(p: Principal, id: string): DashboardView {
+    const d = this.find(p, id);
+    return { ...d, canEdit: mayEdit(p, d) };
+  }
+
+  async create(p: Principal, body: unknown): Promise<DashboardView> {
+    return this.insert(p, parseWith(createSchema, body));
+  }
+
+  /** A dashboard from its export file; checked whole before anything is stored. */
+  async import(p: Principal, body: unknown): Promise<DashboardView> {
+    const { format, ...doc } = parseWith(exportSchema, body);
+    void format;
+    return this.insert(p, { ...doc, shared: false });
+  }
+
+  /** The export file: what carries over to another svc (no id, owner, version or times). */
+  export(p: Principal, id: string): ExportDoc {
+    const d = this.find(p, id);
+    return {
+      format: DASHBOARD_FORMAT,
+      title: d.title,
+      description: d.description,
+      time: d.time,
+      refresh: d.refresh,
+      variables: d.variables,
+      panels: d.panels,
+    } as ExportDoc;
+  }
+
+  /** PATCH: the fields given change (lists whole); `version` must be the current one. */
+  async update(p: Principal, id: string, body: unknown): Promise<DashboardView> {
+    const { version, shared, ...patch } = parseWith(patchSchema, body);
+    return this.change(p, id, version, (cur) => ({
+      ...checkBody({ ...cur, ...patch }, this.clock.now()),
+      shared: shared ?? cur.shared,
+    }));
+  }
+
+  /** PUT: the whole dashboard again; `version` must be the current one. */
+  async replace(p: Principal, id: string, body: unknown): Promise<DashboardView> {
+    const { version, shared, ...doc } = parseWith(replaceSchema, body);
+    return this.change(p, id, version, () => ({ ...checkBody(doc, this.clock.now()), shared }));
+  }
+
+  async delete(p: Principal, id: string): Promise<void> {
+    await this.control.mutate((doc) => {
+      editable(p, found(p, doc.dashboards ?? [], id));
+      doc.dashboards = (doc.dashboards ?? []).filter((d) => d.id !== id);
+    });
+  }
+
+  runPanel(p: Principal, id: string, panelId: string, req: RunRequest): Promise<PanelAnswer> {
+    return runPanel(this.runner, p, this.find(p, id), panelId, req, this.clock.now());
+  }
+
+  variableValues(p: Principal, id: string, name: string, req: RunRequest): Promise<VariableValues> {
+    return variableValues(this.runner, p, this.find(p, id), name, req, this.clock.now());
+  }
+
+  private async insert(p: Principal, input: CreateInput): Promise<DashboardView> {
+    const owner = ownerOf(p);
+    const { shared, ...body } = input;
+    const now = new Date(this.clock.now()).toISOString();
+    const rec: DashboardRecord = {
+      id: `dsh_${randomBytes(9).toString('base64url')}`,
+      ...checkBody(body, this.clock.now()),
+      owner,
+      shared,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    };
+    checkSize(rec);
+    await this.control.mutate((doc) => {
+      const list = (doc.dashboards ??= []);
+      if (list.length >= MAX_DASHBOARDS) throw new SvcError('limit_reached', `at most ${MAX_DASHBOARDS} dashboards`);
+      list.push(rec);
+    });
+    return { ...rec, canEdit: true };
+  }
+
+  /**
+   * Applies `next` to the dashboard as stored, inside the control plane's write: the version check
+   * runs against the latest document (also one another node just wrote), so of two edits made from
+   * the same version the second is told (409 version_conflict), never silently lost.
+   */
+  private async change(
+    p: Principal,
+    id: string,
+    version: number,
+    next: (cur: DashboardRecord) => Omit<DashboardRecord, 'id' | 'owner' | 'version' | 'createdAt' | 'updatedAt'>,
+  ): Promise<DashboardView> {
+    const now = new Date(this.clock.now()).toISOString();
+    // found and checked in the write, on the latest document: a dashboard made or changed on
+    // another node a moment ago is seen, whatever this node's copy says
+    const rec = await this.control.mutate((doc) => {
+      const list = doc.dashboards ?? [];
+      const cur = editable(p, found(p, list, id));
+      const i = list.indexOf(cur);
+      if (cur.version !== version)
+        throw new SvcError(
+          'version_conflict',
+          `the dashboard changed since version ${version}: it is at version ${cur.version}; reload it and make the change again`,
+          { details: { field: 'version', currentVersion: cur.version } },
+        );
+      const updated: DashboardRecord = { ...cur, ...next(cur), version: cur.version + 1, updatedAt: now };
+      checkSize(updated);
+      list[i] = updated;
+      return updated;
+    });
+    return { ...rec, canEdit: true };
+  }
+
+  private all(): readonly DashboardRecord[] {
+    return this.control.doc.dashboards ?? [];
+  }
+
+  private find(p: Principal, id: string): DashboardRecord {
+    return found(p, this.all(), id);
+  }
+}
+
+function found<D extends DashboardRecord>(p: Principal, list: readonly D[], id: string): D {
+  const d = list.find((x) => x.id === id);
+  // another's private dashboard is "not found": its existence is not the caller's business
+  if (!d || !mayView(p, d)) throw new SvcError('not_found', `no dashboard ${id}`);
+  return d;
+}
+
+function editable<D extends DashboardRecord>(p: Principal, d: D): D {
+  if (!mayEdit(p, d))
+    throw new SvcError('access_denied', `dashboard ${d.id} is shared read-only: only its owner and admins change it`);
+  return d;
+}
+
+function mayView(p: Principal, d: DashboardRecord): boolean {
+  return d.shared || mayEdit(p, d);
+}
+
+function mayEdit(p: Principal, d: DashboardRecord): boolean {
+  return isAdmin(p) || (d.owner.kind === p.kind && d.owner.id === p.id);
+}
+
+function checkSize(d: DashboardRecord): void {
+  const bytes = Buffer.byteLength(JSON.stringify(d));
+  if (bytes > MAX_BYTES)
+    throw new SvcError('invalid_input', `body: the dashboard is ${bytes} bytes as JSON, more than ${MAX_BYTES}`, {
+      details: { field: 'body' },
+    });
+}

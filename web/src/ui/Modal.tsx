@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Button } from './Button';
 import { ErrorLine } from './ErrorLine';
 import type { IconName } from './icons';
@@ -18,9 +18,27 @@ interface Props {
  */
 export function Modal({ title, onClose, children, footer, wide }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
+  // the focus goes back to what opened the dialog: a dialog removed by React (rather than closed)
+  // leaves it on the page's body, and a keyboard user would start over from the top
+  // read while rendering, before a field's autoFocus moves the focus into the dialog
+  const [opener] = useState(() => document.activeElement);
+  useEffect(
+    () => () => {
+      if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
+    },
+    [opener],
+  );
   useEffect(() => {
     const d = ref.current!;
-    if (!d.open) d.showModal();
+    if (!d.open) {
+      d.showModal();
+      // React's autoFocus ran while the dialog was closed (its fields not focusable yet), and
+      // showModal focuses the first control, the Close button: the focus goes where it is meant to
+      const first =
+        d.querySelector<HTMLElement>('[data-autofocus]') ??
+        d.querySelector<HTMLElement>('.modal-body :is(input, select, textarea):not(:disabled)');
+      first?.focus();
+    }
     const cancel = (e: Event) => {
       e.preventDefault();
       onClose();
@@ -115,7 +133,7 @@ export function ConfirmDialog({ title, message, confirmLabel, danger, onConfirm,
           <Button onClick={onClose}>Cancel</Button>
           <Button
             variant={danger ? 'danger' : 'primary'}
-            autoFocus
+            data-autofocus
             disabled={action.busy}
             onClick={() =>
               action.run(async () => {

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { get } from '../api/client';
 import { remember } from '../lang/history';
+import { SaveSearch } from '../saved/SaveSearch';
 import { Button } from '../ui/Button';
 import { AskPanel } from './AskPanel';
 import { ContextPanel } from './ContextPanel';
@@ -111,6 +112,7 @@ export function SearchPage() {
         completion={completion}
         searching={s.searching}
         onCancel={s.cancel}
+        actions={<SaveSearch params={params} draft={ui.draft} table={table} />}
       />
       <SearchError error={s.error} />
       <ConfirmWrite error={s.error} onConfirm={() => confirmRun(params)} />

@@ -106,6 +106,10 @@ describe('accessibility of every page (axe-core)', { skip }, () => {
       await page.click('.modal-foot button:has-text("Create monitor")');
       await editor.locator('[data-testid=no-destination][role=alert]').waitFor();
       await check('the monitor editor, no destination');
+      await closeDialog();
+      await page.click('[data-testid=save-search]');
+      await page.locator('dialog[open]').waitFor();
+      await check('the save search dialog');
       await page.keyboard.press('Escape');
       for (const p of [
         'admin/users',
@@ -115,10 +119,26 @@ describe('accessibility of every page (axe-core)', { skip }, () => {
         'admin/lookups',
         'admin/general',
         'monitors',
+        'saved',
       ]) {
         await page.goto(`${base}/ui/${p}`);
         await check(p);
       }
+      // the saved searches list with rows: one the page saved above, shared
+      await page.goto(`${base}/ui/search?q=level%3Derror&env=default&index=app`);
+      await page.click('[data-testid=save-search]');
+      await page.getByLabel('Name', { exact: true }).fill(`Errors (${theme})`);
+      await page.getByLabel(/Share with everyone/).check();
+      await page.locator('dialog[open]').getByRole('button', { name: 'Save search' }).click();
+      await page.waitForURL((u) => u.searchParams.has('saved'));
+      await page.goto(`${base}/ui/saved`);
+      await page.locator('[data-testid=saved-searches] tr[data-saved]').first().waitFor();
+      await check('saved searches, a list');
+      await page.locator('[data-testid=saved-searches] tr[data-saved] button:has-text("Rename")').first().click();
+      await page.locator('dialog[open]').waitFor();
+      await check('the rename dialog');
+      await page.keyboard.press('Escape');
+      await page.goto(`${base}/ui/monitors`);
       await page.click('button:has-text("New monitor")');
       await page.locator('dialog[open]').waitFor();
       await check('the monitor editor');

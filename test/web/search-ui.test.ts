@@ -171,7 +171,7 @@ describe('the search page in Chromium', { skip }, () => {
       await page.click('button[aria-label="Close fields"]');
       await page.locator('[data-testid=fields]').waitFor({ state: 'hidden' });
       await page.screenshot({ path: join(SHOTS, 'phone-search.png') });
-      for (const p of ['admin/api-keys', 'admin/users', 'monitors']) {
+      for (const p of ['admin/api-keys', 'admin/users', 'monitors', 'saved']) {
         await page.goto(`${base()}/ui/${p}`);
         await page.waitForLoadState('networkidle');
         assert.ok((await wide()) <= 390, `${p}: ${await wide()} px wide`);

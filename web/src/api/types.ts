@@ -155,3 +155,11 @@ export type {
   MonitorPreview,
   HistoryEntry as MonitorHistoryEntry,
 } from '../../../src/monitors/types';
+
+// the saved searches API's shapes (docs/saved-searches.md), from the server's own definitions
+export type {
+  SavedSearchView as SavedSearch,
+  SavedSearchInput,
+  SavedSearchPatch,
+} from '../../../src/saved-searches/types';
+export type { SavedView } from '../../../src/control/records';

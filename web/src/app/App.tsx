@@ -4,6 +4,7 @@ import { LoginPage } from '../login/LoginPage';
 import { SsoFailedPage } from '../login/SsoFailedPage';
 import { SearchPage } from '../search/SearchPage';
 import { MonitorsPage } from '../monitors/MonitorsPage';
+import { SavedSearchesPage } from '../saved/SavedSearchesPage';
 import { ToastProvider } from '../ui/toast';
 import { SessionGate } from './session';
 import { Shell } from './Shell';
@@ -23,6 +24,7 @@ export function App() {
               <Shell>
                 <Switch>
                   <Route path="/search" component={SearchPage} />
+                  <Route path="/saved" component={SavedSearchesPage} />
                   <Route path="/monitors" component={MonitorsPage} />
                   <Route path="/admin" nest>
                     <Suspense

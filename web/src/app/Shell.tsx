@@ -14,7 +14,7 @@ export function Shell({ children }: { children: ReactNode }) {
     applyTheme(t);
     setTheme(t);
   };
-  const tab = (href: string, label: string) => (
+  const tab = (href: string, label: ReactNode) => (
     <Link href={href} className={location.startsWith(href) ? 'nav-link active' : 'nav-link'}>
       {label}
     </Link>
@@ -39,6 +39,14 @@ export function Shell({ children }: { children: ReactNode }) {
         </Link>
         <nav className="nav" aria-label="Main">
           {tab('/search', 'Search')}
+          {tab(
+            '/saved',
+            // one inline box: the link is a flex row, which would drop the space before " searches"
+            <span>
+              {/* "Saved" on a phone (styles/phone.css) */}
+              Saved<span className="wide-only"> searches</span>
+            </span>,
+          )}
           {tab('/monitors', 'Monitors')}
           {isAdmin && tab('/admin', 'Admin')}
         </nav>

@@ -1,4 +1,4 @@
-import { forwardRef } from 'react';
+import { forwardRef, type ReactNode } from 'react';
 import type { CatalogEnv } from '../api/types';
 import type { CompletionData } from '../lang/complete';
 import { Button } from '../ui/Button';
@@ -18,6 +18,8 @@ interface Props {
   completion: () => CompletionData;
   searching: boolean;
   onCancel: () => void;
+  /** More actions after the Search button (Save). */
+  actions?: ReactNode;
 }
 
 /** Where (env, index), what (the query) and when (the time range), and the run button. */
@@ -83,6 +85,7 @@ export const SearchBar = forwardRef<QueryEditorHandle, Props>(function SearchBar
           Search
         </Button>
       )}
+      {p.actions}
     </div>
   );
 });

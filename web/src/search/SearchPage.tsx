@@ -4,6 +4,7 @@ import { get } from '../api/client';
 import { remember } from '../lang/history';
 import { MonitorEditor } from '../monitors/MonitorEditor';
 import type { MonitorPrefill } from '../monitors/draft';
+import { SaveSearch } from '../saved/SaveSearch';
 import { Button } from '../ui/Button';
 import { useToast } from '../ui/toast';
 import { AskPanel } from './AskPanel';
@@ -117,6 +118,7 @@ export function SearchPage() {
         completion={completion}
         searching={s.searching}
         onCancel={s.cancel}
+        actions={<SaveSearch params={params} draft={ui.draft} table={table} />}
       />
       <SearchError error={s.error} />
       <ConfirmWrite error={s.error} onConfirm={() => confirmRun(params)} />

@@ -13,6 +13,8 @@ export interface SearchParams {
   by: string;
   /** How a table answer shows: '' = as its query suits (a chart for timechart and chart), or 'table', 'chart'. */
   view: '' | 'table' | 'chart';
+  /** The saved search this page was opened from ('' = none): its Save changes it (web/src/saved/). */
+  saved: string;
 }
 
 export const DEFAULT_RANGE = '-24h';
@@ -27,6 +29,7 @@ export function readParams(search: string): SearchParams {
     to: p.get('to') ?? '',
     by: p.get('by') ?? '',
     view: p.get('view') === 'chart' ? 'chart' : p.get('view') === 'table' ? 'table' : '',
+    saved: p.get('saved') ?? '',
   };
 }
 
@@ -39,6 +42,7 @@ export function writeParams(s: SearchParams): string {
   if (s.to) p.set('to', s.to);
   if (s.by) p.set('by', s.by);
   if (s.view) p.set('view', s.view);
+  if (s.saved) p.set('saved', s.saved);
   return p.toString();
 }
 

@@ -86,7 +86,15 @@ export function Modal({ title, onClose, children, footer, wide }: Props) {
   }, [opener]);
   useEffect(() => {
     const d = ref.current!;
-    if (!d.open) d.showModal();
+    if (!d.open) {
+      d.showModal();
+      // React's autoFocus ran while the dialog was closed (its fields not focusable yet), and
+      // showModal focuses the first control, the Close button: the focus goes where it is meant to
+      const first =
+        d.querySelector<HTMLElement>('[data-autofocus]') ??
+        d.querySelector<HTMLElement>('.modal-body :is(input, select, textarea):not(:disabled)');
+      first?.focus();
+    }
     const cancel = (e: Event) => {
       e.preventDefault();
       onClose();
@@ -181,7 +189,7 @@ export function ConfirmDialog({ title, message, confirmLabel, danger, onConfirm,
           <Button onClick={onClose}>Cancel</Button>
           <Button
             variant={danger ? 'danger' : 'primary'}
-            autoFocus
+            data-autofocus
             disabled={action.busy}
             onClick={() =>
               action.run(async () => {

@@ -10,6 +10,8 @@ const PATHS = {
   chevronLeft: 'M15 6l-6 6 6 6',
   copy: 'M9 9h10v10H9zM5 15V5h10',
   check: 'M5 12l5 5 9-10',
+  bookmark: 'M6 3h12v18l-6-4.5L6 21z',
+  pencil: 'M4 20h4L19 9l-4-4L4 16zM13.5 6.5l4 4',
   x: 'M6 6l12 12M18 6L6 18',
   plusCircle: 'M12 8v8M8 12h8M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18z',
   minusCircle: 'M8 12h8M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18z',

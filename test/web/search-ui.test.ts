@@ -1,16 +1,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { call, TEST_ADMIN_PASSWORD } from '../helpers/auth.js';
-import { browserSkipReason, newContext, shownCount, signIn, waitFor } from './browser.js';
+import { browserSkipReason, newContext, shownCount, signIn, waitFor, shootBothThemes } from './browser.js';
 import { apiSearch, countTerm, ingestNdjson, linesOf, OPENSSH_LOG, APACHE_LOG } from './data.js';
 import { parseCsv } from '../helpers/csv.js';
 import { startUiSession, type UiServer, type UiSession } from './fixture.js';
 
-const SHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'screenshots');
 const skip = browserSkipReason();
 if (skip) console.log(`# web UI search tests ${skip}`);
 
@@ -112,7 +109,7 @@ describe('the search page in Chromium', { skip }, () => {
     );
     await page.click('[data-testid=time-range]');
     await page.locator('[data-testid=time-from-query]').waitFor();
-    await page.screenshot({ path: join(SHOTS, 'time-from-query.png') });
+    await shootBothThemes(page, 'time-from-query');
     await page.keyboard.press('Escape');
     // a relative start typed in the picker: -5y
     await open({ q: 'sshd', index: 'openssh', from: '-24h' });
@@ -147,7 +144,7 @@ describe('the search page in Chromium', { skip }, () => {
     await page.keyboard.press('?');
     const sheet = await waitFor('the shortcut sheet', () => page.locator('[data-testid=shortcuts]').textContent());
     for (const k of ['/', 'j or ↓', 'k or ↑', 'Ctrl+F', '?']) assert.ok(sheet.includes(k), k);
-    await page.screenshot({ path: join(SHOTS, 'shortcuts.png') });
+    await shootBothThemes(page, 'shortcuts');
     await page.keyboard.press('Escape');
     await waitFor('the sheet closed', async () => (await page.locator('[data-testid=shortcuts]').count()) === 0);
   });
@@ -167,10 +164,10 @@ describe('the search page in Chromium', { skip }, () => {
       assert.equal(await page.locator('[data-testid=fields]').isVisible(), false);
       await page.click('[data-testid=fields-toggle]');
       await page.locator('[data-testid=fields]').waitFor({ state: 'visible' });
-      await page.screenshot({ path: join(SHOTS, 'phone-fields.png') });
+      await shootBothThemes(page, 'phone-fields');
       await page.click('button[aria-label="Close fields"]');
       await page.locator('[data-testid=fields]').waitFor({ state: 'hidden' });
-      await page.screenshot({ path: join(SHOTS, 'phone-search.png') });
+      await shootBothThemes(page, 'phone-search');
       for (const p of ['admin/api-keys', 'admin/users', 'monitors', 'saved']) {
         await page.goto(`${base()}/ui/${p}`);
         await page.waitForLoadState('networkidle');
@@ -197,7 +194,7 @@ describe('the search page in Chromium', { skip }, () => {
     assert.equal(await row('pid').locator('td').first().textContent(), m[2]);
     assert.match((await row('pid').locator('th').textContent()) ?? '', /found/);
     assert.equal(await row('pid').locator('button[aria-label="Filter for pid"]').count(), 1);
-    await page.screenshot({ path: join(SHOTS, 'event-detail.png') });
+    await shootBothThemes(page, 'event-detail');
   });
 
   it('shows what the answer could not honour (meta.warnings) above the results', async () => {
@@ -409,7 +406,7 @@ describe('the search page in Chromium', { skip }, () => {
       await page.locator('[data-testid=fields-note]').textContent(),
       'Fields of the live events show when the search runs again',
     );
-    await page.screenshot({ path: join(SHOTS, 'live-tail.png') });
+    await shootBothThemes(page, 'live-tail');
     await page.click('button:has-text("Stop live")');
   });
 
@@ -449,7 +446,7 @@ describe('the search page in Chromium', { skip }, () => {
     const status404 = linesOf(APACHE_LOG).filter((l) => l.split('"')[2]?.trim().split(' ')[0] === '404').length;
     assert.equal(await open({ q: 'status=404', env: 'default', index: 'apache', from: '' }), status404);
     await page.waitForTimeout(300);
-    await page.screenshot({ path: join(SHOTS, 'extracted-fields.png') });
+    await shootBothThemes(page, 'extracted-fields');
   });
 
   it('opens a timechart as a chart whose legend reads without hovering, keeps the view in a copied link, and shows table times in local time', async (t) => {
@@ -466,7 +463,7 @@ describe('the search page in Chromium', { skip }, () => {
       return text?.includes('total') ? text : null;
     });
     assert.match(legend, new RegExp(`count\\s*total ${lines.length.toLocaleString('en-US')}`));
-    await page.screenshot({ path: join(SHOTS, 'timechart.png') });
+    await shootBothThemes(page, 'timechart');
     // the table view goes into the URL, so a copied link opens the same view
     await page.click('[role=tab]:has-text("Table")');
     await page.waitForURL((u) => u.searchParams.get('view') === 'table');
@@ -514,15 +511,14 @@ describe('the search page in Chromium', { skip }, () => {
     );
     assert.ok(body?.includes('Failed password for <*> from <*> port <*> ssh2'), body ?? '');
     await page.waitForTimeout(300);
-    await page.screenshot({ path: join(SHOTS, 'patterns.png') });
+    await shootBothThemes(page, 'patterns');
   });
 
   it('renders without script errors or CSP violations, and saves the screenshot for the README', async () => {
     await open({ q: 'GET NOT status=200', env: 'default', index: 'app', from: '-6h', by: 'level' });
     await page.locator('.event-line').nth(1).click();
     await page.waitForTimeout(300);
-    mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: join(SHOTS, 'search.png') });
+    await shootBothThemes(page, 'search');
     assert.deepEqual(errors, []);
   });
 });

@@ -2,7 +2,10 @@
  * Web UI benchmark in Debian's Chromium against a real svc process:
  *  - the initial JavaScript the search page loads (raw and gzip), against the 300 KB gzip budget;
  *  - time from Enter in the query editor to the first results painted, on an env of N events
- *    (the shared data set of bench/lib/dataset.ts, 1M by default), per query, median of runs;
+ *    (the shared data set of bench/lib/dataset.ts, 1M by default), for ten searches users run
+ *    (terms, a phrase, field=value, stats, timechart, rex, table, top, sort), median and p95 of runs;
+ *  - timecharts drawn: from the answer received (the end of /api/search's response) to the chart
+ *    painted, a daily one by host and ones of ~8k-10k points, with the JS heap after each (after GC);
  *  - scrolling 10,000 loaded events top to bottom: frame times and rows in the DOM;
  *  - network requests made while typing a query (autocomplete must not wait on the network).
  *
@@ -73,11 +76,14 @@ async function timeSearch(page: Page, q: string): Promise<number> {
     const obs = new MutationObserver(() => {
       const busy = document.querySelector('[data-testid=cancel]') !== null;
       if (busy) sawBusy = true;
-      const painted = document.querySelector('.event-row, [data-testid=table-results] tbody tr, [data-testid=hint]') !== null;
+      const painted = document.querySelector('.event-row, [data-testid=table-results] tbody tr, [data-testid=result-chart] canvas, [data-testid=hint]') !== null;
       if (t0 > 0 && sawBusy && !busy && painted) {
         obs.disconnect();
         // the frame after the DOM change is the one the user sees
-        requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
+        requestAnimationFrame(() => setTimeout(() => {
+          window.__painted = performance.now();
+          resolve(window.__painted - t0);
+        }, 0));
       }
     });
     obs.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
@@ -85,6 +91,32 @@ async function timeSearch(page: Page, q: string): Promise<number> {
   await page.waitForTimeout(50);
   await page.keyboard.press('Control+Enter');
   return done;
+}
+
+/**
+ * Runs a table search from the editor and answers, in ms: from the end of /api/search's response
+ * (the answer received: what is left is parsing, React and the chart or table) to it painted, and
+ * from Enter to painted. The search before it shows events, so the chart or table is new.
+ */
+async function timeAnswer(page: Page, q: string): Promise<{ afterAnswer: number; total: number }> {
+  await timeSearch(page, '* | head 1');
+  // the buffer holds 250 entries by default; a full one would leave this search out
+  await page.evaluate('performance.clearResourceTimings()');
+  const total = await timeSearch(page, q);
+  const afterAnswer = await page.evaluate<number>(`(() => {
+    const r = performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/search')).pop();
+    return window.__painted - r.responseEnd;
+  })()`);
+  return { afterAnswer, total };
+}
+
+/** The JS heap in use after a full garbage collection, in MB. */
+async function heapMb(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+  await cdp.detach();
+  return usedSize / 1024 / 1024;
 }
 
 async function scrollFrames(page: Page): Promise<{ frames: number[]; maxRows: number }> {
@@ -130,16 +162,21 @@ async function main(): Promise<void> {
     await page.goto(`${srv.url}/ui/search?env=default&from=`);
     await page.waitForSelector('.event-row', { timeout: 60_000 });
 
+    // what users run most: terms, a phrase, field=value, aggregations, extraction, table, top, sort
     const queries = [
       ds.commonTerm,
-      ds.rareTerm,
       '"Failed password"',
       'host=host-007',
       '* | stats count by sourcetype',
-      '* | timechart span=1d count',
+      '* | timechart span=1h limit=10 count by host',
+      'sourcetype=apache_access | rex "\\"(?<method>[A-Z]+) " | stats count by method',
+      'sourcetype=zeek_ssh | table _time host id.orig_h id.resp_h auth_success',
+      '* | top limit=10 host',
+      '* | stats count by host | sort - count',
+      ds.rareTerm,
     ];
     console.log(
-      `\ntime from Enter to first results painted, ${EVENTS.toLocaleString()} events, all time, median of ${RUNS} (min..max):`,
+      `\ntime from Enter to first results painted, ${EVENTS.toLocaleString()} events, all time, ${RUNS} runs: median, p95 (min..max), JS heap after GC:`,
     );
     for (const q of queries) {
       const ms: number[] = [];
@@ -150,7 +187,51 @@ async function main(): Promise<void> {
       }
       const count = await page.locator('[data-testid=result-count] strong').textContent();
       console.log(
-        `  ${q.padEnd(34)} ${median(ms).toFixed(0).padStart(5)} ms  (${Math.min(...ms).toFixed(0)}..${Math.max(...ms).toFixed(0)})  ${count} matched`,
+        `  ${q.padEnd(76)} ${median(ms).toFixed(0).padStart(5)} ms ${pct(ms, 95).toFixed(0).padStart(5)} ms  (${Math.min(...ms).toFixed(0)}..${Math.max(...ms).toFixed(0)})  ${count} matched, ${(await heapMb(page)).toFixed(1)} MB`,
+      );
+    }
+
+    // timecharts drawn: a daily one by host (300 columns, 12 drawn) and ones of ~10k points
+    const charts = [
+      '* | timechart span=1d count by host',
+      // without OTHER, ten series of 0-3 events a bucket zigzag over the whole height: the costly shape
+      '* | timechart span=1h limit=10 useother=false count by host',
+      '* | timechart span=45m limit=10 useother=false count by host',
+      '* | timechart span=4m count',
+    ];
+    console.log(
+      `\ntimecharts: from the answer received to the chart painted (goal ≤ 100 ms), median and max of ${RUNS}; Enter to painted; JS heap after GC:`,
+    );
+    for (const q of charts) {
+      await timeAnswer(page, q); // warm-up
+      const runs: { afterAnswer: number; total: number }[] = [];
+      for (let i = 0; i < RUNS; i++) runs.push(await timeAnswer(page, q));
+      // the answer's size, asked again outside the timing
+      const rows = await page.evaluate<number>(`(() => {
+        const r = performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/search')).pop();
+        return fetch(r.name).then((x) => x.json()).then((a) => a.rows.length);
+      })()`);
+      const after = runs.map((r) => r.afterAnswer);
+      const total = runs.map((r) => r.total);
+      const series = await page.locator('[data-testid=result-chart] .u-legend .u-series').count();
+      console.log(
+        `  ${q.padEnd(60)} ${median(after).toFixed(0).padStart(4)} ms (max ${Math.max(...after).toFixed(0)})  Enter→painted ${median(total).toFixed(0)} ms  ${rows.toLocaleString()} rows × ${series - 1} series drawn, ${(await heapMb(page)).toFixed(1)} MB`,
+      );
+    }
+
+    // the same answers as tables: the view stays in the URL while other queries run
+    console.log(
+      `\nthe same as tables (view=table): from the answer received to the table painted, median and max of ${RUNS}:`,
+    );
+    await page.goto(`${srv.url}/ui/search?env=default&from=&view=table`);
+    await page.waitForSelector('.event-row', { timeout: 60_000 });
+    for (const q of charts.slice(1)) {
+      await timeAnswer(page, q); // warm-up
+      const after: number[] = [];
+      for (let i = 0; i < RUNS; i++) after.push((await timeAnswer(page, q)).afterAnswer);
+      const cells = await page.locator('[data-testid=table-results] td').count();
+      console.log(
+        `  ${q.padEnd(60)} ${median(after).toFixed(0).padStart(4)} ms (max ${Math.max(...after).toFixed(0)})  ${cells.toLocaleString()} cells in the DOM, ${(await heapMb(page)).toFixed(1)} MB`,
       );
     }
 

@@ -116,9 +116,16 @@ export function Histogram({ data, loading, onZoom, liveCount = 0 }: Props) {
       const width = box.current?.clientWidth ?? 0;
       setHover({ of: data, left: Math.min(u.cursor.left + 56, width - 180), bucket: data.buckets[i] });
     };
-    plot.current = new uPlot(options(data, names, box.current.clientWidth, onSelect, onCursor), aligned, box.current);
-    const ro = new ResizeObserver(() => plot.current?.setSize({ width: box.current!.clientWidth, height: 150 }));
-    ro.observe(box.current);
+    const el = box.current;
+    let width = el.clientWidth;
+    plot.current = new uPlot(options(data, names, width, onSelect, onCursor), aligned, el);
+    // the observer also calls back once at the start: with the width unchanged, a second full draw would only cost
+    const ro = new ResizeObserver(() => {
+      if (el.clientWidth === width) return;
+      width = el.clientWidth;
+      plot.current?.setSize({ width, height: 150 });
+    });
+    ro.observe(el);
     return () => {
       ro.disconnect();
       plot.current?.destroy();

@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
+import { numericColumns, timechartData } from './chart-data';
 import { count, localTime, valueText } from '../ui/format';
 import { axisStyle, seriesColor } from '../ui/palette';
 
@@ -11,62 +12,60 @@ interface Props {
 }
 
 const MAX_BARS = 60;
+const MAX_SERIES = 12;
+/**
+ * Lines closer than this many pixels a point are drawn 1 px wide: Chromium rasterises a canvas
+ * without a GPU in software, where a 2 px stroke over 10,000 zigzagging points took 250-600 ms to
+ * paint against 20-35 ms at 1 px (a hairline); at that density 2 px only blurs the spikes together.
+ */
+const DENSE_PX = 4;
 
-function numericCols(columns: string[], rows: unknown[][]): number[] {
-  return columns
-    .map((_, i) => i)
-    .filter(
-      (i) =>
-        columns[i] !== '_time' &&
-        rows.some((r) => typeof r[i] === 'number') &&
-        rows.every((r) => r[i] === null || typeof r[i] === 'number'),
-    );
+type Built = { opts: uPlot.Options; data: uPlot.AlignedData };
+
+function buildTimechart(columns: string[], rows: unknown[][], nums: number[], width: number): Built {
+  const axis = axisStyle();
+  const drawn = nums.slice(0, MAX_SERIES);
+  const { xs, ys, totals } = timechartData(columns, rows, drawn);
+  const lineWidth = rows.length * DENSE_PX > width ? 1 : 2;
+  const series = drawn.map((c, k) => ({
+    label: columns[c],
+    stroke: seriesColor(columns[c], k),
+    width: lineWidth,
+    points: { show: rows.length < 60 },
+    // the legend reads without hovering: each series' total, and the value under the cursor when there is one
+    value: (_u: uPlot, v: number | null) => (v === null || v === undefined ? `total ${count(totals[k])}` : count(v)),
+  }));
+  return {
+    opts: {
+      width,
+      height: 320,
+      legend: { show: true, live: true },
+      scales: { x: { time: true } },
+      axes: [axis, { ...axis, size: 56 }],
+      series: [
+        {
+          label: 'Time',
+          value: (_u: uPlot, v: number | null) =>
+            v === null || v === undefined ? 'all' : localTime(new Date(v * 1000).toISOString()).slice(0, 16),
+        },
+        ...series,
+      ],
+    },
+    data: [xs, ...ys],
+  };
 }
 
 function build(
   columns: string[],
   rows: unknown[][],
+  nums: number[],
   timechart: boolean,
   width: number,
   metric: number,
-): { opts: uPlot.Options; data: uPlot.AlignedData } | null {
-  const nums = numericCols(columns, rows);
+): Built | null {
   if (nums.length === 0 || rows.length === 0) return null;
+  if (timechart) return buildTimechart(columns, rows, nums, width);
   const axis = axisStyle();
-  const legend = { show: true, live: true };
-  if (timechart) {
-    const ti = columns.indexOf('_time');
-    const xs = rows.map((r) => Date.parse(String(r[ti])) / 1000);
-    const series = nums.slice(0, 12).map((c, k) => {
-      const total = rows.reduce((n: number, r) => n + (typeof r[c] === 'number' ? r[c] : 0), 0);
-      return {
-        label: columns[c],
-        stroke: seriesColor(columns[c], k),
-        width: 2,
-        points: { show: rows.length < 60 },
-        // the legend reads without hovering: each series' total, and the value under the cursor when there is one
-        value: (_u: uPlot, v: number | null) => (v === null || v === undefined ? `total ${count(total)}` : count(v)),
-      };
-    });
-    return {
-      opts: {
-        width,
-        height: 320,
-        legend,
-        scales: { x: { time: true } },
-        axes: [axis, { ...axis, size: 56 }],
-        series: [
-          {
-            label: 'Time',
-            value: (_u: uPlot, v: number | null) =>
-              v === null || v === undefined ? 'all' : localTime(new Date(v * 1000).toISOString()).slice(0, 16),
-          },
-          ...series,
-        ],
-      },
-      data: [xs, ...nums.slice(0, 12).map((c) => rows.map((r) => (typeof r[c] === 'number' ? r[c] : null)))],
-    };
-  }
   const labelCols = columns.map((_, i) => i).filter((i) => !nums.includes(i));
   const shown = rows.slice(0, MAX_BARS);
   const labels = shown.map((r) => (labelCols.length ? labelCols.map((i) => valueText(r[i])).join(' · ') : ''));
@@ -117,21 +116,28 @@ function build(
 export function ResultChart({ columns, rows, timechart }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const [unsupported, setUnsupported] = useState(false);
-  const nums = numericCols(columns, rows);
+  const nums = useMemo(() => numericColumns(columns, rows), [columns, rows]);
   const [metric, setMetric] = useState(nums[0] ?? -1);
   useEffect(() => {
-    if (!box.current) return;
-    const built = build(columns, rows, timechart, box.current.clientWidth, metric);
+    const el = box.current;
+    if (!el) return;
+    let width = el.clientWidth;
+    const built = build(columns, rows, nums, timechart, width, metric);
     setUnsupported(!built);
     if (!built) return;
-    const u = new uPlot(built.opts, built.data, box.current);
-    const ro = new ResizeObserver(() => u.setSize({ width: box.current!.clientWidth, height: 320 }));
-    ro.observe(box.current);
+    const u = new uPlot(built.opts, built.data, el);
+    // the observer also calls back once at the start: with the width unchanged, a second full draw would only cost
+    const ro = new ResizeObserver(() => {
+      if (el.clientWidth === width) return;
+      width = el.clientWidth;
+      u.setSize({ width, height: 320 });
+    });
+    ro.observe(el);
     return () => {
       ro.disconnect();
       u.destroy();
     };
-  }, [columns, rows, timechart, metric]);
+  }, [columns, rows, nums, timechart, metric]);
   return (
     <div className="result-chart" data-testid="result-chart">
       {!timechart && nums.length > 1 && (

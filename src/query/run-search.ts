@@ -22,6 +22,16 @@ const MAX_LIMIT = 10_000;
 /** Rows a table result may return. */
 const TABLE_ROWS = 10_000;
 
+/** What an answer cut at TABLE_ROWS says, so a table or chart never looks whole when it is not. */
+const ROWS_CUT = `the answer has more than ${TABLE_ROWS.toLocaleString('en')} rows: only the first ${TABLE_ROWS.toLocaleString('en')} are shown; narrow the search or its range`;
+
+/**
+ * What a timechart cut at TABLE_ROWS says: the statement's rows are (bucket, series) pairs before
+ * they become columns, so the cut ends the chart early, at `last`.
+ */
+const timechartCut = (last: string) =>
+  `the timechart has more than ${TABLE_ROWS.toLocaleString('en')} (time, series) rows before its series become columns, so it ends at ${last}: widen the span, narrow the range, or keep fewer series with limit=N`;
+
 /**
  * One search (SearchService.search): parse, narrow by RBAC, then the cheapest path that gives the
  * answer (the two-step path of a plain event search, the store's bucket counts, or one statement
@@ -100,6 +110,8 @@ async function plainEvents(store: EventStore, p: Prepared, k: number): Promise<S
 /** Any other search: the compiled statement and its count, side by side on one scan. */
 async function pipeline(store: EventStore, p: Prepared, limit: number, tableRows: number): Promise<SearchResult> {
   const range = extent(store, p);
+  // a plain table answer says when it was cut; outputlookup and collect refuse past their caps instead
+  const cutSays = tableRows === TABLE_ROWS;
   const countChart = countOnlyTimechart(p.q);
   if (countChart) return countTimechart(store, p, countChart, range);
   const countBy = countOnlyStats(p.q);
@@ -114,7 +126,8 @@ async function pipeline(store: EventStore, p: Prepared, limit: number, tableRows
     const c = compile(p.q, rel, {
       nowMs: p.nowMs,
       range,
-      limit: patterns ? SHAPE_ROWS : p.a.mode === 'table' ? tableRows : limit,
+      // one row past the cap tells a cut answer from a whole one (outputlookup and collect already ask one more)
+      limit: patterns ? SHAPE_ROWS : p.a.mode === 'table' ? (cutSays ? tableRows + 1 : tableRows) : limit,
       lookups: p.lookups,
       searchRange: { fromMs: p.fromMs, toMs: p.toMs },
     });
@@ -125,6 +138,16 @@ async function pipeline(store: EventStore, p: Prepared, limit: number, tableRows
       columns: rows.columns,
       rows: rows.rows.map((r) => r.map(jsonValue)),
     };
+    if (cutSays && !patterns && table.rows.length > tableRows) {
+      table.rows.length = tableRows;
+      if (c.timechart && c.timechart.over === undefined) {
+        // the last bucket kept may lack some of its series: it goes too, so no bucket is drawn short
+        const ti = table.columns.indexOf('_time');
+        const last = table.rows[table.rows.length - 1][ti];
+        table.rows = table.rows.filter((r) => r[ti] !== last);
+        meta.warnings = [timechartCut(String(table.rows.at(-1)?.[ti] ?? last))];
+      } else meta.warnings = [ROWS_CUT];
+    }
     if (c.timechart) table = shapeTimechart(c.timechart, table.columns, table.rows);
     if (patterns) table = patternsTable(patterns, table.rows, TABLE_ROWS);
     if (transpose) table = transposeTable(transpose, table.columns, table.rows);
@@ -155,7 +178,12 @@ async function countTimechart(
     events: [],
     columns: table.columns,
     rows: table.rows,
-    meta: { matched, scanned: r.candidateEvents, tookMs: 0 },
+    meta: {
+      matched,
+      scanned: r.candidateEvents,
+      tookMs: 0,
+      ...(r.buckets.length > TABLE_ROWS ? { warnings: [timechartCut(String(rows.at(-1)?.[0]))] } : {}),
+    },
   };
 }
 
@@ -177,7 +205,12 @@ async function countTstatsByTime(
     events: [],
     columns: ['_time', t.name],
     rows: buckets.slice(0, TABLE_ROWS).map(([b, n]) => [isoFromUs(b * spanUs), n]),
-    meta: { matched: buckets.reduce((sum, [, n]) => sum + n, 0), scanned: r.candidateEvents, tookMs: 0 },
+    meta: {
+      matched: buckets.reduce((sum, [, n]) => sum + n, 0),
+      scanned: r.candidateEvents,
+      tookMs: 0,
+      ...(buckets.length > TABLE_ROWS ? { warnings: [ROWS_CUT] } : {}),
+    },
   };
 }
 
@@ -200,6 +233,11 @@ async function countStats(
     events: [],
     columns: [s.column, s.name],
     rows: keyed.slice(0, TABLE_ROWS).map((x) => [x.v, x.n]),
-    meta: { matched, scanned: r.candidateEvents, tookMs: 0 },
+    meta: {
+      matched,
+      scanned: r.candidateEvents,
+      tookMs: 0,
+      ...(keyed.length > TABLE_ROWS ? { warnings: [ROWS_CUT] } : {}),
+    },
   };
 }

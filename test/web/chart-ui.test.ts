@@ -94,6 +94,26 @@ describe('timecharts in Chromium', { skip }, () => {
     assert.ok(withLines - without > 1000, `${withLines} pixels drawn with the lines, ${without} without`);
   });
 
+  it('draws the chart again when the theme changes (a canvas keeps the colours it was drawn with)', async (t) => {
+    if (!ui.real) return t.skip('SVC_REAL_DATA has no Apache log');
+    const params = { q: '* | timechart span=1h count', env: 'default', index: 'apache', from: '' };
+    await page.goto(`${ui.srv.url}/ui/search?${new URLSearchParams(params)}`);
+    await page.locator('[data-testid=result-chart] canvas').waitFor();
+    const image = () =>
+      page.evaluate(() => document.querySelector<HTMLCanvasElement>('[data-testid=result-chart] canvas')!.toDataURL());
+    const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
+    const light = await waitFor('the chart drawn', async () => ((await drawnPixels(page)) > 0 ? image() : null));
+    assert.equal(await theme(), 'light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    try {
+      await waitFor('the dark theme', async () => (await theme()) === 'dark');
+      // the grid and axes take the dark theme's colours: the canvas is drawn again
+      await waitFor('the chart drawn again in the dark theme', async () => (await image()) !== light, 5_000);
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
+  });
+
   it('shows the same answer as a table that keeps only the rows in view in the DOM and scrolls to the last row', async (t) => {
     if (!ui.real) return t.skip('SVC_REAL_DATA has no Apache log');
     const params = { q: QUERY, env: 'default', index: 'apache', from: '' };

@@ -3,7 +3,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { HistogramResult } from '../api/types';
 import { count, localTime } from '../ui/format';
-import { axisStyle, cssVar, seriesColor } from '../ui/palette';
+import { axisStyle, cssVar, seriesColor, useThemeKey } from '../ui/palette';
 
 interface Props {
   data: HistogramResult | null;
@@ -88,15 +88,9 @@ export function Histogram({ data, loading, onZoom, liveCount = 0 }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const [hover, setHover] = useState<Hover | null>(null);
-  const [theme, setTheme] = useState(0);
+  const theme = useThemeKey();
   // the latest onZoom, without redrawing the plot when the caller passes a new function
   const zoom = useEffectEvent(onZoom);
-
-  useEffect(() => {
-    const bump = () => setTheme((t) => t + 1);
-    window.addEventListener('svc-theme', bump);
-    return () => window.removeEventListener('svc-theme', bump);
-  }, []);
 
   useEffect(() => {
     plot.current?.destroy();

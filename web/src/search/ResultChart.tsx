@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import { numericColumns, timechartData } from './chart-data';
 import { count, localTime, valueText } from '../ui/format';
-import { axisStyle, seriesColor } from '../ui/palette';
+import { axisStyle, seriesColor, useThemeKey } from '../ui/palette';
 
 interface Props {
   columns: string[];
@@ -118,6 +118,7 @@ export function ResultChart({ columns, rows, timechart }: Props) {
   const [unsupported, setUnsupported] = useState(false);
   const nums = useMemo(() => numericColumns(columns, rows), [columns, rows]);
   const [metric, setMetric] = useState(nums[0] ?? -1);
+  const theme = useThemeKey();
   useEffect(() => {
     const el = box.current;
     if (!el) return;
@@ -137,7 +138,8 @@ export function ResultChart({ columns, rows, timechart }: Props) {
       ro.disconnect();
       u.destroy();
     };
-  }, [columns, rows, nums, timechart, metric]);
+    // theme: the canvas keeps the colours it was drawn with
+  }, [columns, rows, nums, timechart, metric, theme]);
   return (
     <div className="result-chart" data-testid="result-chart">
       {!timechart && nums.length > 1 && (

@@ -1,3 +1,5 @@
+import { useEffect, useState } from 'react';
+
 /** Series colours for charts: distinct in light and dark themes, the first one the accent. */
 export const PALETTE = [
   '#3b7cf6',
@@ -50,4 +52,18 @@ export function axisStyle() {
     ticks: { stroke: cssVar('--grid'), width: 1 },
     font: '11px system-ui, sans-serif',
   };
+}
+
+/**
+ * A number that changes when the theme does (app/theme.ts sends `svc-theme`): charts drawn on a
+ * canvas read their colours once, so they draw again when it changes.
+ */
+export function useThemeKey(): number {
+  const [key, setKey] = useState(0);
+  useEffect(() => {
+    const bump = () => setKey((k) => k + 1);
+    window.addEventListener('svc-theme', bump);
+    return () => window.removeEventListener('svc-theme', bump);
+  }, []);
+  return key;
 }

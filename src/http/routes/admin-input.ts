@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 import { z } from 'zod';
 import { SCOPES, type Allowlists, type Scope } from '../../auth/principal.js';
 import type { ZodTypes } from '../../http-kit/schema/compiler.js';
@@ -36,6 +36,22 @@ export const nameSchema = (max: number) =>
 export const envIndexName = z.string({ invalid_type_error: 'must be a string', required_error: 'is required' });
 
 export const idParams = z.object({ id: z.string().min(1).max(100) });
+
+/**
+ * Route options of a resource any user or Standard API key manages (monitors, saved searches,
+ * dashboards): `doc` for a route, `item` for one with `{id}`. Generic, so the type provider still
+ * sees each route's own schemas.
+ */
+export function standardRouteDocs(tag: string) {
+  const config = { access: 'standard' as const };
+  const doc = <S extends FastifySchema>(summary: string, more?: S) => ({
+    config,
+    schema: { summary, tags: [tag], ...(more as S) },
+  });
+  const item = <S extends FastifySchema>(summary: string, more?: S) =>
+    doc(summary, { params: idParams, ...(more as S) });
+  return { doc, item };
+}
 
 /** What the item routes of a managed resource need from its service. */
 export interface ManagedItems {

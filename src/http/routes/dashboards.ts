@@ -1,9 +1,9 @@
-import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { principalOf } from '../../http-kit/access.js';
 import { described, type ZodTypes } from '../../http-kit/schema/compiler.js';
 import { createSchema, exportSchema, patchSchema, replaceSchema } from '../../dashboards/format.js';
-import { idParams } from './admin-input.js';
+import { standardRouteDocs } from './admin-input.js';
 
 const name = z.string().min(1).max(100);
 const time = z.string({ invalid_type_error: 'must be a string' }).min(1, 'must not be empty').max(64);
@@ -42,15 +42,8 @@ const importBody = described(exportSchema);
  */
 export async function dashboardRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypes>();
-  const config = { access: 'standard' as const };
   const dash = () => app.deps.dashboards;
-  // generic, so the type provider still sees each route's own schemas
-  const doc = <S extends FastifySchema>(summary: string, more?: S) => ({
-    config,
-    schema: { summary, tags: ['dashboards'], ...(more as S) },
-  });
-  const item = <S extends FastifySchema>(summary: string, more?: S) =>
-    doc(summary, { params: idParams, ...(more as S) });
+  const { doc, item } = standardRouteDocs('dashboards');
 
   api.get(
     '/api/dashboards',

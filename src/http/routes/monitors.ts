@@ -1,17 +1,13 @@
-import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { isAdmin } from '../../auth/rbac.js';
 import { principalOf } from '../../http-kit/access.js';
 import type { ZodTypes } from '../../http-kit/schema/compiler.js';
-import { idParams, nameSchema } from './admin-input.js';
+import { nameSchema, standardRouteDocs } from './admin-input.js';
 import { AI_ROWS_MAX } from '../../monitors/ai-condition.js';
 
-const text = (max: number) =>
-  z
-    .string({ invalid_type_error: 'must be a string', required_error: 'is required' })
-    .trim()
-    .min(1, 'must not be empty')
-    .max(max, `must be at most ${max} characters`);
+/** Any trimmed, non-empty text of at most `max` characters (a name, a query, a condition). */
+const text = nameSchema;
 const duration = z
   .string({ invalid_type_error: 'must be a duration like 5m', required_error: 'is required' })
   .max(20, 'must be a duration like 5m');
@@ -68,15 +64,8 @@ const patchMonitor = z.object(fields).partial().strict();
  */
 export async function monitorRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypes>();
-  const config = { access: 'standard' as const };
   const monitors = () => app.deps.monitors;
-  // generic, so the type provider still sees each route's own schemas
-  const doc = <S extends FastifySchema>(summary: string, more?: S) => ({
-    config,
-    schema: { summary, tags: ['monitors'], ...(more as S) },
-  });
-  const item = <S extends FastifySchema>(summary: string, more?: S) =>
-    doc(summary, { params: idParams, ...(more as S) });
+  const { doc, item } = standardRouteDocs('monitors');
 
   // whether AI features are on, plainly (the UI hides or explains them); where the provider runs
   // is the deployment's business: an internal host name is for admins only

@@ -1,10 +1,10 @@
-import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { CHART_TYPES } from '../../control/records.js';
 import { principalOf } from '../../http-kit/access.js';
 import type { ZodTypes } from '../../http-kit/schema/compiler.js';
 import { intParam, onceString } from '../../http-kit/schema/params.js';
-import { idParams, nameSchema } from './admin-input.js';
+import { nameSchema, standardRouteDocs } from './admin-input.js';
 import { withCancel } from './search-params.js';
 
 const text = (max: number) =>
@@ -102,15 +102,8 @@ const runBody = z
  */
 export async function savedSearchRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypes>();
-  const config = { access: 'standard' as const };
   const saved = () => app.deps.savedSearches;
-  // generic, so the type provider still sees each route's own schemas
-  const doc = <S extends FastifySchema>(summary: string, more?: S) => ({
-    config,
-    schema: { summary, tags: ['saved searches'], ...(more as S) },
-  });
-  const item = <S extends FastifySchema>(summary: string, more?: S) =>
-    doc(summary, { params: idParams, ...(more as S) });
+  const { doc, item } = standardRouteDocs('saved searches');
 
   api.get(
     '/api/saved-searches',

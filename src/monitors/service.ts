@@ -35,6 +35,14 @@ export interface MonitorInput {
 
 const MAX_MONITORS = 1000;
 
+/** A name is one owner's once: on create and on a rename alike (another of theirs may not hold it). */
+function refuseTakenName(monitors: readonly MonitorRecord[], m: Pick<MonitorRecord, 'id' | 'name' | 'owner'>): void {
+  if (monitors.some((o) => o.id !== m.id && o.name === m.name && o.owner.id === m.owner.id))
+    throw new SvcError('already_exists', `you already have a monitor named "${m.name}"`, {
+      details: { field: 'name' },
+    });
+}
+
 /** Monitors as REST sees them: owned by who made them, admins see and change all (docs/decisions/0017-monitors.md). */
 export class MonitorService {
   constructor(
@@ -66,10 +74,7 @@ export class MonitorService {
     };
     await this.control.mutate((doc) => {
       if (doc.monitors.length >= MAX_MONITORS) throw new SvcError('limit_reached', `at most ${MAX_MONITORS} monitors`);
-      if (doc.monitors.some((m) => m.name === rec.name && m.owner.id === owner.id))
-        throw new SvcError('already_exists', `you already have a monitor named "${rec.name}"`, {
-          details: { field: 'name' },
-        });
+      refuseTakenName(doc.monitors, rec);
       doc.monitors.push(rec);
     });
     return this.view(rec);
@@ -86,6 +91,7 @@ export class MonitorService {
     const next = await this.control.mutate((doc) => {
       const i = doc.monitors.findIndex((m) => m.id === id);
       if (i < 0) throw new SvcError('not_found', `no monitor ${id}`);
+      refuseTakenName(doc.monitors, { ...doc.monitors[i], ...fields });
       doc.monitors[i] = { ...doc.monitors[i], ...fields, updatedAt: now };
       return doc.monitors[i];
     });

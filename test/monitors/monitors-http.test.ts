@@ -285,6 +285,15 @@ describe('monitors over HTTP', () => {
       expect: 409,
     })) as { error: { field?: string } };
     assert.equal(dup.error.field, 'name');
+    // a rename may not take a name another of the owner's monitors holds either; keeping its own is fine
+    const other = (await create({ ...ok, name: 'other' })) as { id: string };
+    const renamed = (await call(srv, 'PATCH', `/api/monitors/${other.id}`, {
+      token: admin,
+      body: { name: 'taken' },
+      expect: 409,
+    })) as { error: { field?: string } };
+    assert.equal(renamed.error.field, 'name');
+    await call(srv, 'PATCH', `/api/monitors/${other.id}`, { token: admin, body: { name: 'other', every: '10m' } });
   });
 
   it("belongs to its maker and runs with the maker's access only", async () => {

@@ -137,7 +137,14 @@ describe('accessibility of every page (axe-core)', { skip }, () => {
       await page.locator('[data-testid=saved-searches] tr[data-saved] button:has-text("Rename")').first().click();
       await page.locator('dialog[open]').waitFor();
       await check('the rename dialog');
-      await page.keyboard.press('Escape');
+      await closeDialog();
+      await page
+        .locator('[data-testid=saved-searches] tr[data-saved] button:has-text("Create monitor")')
+        .first()
+        .click();
+      await page.locator('dialog[open] [data-testid=query-editor]').waitFor();
+      await check('the monitor editor, from a saved search');
+      await closeDialog();
       await page.goto(`${base}/ui/monitors`);
       await page.click('button:has-text("New monitor")');
       await page.locator('dialog[open]').waitFor();

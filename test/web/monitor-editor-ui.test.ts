@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { call, createEnv, createIngestToken, TEST_ADMIN_PASSWORD } from '../helpers/auth.js';
+import { call, createEnv, createIngestToken, createUser, TEST_ADMIN_PASSWORD } from '../helpers/auth.js';
 import { browserSkipReason, newContext, shownCount, signIn, waitFor } from './browser.js';
 import { ingestNdjson } from './data.js';
 import { startUiSession, type UiSession } from './fixture.js';
@@ -105,6 +105,31 @@ describe('the monitor editor in Chromium', { skip }, () => {
     assert.ok((await shownCount(page)) > 0);
     await page.goBack();
     assert.equal(page.url(), before);
+  });
+
+  it('starts a search over all envs at the first env the user can read when that is not default', async () => {
+    await createUser(s.ui.srv, {
+      username: 'stager',
+      password: 'stager-password-123',
+      role: 'user',
+      allow: { envs: ['staging'] },
+    });
+    const ctx = await newContext(s.browser);
+    const p = await ctx.newPage();
+    try {
+      await signIn(p, s.ui.srv.url, 'stager', 'stager-password-123', '/ui/search?q=&env=*&from=-1h');
+      await shownCount(p);
+      await p.click('[data-testid=save-monitor]');
+      const d = p.locator('dialog[open]');
+      await d.waitFor();
+      await waitFor(
+        'the readable env',
+        async () => (await d.getByLabel('Environment', { exact: true }).inputValue()) === 'staging',
+      );
+      assert.match((await d.locator('[data-testid=monitor-env-note]').textContent())!, /all environments.*staging/);
+    } finally {
+      await ctx.close();
+    }
   });
 
   it('edits the query in CodeMirror, offers the catalog envs, and shows a parse error under the query', async () => {

@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
+import type { MonitorView } from '../../src/monitors/types.js';
 import type { SavedSearchView } from '../../src/saved-searches/types.js';
 import { call, createUser } from '../helpers/auth.js';
 import { browserSkipReason, newContext, shootBothThemes, signIn, waitFor, watchErrors } from './browser.js';
@@ -14,8 +15,8 @@ const QUERY = 'level=error | stats count by host';
 /**
  * The saved searches UI in Chromium against a real svc process: the search page's Save (new, a
  * change with the version it loaded, the 409 when someone else changed it first, save as new), the
- * Saved searches page (open, rename, duplicate, share, delete), and what a second user sees. Every
- * step is checked against what the API then holds.
+ * Saved searches page (open, rename, duplicate, share, delete, create a monitor), and what a second
+ * user sees. Every step is checked against what the API then holds.
  */
 describe('Saved searches in Chromium', { skip }, () => {
   let s: UiSession;
@@ -274,5 +275,72 @@ describe('Saved searches in Chromium', { skip }, () => {
     } finally {
       await ctx.close();
     }
+  });
+  it('creates a monitor from a row: the saved query, env, index, and its relative range as the window', async () => {
+    const query = 'level=error | stats count by host';
+    await api('POST', '/api/saved-searches', {
+      name: 'App errors to watch',
+      query,
+      env: 'default',
+      index: 'app',
+      range: { from: '-2h', to: 'now' },
+      view: { type: 'table' },
+    });
+    await api('POST', '/api/saved-searches', {
+      name: 'Errors everywhere',
+      query: 'level=error',
+      env: '*',
+      range: { from: '-30m', to: 'now' },
+      view: { type: 'events' },
+    });
+    await page.goto(`${base}/ui/saved`);
+
+    // a search over all environments: the monitor watches one, and the editor says which
+    await page.getByRole('button', { name: 'Create monitor from Errors everywhere', exact: true }).click();
+    await dialog().waitFor();
+    assert.equal(await dialog().getByLabel('Environment', { exact: true }).inputValue(), 'default');
+    assert.match(
+      (await dialog().locator('[data-testid=monitor-env-note]').textContent())!,
+      /all environments.*default/,
+    );
+    assert.equal(await dialog().getByLabel('Over the last').inputValue(), '30m');
+    await shootBothThemes(page, 'monitor-from-saved', dialog());
+    await dialog().getByRole('button', { name: 'Cancel' }).click();
+    await dialog().waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'Create monitor from App errors to watch', exact: true }).click();
+    await dialog().waitFor();
+    assert.equal(await dialog().locator('h2').textContent(), 'Save search as monitor');
+    assert.equal(await dialog().locator('[data-testid=query-editor]').textContent(), query);
+    assert.equal(await dialog().locator('[data-testid=monitor-env-note]').count(), 0);
+    await dialog().getByLabel('Name', { exact: true }).fill('app errors from saved');
+    await dialog().getByRole('button', { name: 'Create monitor' }).click();
+    await dialog().locator('[data-testid=no-destination][role=alert]').waitFor();
+    // the notice goes after 3 s, which a loaded machine can take to look: the page keeps what it showed
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { toasts: string[] }).toasts = seen;
+      new MutationObserver(() => seen.push(document.querySelector('.toasts')?.textContent ?? '')).observe(
+        document.body,
+        { subtree: true, childList: true, characterData: true },
+      );
+    });
+    await dialog().getByRole('button', { name: 'Create without destination' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    await waitFor('the notice', () =>
+      page.evaluate(() =>
+        (window as unknown as { toasts: string[] }).toasts.some((t) =>
+          t.includes('Monitor "app errors from saved" created'),
+        ),
+      ),
+    );
+    const { monitors } = (await api('GET', '/api/monitors')) as { monitors: MonitorView[] };
+    const m = monitors.find((x) => x.name === 'app errors from saved');
+    assert.ok(m, monitors.map((x) => x.name).join(', '));
+    assert.deepEqual(
+      { query: m.query, env: m.env, index: m.index, window: m.window, destinations: m.destinations },
+      { query, env: 'default', index: 'app', window: '2h', destinations: [] },
+    );
+    assert.equal(new URL(page.url()).pathname, '/ui/saved', 'the list stays where it was');
   });
 });

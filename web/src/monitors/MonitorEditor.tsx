@@ -60,6 +60,17 @@ export function MonitorEditor({
   const completion = useCallback(() => ({ language, fields }), [language, fields]);
   const editor = useRef<QueryEditorHandle>(null);
   const uid = useId();
+  // a search over all envs: a monitor watches one, `default` (draftOf) unless this user cannot read
+  // it, then the first env the catalog lists, so the new monitor does not start on an env it cannot
+  // see. Set while rendering the catalog's answer (React's "adjust state when a prop changes").
+  const allEnvs = !monitor && prefill?.env === '*';
+  const [envsSeen, setEnvsSeen] = useState(envs);
+  if (envs !== envsSeen) {
+    setEnvsSeen(envs);
+    const first = envs[0]?.name;
+    if (allEnvs && first && !envs.some((e) => e.name === 'default'))
+      setD((cur) => (cur.env === 'default' ? { ...cur, env: first } : cur));
+  }
   const idOf = useCallback((k: FieldKey) => `${uid}${k}`, [uid]);
 
   const set = <K extends keyof Draft>(k: K, v: Draft[K]) => {
@@ -156,6 +167,12 @@ export function MonitorEditor({
         <TextPart k="every" label="Every" placeholder="5m" p={part} />
         <TextPart k="window" label="Over the last" placeholder="15m" p={part} />
       </div>
+      {allEnvs && (
+        <p className="muted small" data-testid="monitor-env-note">
+          The search covers all environments; a monitor watches one: <strong>{d.env}</strong>. Pick another above if
+          needed.
+        </p>
+      )}
       <ConditionPart p={part} aiAvailable={aiAvailable} />
       <NotifyPart p={part} saved={saved} bare={bare} confirming={confirming} />
       {preview && <PreviewResult p={preview} />}

@@ -4,6 +4,7 @@ import { del, get, patch, post } from '../api/client';
 import type { SavedSearch } from '../api/types';
 import { AdminTable, PageHeader } from '../admin/parts';
 import { useLoad } from '../admin/useLoad';
+import { MonitorFromSearch } from '../monitors/MonitorFromSearch';
 import { Button, DeleteButton } from '../ui/Button';
 import { ErrorLine } from '../ui/ErrorLine';
 import { TextAreaField, TextField } from '../ui/Field';
@@ -12,7 +13,7 @@ import { Icon } from '../ui/icons';
 import { ConfirmDelete, FormDialog } from '../ui/Modal';
 import { useNotifyAction } from '../ui/toast';
 import { useAsyncAction } from '../ui/useAsyncAction';
-import { savedRangeLabel, searchHref, viewLabel } from './saved';
+import { monitorPrefillOf, savedRangeLabel, searchHref, viewLabel } from './saved';
 import '../styles/saved.css';
 
 type Whose = 'all' | 'mine' | 'others';
@@ -24,6 +25,7 @@ export function SavedSearchesPage() {
   const [whose, setWhose] = useState<Whose>('all');
   const [renaming, setRenaming] = useState<SavedSearch | null>(null);
   const [deleting, setDeleting] = useState<SavedSearch | null>(null);
+  const [monitorOf, setMonitorOf] = useState<SavedSearch | null>(null);
   const notify = useNotifyAction(reload);
   const all = data?.savedSearches ?? [];
   const t = text.trim().toLowerCase();
@@ -124,6 +126,7 @@ export function SavedSearchesPage() {
               )
             }
             onShare={() => void toggleShared(s)}
+            onMonitor={() => setMonitorOf(s)}
             onDelete={() => setDeleting(s)}
           />
         ))}
@@ -138,6 +141,7 @@ export function SavedSearchesPage() {
           }}
         />
       )}
+      {monitorOf && <MonitorFromSearch prefill={monitorPrefillOf(monitorOf)} onClose={() => setMonitorOf(null)} />}
       {deleting && (
         <ConfirmDelete
           what="saved search"
@@ -166,11 +170,12 @@ interface RowProps {
   onRename: () => void;
   onDuplicate: () => void;
   onShare: () => void;
+  onMonitor: () => void;
   onDelete: () => void;
 }
 
-/** One saved search: what it is, whose, shared, last used; open and copy for all, changes for who may. */
-function Row({ s, onRename, onDuplicate, onShare, onDelete }: RowProps) {
+/** One saved search: what it is, whose, shared, last used; open, copy and monitor for all, changes for who may. */
+function Row({ s, onRename, onDuplicate, onShare, onMonitor, onDelete }: RowProps) {
   const href = searchHref(s);
   return (
     <tr data-saved={s.name} data-editable={s.canEdit ? 'true' : 'false'}>
@@ -223,6 +228,15 @@ function Row({ s, onRename, onDuplicate, onShare, onDelete }: RowProps) {
           title="A private copy of your own"
         >
           Duplicate
+        </Button>
+        <Button
+          size="sm"
+          icon="bell"
+          onClick={onMonitor}
+          aria-label={`Create monitor from ${s.name}`}
+          title="A monitor that runs this search on a schedule"
+        >
+          Create monitor
         </Button>
         {s.canEdit && <DeleteButton name={s.name} onClick={onDelete} />}
       </td>

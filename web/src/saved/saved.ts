@@ -1,4 +1,5 @@
 import type { SavedSearch, SavedSearchInput, SavedView } from '../api/types';
+import type { MonitorPrefill } from '../monitors/draft';
 import { rangeLabel } from '../search/TimePicker';
 import { isTableQuery, isTimechart, viewOf, writeParams, type SearchParams } from '../search/params';
 
@@ -43,13 +44,22 @@ export function searchHref(s: SavedSearch): string {
     q: s.query === '*' ? '' : s.query,
     env: s.env,
     index: s.index ?? '',
-    from: s.range.from === ALL_TIME_FROM ? '' : s.range.from,
-    to: s.range.to === 'now' ? '' : s.range.to,
+    ...searchRange(s.range),
     by: '',
     view: s.view.type === 'events' ? '' : s.view.type,
     saved: s.id,
   };
   return `/search?${writeParams(params)}`;
+}
+
+/** A saved range as the search page's `from`/`to`: all time and "now" are its empty ends. */
+function searchRange(range: { from: string; to: string }): { from: string; to: string } {
+  return { from: range.from === ALL_TIME_FROM ? '' : range.from, to: range.to === 'now' ? '' : range.to };
+}
+
+/** A saved search as a new monitor's prefill ("Create monitor"): what the search page hands over for the same search. */
+export function monitorPrefillOf(s: SavedSearch): MonitorPrefill {
+  return { query: s.query, env: s.env, index: s.index ?? '', ...searchRange(s.range) };
 }
 
 /** A first name for a new saved search: the query as typed, shortened at a word. */
@@ -63,8 +73,8 @@ export function suggestedName(query: string, env: string): string {
 
 /** A saved range in words: "Last 24 hours", "All time", or both ends. */
 export function savedRangeLabel(range: { from: string; to: string }): string {
-  const from = range.from === ALL_TIME_FROM ? '' : range.from;
-  return rangeLabel(from, range.to === 'now' ? '' : range.to);
+  const { from, to } = searchRange(range);
+  return rangeLabel(from, to);
 }
 
 const CHART_NAMES: Record<string, string> = {

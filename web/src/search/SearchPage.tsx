@@ -2,11 +2,10 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { get } from '../api/client';
 import { remember } from '../lang/history';
-import { MonitorEditor } from '../monitors/MonitorEditor';
+import { MonitorFromSearch } from '../monitors/MonitorFromSearch';
 import type { MonitorPrefill } from '../monitors/draft';
 import { SaveSearch } from '../saved/SaveSearch';
 import { Button } from '../ui/Button';
-import { useToast } from '../ui/toast';
 import { AskPanel } from './AskPanel';
 import { ContextPanel } from './ContextPanel';
 import { FieldSidebar } from './FieldSidebar';
@@ -91,7 +90,6 @@ export function SearchPage() {
   const [shortcuts, setShortcuts] = useState(false);
   // "Save as monitor": a dialog over the search, so the search (and the back button) stay as they are
   const [monitorOf, setMonitorOf] = useState<MonitorPrefill | null>(null);
-  const toast = useToast();
   // phones: the field list is a drawer (styles/phone.css)
   const [fieldsOpen, setFieldsOpen] = useState(false);
   const openShortcuts = useCallback(() => setShortcuts(true), []);
@@ -155,17 +153,7 @@ export function SearchPage() {
         />
       </div>
       {ui.contextOf && <ContextPanel anchor={ui.contextOf} onClose={() => ui.showContext(null)} />}
-      {monitorOf && (
-        <MonitorEditor
-          prefill={monitorOf}
-          aiAvailable={ui.llmOn}
-          onClose={() => setMonitorOf(null)}
-          onSaved={(m) => {
-            setMonitorOf(null);
-            toast('ok', `Monitor "${m.name}" created: it runs every ${m.every} (see Monitors)`);
-          }}
-        />
-      )}
+      {monitorOf && <MonitorFromSearch prefill={monitorOf} onClose={() => setMonitorOf(null)} />}
       {shortcuts && <ShortcutSheet onClose={() => setShortcuts(false)} />}
       {ui.llmOn && !ui.asking && (
         <Button variant="primary" icon="activity" className="ask-toggle" onClick={() => ui.setAsking(true)}>

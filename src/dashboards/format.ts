@@ -210,16 +210,21 @@ export function parseWith<S extends z.ZodTypeAny>(schema: S, body: unknown): z.o
 }
 
 /**
- * A panel source that fails both kinds names the problem of the kind it was meant as (a
- * `savedSearchId` key means a saved search; else inline); one with keys of both gets SOURCE_KINDS.
+ * A panel source's problem as the kind it was meant as: keys of both kinds are SOURCE_KINDS; else
+ * one that fails both (zod's invalid_union) names the problem of the kind its keys say (a
+ * `savedSearchId` means a saved search; else inline). zod answers a union with the first branch
+ * that is only "dirty" (an unknown key), hence the check of the keys whatever the issue.
  */
 function meant(issue: z.ZodIssue, body: unknown): z.ZodIssue {
-  if (issue.code !== 'invalid_union' || issue.path.at(-1) !== 'source') return issue;
+  const at = issue.path.indexOf('source');
+  if (issue.path[0] !== 'panels' || at !== 2) return issue;
+  const path = issue.path.slice(0, at + 1);
   let v: unknown = body;
-  for (const k of issue.path) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;
+  for (const k of path) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return issue;
   const saved = 'savedSearchId' in v;
-  if (saved && ['query', 'env', 'index'].some((k) => k in v)) return issue;
+  if (saved && ['query', 'env', 'index'].some((k) => k in v)) return { code: 'custom', path, message: SOURCE_KINDS };
+  if (issue.code !== 'invalid_union' || issue.path.length !== path.length) return issue;
   return issue.unionErrors[saved ? 1 : 0]?.issues[0] ?? issue;
 }
 

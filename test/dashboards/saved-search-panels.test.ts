@@ -134,6 +134,26 @@ describe('dashboard panels from saved searches', () => {
     assert.equal(Number((web2.body as Answer).rows?.[0]?.[0]), RECENT.get('web-2'));
   });
 
+  it('answers an edited saved search at its next run: the resolved query is in the cache key', async () => {
+    // a `now` no earlier run used (a minute on: the events are still inside the dashboard's -2h)
+    const now = new Date(Date.now() + 60_000).toISOString();
+    const first = (await run('mine', alice, { now })).body as Answer & { meta: { cache: string } };
+    assert.equal(
+      Number(first.rows?.[0]?.[0]),
+      [...RECENT.values()].reduce((x, y) => x + y, 0),
+    );
+    assert.equal(first.meta.cache, 'miss');
+    const cur = (await call(srv, 'GET', `/api/saved-searches/${ids.mine}`, { token: alice })) as { version: number };
+    await call(srv, 'PATCH', `/api/saved-searches/${ids.mine}`, {
+      token: alice,
+      // a query no other panel ran: an answer from the cache could only be the old one's
+      body: { query: 'host="web-2" | stats count AS edited', version: cur.version },
+    });
+    const edited = (await run('mine', alice, { now })).body as Answer & { meta: { cache: string } };
+    assert.equal(edited.meta.cache, 'miss');
+    assert.equal(Number(edited.rows?.[0]?.[0]), RECENT.get('web-2'));
+  });
+
   it('refuses to save an unknown or unreadable saved search, or a source of both kinds, naming the path', async () => {
     const body = (source: object) => ({ title: 'Bad', panels: [{ type: 'table', source, grid: g(0) }] });
     const unknown = await post('/api/dashboards', alice, body({ savedSearchId: 'ss_nope' }));

@@ -176,6 +176,7 @@ export async function startServer(
     oldestWaitingSince: () => storage.writer.oldestWaitingSince(),
     stallMs: config.healthWriterStallSecs * 1000,
   });
+  const savedSearches = new SavedSearchService(control, search, clock, log);
   const deps: AppDeps = {
     config,
     clock,
@@ -192,10 +193,10 @@ export async function startServer(
     decoder,
     sso,
     monitors: monitors.service,
-    savedSearches: new SavedSearchService(control, search, clock, log),
+    savedSearches,
     llm,
     lookups: lookups.service,
-    dashboards: await openDashboards({ control, search, clock }),
+    dashboards: await openDashboards({ control, search, clock, savedSearches }),
   };
   const app = await buildApp(deps);
   await app.listen({ host: config.listen.host, port: config.listen.port });

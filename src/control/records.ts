@@ -174,11 +174,12 @@ export type DashboardRefresh = 'off' | '10s' | '1m' | '5m';
 export const PANEL_TYPES = ['timeseries', 'single', 'table', 'bar', 'pie', 'events', 'histogram'] as const;
 export type PanelType = (typeof PANEL_TYPES)[number];
 
-/**
- * Where a panel's rows come from: an inline query now. A second kind (`{ savedSearchId }`) joins
- * this union when saved searches land; code that reads `query` narrows with `'query' in source`.
- */
-export type PanelSource = { query: string; env: string; index?: string };
+/** A panel's own query over an env (`*`: every env the viewer may read) and an optional index. */
+export type InlineSource = { query: string; env: string; index?: string };
+/** A saved search's query, env and index, read as the viewer at each run (docs/dashboards.md). */
+export type SavedSearchSource = { savedSearchId: string };
+/** Where a panel's rows come from: exactly one kind; code narrows with `'query' in source`. */
+export type PanelSource = InlineSource | SavedSearchSource;
 
 /** A threshold of a single-value panel: at `value` and above, the number shows in `color`. */
 export interface PanelThreshold {

@@ -3,14 +3,22 @@ import { isSvcError, SvcError } from '../errors/svc-error.js';
 import { parse } from '../query/parser.js';
 import { refuseOutputlookup } from '../query/run-outputlookup.js';
 import { parseTime } from '../query/time-range.js';
-import { fieldError, type CreateInput, type PanelInput } from './format.js';
+import { fieldError, type CreateInput, type ExportedPanel, type PanelInput } from './format.js';
 import { findLoop, references, substitute, type VarValue } from './variables.js';
 
 /** The meaning of a dashboard a client sent, checked once its shape is (format.ts). */
 export type CheckedBody = Omit<CreateInput, 'panels' | 'shared'> & { panels: DashboardPanel[] };
 
 /** A body to check: as parsed, or a stored dashboard with a patch over it. */
-export type BodyInput = Omit<CreateInput, 'panels' | 'shared'> & { panels: readonly (PanelInput | DashboardPanel)[] };
+export type BodyInput = Omit<CreateInput, 'panels' | 'shared'> & {
+  panels: readonly (PanelInput | ExportedPanel | DashboardPanel)[];
+};
+
+/**
+ * The saved search a panel names, as the one saving may read it: its name and query, or a throw
+ * (invalid_input naming `field`) when it is not there or not theirs to read.
+ */
+export type SavedSearchLookup = (id: string, field: string) => { name: string; query: string };
 
 /**
  * Checks what the shape cannot say: unique panel ids and variable names, what each variable kind
@@ -18,7 +26,7 @@ export type BodyInput = Omit<CreateInput, 'panels' | 'shared'> & { panels: reado
  * variables, never writes) and no loop among query variables. Gives panels without an id one.
  * Throws invalid_input naming the place (`panels[2].source.query`), with a parse error's position.
  */
-export function checkBody(body: BodyInput, nowMs: number): CheckedBody {
+export function checkBody(body: BodyInput, nowMs: number, lookup: SavedSearchLookup): CheckedBody {
   checkTime(body.time, nowMs);
   const vars = body.variables;
   vars.forEach((v, i) => checkVariable(v, i, vars));
@@ -31,7 +39,7 @@ export function checkBody(body: BodyInput, nowMs: number): CheckedBody {
     );
   }
   const panels = withIds(body.panels);
-  checkPanels(panels, vars);
+  checkPanels(panels, vars, lookup);
   return { ...body, panels };
 }
 
@@ -75,8 +83,14 @@ function checkVariable(v: DashboardVariable, i: number, all: readonly DashboardV
   if (v.query) checkQuery(`${at}.query`, v.query, all);
 }
 
-/** Panel ids as given, and p1, p2, … for those without (skipping ids already taken). */
-function withIds(panels: BodyInput['panels']): DashboardPanel[] {
+/**
+ * Panel ids as given, and p1, p2, … for those without (skipping ids already taken). A saved-search
+ * source is stored as its reference only: an export file's snapshot is not kept (import used it).
+ */
+function withIds(input: BodyInput['panels']): DashboardPanel[] {
+  const panels = input.map((p) =>
+    'savedSearchId' in p.source ? { ...p, source: { savedSearchId: p.source.savedSearchId } } : p,
+  );
   const taken = new Set<string>();
   panels.forEach((p, i) => {
     if (p.id === undefined) return;
@@ -94,9 +108,32 @@ function withIds(panels: BodyInput['panels']): DashboardPanel[] {
   });
 }
 
-/** Checks each panel's query against the dashboard's variables. */
-function checkPanels(panels: readonly DashboardPanel[], vars: readonly DashboardVariable[]): void {
-  panels.forEach((p, i) => checkQuery(`panels[${i}].source.query`, p.source.query, vars));
+/**
+ * Checks each panel's query against the dashboard's variables; a saved-search panel's is its saved
+ * search's query, read as the one saving (so an unknown `$name$` in it is refused here too).
+ */
+function checkPanels(
+  panels: readonly DashboardPanel[],
+  vars: readonly DashboardVariable[],
+  lookup: SavedSearchLookup,
+): void {
+  panels.forEach((p, i) => {
+    if ('query' in p.source) return checkQuery(`panels[${i}].source.query`, p.source.query, vars);
+    const field = `panels[${i}].source.savedSearchId`;
+    const saved = lookup(p.source.savedSearchId, field);
+    try {
+      checkQuery(field, saved.query, vars);
+    } catch (e) {
+      if (!isSvcError(e)) throw e;
+      throw new SvcError(
+        e.code,
+        e.message.replace(`${field}: `, `${field}: the query of saved search "${saved.name}": `),
+        {
+          details: e.details,
+        },
+      );
+    }
+  });
 }
 
 /**

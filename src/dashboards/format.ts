@@ -38,11 +38,27 @@ const int = (min: number, max: number) =>
 const strict = <T extends z.ZodRawShape>(shape: T) =>
   z.object(shape, { invalid_type_error: 'must be an object', required_error: 'is required' }).strict();
 
-const source = strict({
+const inlineSource = strict({
   query: text(LIMITS.query),
   env: text(200).describe('an environment, or * for every one the viewer may read'),
   index: text(200).optional(),
 });
+const savedSearchId = text(64).describe("a saved search's id: its query, env and index, read as the viewer");
+const savedSource = strict({ savedSearchId });
+/** In the export file, a saved-search panel also carries what the search was, so the file stands alone. */
+const exportedSavedSource = strict({
+  savedSearchId,
+  snapshot: strict({
+    name: text(200),
+    query: text(LIMITS.query),
+    env: text(200),
+    index: text(200).optional(),
+  }).optional(),
+});
+/** The message of a source that is neither kind, or both (parseWith picks the branch meant when it can). */
+const SOURCE_KINDS = 'want {query, env, index?} or {savedSearchId}: exactly one of the two kinds';
+const sourceOf = <S extends z.ZodTypeAny>(saved: S) =>
+  z.union([inlineSource, saved], { errorMap: () => ({ message: SOURCE_KINDS }) });
 
 const grid = strict({ x: int(0, 23), y: int(0, 10_000), w: int(1, 24), h: int(1, 100) }).refine(
   (g) => g.x + g.w <= 24,
@@ -56,38 +72,45 @@ const panelBase = {
     .optional()
     .describe('unique in the dashboard; given when absent (p1, p2, …)'),
   title: optionalText(LIMITS.title).default(''),
-  source,
   grid,
 };
 const threshold = strict({ value: z.number({ invalid_type_error: 'must be a number' }), color: text(40) });
-const panelOf = <T extends (typeof PANEL_TYPES)[number], O extends z.ZodTypeAny>(type: T, options: O) =>
-  strict({ ...panelBase, type: z.literal(type), options });
 const noOptions = strict({}).optional();
 
-const panel = z.discriminatedUnion(
-  'type',
-  [
-    panelOf('timeseries', strict({ style: z.enum(['line', 'area', 'stacked-bar']).default('line') }).optional()),
-    panelOf(
-      'single',
-      strict({
-        thresholds: z.array(threshold).max(LIMITS.thresholds, `at most ${LIMITS.thresholds}`).optional(),
-        trend: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
-      }).optional(),
-    ),
-    panelOf('table', noOptions),
-    panelOf('bar', noOptions),
-    panelOf('pie', noOptions),
-    panelOf('events', noOptions),
-    panelOf('histogram', noOptions),
-  ],
-  {
-    errorMap: (issue, ctx) =>
-      issue.code === 'invalid_union_discriminator'
-        ? { message: `unknown panel type: want one of ${PANEL_TYPES.join(', ')}` }
-        : { message: ctx.defaultError },
-  },
-);
+/** A panel, with the source kinds `saved` allows (the export file's saved-search source has a snapshot). */
+const panelWith = <S extends z.ZodTypeAny>(saved: S) => {
+  const source = sourceOf(saved);
+  const panelOf = <T extends (typeof PANEL_TYPES)[number], O extends z.ZodTypeAny>(type: T, options: O) =>
+    strict({ ...panelBase, source, type: z.literal(type), options });
+  return z.discriminatedUnion(
+    'type',
+    [
+      panelOf('timeseries', strict({ style: z.enum(['line', 'area', 'stacked-bar']).default('line') }).optional()),
+      panelOf(
+        'single',
+        strict({
+          thresholds: z.array(threshold).max(LIMITS.thresholds, `at most ${LIMITS.thresholds}`).optional(),
+          trend: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
+        }).optional(),
+      ),
+      panelOf('table', noOptions),
+      panelOf('bar', noOptions),
+      panelOf('pie', noOptions),
+      panelOf('events', noOptions),
+      panelOf('histogram', noOptions),
+    ],
+    {
+      errorMap: (issue, ctx) =>
+        issue.code === 'invalid_union_discriminator'
+          ? { message: `unknown panel type: want one of ${PANEL_TYPES.join(', ')}` }
+          : { message: ctx.defaultError },
+    },
+  );
+};
+const panel = panelWith(savedSource);
+const exportedPanel = panelWith(exportedSavedSource);
+const PANELS_DOC =
+  '{id?, title, type, source: {query, env, index?} or {savedSearchId}, options?, grid: {x, y, w, h}} (docs/dashboards.md)';
 
 const value = z.string({ invalid_type_error: 'must be a string' }).max(LIMITS.value);
 const variable = strict({
@@ -124,11 +147,7 @@ const fields = {
     .describe(
       '{name, label?, kind: list|query|text, values?, query?, env?, index?, default?, multi?} (docs/dashboards.md)',
     ),
-  panels: z
-    .array(panel)
-    .max(LIMITS.panels, `at most ${LIMITS.panels} panels`)
-    .default([])
-    .describe('{id?, title, type, source: {query, env, index?}, options?, grid: {x, y, w, h}} (docs/dashboards.md)'),
+  panels: z.array(panel).max(LIMITS.panels, `at most ${LIMITS.panels} panels`).default([]).describe(PANELS_DOC),
 };
 const versionField = int(1, Number.MAX_SAFE_INTEGER).describe('the version the change was made from (409 if stale)');
 const shared = z.boolean({ invalid_type_error: 'must be true or false' });
@@ -156,12 +175,18 @@ export const exportSchema = strict({
     })
     .describe('the file format: 1'),
   ...fields,
+  panels: z
+    .array(exportedPanel)
+    .max(LIMITS.panels, `at most ${LIMITS.panels} panels`)
+    .default([])
+    .describe(`${PANELS_DOC}; a saved-search source may carry snapshot: {name, query, env, index?}`),
 });
 
 export type CreateInput = z.output<typeof createSchema>;
 export type PatchInput = z.output<typeof patchSchema>;
 export type ExportDoc = z.output<typeof exportSchema>;
 export type PanelInput = z.output<typeof panel>;
+export type ExportedPanel = z.output<typeof exportedPanel>;
 
 /** `panels[2].source.query`: how every dashboard error names its place. */
 export function fieldPath(path: readonly (string | number)[]): string {
@@ -177,11 +202,30 @@ export function fieldError(field: string, message: string, details: Record<strin
 export function parseWith<S extends z.ZodTypeAny>(schema: S, body: unknown): z.output<S> {
   const r = schema.safeParse(body ?? {});
   if (r.success) return r.data as z.output<S>;
-  const issue = r.error.issues[0];
+  const issue = meant(r.error.issues[0], body);
   if (issue.code === 'unrecognized_keys') {
     return fail(fieldPath([...issue.path, issue.keys[0]]) || 'body', 'unknown field');
   }
   return fail(fieldPath(issue.path) || 'body', issue.message === 'Required' ? 'is required' : issue.message);
+}
+
+/**
+ * A panel source's problem as the kind it was meant as: keys of both kinds are SOURCE_KINDS; else
+ * one that fails both (zod's invalid_union) names the problem of the kind its keys say (a
+ * `savedSearchId` means a saved search; else inline). zod answers a union with the first branch
+ * that is only "dirty" (an unknown key), hence the check of the keys whatever the issue.
+ */
+function meant(issue: z.ZodIssue, body: unknown): z.ZodIssue {
+  const at = issue.path.indexOf('source');
+  if (issue.path[0] !== 'panels' || at !== 2) return issue;
+  const path = issue.path.slice(0, at + 1);
+  let v: unknown = body;
+  for (const k of path) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return issue;
+  const saved = 'savedSearchId' in v;
+  if (saved && ['query', 'env', 'index'].some((k) => k in v)) return { code: 'custom', path, message: SOURCE_KINDS };
+  if (issue.code !== 'invalid_union' || issue.path.length !== path.length) return issue;
+  return issue.unionErrors[saved ? 1 : 0]?.issues[0] ?? issue;
 }
 
 function fail(field: string, message: string): never {

@@ -1,7 +1,8 @@
 import type { Principal } from '../auth/principal.js';
-import type { DashboardRecord, DashboardVariable } from '../control/records.js';
-import { SvcError } from '../errors/svc-error.js';
+import type { DashboardPanel, DashboardRecord, DashboardVariable, InlineSource } from '../control/records.js';
+import { isSvcError, SvcError } from '../errors/svc-error.js';
 import type { SearchResult } from '../query/types.js';
+import type { SavedSearchService } from '../saved-searches/service.js';
 import { fieldError, LIMITS } from './format.js';
 import { refreshMs, resolveRange, type PanelRunner, type RunOutcome } from './runner.js';
 import type { PanelAnswer, PanelMeta, VariableValues } from './types.js';
@@ -16,6 +17,9 @@ export interface RunRequest {
   vars?: Record<string, string | string[]>;
 }
 
+/** How dashboards read saved searches: as the caller, with the caller's rights (404 for one they may not see). */
+export type SavedSearchReader = Pick<SavedSearchService, 'get'>;
+
 /** Rows an events panel shows, and rows any other panel's table may have. */
 const EVENTS_LIMIT = 100;
 const TABLE_LIMIT = 1000;
@@ -23,11 +27,13 @@ const TABLE_LIMIT = 1000;
 const VALUES_LIMIT = 1000;
 
 /**
- * Runs one panel of `d` as the caller `p`: its query with the variables' values inserted (quoted,
- * variables.ts), over the resolved range, through the runner (RBAC as /api/search, cache, shared runs).
+ * Runs one panel of `d` as the caller `p`: its query (its own, or its saved search's as `p` may read
+ * it) with the variables' values inserted (quoted, variables.ts), over the dashboard's resolved
+ * range, through the runner (RBAC as /api/search, cache, shared runs).
  */
 export async function runPanel(
   runner: PanelRunner,
+  saved: SavedSearchReader,
   p: Principal,
   d: DashboardRecord,
   panelId: string,
@@ -37,16 +43,17 @@ export async function runPanel(
   const i = d.panels.findIndex((x) => x.id === panelId);
   if (i < 0) throw new SvcError('not_found', `no panel ${panelId} in dashboard ${d.id}`);
   const panel = d.panels[i];
-  const field = `panels[${i}].source.query`;
-  const q = substitute(panel.source.query, valuesOf(d, req), (r) =>
-    fieldError(field, `variable $${r.name}$ has no value (panel "${panel.title || panel.id}"): give it in vars`),
+  const { source, field, of } = sourceOf(saved, p, panel, i);
+  const q = substitute(source.query, valuesOf(d, req), (r) =>
+    fieldError(field, `variable $${r.name}$${of} has no value (panel "${panel.title || panel.id}"): give it in vars`),
   ).text;
   const range = resolveRange(d.time, d.refresh, req, nowMs);
   const kind = panel.type === 'histogram' ? 'histogram' : 'search';
   const limit = kind === 'histogram' ? undefined : panel.type === 'events' ? EVENTS_LIMIT : TABLE_LIMIT;
+  // the resolved query, env and index are the cache key's (runner.ts): an edited saved search misses at once
   const out = await runner.run(
     p,
-    { kind, q, env: panel.source.env, index: panel.source.index, range, limit },
+    { kind, q, env: source.env, index: source.index, range, limit },
     refreshMs(d.refresh),
   );
   return { ...out.result, panel: { id: panel.id, type: panel.type }, range, meta: metaOf(out) };
@@ -90,6 +97,33 @@ export async function variableValues(
     .map(String)
     .slice(0, VALUES_LIMIT);
   return { name, values, range, meta: metaOf(out) };
+}
+
+/**
+ * What panel `i` runs: its inline source, or its saved search's query, env and index read as `p`
+ * (never its saved range: the dashboard's applies). One `p` may not see (another's private one, a
+ * deleted one) is a 404 naming the panel and its path, never data of it.
+ */
+function sourceOf(
+  saved: SavedSearchReader,
+  p: Principal,
+  panel: DashboardPanel,
+  i: number,
+): { source: InlineSource; field: string; of: string } {
+  if ('query' in panel.source) return { source: panel.source, field: `panels[${i}].source.query`, of: '' };
+  const id = panel.source.savedSearchId;
+  const field = `panels[${i}].source.savedSearchId`;
+  try {
+    const s = saved.get(p, id);
+    return { source: { query: s.query, env: s.env, index: s.index }, field, of: ` (in saved search "${s.name}")` };
+  } catch (e) {
+    if (!isSvcError(e) || e.code !== 'not_found') throw e;
+    throw new SvcError(
+      'not_found',
+      `${field}: panel "${panel.title || panel.id}": no saved search ${id} you may read (deleted, or private to its owner)`,
+      { details: { field, panel: panel.id } },
+    );
+  }
 }
 
 function metaOf(out: RunOutcome): PanelMeta {

@@ -3,21 +3,23 @@ import { ownerOf } from '../auth/acting-as.js';
 import type { Principal } from '../auth/principal.js';
 import { isAdmin } from '../auth/rbac.js';
 import type { Clock } from '../clock/clock.js';
-import type { DashboardRecord } from '../control/records.js';
+import type { DashboardPanel, DashboardRecord } from '../control/records.js';
 import type { ControlStore } from '../control/store.js';
-import { SvcError } from '../errors/svc-error.js';
-import { checkBody } from './check.js';
+import { isSvcError, SvcError } from '../errors/svc-error.js';
+import { checkBody, type SavedSearchLookup } from './check.js';
 import {
   createSchema,
   DASHBOARD_FORMAT,
   exportSchema,
+  fieldError,
   parseWith,
   patchSchema,
   replaceSchema,
   type CreateInput,
   type ExportDoc,
+  type ExportedPanel,
 } from './format.js';
-import { runPanel, variableValues, type RunRequest } from './run-panel.js';
+import { runPanel, variableValues, type RunRequest, type SavedSearchReader } from './run-panel.js';
 import type { PanelRunner } from './runner.js';
 import type { DashboardSummary, DashboardView, PanelAnswer, VariableValues } from './types.js';
 
@@ -35,6 +37,7 @@ export class DashboardService {
     private readonly control: ControlStore,
     private readonly clock: Clock,
     readonly runner: PanelRunner,
+    private readonly savedSearches: SavedSearchReader,
   ) {}
 
   /** The caller's own and the shared ones (an admin sees all), `q` matching title or owner name. */
@@ -66,14 +69,23 @@ export class DashboardService {
     return this.insert(p, parseWith(createSchema, body));
   }
 
-  /** A dashboard from its export file; checked whole before anything is stored. */
-  async import(p: Principal, body: unknown): Promise<DashboardView> {
+  /**
+   * A dashboard from its export file; checked whole before anything is stored. A saved-search panel
+   * keeps its reference when the importer may read that saved search here; else it becomes inline
+   * from the file's snapshot, and `warnings` names it (no snapshot either: 400 naming the path).
+   */
+  async import(p: Principal, body: unknown): Promise<DashboardView & { warnings: string[] }> {
     const { format, ...doc } = parseWith(exportSchema, body);
     void format;
-    return this.insert(p, { ...doc, shared: false });
+    const warnings: string[] = [];
+    const panels = doc.panels.map((panel, i) => this.imported(p, panel, i, warnings));
+    return { ...(await this.insert(p, { ...doc, panels, shared: false })), warnings };
   }
 
-  /** The export file: what carries over to another svc (no id, owner, version or times). */
+  /**
+   * The export file: what carries over to another svc (no id, owner, version or times). A
+   * saved-search panel carries its reference and, when the exporter may read it, a snapshot of it.
+   */
   export(p: Principal, id: string): ExportDoc {
     const d = this.find(p, id);
     return {
@@ -83,15 +95,15 @@ export class DashboardService {
       time: d.time,
       refresh: d.refresh,
       variables: d.variables,
-      panels: d.panels,
-    } as ExportDoc;
+      panels: d.panels.map((panel) => this.exported(p, panel)),
+    };
   }
 
   /** PATCH: the fields given change (lists whole); `version` must be the current one. */
   async update(p: Principal, id: string, body: unknown): Promise<DashboardView> {
     const { version, shared, ...patch } = parseWith(patchSchema, body);
     return this.change(p, id, version, (cur) => ({
-      ...checkBody({ ...cur, ...patch }, this.clock.now()),
+      ...checkBody({ ...cur, ...patch }, this.clock.now(), this.lookup(p)),
       shared: shared ?? cur.shared,
     }));
   }
@@ -99,7 +111,7 @@ export class DashboardService {
   /** PUT: the whole dashboard again; `version` must be the current one. */
   async replace(p: Principal, id: string, body: unknown): Promise<DashboardView> {
     const { version, shared, ...doc } = parseWith(replaceSchema, body);
-    return this.change(p, id, version, () => ({ ...checkBody(doc, this.clock.now()), shared }));
+    return this.change(p, id, version, () => ({ ...checkBody(doc, this.clock.now(), this.lookup(p)), shared }));
   }
 
   async delete(p: Principal, id: string): Promise<void> {
@@ -110,7 +122,7 @@ export class DashboardService {
   }
 
   runPanel(p: Principal, id: string, panelId: string, req: RunRequest): Promise<PanelAnswer> {
-    return runPanel(this.runner, p, this.find(p, id), panelId, req, this.clock.now());
+    return runPanel(this.runner, this.savedSearches, p, this.find(p, id), panelId, req, this.clock.now());
   }
 
   variableValues(p: Principal, id: string, name: string, req: RunRequest): Promise<VariableValues> {
@@ -123,7 +135,7 @@ export class DashboardService {
     const now = new Date(this.clock.now()).toISOString();
     const rec: DashboardRecord = {
       id: `dsh_${randomBytes(9).toString('base64url')}`,
-      ...checkBody(body, this.clock.now()),
+      ...checkBody(body, this.clock.now(), this.lookup(p)),
       owner,
       shared,
       version: 1,
@@ -169,6 +181,45 @@ export class DashboardService {
       return updated;
     });
     return { ...rec, canEdit: true };
+  }
+
+  /** Saved searches as `p` may read them: one they may not (or gone) is a 400 naming the panel's path. */
+  private lookup(p: Principal): SavedSearchLookup {
+    return (id, field) => {
+      const s = this.readable(p, id);
+      if (!s) throw fieldError(field, `no saved search ${id} you may read (deleted, or private to its owner)`);
+      return s;
+    };
+  }
+
+  private readable(p: Principal, id: string): { name: string; query: string; env: string; index?: string } | undefined {
+    try {
+      return this.savedSearches.get(p, id);
+    } catch (e) {
+      if (isSvcError(e) && e.code === 'not_found') return undefined;
+      throw e;
+    }
+  }
+
+  private exported(p: Principal, panel: DashboardPanel): ExportedPanel {
+    if ('query' in panel.source) return panel as ExportedPanel;
+    const s = this.readable(p, panel.source.savedSearchId);
+    if (!s) return panel as ExportedPanel;
+    const snapshot = { name: s.name, query: s.query, env: s.env, ...(s.index ? { index: s.index } : {}) };
+    return { ...panel, source: { savedSearchId: panel.source.savedSearchId, snapshot } } as ExportedPanel;
+  }
+
+  private imported(p: Principal, panel: ExportedPanel, i: number, warnings: string[]): ExportedPanel {
+    if (!('savedSearchId' in panel.source) || this.readable(p, panel.source.savedSearchId)) return panel;
+    const { savedSearchId: id, snapshot } = panel.source;
+    const field = `panels[${i}].source.savedSearchId`;
+    if (!snapshot)
+      throw fieldError(field, `no saved search ${id} you may read here, and no snapshot in the file to use instead`);
+    const { name, ...inline } = snapshot;
+    warnings.push(
+      `panels[${i}] ("${panel.title || panel.id || i}"): no saved search ${id} you may read here: the panel is now inline, from the file's copy of "${name}"`,
+    );
+    return { ...panel, source: inline };
   }
 
   private all(): readonly DashboardRecord[] {

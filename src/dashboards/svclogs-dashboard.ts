@@ -4,7 +4,7 @@ import type { ControlStore } from '../control/store.js';
 import { SYSTEM_ENV } from '../control/envs.js';
 import { SVCLOGS_INDEX, SVCMCP_INDEX } from '../selflog/types.js';
 import { checkBody } from './check.js';
-import { exportSchema, parseWith } from './format.js';
+import { exportSchema, fieldError, parseWith } from './format.js';
 
 const logs = (query: string) => ({ query, env: SYSTEM_ENV, index: SVCLOGS_INDEX });
 const at = (x: number, y: number, w: number, h: number) => ({ x, y, w, h });
@@ -78,7 +78,10 @@ export async function seedSvclogsDashboard(control: ControlStore, nowMs: number)
   if (control.doc.dashboards !== undefined) return;
   const { format, ...doc } = parseWith(exportSchema, SVCLOGS_DASHBOARD);
   void format;
-  const body = checkBody(doc, nowMs);
+  // its panels are inline: no saved search to read
+  const body = checkBody(doc, nowMs, (_id, field) => {
+    throw fieldError(field, 'the first-start dashboard has no saved-search panels');
+  });
   const now = new Date(nowMs).toISOString();
   await control.mutate((d) => {
     // another node may have seeded meanwhile: the check runs again on the latest document

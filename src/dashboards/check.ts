@@ -18,7 +18,15 @@ export type BodyInput = Omit<CreateInput, 'panels' | 'shared'> & {
  * The saved search a panel names, as the one saving may read it: its name and query, or a throw
  * (invalid_input naming `field`) when it is not there or not theirs to read.
  */
-export type SavedSearchLookup = (id: string, field: string) => { name: string; query: string };
+/**
+ * A saved search as the one saving may read it; undefined for a reference the dashboard already
+ * held that they can no longer read (its panel is left as it was, and answers its error when run).
+ */
+export type SavedSearchLookup = (
+  id: string,
+  field: string,
+  panelId: string | undefined,
+) => { name: string; query: string } | undefined;
 
 /**
  * Checks what the shape cannot say: unique panel ids and variable names, what each variable kind
@@ -120,7 +128,8 @@ function checkPanels(
   panels.forEach((p, i) => {
     if ('query' in p.source) return checkQuery(`panels[${i}].source.query`, p.source.query, vars);
     const field = `panels[${i}].source.savedSearchId`;
-    const saved = lookup(p.source.savedSearchId, field);
+    const saved = lookup(p.source.savedSearchId, field, p.id);
+    if (!saved) return;
     try {
       checkQuery(field, saved.query, vars);
     } catch (e) {

@@ -103,7 +103,7 @@ export class DashboardService {
   async update(p: Principal, id: string, body: unknown): Promise<DashboardView> {
     const { version, shared, ...patch } = parseWith(patchSchema, body);
     return this.change(p, id, version, (cur) => ({
-      ...checkBody({ ...cur, ...patch }, this.clock.now(), this.lookup(p)),
+      ...checkBody({ ...cur, ...patch }, this.clock.now(), this.lookup(p, cur)),
       shared: shared ?? cur.shared,
     }));
   }
@@ -111,7 +111,10 @@ export class DashboardService {
   /** PUT: the whole dashboard again; `version` must be the current one. */
   async replace(p: Principal, id: string, body: unknown): Promise<DashboardView> {
     const { version, shared, ...doc } = parseWith(replaceSchema, body);
-    return this.change(p, id, version, () => ({ ...checkBody(doc, this.clock.now(), this.lookup(p)), shared }));
+    return this.change(p, id, version, (cur) => ({
+      ...checkBody(doc, this.clock.now(), this.lookup(p, cur)),
+      shared,
+    }));
   }
 
   async delete(p: Principal, id: string): Promise<void> {
@@ -183,10 +186,19 @@ export class DashboardService {
     return { ...rec, canEdit: true };
   }
 
-  /** Saved searches as `p` may read them: one they may not (or gone) is a 400 naming the panel's path. */
-  private lookup(p: Principal): SavedSearchLookup {
-    return (id, field) => {
+  /**
+   * Saved searches as `p` may read them: one they may not (or gone) is a 400 naming the panel's
+   * path, unless `cur` (the dashboard as stored) already referred to it: a saved search deleted
+   * since must not stop a change to the title or another panel; its panel answers its error when run.
+   */
+  private lookup(p: Principal, cur?: DashboardRecord): SavedSearchLookup {
+    // per panel: the panel that held the reference may keep it, another may not take it up
+    const held = new Set(
+      cur?.panels.flatMap((x) => ('savedSearchId' in x.source ? [`${x.id}\n${x.source.savedSearchId}`] : [])),
+    );
+    return (id, field, panelId) => {
       const s = this.readable(p, id);
+      if (!s && held.has(`${panelId}\n${id}`)) return undefined;
       if (!s) throw fieldError(field, `no saved search ${id} you may read (deleted, or private to its owner)`);
       return s;
     };

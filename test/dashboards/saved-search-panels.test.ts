@@ -221,5 +221,24 @@ describe('dashboard panels from saved searches', () => {
     const orphan = await post(`/api/dashboards/${d.id}/panels/g/run`, alice, {});
     assert.equal(orphan.status, 404);
     assert.equal((orphan.body as ErrorBody).error.field, 'panels[0].source.savedSearchId');
+    // that dead reference does not stop a change to the rest of the dashboard (its title here) ...
+    const renamed = (await call(srv, 'PATCH', `/api/dashboards/${d.id}`, {
+      token: alice,
+      body: { version: 1, title: 'Gone, renamed' },
+    })) as { title: string; version: number };
+    assert.deepEqual([renamed.title, renamed.version], ['Gone, renamed', 2]);
+    // ... but a panel newly pointed at it is refused, naming its path
+    const added = (await call(srv, 'PATCH', `/api/dashboards/${d.id}`, {
+      token: alice,
+      body: {
+        version: 2,
+        panels: [
+          { id: 'g', type: 'single', source: { savedSearchId: gone }, grid: g(0) },
+          { id: 'h', type: 'single', source: { savedSearchId: gone }, grid: g(1) },
+        ],
+      },
+      expect: 400,
+    })) as ErrorBody;
+    assert.equal(added.error.field, 'panels[1].source.savedSearchId');
   });
 });

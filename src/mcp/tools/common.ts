@@ -37,6 +37,19 @@ export const toField = z
 
 export const rangeShape = { env: envField, index: indexField, from: fromField, to: toField };
 
+export const SEARCH_DEFAULT_LIMIT = 50;
+export const SEARCH_MAX_LIMIT = 1000;
+
+/** How many events or rows a searching tool answers; `what` says so to the model, the bounds follow. */
+export const limitField = (what: string) =>
+  z
+    .number()
+    .int()
+    .min(1)
+    .max(SEARCH_MAX_LIMIT)
+    .default(SEARCH_DEFAULT_LIMIT)
+    .describe(`${what} (default ${SEARCH_DEFAULT_LIMIT}, max ${SEARCH_MAX_LIMIT}).`);
+
 /** Drops undefined members so the search request carries only what the caller gave. */
 export function compact<T extends Record<string, unknown>>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '')) as T;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { fromField, toField } from './common.js';
-import { eventsOutput, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, tableOutput } from './tool-search.js';
+import { fromField, limitField, toField } from './common.js';
+import { eventsOutput, tableOutput } from './tool-search.js';
 import { defineTool } from './types.js';
 
 export const runSavedSearchTool = defineTool({
@@ -11,13 +11,7 @@ export const runSavedSearchTool = defineTool({
     id: z.string().min(1).max(100).describe('The saved search id (ss_…) from list_saved_searches.'),
     from: fromField.describe('Start of the time range for this run instead of the saved one (RFC 3339 or relative).'),
     to: toField.describe('End of the time range for this run instead of the saved one.'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(SEARCH_MAX_LIMIT)
-      .default(SEARCH_DEFAULT_LIMIT)
-      .describe(`Most events or rows to return (default ${SEARCH_DEFAULT_LIMIT}, max ${SEARCH_MAX_LIMIT}).`),
+    limit: limitField('Most events or rows to return'),
   }),
   async run({ deps, principal, signal }, args) {
     const res = await deps.savedSearches.run(principal, args.id, {

@@ -1,23 +1,14 @@
 import { z } from 'zod';
 import { QUERY_SYNTAX, SCOPE_ADVICE, TIME_ADVICE } from '../query-help.js';
 import { emptyAdvice, eventLine, fitLines, metaLine, tableText, truncationNote, withId } from '../format.js';
-import { compact, queryField, rangeShape } from './common.js';
+import { compact, limitField, queryField, rangeShape } from './common.js';
 import { defineTool, type ToolOutput } from './types.js';
 import type { SearchResult } from '../../query/types.js';
-
-export const SEARCH_DEFAULT_LIMIT = 50;
-export const SEARCH_MAX_LIMIT = 1000;
 
 const input = z.object({
   query: queryField(),
   ...rangeShape,
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(SEARCH_MAX_LIMIT)
-    .default(SEARCH_DEFAULT_LIMIT)
-    .describe(`Most events to return, newest first (default ${SEARCH_DEFAULT_LIMIT}, max ${SEARCH_MAX_LIMIT}).`),
+  limit: limitField('Most events to return, newest first'),
 });
 
 export const searchTool = defineTool({

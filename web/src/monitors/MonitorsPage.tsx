@@ -59,7 +59,7 @@ export function MonitorsPage() {
     );
 
   return (
-    <div className="monitors-page">
+    <div className="list-page">
       <PageHeader
         title="Monitors"
         description="Searches that run on a schedule and tell a webhook when their condition starts or stops holding."

@@ -6,7 +6,7 @@ import { writeParams, type SearchParams } from '../search/params';
 import { Button } from '../ui/Button';
 import { Icon } from '../ui/icons';
 import { FormDialog } from '../ui/Modal';
-import { TextAreaField, TextField } from '../ui/Field';
+import { NameFields } from './NameFields';
 import { useToast } from '../ui/toast';
 import { useAsyncAction } from '../ui/useAsyncAction';
 import '../styles/saved.css';
@@ -163,14 +163,7 @@ function SaveDialog({ params, draft, table, loaded, onClose, onSaved, onReload }
           <strong>{loaded.name}</strong> is {loaded.owner.name}’s: this saves your own copy of what the page shows.
         </p>
       )}
-      <TextField label="Name" value={name} onChange={setName} maxLength={200} required autoFocus />
-      <TextAreaField
-        label="Description (optional)"
-        value={description}
-        onChange={setDescription}
-        maxLength={2000}
-        rows={2}
-      />
+      <NameFields name={name} description={description} onName={setName} onDescription={setDescription} />
       <label className="check">
         <input type="checkbox" checked={shared} onChange={(e) => setShared(e.target.checked)} />
         <span>

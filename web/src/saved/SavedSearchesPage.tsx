@@ -7,7 +7,7 @@ import { useLoad } from '../admin/useLoad';
 import { MonitorFromSearch } from '../monitors/MonitorFromSearch';
 import { Button, DeleteButton } from '../ui/Button';
 import { ErrorLine } from '../ui/ErrorLine';
-import { TextAreaField, TextField } from '../ui/Field';
+import { NameFields } from './NameFields';
 import { relativeTime } from '../ui/format';
 import { Icon } from '../ui/icons';
 import { ConfirmDelete, FormDialog } from '../ui/Modal';
@@ -41,7 +41,7 @@ export function SavedSearchesPage() {
     );
 
   return (
-    <div className="saved-page">
+    <div className="list-page">
       <PageHeader
         title="Saved searches"
         description="Searches kept with their time range and view: yours, and the ones others share. Each runs with the access of whoever opens it."
@@ -262,14 +262,7 @@ function RenameDialog({ s, onClose, onDone }: { s: SavedSearch; onClose: () => v
       canSubmit={name.trim() !== ''}
       submitLabel="Rename"
     >
-      <TextField label="Name" value={name} onChange={setName} maxLength={200} required autoFocus />
-      <TextAreaField
-        label="Description (optional)"
-        value={description}
-        onChange={setDescription}
-        maxLength={2000}
-        rows={2}
-      />
+      <NameFields name={name} description={description} onName={setName} onDescription={setDescription} />
     </FormDialog>
   );
 }

@@ -2,7 +2,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { adminToken, call, createIngestToken, createUser, login } from '../helpers/auth.js';
+import { adminToken, call, createIngestToken, createUser, login, send } from '../helpers/auth.js';
 
 /**
  * Dashboards as stored objects, end to end over a real server: create, read, share, change with a
@@ -80,17 +80,8 @@ describe('dashboards over HTTP', () => {
 
   const create = async (body: object, token = alice) =>
     (await call(srv, 'POST', '/api/dashboards', { token, body, expect: 201 })) as Dashboard;
-  const raw = async (method: string, path: string, token: string, body?: unknown) => {
-    const res = await fetch(`${srv.url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as ErrorBody };
-  };
+  const raw = (method: string, path: string, token: string, body?: unknown) =>
+    send<ErrorBody>(srv, method, path, token, body);
   const count = async (token = admin) =>
     ((await call(srv, 'GET', '/api/dashboards', { token })) as { dashboards: unknown[] }).dashboards.length;
 

@@ -1,7 +1,7 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { suiteServer, type TestServer } from '../helpers/server.js';
-import { call, createEnv, createUser, ingestEvents, login } from '../helpers/auth.js';
+import { call, createEnv, createUser, ingestEvents, login, send } from '../helpers/auth.js';
 
 /**
  * Panels whose source is a saved search, over a real server: run as the viewer with the
@@ -47,14 +47,7 @@ describe('dashboard panels from saved searches', () => {
       })) as { id: string }
     ).id;
   const g = (y: number) => ({ x: 0, y: y * 4, w: 12, h: 4 });
-  const post = async (path: string, token: string, body: unknown) => {
-    const res = await fetch(`${srv.url}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as unknown };
-  };
+  const post = (path: string, token: string, body: unknown) => send(srv, 'POST', path, token, body);
   const run = async (panel: string, token: string, body: object = {}) =>
     post(`/api/dashboards/${dash}/panels/${panel}/run`, token, body);
   const countsOf = (a: Answer) => new Map((a.rows ?? []).map((r) => [String(r[0]), Number(r[1])]));

@@ -84,6 +84,28 @@ export async function createApiKeyRecord(
   };
 }
 
+/**
+ * One JSON request with a bearer token, answering the status and the parsed body whatever the
+ * status is: for tests that compare statuses (`call` asserts one).
+ */
+export async function send<T = unknown>(
+  srv: HasUrl,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${srv.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as T };
+}
+
 /** Creates an ingest token pinned to `env` (and `index` when given); answers its `svi_` secret. */
 export async function createIngestToken(
   srv: HasUrl,

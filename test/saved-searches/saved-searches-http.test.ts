@@ -4,7 +4,16 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { adminToken, call, createApiKey, createEnv, createIngestToken, createUser, login } from '../helpers/auth.js';
+import {
+  adminToken,
+  call,
+  createApiKey,
+  createEnv,
+  createIngestToken,
+  createUser,
+  login,
+  send,
+} from '../helpers/auth.js';
 
 /**
  * Saved searches end to end: a real server, real OpenSSH lines ingested into two environments (the
@@ -117,17 +126,8 @@ describe('saved searches over HTTP', () => {
     ((await call(srv, 'GET', `/api/saved-searches${qs}`, { token })) as { savedSearches: Saved[] }).savedSearches;
   const run = (id: string, token: string, body?: Record<string, unknown>) =>
     call(srv, 'POST', `/api/saved-searches/${id}/run`, { token, body, expect: 200 }) as Promise<Run>;
-  const refused = async (method: string, path: string, token: string, body?: unknown) => {
-    const res = await fetch(`${srv.url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as ErrorBody };
-  };
+  const refused = (method: string, path: string, token: string, body?: unknown) =>
+    send<ErrorBody>(srv, method, path, token, body);
 
   it('creates, gets, renames with the version read, and deletes a saved search', async () => {
     const s = await create({

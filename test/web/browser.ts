@@ -131,3 +131,26 @@ export async function shootBothThemes(page: Page, name: string, target?: Locator
   await page.emulateMedia({ colorScheme: first === 'dark' ? 'dark' : 'light' });
   await waitFor(`the ${first ?? 'light'} theme back`, async () => (await theme()) === first, 5_000);
 }
+
+/**
+ * Starts keeping every text the page's toasts show: a notice leaves after 3 s, which a loaded
+ * machine can take to look, so `sawToast` asks what was shown rather than what is.
+ */
+export async function recordToasts(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { toasts: string[] }).toasts = seen;
+    new MutationObserver(() => seen.push(document.querySelector('.toasts')?.textContent ?? '')).observe(document.body, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
+  });
+}
+
+/** Waits until a toast since `recordToasts` held `text`. */
+export async function sawToast(page: Page, text: string): Promise<void> {
+  await waitFor(`the notice "${text}"`, () =>
+    page.evaluate((t) => (window as unknown as { toasts: string[] }).toasts.some((x) => x.includes(t)), text),
+  );
+}

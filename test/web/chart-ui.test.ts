@@ -42,17 +42,16 @@ describe('timecharts in Chromium', { skip }, () => {
     await session?.close();
   });
 
+  // the chart's search over all of the Apache log, and the API's answer to it with the page's limit
+  const params = { q: QUERY, env: 'default', index: 'apache', from: '' };
+  const apiAnswer = async () =>
+    (await call(ui.srv, 'GET', `/api/search?${new URLSearchParams({ ...params, limit: String(UI_LIMIT) })}`, {
+      token: ui.admin,
+    })) as Table;
+
   it('draws a timechart of ~10,000 points with one line per series and legend totals equal to the answer', async (t) => {
     if (!ui.real) return t.skip('SVC_REAL_DATA has no Apache log');
-    const params = { q: QUERY, env: 'default', index: 'apache', from: '' };
-    const answer = (await call(
-      ui.srv,
-      'GET',
-      `/api/search?${new URLSearchParams({ ...params, limit: String(UI_LIMIT) })}`,
-      {
-        token: ui.admin,
-      },
-    )) as Table;
+    const answer = await apiAnswer();
     const series = answer.columns.filter((c) => c !== '_time');
     assert.ok(answer.rows.length * series.length >= 9000, `${answer.rows.length} rows × ${series.length} series`);
     // the test's own sums of the API answer, per series
@@ -96,8 +95,8 @@ describe('timecharts in Chromium', { skip }, () => {
 
   it('draws the chart again when the theme changes (a canvas keeps the colours it was drawn with)', async (t) => {
     if (!ui.real) return t.skip('SVC_REAL_DATA has no Apache log');
-    const params = { q: '* | timechart span=1h count', env: 'default', index: 'apache', from: '' };
-    await page.goto(`${ui.srv.url}/ui/search?${new URLSearchParams(params)}`);
+    const hourly = { ...params, q: '* | timechart span=1h count' };
+    await page.goto(`${ui.srv.url}/ui/search?${new URLSearchParams(hourly)}`);
     await page.locator('[data-testid=result-chart] canvas').waitFor();
     const image = () =>
       page.evaluate(() => document.querySelector<HTMLCanvasElement>('[data-testid=result-chart] canvas')!.toDataURL());
@@ -116,13 +115,7 @@ describe('timecharts in Chromium', { skip }, () => {
 
   it('shows the same answer as a table that keeps only the rows in view in the DOM and scrolls to the last row', async (t) => {
     if (!ui.real) return t.skip('SVC_REAL_DATA has no Apache log');
-    const params = { q: QUERY, env: 'default', index: 'apache', from: '' };
-    const answer = (await call(
-      ui.srv,
-      'GET',
-      `/api/search?${new URLSearchParams({ ...params, limit: String(UI_LIMIT) })}`,
-      { token: ui.admin },
-    )) as Table;
+    const answer = await apiAnswer();
     await page.goto(`${ui.srv.url}/ui/search?${new URLSearchParams({ ...params, view: 'table' })}`);
     const table = page.locator('[data-testid=table-results]');
     const rows = table.locator('tbody tr:not(.table-spacer)');

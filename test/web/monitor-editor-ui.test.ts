@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { call, createEnv, createIngestToken, createUser, TEST_ADMIN_PASSWORD } from '../helpers/auth.js';
-import { browserSkipReason, newContext, shownCount, signIn, waitFor } from './browser.js';
+import { browserSkipReason, newContext, shownCount, signIn, recordToasts, sawToast, waitFor } from './browser.js';
 import { ingestNdjson } from './data.js';
 import { startUiSession, type UiSession } from './fixture.js';
 
@@ -78,22 +78,10 @@ describe('the monitor editor in Chromium', { skip }, () => {
     await warning.waitFor();
     assert.match((await warning.textContent())!, /No destination: this monitor will only record its runs/);
     assert.deepEqual(await monitors(), [], 'nothing is saved before the user confirms');
-    // the notice goes after 3 s, which a loaded machine can take to look: the page keeps what it showed
-    await page.evaluate(() => {
-      const seen: string[] = [];
-      (window as unknown as { toasts: string[] }).toasts = seen;
-      new MutationObserver(() => seen.push(document.querySelector('.toasts')?.textContent ?? '')).observe(
-        document.body,
-        { subtree: true, childList: true, characterData: true },
-      );
-    });
+    await recordToasts(page);
     await page.click('.modal-foot button:has-text("Create without destination")');
     await dialog().waitFor({ state: 'detached' });
-    await waitFor('the notice', () =>
-      page.evaluate(() =>
-        (window as unknown as { toasts: string[] }).toasts.some((t) => t.includes('Monitor "errors per host" created')),
-      ),
-    );
+    await sawToast(page, 'Monitor "errors per host" created');
 
     const [m] = await monitors();
     assert.deepEqual(

@@ -4,7 +4,16 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { MonitorView } from '../../src/monitors/types.js';
 import type { SavedSearchView } from '../../src/saved-searches/types.js';
 import { call, createUser } from '../helpers/auth.js';
-import { browserSkipReason, newContext, shootBothThemes, signIn, waitFor, watchErrors } from './browser.js';
+import {
+  browserSkipReason,
+  newContext,
+  shootBothThemes,
+  recordToasts,
+  sawToast,
+  signIn,
+  waitFor,
+  watchErrors,
+} from './browser.js';
 import { startUiSession, type UiSession } from './fixture.js';
 
 const skip = browserSkipReason();
@@ -316,24 +325,10 @@ describe('Saved searches in Chromium', { skip }, () => {
     await dialog().getByLabel('Name', { exact: true }).fill('app errors from saved');
     await dialog().getByRole('button', { name: 'Create monitor' }).click();
     await dialog().locator('[data-testid=no-destination][role=alert]').waitFor();
-    // the notice goes after 3 s, which a loaded machine can take to look: the page keeps what it showed
-    await page.evaluate(() => {
-      const seen: string[] = [];
-      (window as unknown as { toasts: string[] }).toasts = seen;
-      new MutationObserver(() => seen.push(document.querySelector('.toasts')?.textContent ?? '')).observe(
-        document.body,
-        { subtree: true, childList: true, characterData: true },
-      );
-    });
+    await recordToasts(page);
     await dialog().getByRole('button', { name: 'Create without destination' }).click();
     await dialog().waitFor({ state: 'detached' });
-    await waitFor('the notice', () =>
-      page.evaluate(() =>
-        (window as unknown as { toasts: string[] }).toasts.some((t) =>
-          t.includes('Monitor "app errors from saved" created'),
-        ),
-      ),
-    );
+    await sawToast(page, 'Monitor "app errors from saved" created');
     const { monitors } = (await api('GET', '/api/monitors')) as { monitors: MonitorView[] };
     const m = monitors.find((x) => x.name === 'app errors from saved');
     assert.ok(m, monitors.map((x) => x.name).join(', '));

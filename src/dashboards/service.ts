@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ownerOf } from '../auth/acting-as.js';
 import type { Principal } from '../auth/principal.js';
-import { isAdmin } from '../auth/rbac.js';
+import { mayEdit, mayView, visible } from '../auth/sharing.js';
 import type { Clock } from '../clock/clock.js';
 import type { DashboardPanel, DashboardRecord } from '../control/records.js';
 import type { ControlStore } from '../control/store.js';
@@ -119,7 +119,7 @@ export class DashboardService {
 
   async delete(p: Principal, id: string): Promise<void> {
     await this.control.mutate((doc) => {
-      editable(p, found(p, doc.dashboards ?? [], id));
+      visible(p, doc.dashboards ?? [], id, 'dashboard', true);
       doc.dashboards = (doc.dashboards ?? []).filter((d) => d.id !== id);
     });
   }
@@ -170,7 +170,7 @@ export class DashboardService {
     // another node a moment ago is seen, whatever this node's copy says
     const rec = await this.control.mutate((doc) => {
       const list = doc.dashboards ?? [];
-      const cur = editable(p, found(p, list, id));
+      const cur = visible(p, list, id, 'dashboard', true);
       const i = list.indexOf(cur);
       if (cur.version !== version)
         throw new SvcError(
@@ -239,29 +239,8 @@ export class DashboardService {
   }
 
   private find(p: Principal, id: string): DashboardRecord {
-    return found(p, this.all(), id);
+    return visible(p, this.all(), id, 'dashboard');
   }
-}
-
-function found<D extends DashboardRecord>(p: Principal, list: readonly D[], id: string): D {
-  const d = list.find((x) => x.id === id);
-  // another's private dashboard is "not found": its existence is not the caller's business
-  if (!d || !mayView(p, d)) throw new SvcError('not_found', `no dashboard ${id}`);
-  return d;
-}
-
-function editable<D extends DashboardRecord>(p: Principal, d: D): D {
-  if (!mayEdit(p, d))
-    throw new SvcError('access_denied', `dashboard ${d.id} is shared read-only: only its owner and admins change it`);
-  return d;
-}
-
-function mayView(p: Principal, d: DashboardRecord): boolean {
-  return d.shared || mayEdit(p, d);
-}
-
-function mayEdit(p: Principal, d: DashboardRecord): boolean {
-  return isAdmin(p) || (d.owner.kind === p.kind && d.owner.id === p.id);
 }
 
 function checkSize(d: DashboardRecord): void {

@@ -9,7 +9,7 @@ import type { ControlStore } from '../control/store.js';
 import { SvcError } from '../errors/svc-error.js';
 import type { SearchService } from '../query/types.js';
 import { checkQuery, checkRange, checkTarget, DEFAULT_RANGE, DEFAULT_VIEW, type SavedFields } from './checks.js';
-import { checkVersion, isOwner, mayEdit, mayView, visible } from './sharing.js';
+import { checkVersion, isOwner, mayEdit, mayView, visible } from '../auth/sharing.js';
 import type {
   ListFilter,
   RunOverrides,

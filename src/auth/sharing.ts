@@ -1,12 +1,12 @@
-import type { Owner } from '../auth/acting-as.js';
-import type { Principal } from '../auth/principal.js';
-import { isAdmin } from '../auth/rbac.js';
+import type { Owner } from './acting-as.js';
+import type { Principal } from './principal.js';
+import { isAdmin } from './rbac.js';
 import { SvcError } from '../errors/svc-error.js';
 
 /**
- * Who may see and change an object people keep and share (a saved search; dashboards later): its
- * owner and admins change it, others see it only when it is shared, read-only
- * (docs/decisions/0023-saved-searches.md). Pure decisions, no storage.
+ * Who may see and change an object people keep and share (saved searches, dashboards): its owner
+ * and admins change it, others see it only when it is shared, read-only
+ * (docs/decisions/0023-saved-searches.md, 0024-dashboards.md). Pure decisions, no storage.
  */
 export interface Shareable {
   id: string;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ownerOf } from '../auth/acting-as.js';
 import type { Principal } from '../auth/principal.js';
-import { mayEdit, mayView, visible } from '../auth/sharing.js';
+import { checkVersion, mayEdit, mayView, visible } from '../auth/sharing.js';
 import type { Clock } from '../clock/clock.js';
 import type { DashboardPanel, DashboardRecord } from '../control/records.js';
 import type { ControlStore } from '../control/store.js';
@@ -172,12 +172,7 @@ export class DashboardService {
       const list = doc.dashboards ?? [];
       const cur = visible(p, list, id, 'dashboard', true);
       const i = list.indexOf(cur);
-      if (cur.version !== version)
-        throw new SvcError(
-          'version_conflict',
-          `the dashboard changed since version ${version}: it is at version ${cur.version}; reload it and make the change again`,
-          { details: { field: 'version', currentVersion: cur.version } },
-        );
+      checkVersion(cur, version, 'dashboard');
       const updated: DashboardRecord = { ...cur, ...next(cur), version: cur.version + 1, updatedAt: now };
       checkSize(updated);
       list[i] = updated;

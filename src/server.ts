@@ -31,6 +31,9 @@ import { SavedSearchService } from './saved-searches/service.js';
 import { eventSinkOf } from './query/event-sink.js';
 import { readTlsFiles, watchTlsFiles } from './http/tls.js';
 import type { Server as TlsServer } from 'node:tls';
+import { createMetrics } from './metrics/registry.js';
+import { storageState } from './storage/usage.js';
+import { startMetricsListener } from './http/metrics-listener.js';
 
 export interface Server {
   app: FastifyInstance;
@@ -39,6 +42,8 @@ export interface Server {
   url: string;
   /** The syslog listeners when SVC_SYSLOG_UDP / SVC_SYSLOG_TCP / SVC_SYSLOG_RELP are set (bound ports resolved). */
   syslog?: SyslogListeners;
+  /** Where GET /metrics is served when SVC_METRICS_LISTEN is set (port resolved). */
+  metricsUrl?: string;
   close(): Promise<void>;
   /** The part close() is waiting for now (a stop that takes too long names it); undefined when not closing. */
   closing(): string | undefined;
@@ -62,6 +67,8 @@ export async function startServer(
     log.warn({ holder: h }, 'data dir lock left by a process that is gone: taken over'),
   );
   const clock = offsetClock(config.testClockOffsetSecs);
+  // counted from the start whether or not anything scrapes; the runtime's own only when something can
+  const metrics = createMetrics({ runtime: config.metricsListen !== undefined });
   /** Closed in reverse order of opening. */
   const closers: [string, () => Promise<void> | void][] = [['data-dir lock', () => lock.release()]];
 
@@ -73,7 +80,15 @@ export async function startServer(
   const { control, auth } = access;
 
   // --- storage (with SVC_STORE: blocks published to the shared store, the other nodes' read from it) ---
-  const storage = await StorageEngine.open({ config, control, clock, log, store: objectStore });
+  const storage = await StorageEngine.open({
+    config,
+    control,
+    clock,
+    log,
+    store: objectStore,
+    observer: metrics.storage,
+  });
+  metrics.watch(storageState(storage, config.dataDir));
   closers.push(['storage', () => storage.close()]);
 
   // --- self-log ---
@@ -143,6 +158,7 @@ export async function startServer(
     timeoutMs: config.searchTimeoutSecs * 1000,
     // ingest is behind when closed WAL segments wait for their seal: searches then run one at a time
     admission: searchAdmission(config.searchAdmission, () => storage.stats().liveSegments > 2),
+    observer: metrics.search,
     onStopped: (s) =>
       selflog.service('search_stopped', {
         reason: s.reason,
@@ -153,7 +169,7 @@ export async function startServer(
   });
   // --- monitors (run after listening: their links need the address) ---
   let baseUrl = config.publicUrl ?? '';
-  const llm = new LlmProvider(config.llm, selflog, () => clock.now(), outbound);
+  const llm = new LlmProvider(config.llm, selflog, () => clock.now(), outbound, metrics.llm);
   const monitors = await openMonitors({
     config,
     control,
@@ -166,6 +182,7 @@ export async function startServer(
     baseUrl: () => baseUrl,
     llm,
     outbound,
+    observer: metrics.monitors,
   });
   closers.push(['monitors', () => monitors.scheduler.stop()]);
   /** Set once the listeners start (after HTTP); health reads it at each request. */
@@ -197,6 +214,7 @@ export async function startServer(
     llm,
     lookups: lookups.service,
     dashboards: await openDashboards({ control, search, clock, savedSearches }),
+    metrics,
   };
   const app = await buildApp(deps);
   await app.listen({ host: config.listen.host, port: config.listen.port });
@@ -211,8 +229,8 @@ export async function startServer(
 
   // --- extra listeners (syslog) ---
   if (config.syslogUdp || config.syslogTcp || config.syslogRelp) {
-    // a refused SVC_SYSLOG_TOKEN is recorded as protocol "native", as it always was (pure refactor)
-    const listeners = await startSyslog(ingestContext(deps, 'native'), {
+    // a refused SVC_SYSLOG_TOKEN is recorded as protocol "native", as it always was; metrics say "syslog"
+    const listeners = await startSyslog(ingestContext(deps, 'native', 'syslog'), {
       udp: config.syslogUdp,
       tcp: config.syslogTcp,
       relp: config.syslogRelp,
@@ -221,6 +239,14 @@ export async function startServer(
     });
     syslog = listeners;
     closers.push(['syslog listeners', () => listeners.close()]);
+  }
+
+  // --- GET /metrics on its own listener (decision 0025) ---
+  let metricsUrl: string | undefined;
+  if (config.metricsListen) {
+    const m = await startMetricsListener(metrics.registry, config.metricsListen, log);
+    metricsUrl = m.url;
+    closers.push(['metrics listener', () => m.close()]);
   }
 
   const addr = app.server.address();
@@ -239,6 +265,7 @@ export async function startServer(
     deps,
     url,
     syslog,
+    metricsUrl,
     async close() {
       for (const [name, c] of closers.reverse()) {
         closing = name;

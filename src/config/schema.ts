@@ -97,6 +97,8 @@ export const envSchema = z.object({
   /** A body a decode worker decodes into at least this many events is written as parts, not through the WAL; 0 = never. */
   SVC_PART_MIN_EVENTS: z.coerce.number().int().min(0).default(8192),
 
+  /** Listener of GET /metrics (Prometheus text format), without auth: off unless set (decision 0025). */
+  SVC_METRICS_LISTEN: optionalString,
   SVC_SYSLOG_TCP: optionalString,
   SVC_SYSLOG_UDP: optionalString,
   /** RELP listener (rsyslog omrelp): each message acknowledged once durable. */

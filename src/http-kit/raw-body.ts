@@ -16,15 +16,17 @@ export function useRawBodies(app: FastifyInstance, bodyLimit: number): void {
 /**
  * A protocol plugin's edge set-up: raw bodies (useRawBodies), and every error of its scope
  * answered in the protocol's own shape by `send`; an unexpected one is logged first, as `what`.
+ * `refused` hears every error answered (the protocol's metrics: the one place they all pass).
  */
 export function protocolEdge(
   app: FastifyInstance,
-  opts: { maxBodyBytes: number; log?: Logger; what: string },
+  opts: { maxBodyBytes: number; log?: Logger; what: string; refused?: (err: SvcError) => void },
   send: (reply: FastifyReply, err: SvcError, request: FastifyRequest) => FastifyReply,
 ): void {
   useRawBodies(app, opts.maxBodyBytes);
   app.setErrorHandler((err, request, reply) => {
     const e = toSvcError(err);
+    opts.refused?.(e);
     if (e.kind === 'internal')
       opts.log?.error({ err, reqId: request.id, path: request.url.split('?')[0] }, `${opts.what} failed`);
     return send(reply, e, request);

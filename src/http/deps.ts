@@ -17,6 +17,7 @@ import type { LlmProvider } from '../llm/provider.js';
 import type { LookupService } from '../lookups/service.js';
 import type { SavedSearchService } from '../saved-searches/service.js';
 import type { DashboardService } from '../dashboards/service.js';
+import type { Metrics } from '../metrics/registry.js';
 
 /**
  * Everything the HTTP edge needs from the subsystems, built by server.ts.
@@ -58,4 +59,6 @@ export interface AppDeps {
   dashboards: DashboardService;
   /** Decode workers for large native and `_bulk` bodies (SVC_INGEST_WORKERS); unset = decode inline. */
   decoder?: DecodeRunner;
+  /** The counters every subsystem reports to, served by SVC_METRICS_LISTEN (src/metrics/). */
+  metrics?: Metrics;
 }

@@ -9,6 +9,7 @@ import type { Config } from '../config/load.js';
 import type { OutboundClient } from '../outbound/client.js';
 import { SvcError } from '../errors/svc-error.js';
 import type { SelfLog } from '../selflog/types.js';
+import type { LlmObserver } from '../metrics/llm.js';
 import { Breaker } from './breaker.js';
 import { TokenBudget } from './budget.js';
 
@@ -58,6 +59,8 @@ export class LlmProvider {
     private readonly selflog: SelfLog,
     now: () => number,
     outbound: OutboundClient,
+    /** Told of every call and every recorded failure (metrics/llm.ts). */
+    private readonly observer?: LlmObserver,
   ) {
     this.model = config?.model ?? 'default';
     this.name = config ? new URL(config.url).host : 'none';
@@ -110,6 +113,7 @@ export class LlmProvider {
   /** One chat completion. Every failure is recorded once (`llm_error`) and thrown as an SvcError. */
   async chat(req: ChatRequest): Promise<ChatAnswer> {
     const client = this.ready(req.feature);
+    this.observer?.call(req.feature);
     let res: OpenAI.Chat.Completions.ChatCompletion;
     try {
       res = await client.chat.completions.create({ ...this.body(req), stream: false }, { signal: req.signal });
@@ -138,6 +142,7 @@ export class LlmProvider {
    */
   async chatStream(req: ChatRequest, onText: (delta: string) => void): Promise<ChatAnswer> {
     const client = this.ready(req.feature);
+    this.observer?.call(req.feature);
     let content = '';
     let finishReason = 'stop';
     let totalTokens = 0;
@@ -275,6 +280,7 @@ export class LlmProvider {
   }
 
   private record(feature: LlmFeature, reason: string, message: string, status?: number): void {
+    this.observer?.error(feature, reason);
     this.selflog.service('llm_error', { provider: this.name, model: this.model, feature, reason, message, status });
   }
 }

@@ -8,6 +8,7 @@ import type { ObjectStore } from '../shared-store/object-store.js';
 import { Lease } from '../storage/shared/lease.js';
 import type { LlmProvider } from '../llm/provider.js';
 import type { OutboundClient } from '../outbound/client.js';
+import type { MonitorObserver } from '../metrics/monitors.js';
 import { RunLimiter } from './run-limit.js';
 import { MonitorScheduler } from './scheduler.js';
 import { MonitorService } from './service.js';
@@ -27,6 +28,8 @@ export interface MonitorsOptions {
   llm: LlmProvider;
   /** The guarded client webhooks go through. */
   outbound: OutboundClient;
+  /** Told of every run (metrics/monitors.ts). */
+  observer?: MonitorObserver;
 }
 
 /** How often due monitors are looked for; how long the monitors lease lasts, and how often it is renewed. */
@@ -53,6 +56,7 @@ export async function openMonitors(
     outbound: o.outbound,
     llm: o.llm,
     redactFields: o.config.llm?.redactFields ?? [],
+    observer: o.observer,
   };
   const lease = o.store ? new Lease(o.store, 'leases/monitors.json', o.nodeId, LEASE_TTL_MS) : undefined;
   const scheduler = new MonitorScheduler(deps, () => o.control.doc.monitors, {

@@ -4,6 +4,7 @@ import type { Clock } from '../clock/clock.js';
 import type { ControlDoc, MonitorDestination, MonitorRecord } from '../control/records.js';
 import type { SearchService } from '../query/types.js';
 import type { SelfLog } from '../selflog/types.js';
+import type { MonitorObserver } from '../metrics/monitors.js';
 import { SvcError } from '../errors/svc-error.js';
 import { groupFieldsOf, judge, parseThreshold, printThreshold, type GroupVerdict } from './condition.js';
 import { durationMs as msOf } from './duration.js';
@@ -40,6 +41,8 @@ export interface MonitorDeps {
   llm: LlmProvider;
   /** Fields never sent to the provider (SVC_LLM_REDACT_FIELDS). */
   redactFields: readonly string[];
+  /** Told of every run once it ended (metrics/monitors.ts). */
+  observer?: MonitorObserver;
 }
 
 /** What a run did, as `POST /api/monitors/{id}/run` answers it. */
@@ -108,6 +111,7 @@ export async function runMonitor(
       { ...record, outcome: 'error', duration_ms: durationMs, error: `${err.code}: ${err.message}` },
       'error',
     );
+    d.observer?.run(trigger, 'error');
     return { outcome: 'error', ...base, durationMs, error: err };
   }
 
@@ -152,6 +156,7 @@ export async function runMonitor(
     }),
   );
   const firing = Object.keys(next.firing);
+  d.observer?.run(trigger, 'ok');
   d.selflog.service('monitor_run', {
     ...record,
     outcome: 'ok',

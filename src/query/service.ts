@@ -10,6 +10,7 @@ import { fieldsRun } from './run-fields.js';
 import { searchRun } from './run-search.js';
 import { printQuery } from './pipes/registry.js';
 import { SUBSEARCH_MAXOUT } from './subsearch.js';
+import type { SearchKind, SearchObserver, SearchOutcome } from '../metrics/search.js';
 import type {
   ContextRequest,
   ContextResult,
@@ -32,6 +33,8 @@ export interface QueryServiceDeps extends PlanDeps {
   admission?: SearchAdmission;
   /** Told of every call stopped for its time limit, its memory or its caller leaving (svc's self-log). */
   onStopped?: (s: { reason: StopReason; query: string; principal: string; tookMs: number }) => void;
+  /** Told of every call once it ended (metrics/search.ts). */
+  observer?: SearchObserver;
 }
 
 type StopReason = 'query_timeout' | 'query_too_large' | 'request_cancelled';
@@ -84,6 +87,7 @@ export class QueryService implements SearchService, EventReader {
    * limit (an export, once it streams: query/export.ts); the caller's signal still applies.
    */
   private async guarded<R extends { q?: string; signal?: AbortSignal; lane?: 'monitor' }, T>(
+    kind: SearchKind,
     principal: Principal,
     req: R,
     run: (req: R, deadline: Deadline) => Promise<T>,
@@ -96,12 +100,21 @@ export class QueryService implements SearchService, EventReader {
         req.signal,
       );
     } catch (e) {
-      if (req.signal?.aborted && e === req.signal.reason)
-        throw new SvcError('request_cancelled', 'the caller went away before the search began');
-      throw e;
+      const err =
+        req.signal?.aborted && e === req.signal.reason
+          ? new SvcError('request_cancelled', 'the caller went away before the search began')
+          : e;
+      this.deps.observer?.finished(kind, outcomeOf(err), 0);
+      throw err;
     }
+    const t0 = performance.now();
     try {
-      return await this.limited(principal, req, run, what);
+      const answer = await this.limited(principal, req, run, what);
+      this.deps.observer?.finished(kind, 'ok', (performance.now() - t0) / 1000);
+      return answer;
+    } catch (e) {
+      this.deps.observer?.finished(kind, outcomeOf(e), (performance.now() - t0) / 1000);
+      throw e;
     } finally {
       release();
     }
@@ -154,19 +167,20 @@ export class QueryService implements SearchService, EventReader {
   }
 
   search(principal: Principal, req: SearchRequest): Promise<SearchResult> {
-    return this.guarded(principal, req, (r) => searchRun(this.deps, principal, r));
+    return this.guarded('search', principal, req, (r) => searchRun(this.deps, principal, r));
   }
 
   histogram(principal: Principal, req: HistogramRequest): Promise<HistogramResult> {
-    return this.guarded(principal, req, (r) => histogramRun(this.deps, principal, r));
+    return this.guarded('histogram', principal, req, (r) => histogramRun(this.deps, principal, r));
   }
 
   fields(principal: Principal, req: SearchRequest & { top?: number }): Promise<FieldsResult> {
-    return this.guarded(principal, req, (r) => fieldsRun(this.deps, principal, r));
+    return this.guarded('fields', principal, req, (r) => fieldsRun(this.deps, principal, r));
   }
 
   context(principal: Principal, req: ContextRequest): Promise<ContextResult> {
     return this.guarded(
+      'context',
       principal,
       req,
       (r) => contextRun(this.deps, principal, r),
@@ -175,6 +189,15 @@ export class QueryService implements SearchService, EventReader {
   }
 
   export(principal: Principal, req: ExportRequest, sink: ExportSink): Promise<ExportSummary> {
-    return this.guarded(principal, req, (r, deadline) => exportRun(this.deps, principal, r, sink, deadline));
+    return this.guarded('export', principal, req, (r, deadline) => exportRun(this.deps, principal, r, sink, deadline));
   }
+}
+
+/** How a call that threw ended, for the metrics. */
+function outcomeOf(e: unknown): SearchOutcome {
+  if (!isSvcError(e)) return 'error';
+  if (e.code === 'too_many_searches') return 'refused';
+  if (e.code === 'query_timeout') return 'timeout';
+  if (e.code === 'request_cancelled') return 'cancelled';
+  return 'error';
 }

@@ -21,7 +21,7 @@ import { countValues } from './read/value-counts.js';
 import { clearScratch, quarantineTo, recover } from './recovery.js';
 import { salvageQuarantined } from './salvage.js';
 import { replayWal } from './wal/replay.js';
-import { WritePath } from './write-path.js';
+import { WritePath, type WritePathDeps } from './write-path.js';
 import {
   retentionDays,
   sweepExpired,
@@ -49,7 +49,8 @@ import type { ObjectStore } from '../shared-store/object-store.js';
 import { SharedBlocks, type SharedBlocksOptions } from './shared/cluster.js';
 import type { LocalBlocks } from './shared/types.js';
 
-export interface StorageOptions {
+/** `observer` (metrics) is told of each seal and merge. */
+export interface StorageOptions extends Pick<WritePathDeps, 'observer'> {
   config: Readonly<Config>;
   control: ControlReader;
   clock: Clock;
@@ -110,6 +111,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
       dataDir: opts.config.dataDir,
       target: () => this.target(),
       queue: (job) => this.queue(job),
+      observer: opts.observer,
       sealed: () => {
         this.shared?.kick();
         if (this.tuning.merge) this.queue(() => this.mergeRound());
@@ -208,6 +210,7 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
         policy: this.tuning.mergePolicy,
         merged: () => this.shared?.kick(),
         unreadable: this.unreadable,
+        observer: this.opts.observer,
       },
       force,
     );
@@ -318,17 +321,14 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
 
   /** Block and live counts, for tests and benchmarks. */
   stats(): { blocks: number; blockEvents: number; liveSegments: number; liveEvents: number; blockBytes: number } {
-    let liveEvents = 0;
-    for (const s of this.writes.live.values()) liveEvents += s.count;
+    const liveEvents = [...this.writes.live.values()].reduce((n, s) => n + s.count, 0);
     return { ...this.blocks.totals(), liveSegments: this.writes.live.size, liveEvents };
   }
 
   /** DuckDB's own memory accounting in MiB by tag (benchmarks: where the memory is). */
   readonly debugMemory = (): Promise<Record<string, number>> => this.duck.memoryByTag();
 
-  listBlocks(): Block[] {
-    return [...this.blocks.own()];
-  }
+  readonly listBlocks = (): Block[] => [...this.blocks.own()];
 
   /** Stops timers, commits queued writes, waits for background work. Unsealed data stays in the WAL. */
   async close(): Promise<void> {

@@ -5,6 +5,7 @@ import type { BlockTarget } from './blocks/block-writer.js';
 import { mergeIntoBlock } from './blocks/merge.js';
 import { pickMerges, type MergePolicy } from './blocks/merge-policy.js';
 import { fileNamedBy, type UnreadableFiles } from './read/unreadable-files.js';
+import type { StorageObserver } from '../metrics/storage.js';
 
 // The merge stage: small blocks of one partition become one (blocks/merge.ts writes it); the
 // engine runs a round as a background job, this file swaps the result into the catalog.
@@ -18,6 +19,8 @@ export interface MergeDeps {
   merged: () => void;
   /** Blocks a scan or a merge could not read: never merged (a merge would fail on them each round). */
   unreadable: UnreadableFiles;
+  /** Told of every merge and how long it took (metrics). */
+  observer?: StorageObserver;
 }
 
 /** One round of merges picked by the policy; each merge commits on its own. */
@@ -28,7 +31,16 @@ export async function mergeRound(d: MergeDeps, force: boolean): Promise<number> 
     ...d.policy,
     ...(force ? { minBlocks: 2, coldMs: 0, settledMs: 0 } : {}),
   });
-  for (const g of groups) await mergeBlocks(d, g);
+  for (const g of groups) {
+    const t0 = performance.now();
+    try {
+      await mergeBlocks(d, g);
+      d.observer?.merge((performance.now() - t0) / 1000, 'ok');
+    } catch (e) {
+      d.observer?.merge((performance.now() - t0) / 1000, 'failed');
+      throw e;
+    }
+  }
   return groups.length;
 }
 

@@ -15,6 +15,7 @@ import type { ProblemReporter } from './problems.js';
 import { SealFailures } from './seal-failures.js';
 import { WalFaults, describeErrno, freeBytesAt } from './disk-faults.js';
 import { SvcError } from '../errors/svc-error.js';
+import type { StorageObserver } from '../metrics/storage.js';
 import type { Block } from './blocks/block-files.js';
 import { isPartBatch } from './parts/part-batch.js';
 import { discardParts, publishParts, unpublish } from './parts/part-commit.js';
@@ -36,6 +37,8 @@ export interface WritePathDeps {
   queue: (job: () => Promise<unknown>) => void;
   /** A seal committed: its blocks are in the catalog (publish them, consider a merge). */
   sealed: () => void;
+  /** Told of every seal attempt and how long it took (metrics). */
+  observer?: StorageObserver;
 }
 
 /**
@@ -215,11 +218,14 @@ export class WritePath {
    */
   private async seal(seq: number): Promise<void> {
     const path = Wal.segmentPath(this.d.wal.dir, seq);
+    const t0 = performance.now();
     try {
       await this.sealOnce(seq);
+      this.d.observer?.seal((performance.now() - t0) / 1000, 'ok');
       this.sealFailures.sealed(seq, path);
       this.d.unreadable.clear(path);
     } catch (err) {
+      this.d.observer?.seal((performance.now() - t0) / 1000, 'failed');
       const next = this.sealFailures.failed(seq, path, err);
       if (next.repair) return this.repair(seq);
       setTimeout(() => this.d.queue(() => this.seal(seq)), next.retryMs).unref();

@@ -8,10 +8,11 @@ import type { ControlReader } from '../../control/types.js';
 import type { SelfLog } from '../../selflog/types.js';
 import { SvcError } from '../../errors/svc-error.js';
 import { DEFAULT_INDEX } from '../../events/event.js';
-import { batchSize, type Writer, type WriteBatch } from '../../events/writer.js';
+import { batchSize, type Writer, type WriteBatch, type WriteOptions } from '../../events/writer.js';
 import type { EventLimits } from '../../events/limits.js';
 import type { DecodeRunner } from './decode-pool.js';
 import { timeContext, type TimeContext } from '../../events/timestamp.js';
+import type { IngestMeter, IngestMetrics } from '../../metrics/ingest.js';
 
 /**
  * What every ingest adapter needs, handed to it (a route's Fastify plugin, the syslog listener) so
@@ -38,6 +39,8 @@ export interface IngestContext {
   log?: Logger;
   /** Where large bodies of the protocols that offer a decode kind are decoded; unset = on the event loop. */
   decoder?: DecodeRunner;
+  /** This protocol's counters (metrics/ingest.ts): `submit` counts stored events, the edge refused requests; unset = none. */
+  meter?: IngestMeter;
 }
 
 /** What ingestContext needs from the subsystems (the server's AppDeps has it all). */
@@ -50,10 +53,14 @@ export interface IngestDeps {
   config: Pick<Readonly<Config>, 'maxBodyBytes' | 'timezone' | 'eventLimits'>;
   log?: Logger;
   decoder?: DecodeRunner;
+  metrics?: { ingest: IngestMetrics };
 }
 
-/** The context of one ingest protocol; `protocol` names it in the self-log's refused tokens. */
-export function ingestContext(deps: IngestDeps, protocol: string): IngestContext {
+/**
+ * The context of one ingest protocol; `protocol` names it in the self-log's refused tokens, and in
+ * the metrics unless `meterAs` names it there (syslog, whose refused token has always said "native").
+ */
+export function ingestContext(deps: IngestDeps, protocol: string, meterAs = protocol): IngestContext {
   return {
     writer: deps.writer,
     authenticate(token) {
@@ -82,6 +89,7 @@ export function ingestContext(deps: IngestDeps, protocol: string): IngestContext
     selflog: deps.selflog,
     log: deps.log,
     decoder: deps.decoder,
+    meter: deps.metrics?.ingest.meter(meterAs),
   };
 }
 
@@ -144,10 +152,25 @@ export async function authorize(ctx: IngestContext, token: string | undefined): 
   return new TargetResolver(ctx, principal);
 }
 
-/** Hands a batch to the writer without waiting for room: a full queue throws queue_full (the edge says "retry later"). */
-export async function forward(ctx: IngestContext, batch: WriteBatch): Promise<void> {
-  if (batchSize(batch) === 0) return;
-  await ctx.writer.write(batch, { wait: false });
+/**
+ * The one way an adapter stores a request's events: hands the batch to the writer and, once it is
+ * durable, counts it for `env` with the `bytes` of the body it came from, as received.
+ */
+export async function submit(
+  ctx: IngestContext,
+  batch: WriteBatch,
+  from: { env: string; bytes: number },
+  opts: WriteOptions,
+): Promise<void> {
+  const n = batchSize(batch);
+  if (n === 0) return;
+  await ctx.writer.write(batch, opts);
+  ctx.meter?.stored(from.env, n, from.bytes);
+}
+
+/** submit without waiting for room: a full queue throws queue_full (the edge says "retry later"). */
+export function forward(ctx: IngestContext, batch: WriteBatch, from: { env: string; bytes: number }): Promise<void> {
+  return submit(ctx, batch, from, { wait: false });
 }
 
 /** Current time in epoch microseconds. */

@@ -35,7 +35,9 @@ async function bulk(
 ): Promise<unknown> {
   const started = Date.now();
   const targets = await authorizeEs(ctx, req);
-  const body = await decompressBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
+  const raw = bodyOf(req.body);
+  const from = { env: targets.principal.pin.env, bytes: raw.length };
+  const body = await decompressBody(raw, header(req.headers['content-encoding']), ctx.maxBodyBytes);
   const principal = targets.principal;
   const job = {
     body,
@@ -49,11 +51,14 @@ async function bulk(
   // large bodies decode on a worker thread (common/decode-pool.ts), small ones right here; a bulk
   // waits for a busy worker instead of a whole-request 429, which the shippers' helpers do not retry
   const { items, itemOf, batch } = await decodeJob(ctx.decoder, ES_BULK_DECODE, job, { wait: true });
+  ctx.meter?.rejected(items.length - itemOf.length);
   let retryAfterSecs: number | undefined;
   try {
-    await forward(ctx, batch);
+    await forward(ctx, batch, from);
   } catch (e) {
     if (!isSvcError(e) || e.code !== 'queue_full') throw e;
+    // answered inside a successful bulk, so the edge never sees it: counted here
+    ctx.meter?.refused(e);
     // backpressure: every accepted item fails retryably (too_many_requests) inside a successful answer
     for (const i of itemOf) items[i] = { ...items[i], error: itemError(e) };
     retryAfterSecs = e.retryAfterSecs ?? 1;
@@ -149,7 +154,11 @@ export async function elasticsearchRoutes(
   opts: { ctx: IngestContext; root?: boolean },
 ): Promise<void> {
   const { ctx } = opts;
-  protocolEdge(app, { maxBodyBytes: ctx.maxBodyBytes, log: ctx.log, what: 'elasticsearch request' }, sendEsError);
+  protocolEdge(
+    app,
+    { maxBodyBytes: ctx.maxBodyBytes, log: ctx.log, what: 'elasticsearch request', refused: ctx.meter?.refused },
+    sendEsError,
+  );
   // the route schemas are zod (http-kit/schema/compiler.ts): set here too, so the plugin stands alone
   useZodSchemas(app);
   app.addHook('onSend', async (_req, reply, payload) => {

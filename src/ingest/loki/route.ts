@@ -38,14 +38,16 @@ async function decode(ctx: IngestContext, req: FastifyRequest): Promise<LokiStre
 async function push(ctx: IngestContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const tok = extractToken(header(req.headers.authorization), AUTH_SCHEMES);
   const targets = await authorize(ctx, tok?.token);
+  const bytes = bodyOf(req.body).length;
   const { decoded, refusals, refused } = streamsToEvents(await decode(ctx, req), timeCtx(ctx), ctx.limits);
+  ctx.meter?.rejected(refused);
   const events = decoded.map(({ index, event }) => {
     const t = targets.resolve(index);
     event.env = t.env;
     event.index = t.index;
     return event;
   });
-  await forward(ctx, events);
+  await forward(ctx, events, { env: targets.principal.pin.env, bytes });
   // as Loki: the valid entries are stored, and the push is answered 400 naming the refused ones
   if (refused > 0)
     throw new SvcError(
@@ -57,7 +59,11 @@ async function push(ctx: IngestContext, req: FastifyRequest, reply: FastifyReply
 
 export async function lokiRoutes(app: FastifyInstance, opts: { ctx: IngestContext }): Promise<void> {
   const { ctx } = opts;
-  protocolEdge(app, { maxBodyBytes: ctx.maxBodyBytes, log: ctx.log, what: 'loki push' }, sendLokiError);
+  protocolEdge(
+    app,
+    { maxBodyBytes: ctx.maxBodyBytes, log: ctx.log, what: 'loki push', refused: ctx.meter?.refused },
+    sendLokiError,
+  );
   // the route schemas are zod (http-kit/schema/compiler.ts): set here too, so the plugin stands alone
   useZodSchemas(app);
   const config = { access: 'public' as const };

@@ -3,7 +3,7 @@ import { resolveIngestTarget } from '../../auth/rbac.js';
 import { DEFAULT_INDEX } from '../../events/event.js';
 import type { EventDefaults } from '../../events/flatten.js';
 import { batchSize } from '../../events/writer.js';
-import { requireEnv, type IngestContext } from '../common/context.js';
+import { requireEnv, submit, type IngestContext } from '../common/context.js';
 import { decompressBody } from '../common/body.js';
 import { decodeJob } from '../common/decode-pool.js';
 import type { LineError } from './decode.js';
@@ -55,6 +55,8 @@ export async function ingestNative(
 ): Promise<IngestAnswer> {
   const target = resolveIngestTarget(principal, { env: req.query.env, index: req.query.index }, DEFAULT_INDEX);
   requireEnv(ctx, target.env);
+  // the body may be handed to a decode worker below (and so emptied here): its size is taken now
+  const from = { env: target.env, bytes: req.body.length };
   const body = await decompressBody(req.body, req.contentEncoding, ctx.maxBodyBytes);
   const nowMs = ctx.clock.now();
   const defaults: EventDefaults = {
@@ -69,7 +71,8 @@ export async function ingestNative(
   // large bodies decode on a worker thread (common/decode-pool.ts); small ones are cheaper inline
   const r = await decodeJob(ctx.decoder, NATIVE_DECODE, job);
   const ingested = batchSize(r.batch);
+  ctx.meter?.rejected(r.errors);
   // the whole request is one batch: one WAL group commit, acknowledged together
-  if (ingested > 0) await ctx.writer.write(r.batch, { wait: true });
+  await submit(ctx, r.batch, from, { wait: true });
   return { ingested, errors: r.errors, firstErrors: r.firstErrors };
 }

@@ -45,7 +45,11 @@ const nativeHeaders = described(
  */
 export async function nativeRoutes(app: FastifyInstance, opts: { ctx: IngestContext }): Promise<void> {
   const { ctx } = opts;
-  protocolEdge(app, { maxBodyBytes: ctx.maxBodyBytes, log: ctx.log, what: 'native ingest' }, sendNativeError);
+  protocolEdge(
+    app,
+    { maxBodyBytes: ctx.maxBodyBytes, log: ctx.log, what: 'native ingest', refused: ctx.meter?.refused },
+    sendNativeError,
+  );
   // the route schemas are zod (http-kit/schema/compiler.ts): set here too, so the plugin stands alone
   useZodSchemas(app);
   const schema = {

@@ -32,7 +32,9 @@ async function exportLogs(ctx: IngestContext, req: FastifyRequest, reply: Fastif
   const enc = encodingOf(req);
   const tok = extractToken(header(req.headers.authorization), AUTH_SCHEMES);
   const targets = await authorize(ctx, tok?.token);
-  const body = await decompressBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
+  const raw = bodyOf(req.body);
+  const from = { env: targets.principal.pin.env, bytes: raw.length };
+  const body = await decompressBody(raw, header(req.headers['content-encoding']), ctx.maxBodyBytes);
   const principal = targets.principal;
   const job = {
     body,
@@ -44,14 +46,18 @@ async function exportLogs(ctx: IngestContext, req: FastifyRequest, reply: Fastif
   };
   // large exports decode on a worker thread (common/decode-pool.ts), small ones right here
   const { batch, rejected, reason } = await decodeJob(ctx.decoder, OTLP_DECODE, job, { wait: false });
-  await forward(ctx, batch);
+  ctx.meter?.rejected(rejected);
+  await forward(ctx, batch, from);
   return sendExported(reply, enc, rejected, reason);
 }
 
 export async function otlpRoutes(app: FastifyInstance, opts: { ctx: IngestContext }): Promise<void> {
   const { ctx } = opts;
-  protocolEdge(app, { maxBodyBytes: ctx.maxBodyBytes, log: ctx.log, what: 'otlp export' }, (reply, e, req) =>
-    sendOtlpError(reply, mediaType(header(req.headers['content-type'])).includes('json') ? 'json' : 'protobuf', e),
+  protocolEdge(
+    app,
+    { maxBodyBytes: ctx.maxBodyBytes, log: ctx.log, what: 'otlp export', refused: ctx.meter?.refused },
+    (reply, e, req) =>
+      sendOtlpError(reply, mediaType(header(req.headers['content-type'])).includes('json') ? 'json' : 'protobuf', e),
   );
   // the route schemas are zod (http-kit/schema/compiler.ts): set here too, so the plugin stands alone
   useZodSchemas(app);

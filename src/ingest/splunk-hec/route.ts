@@ -48,7 +48,8 @@ async function ingest(
 ): Promise<FastifyReply> {
   const tok = extractToken(header(req.headers.authorization), AUTH_SCHEMES);
   const targets = await authorize(ctx, tok?.token);
-  const body = await decompressBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
+  const sent = bodyOf(req.body);
+  const body = await decompressBody(sent, header(req.headers['content-encoding']), ctx.maxBodyBytes);
   const meta = metaOf(req);
   const decoded: HecDecoded[] = raw
     ? decodeRawBody(body, meta, timeCtx(ctx), ctx.limits)
@@ -61,7 +62,7 @@ async function ingest(
     if (event.source === '') event.source = source;
     return event;
   });
-  await forward(ctx, events);
+  await forward(ctx, events, { env: targets.principal.pin.env, bytes: sent.length });
   // acknowledged only now, after the WAL fsync: the id is true from the start (acks.ts)
   return sendHecSuccess(reply, meta.channel ? acks.issue(meta.channel) : undefined);
 }
@@ -121,7 +122,11 @@ const hecDoc = {
 
 export async function splunkHecRoutes(app: FastifyInstance, opts: { ctx: IngestContext }): Promise<void> {
   const { ctx } = opts;
-  protocolEdge(app, { maxBodyBytes: ctx.maxBodyBytes, log: ctx.log, what: 'hec request' }, sendHecError);
+  protocolEdge(
+    app,
+    { maxBodyBytes: ctx.maxBodyBytes, log: ctx.log, what: 'hec request', refused: ctx.meter?.refused },
+    sendHecError,
+  );
   // the route schemas are zod (http-kit/schema/compiler.ts): set here too, so the plugin stands alone
   useZodSchemas(app);
   const config = { access: 'public' as const };

@@ -4,7 +4,7 @@ import type { ListenAddress } from '../../config/load.js';
 import { isSvcError, SvcError } from '../../errors/svc-error.js';
 import type { LogEvent } from '../../events/event.js';
 import { cutUtf8Bytes, fitEvent } from '../../events/limits.js';
-import { authorize, timeCtx, type IngestContext } from '../common/context.js';
+import { authorize, submit, timeCtx, type IngestContext } from '../common/context.js';
 import { SyslogFramer, trimEnd } from './framing.js';
 import { parseSyslog } from './parse.js';
 import { startRelp } from './relp.js';
@@ -72,10 +72,12 @@ export interface SyslogListeners {
 /** One batch queue: accumulate, write one batch at a time, tell the owner when it drained. */
 class Batcher {
   private pending: LogEvent[] = [];
+  /** Bytes received for the pending events (the metrics count them with the batch). */
+  private pendingBytes = 0;
   private writing: Promise<void> | undefined;
 
   constructor(
-    private readonly write: (events: LogEvent[]) => Promise<unknown>,
+    private readonly write: (events: LogEvent[], bytes: number) => Promise<unknown>,
     private readonly onDrained: () => void = () => {},
   ) {}
 
@@ -83,16 +85,20 @@ class Batcher {
     return this.pending.length;
   }
 
-  add(events: LogEvent[]): void {
+  add(events: LogEvent[], bytes: number): void {
     for (const e of events) this.pending.push(e);
+    // frames that gave no event (dropped for a limit) are not stored: their bytes are not counted
+    if (events.length > 0) this.pendingBytes += bytes;
     if (!this.writing) this.writing = this.loop();
   }
 
   private async loop(): Promise<void> {
     while (this.pending.length > 0) {
       const batch = this.pending;
+      const bytes = this.pendingBytes;
       this.pending = [];
-      await this.write(batch);
+      this.pendingBytes = 0;
+      await this.write(batch, bytes);
     }
     this.writing = undefined;
     this.onDrained();
@@ -121,7 +127,7 @@ export async function startSyslog(ctx: IngestContext, opts: SyslogOptions): Prom
   const stats = { received: 0, dropped: 0, oversized: 0, failedBatches: 0 };
   const log = ctx.log;
   /** Resolves true once the batch is durable; false (logged, counted) when it could not be stored. */
-  const writeBatch = async (events: LogEvent[]): Promise<boolean> => {
+  const writeBatch = async (events: LogEvent[], bytes: number): Promise<boolean> => {
     try {
       const target = (await authorize(ctx, opts.token)).resolve(undefined);
       for (const e of events) {
@@ -132,7 +138,7 @@ export async function startSyslog(ctx: IngestContext, opts: SyslogOptions): Prom
       // paused meanwhile) instead of dropping it at once, since syslog has no way to say "retry"
       for (let attempt = 1; ; attempt++) {
         try {
-          await ctx.writer.write(events, { wait: true });
+          await submit(ctx, events, { env: target.env, bytes }, { wait: true });
           return true;
         } catch (err) {
           if (!isSvcError(err) || err.code !== 'storage_unavailable' || attempt >= STORAGE_RETRIES) throw err;
@@ -142,6 +148,7 @@ export async function startSyslog(ctx: IngestContext, opts: SyslogOptions): Prom
     } catch (err) {
       stats.failedBatches++;
       stats.dropped += events.length;
+      ctx.meter?.rejected(events.length);
       log?.error({ err, events: events.length }, 'cannot store syslog events');
       return false;
     }
@@ -156,7 +163,10 @@ export async function startSyslog(ctx: IngestContext, opts: SyslogOptions): Prom
       if (l.length === 0) continue;
       const ev = parseSyslog(l, time);
       if (fitEvent(ev, ctx.limits) === undefined) out.push(ev);
-      else stats.dropped++;
+      else {
+        stats.dropped++;
+        ctx.meter?.rejected(1);
+      }
     }
     // frames cut for their size and messages dropped are reported, at most once a minute
     const now = Date.now();
@@ -178,7 +188,7 @@ export async function startSyslog(ctx: IngestContext, opts: SyslogOptions): Prom
   const closers: (() => Promise<void>)[] = [];
   const out: SyslogListeners = { stats, checkDrops: async () => {}, problems: () => [], close: async () => {} };
   if (opts.udp) {
-    const { socket, port, batcher } = await startUdp(opts.udp, parse, writeBatch, stats, log);
+    const { socket, port, batcher } = await startUdp(opts.udp, parse, writeBatch, stats, log, ctx.meter);
     out.udpPort = port;
     const { watch, recvBufferBytes } = watchUdp(socket, opts.udpRecvBuffer ?? DEFAULT_UDP_RECV_BUFFER, ctx);
     out.udp = { recvBufferBytes, kernelDropped: watch ? 0 : undefined };
@@ -266,9 +276,10 @@ function watchUdp(
 async function startUdp(
   addr: ListenAddress,
   parse: (l: string[]) => LogEvent[],
-  write: (e: LogEvent[]) => Promise<unknown>,
+  write: (e: LogEvent[], bytes: number) => Promise<unknown>,
   stats: SyslogListeners['stats'],
   log: IngestContext['log'],
+  meter: IngestContext['meter'],
 ) {
   const socket: UdpSocket = createSocket(addr.host.includes(':') ? 'udp6' : 'udp4');
   const batcher = new Batcher(write);
@@ -276,6 +287,7 @@ async function startUdp(
   socket.on('message', (msg) => {
     if (batcher.size >= MAX_PENDING) {
       stats.dropped++;
+      meter?.rejected(1);
       // at most one warning a minute: a flood of drops must not become a flood of log lines
       const now = Date.now();
       if (now - lastWarnMs > 60_000) {
@@ -290,7 +302,7 @@ async function startUdp(
     if (msg.length > MAX_FRAME_BYTES) stats.oversized++;
     const text = trimEnd(cutUtf8Bytes(msg, 0, Math.min(msg.length, MAX_FRAME_BYTES)));
     // datagrams arriving while a batch is being written join the next batch (group commit)
-    batcher.add(parse([text]));
+    batcher.add(parse([text]), msg.length);
   });
   await new Promise<void>((resolve, reject) => {
     socket.once('error', reject);
@@ -305,7 +317,7 @@ async function startUdp(
 async function startTcp(
   addr: ListenAddress,
   parse: (l: string[]) => LogEvent[],
-  write: (e: LogEvent[]) => Promise<unknown>,
+  write: (e: LogEvent[], bytes: number) => Promise<unknown>,
   stats: SyslogListeners['stats'],
 ) {
   const open = new Set<{ socket: Socket; batcher: Batcher }>();
@@ -317,17 +329,23 @@ async function startTcp(
     };
     open.add(conn);
     socket.setTimeout(IDLE_TIMEOUT_MS, () => socket.destroy());
+    // bytes received since the last complete frame: a frame may span chunks
+    let unbatched = 0;
     socket.on('data', (chunk: Buffer) => {
       const lines = framer.push(chunk);
       stats.oversized += framer.oversized;
       framer.oversized = 0;
-      if (lines.length) conn.batcher.add(parse(lines));
+      unbatched += chunk.length;
+      if (lines.length) {
+        conn.batcher.add(parse(lines), unbatched);
+        unbatched = 0;
+      }
       // backpressure: stop reading this connection until its batch is written
       if (conn.batcher.size >= MAX_PENDING) socket.pause();
     });
     socket.on('end', () => {
       const rest = framer.end();
-      if (rest.length) conn.batcher.add(parse(rest));
+      if (rest.length) conn.batcher.add(parse(rest), unbatched);
       socket.end();
     });
     socket.on('error', () => socket.destroy());

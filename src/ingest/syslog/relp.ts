@@ -128,8 +128,8 @@ export const OPEN_OK = '200 OK\nrelp_version=0\nrelp_software=svc\ncommands=sysl
 export interface RelpDeps {
   /** Messages to events (counted; events over a limit left out). */
   parse(lines: string[]): LogEvent[];
-  /** Resolves true once the events are durable, false when they could not be stored. */
-  write(events: LogEvent[]): Promise<boolean>;
+  /** Resolves true once the events are durable, false when they could not be stored; `bytes`: their frames' size, for the metrics. */
+  write(events: LogEvent[], bytes: number): Promise<boolean>;
   stats: { oversized: number };
   log: IngestContext['log'];
   maxFrame: number;
@@ -142,6 +142,8 @@ export interface RelpDeps {
 interface Pending {
   txnr: number;
   events?: LogEvent[];
+  /** Bytes of the frame's message, for the ingest metrics. */
+  bytes?: number;
   reply?: string;
   /** Ends the connection once sent (close, errors). */
   last?: boolean;
@@ -199,7 +201,7 @@ export class RelpSession {
     if (f.command === 'syslog') {
       const events = this.deps.parse([trimEnd(f.data)]);
       this.events += events.length;
-      this.queue.push({ txnr: f.txnr, events });
+      this.queue.push({ txnr: f.txnr, events, bytes: Buffer.byteLength(f.data) });
     } else if (f.command === 'close') {
       this.queue.push({ txnr: f.txnr, reply: '', last: true });
       this.ended = true;
@@ -250,7 +252,8 @@ export class RelpSession {
         items = lead < 0 ? [] : items.slice(lead);
       }
       const events = items.flatMap((i) => i.events ?? []);
-      if (events.length && !(await this.deps.write(events))) {
+      const bytes = items.reduce((n, i) => n + (i.bytes ?? 0), 0);
+      if (events.length && !(await this.deps.write(events, bytes))) {
         this.deps.log?.warn(
           { remote: this.socket.remoteAddress, events: events.length },
           'syslog RELP: batch not stored, dropping the connection unanswered so the sender resends it',

@@ -1,7 +1,10 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { adminToken, createIngestToken } from '../helpers/auth.js';
+import { adminToken, call, createIngestToken } from '../helpers/auth.js';
 import { sample, scrape } from '../helpers/metrics.js';
 
 /** A Loki JSON push of `lines`, stamped now. */
@@ -81,6 +84,17 @@ describe('GET /metrics counts what svc was sent', () => {
     assert.match(text, /^nodejs_heap_size_used_bytes \d+/m);
   });
 
+  it('counts monitor runs by trigger and outcome, and a failed login nowhere but where it belongs', async () => {
+    const admin = await adminToken(srv);
+    const body = { name: 'm', query: 'error', env: 'default', every: '5m', condition: { threshold: 'count > 0' } };
+    const m = (await call(srv, 'POST', '/api/monitors', { token: admin, body, expect: 201 })) as { id: string };
+    await call(srv, 'POST', `/api/monitors/${m.id}/run`, { token: admin, expect: 200 });
+    const text = await scrape(srv);
+    assert.equal(sample(text, 'svc_monitor_runs_total', { trigger: 'manual', outcome: 'ok' }), 1);
+    // the monitor's search went through the one search service too
+    assert.ok(sample(text, 'svc_searches_total', { kind: 'search', outcome: 'ok' }) >= 2);
+  });
+
   it('is served on its own listener only: the main one has no /metrics, the metrics one nothing else', async () => {
     assert.equal((await fetch(`${srv.url}/metrics`)).status, 404);
     const other = await fetch(`${srv.metricsUrl}/api/version`);
@@ -88,6 +102,28 @@ describe('GET /metrics counts what svc was sent', () => {
     assert.equal(((await other.json()) as { error: { code: string } }).error.code, 'not_found');
     const res = await fetch(`${srv.metricsUrl}/metrics`);
     assert.match(res.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
+  });
+});
+
+describe('GET /metrics of a node on a shared store', () => {
+  let srv: TestServer;
+  let store: string;
+  before(async () => {
+    store = mkdtempSync(join(tmpdir(), 'svc-metrics-store-'));
+    srv = await startTestServer({ SVC_METRICS_LISTEN: '127.0.0.1:0', SVC_STORE: store });
+  });
+  after(async () => {
+    await srv.close();
+    rmSync(store, { recursive: true, force: true });
+  });
+
+  it("shows the store's sync lag, unpublished blocks and the cache's counts", async () => {
+    await srv.deps.storage.flush();
+    const text = await scrape(srv);
+    assert.match(text, /^svc_store_sync_lag_seconds \d/m);
+    assert.equal(sample(text, 'svc_store_unpublished_blocks'), 0);
+    assert.match(text, /^svc_store_cache_hits_total 0$/m);
+    assert.match(text, /^svc_store_cache_misses_total 0$/m);
   });
 });
 

@@ -11,7 +11,8 @@ export type SearchOutcome = 'ok' | 'error' | 'timeout' | 'cancelled' | 'refused'
 
 /** What the query service reports; called once per call, concurrently from any request. */
 export interface SearchObserver {
-  finished(kind: SearchKind, outcome: SearchOutcome, seconds: number): void;
+  /** `seconds` it ran once it had a slot; undefined when it never got one (refused, or its caller left first). */
+  finished(kind: SearchKind, outcome: SearchOutcome, seconds: number | undefined): void;
 }
 
 const SEARCH_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
@@ -30,15 +31,15 @@ export class SearchMetrics implements SearchObserver {
     });
     this.seconds = new Histogram({
       name: 'svc_search_duration_seconds',
-      help: 'Time a search call ran, from its slot to its answer (the wait for a slot left out), whatever its outcome but refused.',
+      help: 'Time a search call ran, from its slot to its answer (the wait for a slot left out), whatever its outcome; calls that never got a slot are left out.',
       labelNames: ['kind'],
       buckets: SEARCH_BUCKETS,
       registers,
     });
   }
 
-  finished(kind: SearchKind, outcome: SearchOutcome, seconds: number): void {
+  finished(kind: SearchKind, outcome: SearchOutcome, seconds: number | undefined): void {
     this.calls.inc({ kind, outcome });
-    if (outcome !== 'refused') this.seconds.observe({ kind }, seconds);
+    if (seconds !== undefined) this.seconds.observe({ kind }, seconds);
   }
 }

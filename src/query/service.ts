@@ -104,7 +104,7 @@ export class QueryService implements SearchService, EventReader {
         req.signal?.aborted && e === req.signal.reason
           ? new SvcError('request_cancelled', 'the caller went away before the search began')
           : e;
-      this.deps.observer?.finished(kind, outcomeOf(err), 0);
+      this.deps.observer?.finished(kind, outcomeOf(err), undefined);
       throw err;
     }
     const t0 = performance.now();

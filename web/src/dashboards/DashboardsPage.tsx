@@ -20,6 +20,7 @@ import {
   duplicateDashboard,
   exportDashboard,
   exportFileName,
+  homeDashboard,
   importDashboard,
   listDashboards,
   setShared,
@@ -32,6 +33,7 @@ import '../styles/dashboards-list.css';
 /** Dashboards: the caller's own and the shared ones (admins: all), by title; new, import, and per row open, copy, export, delete. */
 export function DashboardsPage() {
   const { data, error, reload } = useLoad(listDashboards);
+  const home = useLoad(homeDashboard).data?.id ?? null;
   const { me } = useSession();
   const [, navigate] = useLocation();
   const [text, setText] = useState('');
@@ -111,6 +113,7 @@ export function DashboardsPage() {
             key={d.id}
             d={d}
             mine={mine(d)}
+            home={d.id === home}
             onShare={() =>
               void notify(() => setShared(d, !d.shared), `${d.title} is ${d.shared ? 'private' : 'shared'} now`)
             }
@@ -154,6 +157,8 @@ export function DashboardsPage() {
 interface RowProps {
   d: DashboardSummary;
   mine: boolean;
+  /** The home dashboard of Admin → General: what `/ui/` opens. */
+  home: boolean;
   onShare: () => void;
   onDuplicate: () => void;
   onExport: () => void;
@@ -161,7 +166,7 @@ interface RowProps {
 }
 
 /** One dashboard: title and size, whose, shared, when changed; open, copy and export for all, changes for who may. */
-function Row({ d, mine, onShare, onDuplicate, onExport, onDelete }: RowProps) {
+function Row({ d, mine, home, onShare, onDuplicate, onExport, onDelete }: RowProps) {
   const href = dashboardHref(d.id);
   return (
     <tr data-dashboard={d.title} data-id={d.id} data-editable={d.canEdit ? 'true' : 'false'}>
@@ -169,6 +174,11 @@ function Row({ d, mine, onShare, onDuplicate, onExport, onDelete }: RowProps) {
         <Link href={href} className="strong saved-name">
           {d.title}
         </Link>
+        {home && (
+          <span className="badge badge-home" title="Admin → General: svc opens this dashboard first">
+            Home
+          </span>
+        )}
         {d.description && <div className="small saved-description clamp">{d.description}</div>}
         <div className="muted small">
           {d.panels} {d.panels === 1 ? 'panel' : 'panels'}

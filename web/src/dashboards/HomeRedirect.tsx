@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Redirect } from 'wouter';
-import { get } from '../api/client';
-import { dashboardHref } from './dashboards-list-api';
+import { dashboardHref, homeDashboard } from './dashboards-list-api';
 
 /**
  * `/ui/`: the home dashboard of Admin → General when one is set and the caller may open it, else the
@@ -11,7 +10,7 @@ import { dashboardHref } from './dashboards-list-api';
 export function HomeRedirect() {
   const [to, setTo] = useState<string | null>(null);
   useEffect(() => {
-    get<{ id: string | null }>('/api/dashboards/home').then(
+    homeDashboard().then(
       (h) => setTo(h.id ? dashboardHref(h.id) : '/search'),
       () => setTo('/search'),
     );

@@ -12,6 +12,9 @@ export const dashboardHref = (id: string) => `/dashboards/${encodeURIComponent(i
 
 export const listDashboards = () => get<{ dashboards: DashboardSummary[] }>('/api/dashboards');
 
+/** The home dashboard of Admin → General when the caller may open it (else id null). */
+export const homeDashboard = () => get<{ id: string | null }>('/api/dashboards/home');
+
 /** A new empty dashboard: the page then opens it to add panels. */
 export const createDashboard = (title: string) => post<DashboardView>('/api/dashboards', { title });
 

@@ -36,13 +36,15 @@ const DAYS_SETTINGS: readonly DaysSetting[] = ['retentionDefaultDays', 'apiKeyEx
 /** Admin → General. `null` removes a setting. */
 export async function updateSettings(
   control: ControlStore,
-  patch: { [K in DaysSetting]?: number | null } & { saml?: SamlPatch },
+  patch: { [K in DaysSetting]?: number | null } & { saml?: SamlPatch; homeDashboard?: string | null },
 ): Promise<Settings> {
   return control.mutate((doc) => {
     for (const k of DAYS_SETTINGS) {
       if (patch[k] === null) delete doc.settings[k];
       else if (patch[k] !== undefined) doc.settings[k] = patch[k];
     }
+    if (patch.homeDashboard === null) delete doc.settings.homeDashboard;
+    else if (patch.homeDashboard !== undefined) doc.settings.homeDashboard = patch.homeDashboard;
     if (patch.saml !== undefined) {
       const saml = mergeSaml(doc.settings.saml, patch.saml);
       if (Object.keys(saml).length > 0) doc.settings.saml = saml;

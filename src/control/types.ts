@@ -17,6 +17,8 @@ export interface Settings {
   apiKeyExpiryDefaultDays?: number;
   /** Admin → General: the longest an Admin API key may last, in days (a create asking longer, or never, is 400); unset: no maximum. */
   adminKeyMaxDays?: number;
+  /** Admin → General: the id of the shared dashboard `/ui/` opens (docs/dashboards.md); unset: the search page. */
+  homeDashboard?: string;
   /** Admin → General single sign-on; each SVC_SAML_* setting wins over its field here. */
   saml?: StoredSamlSettings;
 }

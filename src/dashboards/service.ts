@@ -229,6 +229,24 @@ export class DashboardService {
     return { ...panel, source: inline };
   }
 
+  /**
+   * Admin → General's home dashboard, for `/ui/`: its id when one is set and the caller may open it
+   * (it was shared when set; made private or deleted since, the UI opens the search page as before).
+   */
+  home(p: Principal): { id: string | null } {
+    const id = this.control.settings().homeDashboard;
+    const d = id === undefined ? undefined : this.all().find((x) => x.id === id);
+    return { id: d && mayView(p, d) ? d.id : null };
+  }
+
+  /** Refuses a home dashboard that is not a shared dashboard here (400 on `homeDashboard`): everyone must be able to open it. */
+  checkHome(id: string): void {
+    const d = this.all().find((x) => x.id === id);
+    if (!d) throw fieldError('homeDashboard', `no dashboard ${id}`);
+    if (!d.shared)
+      throw fieldError('homeDashboard', `dashboard "${d.title}" is private: share it first, so everyone can open it`);
+  }
+
   private all(): readonly DashboardRecord[] {
     return this.control.doc.dashboards ?? [];
   }

@@ -175,6 +175,19 @@ export class SavedSearchService {
     return { ...result, savedSearch: { id: s.id, name: s.name, version: s.version, view: s.view }, range, envs };
   }
 
+  /**
+   * A search run elsewhere (the UI's GET /api/search with `saved=<id>`) that was this saved search:
+   * recorded as its run when the caller may read it and it ran the saved query, env and index as they
+   * are (an edited query is another search). Opening one (reading it) is never a run. Never throws:
+   * the search already has its answer.
+   */
+  async noteRun(p: Principal, id: string, ran: { q: string; env?: string; index?: string }): Promise<void> {
+    const s = stored(this.control.doc).find((x) => x.id === id);
+    if (!s || !mayView(p, s)) return;
+    const same = s.query.trim() === ran.q.trim() && s.env === (ran.env ?? '*') && (s.index ?? '') === (ran.index ?? '');
+    if (same) await this.recordRun(s.id);
+  }
+
   /** Stores lastRunAt/lastUsedAt; a failure to store it never fails the run that has its answer. */
   private async recordRun(id: string): Promise<void> {
     const nowMs = this.clock.now();

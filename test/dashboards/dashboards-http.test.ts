@@ -286,6 +286,35 @@ describe('dashboards over HTTP', () => {
     }
   });
 
+  it('takes a shared dashboard as the home dashboard of Admin → General, refusing an unknown or private one', async () => {
+    const home = async (token: string) =>
+      ((await call(srv, 'GET', '/api/dashboards/home', { token })) as { id: string | null }).id;
+    const setHome = (homeDashboard: string | null, token = admin) =>
+      raw('PATCH', '/api/admin/settings', token, { homeDashboard });
+    assert.equal(await home(bob), null, 'none set: the UI opens the search page');
+    const unknown = await setHome('db_nope');
+    assert.equal(unknown.status, 400);
+    assert.equal(unknown.body.error.field, 'homeDashboard');
+    assert.match(unknown.body.error.message, /^homeDashboard: no dashboard db_nope/);
+    const priv = await create({ title: 'Mine only' });
+    const refused = await setHome(priv.id);
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.error.field, 'homeDashboard');
+    assert.match(refused.body.error.message, /private: share it first/);
+    assert.equal((await setHome(priv.id, alice)).status, 403, 'an admin setting');
+    const shared = await create({ title: 'Team home', shared: true });
+    const ok = await setHome(shared.id);
+    assert.equal(ok.status, 200);
+    assert.equal((ok.body as unknown as { settings: { homeDashboard?: string } }).settings.homeDashboard, shared.id);
+    assert.equal(await home(bob), shared.id);
+    // made private since: those who may no longer open it get the search page, not a dead end
+    await call(srv, 'PATCH', `/api/dashboards/${shared.id}`, { token: alice, body: { version: 1, shared: false } });
+    assert.equal(await home(bob), null);
+    assert.equal(await home(alice), shared.id);
+    assert.equal((await setHome(null)).status, 200);
+    assert.equal(await home(alice), null);
+  });
+
   it('keeps dashboards across a restart', async () => {
     const d = await create({ title: 'Survives', shared: true, variables: VARIABLES, panels: PANELS });
     const dataDir = srv.dataDir;

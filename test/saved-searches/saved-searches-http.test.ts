@@ -257,6 +257,40 @@ describe('saved searches over HTTP', () => {
     assert.equal((await list(alice))[0].id, s.id, 'the list sorts the most recently used first');
   });
 
+  it('records a search the UI runs from a saved search (saved=<id>) as its run; opening it, or an edited query, is none', async () => {
+    const s = await create({ name: 'ui failures', query: '"Failed password"', env: 'default' });
+    const read = async () => (await call(srv, 'GET', `/api/saved-searches/${s.id}`, { token: alice })) as Saved;
+    const search = async (q: string) =>
+      (await call(srv, 'GET', `/api/search?${new URLSearchParams({ q, env: 'default', saved: s.id, limit: '1' })}`, {
+        token: alice,
+      })) as { meta: { matched: number } };
+    const opened = await read();
+    assert.equal(opened.lastRunAt, null, 'reading it (opening it in the UI) is not a run');
+    assert.equal(opened.lastUsedAt, s.lastUsedAt);
+    await search('"Failed password" host=LabSZ');
+    assert.equal((await read()).lastRunAt, null, 'an edited query is another search');
+    // another user naming a private saved search they cannot read records nothing, and learns nothing
+    await call(srv, 'GET', `/api/search?${new URLSearchParams({ q: s.query, env: 'prod', saved: s.id })}`, {
+      token: bob,
+    });
+    assert.equal((await read()).lastRunAt, null);
+    const answer = await search('"Failed password"');
+    const plain = (await call(
+      srv,
+      'GET',
+      `/api/search?${new URLSearchParams({ q: s.query, env: 'default', limit: '1' })}`,
+      {
+        token: alice,
+      },
+    )) as { meta: { matched: number } };
+    assert.ok(answer.meta.matched > 0);
+    assert.equal(answer.meta.matched, plain.meta.matched, 'the search itself answers as without saved=');
+    const ran = await read();
+    assert.ok(ran.lastRunAt && ran.lastRunAt >= s.lastUsedAt);
+    assert.equal(ran.lastUsedAt, ran.lastRunAt);
+    assert.equal(ran.version, 1, 'a run is not an edit');
+  });
+
   it('duplicates a shared search into a private copy of the caller, named "(copy)"', async () => {
     const src = await create({ name: 'prod failures', query: '"Failed password"', env: 'prod', shared: true }, admin);
     const copy = (await call(srv, 'POST', `/api/saved-searches/${src.id}/duplicate`, { token: bob })) as Saved;

@@ -145,6 +145,16 @@ describe('accessibility of every page (axe-core)', { skip }, () => {
       await page.locator('dialog[open] [data-testid=query-editor]').waitFor();
       await check('the monitor editor, from a saved search');
       await closeDialog();
+      // the dashboards list: the first start's dashboard over _svclogs is a row
+      await page.goto(`${base}/ui/dashboards`);
+      await page.locator('[data-testid=dashboards] tr[data-dashboard]').first().waitFor();
+      await check('dashboards, a list');
+      await page.click('button:has-text("Import")');
+      await page.locator('dialog[open] textarea').fill('{"format": 1, "title": "x", "panels": [{"type": "gauge"}]}');
+      await page.locator('dialog[open] button[type=submit]').click();
+      await page.locator('dialog[open] [data-testid=import-place]').waitFor();
+      await check('the import dialog, an error at its place');
+      await closeDialog();
       await page.goto(`${base}/ui/monitors`);
       await page.click('button:has-text("New monitor")');
       await page.locator('dialog[open]').waitFor();

@@ -124,6 +124,16 @@ describe('Saved searches in Chromium', { skip }, () => {
     await page.locator('[data-testid=result-chart] canvas').first().waitFor();
   });
 
+  it('counts a run of the opened search as its use, not the opening', async () => {
+    const before = await record(id);
+    // opened above, its search shown: reading it and the search the page makes on opening are no run
+    assert.equal(before.lastRunAt, null);
+    await page.click('[data-testid=run]');
+    const ran = await waitFor('the run recorded', async () => (await record(id)).lastRunAt);
+    assert.ok(ran >= before.lastUsedAt);
+    assert.equal((await record(id)).version, before.version, 'a run is not an edit');
+  });
+
   it('saves a change with the version it loaded, and offers reload or save as new after a 409', async () => {
     await page.getByRole('tab', { name: 'Table' }).click();
     await page.waitForURL((u) => u.searchParams.get('view') === 'table');

@@ -48,12 +48,19 @@ const patchSettings = z
     retentionDefaultDays: days(36500),
     apiKeyExpiryDefaultDays: days(MAX_EXPIRY_DAYS),
     adminKeyMaxDays: days(MAX_EXPIRY_DAYS),
+    homeDashboard: z
+      .string({ invalid_type_error: 'must be a dashboard id or null' })
+      .min(1, 'must not be empty (null removes it)')
+      .max(100)
+      .nullable()
+      .optional()
+      .describe('the shared dashboard /ui/ opens; null: the search page'),
     saml: samlPatch.nullable().optional(),
   })
   .strict();
 
 /**
- * /api/admin/settings: Admin → General (retention default, API key expiry, single sign-on). The answer also says
+ * /api/admin/settings: Admin → General (retention default, API key expiry, home dashboard, single sign-on). The answer also says
  * what is in force, and for single sign-on whether it works and which fields the environment sets.
  */
 export async function adminSettingsRoutes(app: FastifyInstance): Promise<void> {
@@ -76,6 +83,7 @@ export async function adminSettingsRoutes(app: FastifyInstance): Promise<void> {
   const schema = { summary: 'change settings (null removes one)', tags, body: patchSettings };
   api.patch('/api/admin/settings', { config, schema }, async (request) => {
     const patch = request.body;
+    if (typeof patch.homeDashboard === 'string') app.deps.dashboards.checkHome(patch.homeDashboard);
     if (patch.saml !== undefined) {
       try {
         await app.deps.sso.check(mergeSaml(app.deps.control.settings().saml, patch.saml));

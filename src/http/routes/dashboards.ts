@@ -52,6 +52,11 @@ export async function dashboardRoutes(app: FastifyInstance): Promise<void> {
     }),
     async (request) => ({ dashboards: dash().list(principalOf(request), request.query.q) }),
   );
+  api.get(
+    '/api/dashboards/home',
+    doc('the home dashboard of Admin → General, when the caller may open it (else id null)'),
+    async (request) => dash().home(principalOf(request)),
+  );
   api.post(
     '/api/dashboards',
     doc('create a dashboard', { body: createBody, success: 201, errors: [409] }),

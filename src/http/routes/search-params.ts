@@ -5,7 +5,7 @@ import type { HistogramRequest, SearchRequest } from '../../query/types.js';
 import { intParam, onceString } from '../../http-kit/schema/params.js';
 
 /** Every parameter the search routes take; each route reads the ones it knows. */
-export type SearchParams = SearchRequest & HistogramRequest & { top?: number };
+export type SearchParams = SearchRequest & HistogramRequest & { top?: number; saved?: string };
 
 const fields = {
   q: onceString('the query (docs/query-language.md); empty: every event'),
@@ -18,6 +18,9 @@ const fields = {
   buckets: intParam(1, 1000, '/api/histogram: number of buckets'),
   top: intParam(1, 100, '/api/fields: values per field'),
   series: intParam(1, 20, '/api/histogram with by: series kept (the rest is "other")'),
+  saved: onceString(
+    '/api/search only: the saved search this run is (its query, env and index unchanged), recorded as its run (lastRunAt)',
+  ),
   writes: z.preprocess(
     (v) => (v === '' ? undefined : v),
     z

@@ -21,7 +21,14 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
     [
       '/api/search',
       'search events (or the table of a query with pipes)',
-      async (request, reply) => app.deps.search.search(principalOf(request), withCancel(searchParams(request), reply)),
+      async (request, reply) => {
+        const { saved, ...params } = searchParams(request);
+        const p = principalOf(request);
+        const answer = await app.deps.search.search(p, withCancel(params, reply));
+        // the UI's run of a saved search it opened: its "last run" (docs/saved-searches.md)
+        if (saved) await app.deps.savedSearches.noteRun(p, saved, params);
+        return answer;
+      },
     ],
     [
       '/api/histogram',

@@ -3,12 +3,13 @@ import { get, patch, post } from '../api/client';
 import type { Settings, SweepReport } from '../api/types';
 import { Button } from '../ui/Button';
 import { count, duration } from '../ui/format';
-import { TextField } from '../ui/Field';
+import { Field, TextField } from '../ui/Field';
 import { useToast } from '../ui/toast';
 import { useAsyncAction } from '../ui/useAsyncAction';
 import { PageHeader } from './parts';
 import { ErrorLine } from '../ui/ErrorLine';
 import { SsoSettings } from './SsoSettings';
+import { listDashboards } from '../dashboards/dashboards-list-api';
 import { useLoad } from './useLoad';
 
 const SOURCE: Record<string, string> = {
@@ -17,7 +18,7 @@ const SOURCE: Record<string, string> = {
   none: 'no default is set',
 };
 
-/** Admin → General: retention, the sweep, API key expiry, single sign-on. */
+/** Admin → General: retention, the sweep, API key expiry, the home dashboard, single sign-on. */
 export function GeneralPage() {
   const { data, error, reload } = useLoad(() => get<Settings>('/api/admin/settings'));
   return (
@@ -31,6 +32,7 @@ export function GeneralPage() {
         <>
           <RetentionSettings settings={data} onSaved={reload} />
           <ApiKeyExpirySettings settings={data} onSaved={reload} />
+          <HomeDashboardSettings settings={data} onSaved={reload} />
           <SweepNow />
           <SsoSettings saved={data.settings.saml} status={data.sso} onSaved={reload} />
         </>
@@ -127,6 +129,44 @@ function ApiKeyExpirySettings({ settings, onSaved }: { settings: Settings; onSav
       />
       <div>
         <Button type="submit" variant="primary">
+          Save
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * The dashboard `/ui/` opens instead of the search page: one of the shared dashboards (everyone must be
+ * able to open it; the server refuses another). One set but no longer shared shows as such.
+ */
+function HomeDashboardSettings({ settings, onSaved }: { settings: Settings; onSaved: () => void }) {
+  const { data } = useLoad(listDashboards);
+  const current = settings.settings.homeDashboard ?? '';
+  const [id, setId] = useState(current);
+  const { error, save } = useSettingsSave(() => ({ homeDashboard: id || null }), onSaved);
+  const shared = (data?.dashboards ?? []).filter((d) => d.shared || d.id === current);
+  return (
+    <form className="card card-pad form" onSubmit={save}>
+      <h2>Home dashboard</h2>
+      <ErrorLine error={error} />
+      <p className="muted">
+        What everyone sees first on opening svc. Only a shared dashboard can be the home; without one, svc opens the
+        search page.
+      </p>
+      <Field label="Home dashboard" className="narrow">
+        <select value={id} onChange={(e) => setId(e.target.value)} aria-label="Home dashboard">
+          <option value="">None: the search page</option>
+          {shared.map((d) => (
+            <option key={d.id} value={d.id}>
+              {d.title}
+              {d.shared ? '' : ' (private now: not opened)'}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <div>
+        <Button type="submit" variant="primary" disabled={id === current}>
           Save
         </Button>
       </div>

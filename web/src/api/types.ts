@@ -128,6 +128,7 @@ export interface Settings {
     retentionDefaultDays?: number | null;
     apiKeyExpiryDefaultDays?: number | null;
     adminKeyMaxDays?: number | null;
+    homeDashboard?: string | null;
     saml?: StoredSamlSettings;
   };
   effective: {

@@ -1,10 +1,12 @@
 import { lazy, Suspense } from 'react';
-import { Redirect, Route, Router, Switch } from 'wouter';
+import { Route, Router, Switch } from 'wouter';
 import { LoginPage } from '../login/LoginPage';
 import { SsoFailedPage } from '../login/SsoFailedPage';
 import { SearchPage } from '../search/SearchPage';
 import { MonitorsPage } from '../monitors/MonitorsPage';
 import { SavedSearchesPage } from '../saved/SavedSearchesPage';
+import { DashboardsPage } from '../dashboards/DashboardsPage';
+import { HomeRedirect } from '../dashboards/HomeRedirect';
 import { ToastProvider } from '../ui/toast';
 import { SessionGate } from './session';
 import { Shell } from './Shell';
@@ -25,6 +27,7 @@ export function App() {
                 <Switch>
                   <Route path="/search" component={SearchPage} />
                   <Route path="/saved" component={SavedSearchesPage} />
+                  <Route path="/dashboards" component={DashboardsPage} />
                   <Route path="/monitors" component={MonitorsPage} />
                   <Route path="/admin" nest>
                     <Suspense
@@ -37,9 +40,7 @@ export function App() {
                       <AdminPages />
                     </Suspense>
                   </Route>
-                  <Route path="/">
-                    <Redirect to="/search" replace />
-                  </Route>
+                  <Route path="/" component={HomeRedirect} />
                   <Route>
                     <div className="page-center muted">
                       There is no page here. <a href="/ui/search">Go to search</a>

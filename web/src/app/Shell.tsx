@@ -47,6 +47,7 @@ export function Shell({ children }: { children: ReactNode }) {
               Saved<span className="wide-only"> searches</span>
             </span>,
           )}
+          {tab('/dashboards', 'Dashboards')}
           {tab('/monitors', 'Monitors')}
           {isAdmin && tab('/admin', 'Admin')}
         </nav>

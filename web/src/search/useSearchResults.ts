@@ -51,6 +51,8 @@ export function useSearchResults(params: SearchParams, limit: number, run: numbe
   });
   const ctl = useRef<AbortController | null>(null);
   const key = runKey(params, limit, run, writes);
+  // the search the page made on opening: opening a saved search is not a run of it (docs/saved-searches.md)
+  const opening = useRef(key);
 
   useEffect(() => {
     const ac = new AbortController();
@@ -66,7 +68,9 @@ export function useSearchResults(params: SearchParams, limit: number, run: numbe
       const error = e instanceof ApiError ? e : new ApiError(0, 'network', errorMessage(e));
       setS((x) => ({ ...x, result: null, resultFor: null, error, errorFor: key }));
     };
-    get<SearchResult>('/api/search', { ...base, limit, writes: writes ? 'allow' : undefined }, ac.signal)
+    // a later run of a saved search the page was opened from: the server records it when the query is still its own
+    const saved = params.saved && key !== opening.current ? params.saved : undefined;
+    get<SearchResult>('/api/search', { ...base, limit, writes: writes ? 'allow' : undefined, saved }, ac.signal)
       .then((result) => setS((x) => ({ ...x, result, resultFor: params, tookMs: performance.now() - t0 })), fail)
       .finally(done('searched'));
     get<HistogramResult>(

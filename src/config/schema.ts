@@ -97,6 +97,9 @@ export const envSchema = z.object({
   /** A body a decode worker decodes into at least this many events is written as parts, not through the WAL; 0 = never. */
   SVC_PART_MIN_EVENTS: z.coerce.number().int().min(0).default(8192),
 
+  /** OTLP logs over gRPC (host:port, e.g. 127.0.0.1:4317); unset: no gRPC listener. */
+  SVC_OTLP_GRPC_LISTEN: optionalString,
+
   SVC_SYSLOG_TCP: optionalString,
   SVC_SYSLOG_UDP: optionalString,
   /** RELP listener (rsyslog omrelp): each message acknowledged once durable. */

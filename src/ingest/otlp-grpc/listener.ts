@@ -25,6 +25,8 @@ export interface OtlpGrpcOptions {
 export interface OtlpGrpcListener {
   /** The bound port (0 resolved). */
   port: number;
+  /** Export calls being handled now (arrived, not yet answered). */
+  inFlight(): number;
   /** Serves `pair` to new connections (a renewed certificate); open ones keep theirs. TLS only. */
   setSecureContext(pair: TlsPair): void;
   /**
@@ -87,7 +89,8 @@ export async function startOtlpGrpc(ctx: IngestContext, opts: OtlpGrpcOptions): 
   const server = new Server({
     'grpc.max_receive_message_length': ctx.maxBodyBytes,
   });
-  server.addService(LOGS_SERVICE, logsService(ctx));
+  const calls = { inFlight: 0 };
+  server.addService(LOGS_SERVICE, logsService(ctx, calls));
   const identity = opts.tls ? new ReloadableIdentity(opts.tls) : undefined;
   // the first argument is the identity provider, whatever grpc-js's parameter name says
   const creds = identity
@@ -96,6 +99,7 @@ export async function startOtlpGrpc(ctx: IngestContext, opts: OtlpGrpcOptions): 
   const port = await bind(server, bindAddress(opts.listen), creds);
   return {
     port,
+    inFlight: () => calls.inFlight,
     setSecureContext: (pair) => identity?.set(pair),
     close: (graceMs) => shutdown(server, graceMs),
   };

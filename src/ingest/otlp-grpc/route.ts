@@ -46,18 +46,26 @@ async function exportLogs(ctx: IngestContext, call: ServerUnaryCall<Buffer, Buff
   return Buffer.from(encodeExportResponse(rejected, reason));
 }
 
+/** Exports being handled now (counted from the call's arrival to its answer). */
+export interface CallCount {
+  inFlight: number;
+}
+
 /** The LogsService implementation over `ctx`. Called concurrently by grpc-js for every open stream. */
-export function logsService(ctx: IngestContext): UntypedServiceImplementation {
+export function logsService(ctx: IngestContext, calls: CallCount): UntypedServiceImplementation {
   return {
     export(call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>) {
-      exportLogs(ctx, call).then(
-        (answer) => callback(null, answer),
-        (err: unknown) => {
-          const e = toSvcError(err);
-          if (e.kind === 'internal') ctx.log?.error({ err }, 'otlp grpc export failed');
-          callback(grpcError(e));
-        },
-      );
+      calls.inFlight++;
+      exportLogs(ctx, call)
+        .then(
+          (answer) => callback(null, answer),
+          (err: unknown) => {
+            const e = toSvcError(err);
+            if (e.kind === 'internal') ctx.log?.error({ err }, 'otlp grpc export failed');
+            callback(grpcError(e));
+          },
+        )
+        .finally(() => calls.inFlight--);
     },
   };
 }

@@ -68,9 +68,10 @@ describe('OTLP/gRPC at a stop', () => {
       const address = `127.0.0.1:${srv.otlpGrpc!.port}`;
       const records = await sdkRecords((log) => log.emit({ body: 'grpc in flight at stop' }));
       // the writer is held: the batch sits in the queue and the call waits for it to be durable
-      const before = srv.deps.writer.queueDepth().queued;
       const inFlight = grpcExport(address, token, records);
-      await queued(srv, before + 1);
+      for (let t = Date.now(); srv.otlpGrpc!.inFlight() === 0 && Date.now() - t < 10_000;)
+        await new Promise((r) => setTimeout(r, 10));
+      assert.equal(srv.otlpGrpc!.inFlight(), 1, 'the export is in flight');
       const stopping = srv.close();
       const late = await grpcExport(address, token, records);
       assert.equal(late.ok, false);

@@ -70,7 +70,8 @@ export async function grpcExport(
     metadata,
     credentials: creds,
     compression: 'gzip' as never,
-    timeoutMillis: 20_000,
+    // generous: the test machine is shared and often loaded; a deadline hit is a failed export
+    timeoutMillis: 60_000,
   });
   try {
     const result = await new Promise<{ code: number; error?: Error }>((r) => exporter.export(records, r));

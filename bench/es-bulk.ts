@@ -86,8 +86,8 @@ export function report(name: string, r: LoadResult, server: ProcessServer, cpuBe
   );
 }
 
-/** A real svc process on a fresh data dir, with an env `bench` and an ingest token for it. */
-export async function benchServer(): Promise<{
+/** A real svc process on a fresh data dir (`env` adds settings), with an env `bench` and an ingest token for it. */
+export async function benchServer(env: Record<string, string> = {}): Promise<{
   server: ProcessServer;
   token: string;
   searchKey: string;
@@ -98,6 +98,7 @@ export async function benchServer(): Promise<{
     SVC_DATA_DIR: dataDir,
     SVC_ADMIN_PASSWORD: 'test-admin-password',
     SVC_LOG_LEVEL: 'info',
+    ...env,
   });
   await createEnv(server, 'bench');
   const token = await createIngestToken(server, { env: 'bench' });

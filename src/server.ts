@@ -7,6 +7,7 @@ import { buildApp } from './http/app.js';
 import { closeHttp } from './http/close.js';
 import { ingestContext } from './ingest/common/context.js';
 import { startSyslog, type SyslogListeners } from './ingest/syslog/listener.js';
+import { startOtlpGrpc, type OtlpGrpcListener } from './ingest/otlp-grpc/listener.js';
 import type { AppDeps } from './http/deps.js';
 import { openAccess } from './auth/open.js';
 import { openObjectStore } from './shared-store/open.js';
@@ -44,6 +45,8 @@ export interface Server {
   syslog?: SyslogListeners;
   /** Where GET /metrics is served when SVC_METRICS_LISTEN is set (port resolved). */
   metricsUrl?: string;
+  /** The OTLP/gRPC listener when SVC_OTLP_GRPC_LISTEN is set (bound port resolved). */
+  otlpGrpc?: OtlpGrpcListener;
   close(): Promise<void>;
   /** The part close() is waiting for now (a stop that takes too long names it); undefined when not closing. */
   closing(): string | undefined;
@@ -217,14 +220,32 @@ export async function startServer(
     metrics,
   };
   const app = await buildApp(deps);
-  await app.listen({ host: config.listen.host, port: config.listen.port });
+  // --- OTLP/gRPC (SVC_OTLP_GRPC_LISTEN): before HTTP, so both drain their calls in the same half of a stop ---
+  const otlpGrpc = config.otlpGrpcListen
+    ? await startOtlpGrpc(ingestContext(deps, 'otlp_grpc'), {
+        listen: config.otlpGrpcListen,
+        tls: config.tls ? readTlsFiles(config.tls) : undefined,
+      })
+    : undefined;
+  try {
+    await app.listen({ host: config.listen.host, port: config.listen.port });
+  } catch (e) {
+    await otlpGrpc?.close(0);
+    throw e;
+  }
   // half the stop's time for requests in flight: storage needs the rest to commit what they queued
-  closers.push(['HTTP', () => closeHttp(app, (config.shutdownTimeoutSecs * 1000) / 2)]);
+  const requestsMs = (config.shutdownTimeoutSecs * 1000) / 2;
+  closers.push([
+    otlpGrpc ? 'HTTP and OTLP/gRPC' : 'HTTP',
+    async () => void (await Promise.all([closeHttp(app, requestsMs), otlpGrpc?.close(requestsMs)])),
+  ]);
   if (config.tls) {
     const stopWatching = watchTlsFiles(app.server as unknown as TlsServer, config.tls, log, (paths) =>
       selflog.service('tls_reloaded', { cert: paths.certPath }),
     );
     closers.push(['TLS file watch', stopWatching]);
+    // the gRPC listener serves the same certificate, renewed with it
+    if (otlpGrpc) closers.push(['OTLP/gRPC TLS file watch', watchTlsFiles(otlpGrpc, config.tls, log)]);
   }
 
   // --- extra listeners (syslog) ---
@@ -255,7 +276,8 @@ export async function startServer(
   const url = `${config.tls ? 'https' : 'http'}://${host}:${port}`;
   baseUrl = config.publicUrl ?? url;
   await monitors.scheduler.start();
-  log.info({ url, dataDir: config.dataDir }, 'svc listening');
+  const grpcAt = otlpGrpc && config.otlpGrpcListen ? `${config.otlpGrpcListen.host}:${otlpGrpc.port}` : undefined;
+  log.info({ url, otlpGrpc: grpcAt, dataDir: config.dataDir }, 'svc listening');
   selflog.service('start', { version: VERSION, listen: url, node: storage.nodeId, data_dir: config.dataDir });
   if (access.adminReset) selflog.service('admin_reset', { user: 'admin' });
   let closing: string | undefined;
@@ -266,6 +288,7 @@ export async function startServer(
     url,
     syslog,
     metricsUrl,
+    otlpGrpc,
     async close() {
       for (const [name, c] of closers.reverse()) {
         closing = name;

@@ -70,6 +70,8 @@ export interface Config {
   partMinEvents: number;
   /** SVC_METRICS_LISTEN: where GET /metrics is served, unauthenticated; undefined = nowhere. */
   metricsListen: ListenAddress | undefined;
+  /** SVC_OTLP_GRPC_LISTEN: the OTLP/gRPC listener's address; undefined: off. */
+  otlpGrpcListen: ListenAddress | undefined;
   syslogTcp: ListenAddress | undefined;
   syslogUdp: ListenAddress | undefined;
   syslogRelp: ListenAddress | undefined;
@@ -268,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     ingestWorkers: e.SVC_INGEST_WORKERS ?? Math.min(4, availableParallelism()),
     partMinEvents: e.SVC_PART_MIN_EVENTS,
     metricsListen: e.SVC_METRICS_LISTEN ? parseListen(e.SVC_METRICS_LISTEN, 'SVC_METRICS_LISTEN') : undefined,
+    otlpGrpcListen: e.SVC_OTLP_GRPC_LISTEN ? parseListen(e.SVC_OTLP_GRPC_LISTEN, 'SVC_OTLP_GRPC_LISTEN') : undefined,
     syslogTcp: e.SVC_SYSLOG_TCP ? parseListen(e.SVC_SYSLOG_TCP, 'SVC_SYSLOG_TCP') : undefined,
     syslogUdp: e.SVC_SYSLOG_UDP ? parseListen(e.SVC_SYSLOG_UDP, 'SVC_SYSLOG_UDP') : undefined,
     syslogRelp: e.SVC_SYSLOG_RELP ? parseListen(e.SVC_SYSLOG_RELP, 'SVC_SYSLOG_RELP') : undefined,

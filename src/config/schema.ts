@@ -99,6 +99,9 @@ export const envSchema = z.object({
 
   /** Listener of GET /metrics (Prometheus text format), without auth: off unless set (decision 0025). */
   SVC_METRICS_LISTEN: optionalString,
+  /** OTLP logs over gRPC (host:port, e.g. 127.0.0.1:4317); unset: no gRPC listener. */
+  SVC_OTLP_GRPC_LISTEN: optionalString,
+
   SVC_SYSLOG_TCP: optionalString,
   SVC_SYSLOG_UDP: optionalString,
   /** RELP listener (rsyslog omrelp): each message acknowledged once durable. */

@@ -1,5 +1,5 @@
 import { readFileSync, unwatchFile, watchFile, type Stats } from 'node:fs';
-import { createSecureContext, type Server as TlsServer } from 'node:tls';
+import { createSecureContext } from 'node:tls';
 import type { Logger } from 'pino';
 import { ConfigError, type Config } from '../config/load.js';
 
@@ -33,6 +33,11 @@ export function readTlsFiles(paths: TlsPaths): { cert: Buffer; key: Buffer } {
   return { cert, key };
 }
 
+/** Where a reloaded pair goes: the HTTPS server, the OTLP/gRPC listener. */
+export interface CertificateHolder {
+  setSecureContext(pair: { cert: Buffer; key: Buffer }): void;
+}
+
 /**
  * Reloads the certificate and key into `server` when either file changes (renewal by certbot, a
  * cert-manager secret remount): new connections get the new certificate, open ones keep theirs.
@@ -40,7 +45,7 @@ export function readTlsFiles(paths: TlsPaths): { cert: Buffer; key: Buffer } {
  * one and is tried again at the next change. Answers the function that stops watching.
  */
 export function watchTlsFiles(
-  server: TlsServer,
+  server: CertificateHolder,
   paths: TlsPaths,
   log: Logger,
   onReload?: (paths: TlsPaths) => void,

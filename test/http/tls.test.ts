@@ -1,6 +1,5 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -9,42 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { TLSSocket } from 'node:tls';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { TEST_ADMIN_PASSWORD } from '../helpers/auth.js';
-
-interface Pair {
-  cert: string;
-  key: string;
-  certPem: Buffer;
-}
-
-/** A self-signed certificate for 127.0.0.1, made by openssl (the client trusts it as its CA). */
-function makeCert(dir: string, name: string): Pair {
-  const cert = join(dir, `${name}.crt`);
-  const key = join(dir, `${name}.key`);
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '2',
-      '-subj',
-      `/CN=${name}`,
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
-  return { cert, key, certPem: readFileSync(cert) };
-}
+import { makeCert, type CertPair as Pair } from '../helpers/certs.js';
 
 interface Answer {
   status: number;

@@ -1,8 +1,9 @@
 import protobuf from 'protobufjs';
+import type { ErrorKind } from '../../errors/codes.js';
 
 /**
- * OTLP logs over HTTP (opentelemetry-proto: collector/logs/v1, logs/v1, common/v1, resource/v1)
- * and google.rpc.Status for error bodies. Field numbers from the public .proto files. protobufjs
+ * OTLP logs (opentelemetry-proto: collector/logs/v1, logs/v1, common/v1, resource/v1), over HTTP
+ * and gRPC, and google.rpc.Status (with RetryInfo) for errors. Field numbers from the public .proto files. protobufjs
  * turns snake_case into the lowerCamelCase names OTLP/JSON uses, so one normaliser reads both.
  * Severity is read as a plain int32 (same wire encoding as the enum).
  */
@@ -45,19 +46,54 @@ message KeyValueList { repeated KeyValue values = 1; }
 message KeyValue { string key = 1; AnyValue value = 2; }
 message Any { string type_url = 1; bytes value = 2; }
 message Status { int32 code = 1; string message = 2; repeated Any details = 3; }
+message Duration { int64 seconds = 1; int32 nanos = 2; }
+message RetryInfo { Duration retry_delay = 1; }
 `;
 
 const root = protobuf.parse(OTLP_LOGS_PROTO).root;
 export const ExportLogsServiceRequest = root.lookupType('otlp.ExportLogsServiceRequest');
 export const ExportLogsServiceResponse = root.lookupType('otlp.ExportLogsServiceResponse');
 export const RpcStatus = root.lookupType('otlp.Status');
+export const RetryInfo = root.lookupType('otlp.RetryInfo');
 
-/** gRPC status codes used in OTLP/HTTP error bodies. */
+/** An ExportLogsServiceResponse: empty on full success, else partial_success with the refused records. */
+export function encodeExportResponse(rejected: number, reason: string): Uint8Array {
+  const partial = rejected > 0 ? { partialSuccess: { rejectedLogRecords: rejected, errorMessage: reason } } : {};
+  return ExportLogsServiceResponse.encode(ExportLogsServiceResponse.create(partial)).finish();
+}
+
+/** gRPC status codes used in OTLP/HTTP error bodies and OTLP/gRPC answers. */
 export const GRPC = {
   INVALID_ARGUMENT: 3,
+  NOT_FOUND: 5,
   PERMISSION_DENIED: 7,
   RESOURCE_EXHAUSTED: 8,
+  ABORTED: 10,
   INTERNAL: 13,
   UNAVAILABLE: 14,
   UNAUTHENTICATED: 16,
 } as const;
+
+/**
+ * The gRPC code of each kind of error, for both OTLP transports (the OTLP spec's mapping of HTTP
+ * statuses: 400 INVALID_ARGUMENT, 401 UNAUTHENTICATED, 403 PERMISSION_DENIED, 429 RESOURCE_EXHAUSTED,
+ * 503 UNAVAILABLE). A too-large body is the sender's INVALID_ARGUMENT: retrying it cannot help.
+ */
+const GRPC_BY_KIND: Record<ErrorKind, number> = {
+  bad_request: GRPC.INVALID_ARGUMENT,
+  unauthenticated: GRPC.UNAUTHENTICATED,
+  forbidden: GRPC.PERMISSION_DENIED,
+  not_found: GRPC.NOT_FOUND,
+  conflict: GRPC.ABORTED,
+  too_large: GRPC.INVALID_ARGUMENT,
+  too_many_requests: GRPC.RESOURCE_EXHAUSTED,
+  unavailable: GRPC.UNAVAILABLE,
+  internal: GRPC.INTERNAL,
+};
+
+export function grpcCodeOf(kind: ErrorKind): number {
+  return GRPC_BY_KIND[kind];
+}
+
+/** The type URL of google.rpc.RetryInfo in a Status's details (how OTLP/gRPC says when to retry). */
+export const RETRY_INFO_TYPE = 'type.googleapis.com/google.rpc.RetryInfo';

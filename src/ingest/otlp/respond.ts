@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { SvcError } from '../../errors/svc-error.js';
 import { setErrorStatus } from '../../http-kit/errors.js';
-import { ExportLogsServiceResponse, GRPC, RpcStatus } from './logs-proto.js';
+import { encodeExportResponse, grpcCodeOf, RpcStatus } from './logs-proto.js';
 
 /**
  * OTLP/HTTP's edge: answers in the request's encoding, ExportLogsServiceResponse on success (records
@@ -11,15 +11,6 @@ import { ExportLogsServiceResponse, GRPC, RpcStatus } from './logs-proto.js';
 
 export type OtlpEncoding = 'protobuf' | 'json';
 
-const GRPC_BY_KIND: Record<string, number> = {
-  bad_request: GRPC.INVALID_ARGUMENT,
-  unauthenticated: GRPC.UNAUTHENTICATED,
-  forbidden: GRPC.PERMISSION_DENIED,
-  too_large: GRPC.INVALID_ARGUMENT,
-  too_many_requests: GRPC.RESOURCE_EXHAUSTED,
-  unavailable: GRPC.UNAVAILABLE,
-};
-
 function send(reply: FastifyReply, enc: OtlpEncoding, proto: Uint8Array, json: unknown): FastifyReply {
   if (enc === 'protobuf') return reply.type('application/x-protobuf').send(Buffer.from(proto));
   return reply.type('application/json').send(json);
@@ -27,14 +18,13 @@ function send(reply: FastifyReply, enc: OtlpEncoding, proto: Uint8Array, json: u
 
 export function sendOtlpError(reply: FastifyReply, enc: OtlpEncoding, err: SvcError): FastifyReply {
   setErrorStatus(reply, err);
-  const msg = { code: GRPC_BY_KIND[err.kind] ?? GRPC.INTERNAL, message: err.message };
+  const msg = { code: grpcCodeOf(err.kind), message: err.message };
   return send(reply, enc, RpcStatus.encode(RpcStatus.create(msg)).finish(), msg);
 }
 
 /** The export answer; `rejected` records were refused (the last refusal's reason in `reason`). */
 export function sendExported(reply: FastifyReply, enc: OtlpEncoding, rejected: number, reason: string): FastifyReply {
-  const partial = rejected > 0 ? { partialSuccess: { rejectedLogRecords: rejected, errorMessage: reason } } : {};
-  const proto = ExportLogsServiceResponse.encode(ExportLogsServiceResponse.create(partial)).finish();
+  const proto = encodeExportResponse(rejected, reason);
   // OTLP/JSON writes int64 as a string
   const json = rejected > 0 ? { partialSuccess: { rejectedLogRecords: String(rejected), errorMessage: reason } } : {};
   return send(reply.code(200), enc, proto, json);

@@ -5,9 +5,8 @@ import { described, useZodSchemas } from '../../http-kit/schema/compiler.js';
 import { extractToken } from '../../http-kit/ingest-token.js';
 import { bodyOf, header, protocolEdge } from '../../http-kit/raw-body.js';
 import { decompressBody, mediaType } from '../common/body.js';
-import { authorize, forward, nowUs, type IngestContext } from '../common/context.js';
-import { decodeJob } from '../common/decode-pool.js';
-import { OTLP_DECODE } from './decode-job.js';
+import { authorize, type IngestContext } from '../common/context.js';
+import { exportOtlp } from './export.js';
 import { sendExported, sendOtlpError, type OtlpEncoding } from './respond.js';
 
 /**
@@ -31,23 +30,10 @@ function encodingOf(req: FastifyRequest): OtlpEncoding {
 async function exportLogs(ctx: IngestContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const enc = encodingOf(req);
   const tok = extractToken(header(req.headers.authorization), AUTH_SCHEMES);
-  const targets = await authorize(ctx, tok?.token);
+  const { principal } = await authorize(ctx, tok?.token);
   const raw = bodyOf(req.body);
-  const from = { env: targets.principal.pin.env, bytes: raw.length };
   const body = await decompressBody(raw, header(req.headers['content-encoding']), ctx.maxBodyBytes);
-  const principal = targets.principal;
-  const job = {
-    body,
-    encoding: enc,
-    principal,
-    envs: ctx.envExists(principal.pin.env) ? [principal.pin.env] : [],
-    nowUs: nowUs(ctx),
-    limits: ctx.limits,
-  };
-  // large exports decode on a worker thread (common/decode-pool.ts), small ones right here
-  const { batch, rejected, reason } = await decodeJob(ctx.decoder, OTLP_DECODE, job, { wait: false });
-  ctx.meter?.rejected(rejected);
-  await forward(ctx, batch, from);
+  const { rejected, reason } = await exportOtlp(ctx, principal, body, enc, raw.length);
   return sendExported(reply, enc, rejected, reason);
 }
 

@@ -54,6 +54,8 @@ export class DeleteJobs {
   private polling: Promise<void> | undefined;
   /** Part writes to the store, in order (a slow older write must not land after a newer one). */
   private mirrors: Promise<void> = Promise.resolve();
+  /** The job running now: a cancel marks this object, which the runner saves after every block. */
+  private current: LocalJob | undefined;
 
   constructor(private readonly o: DeleteJobsOptions) {
     this.local = new LocalJobs(o.dataDir);
@@ -185,7 +187,7 @@ export class DeleteJobs {
   async cancel(id: string): Promise<DeleteJobView> {
     const view = await this.view(id);
     await this.board?.cancel(id);
-    const mine = this.local.get(id);
+    const mine = this.current?.request.id === id ? this.current : this.local.get(id);
     if (mine && !ended(mine.part.status)) {
       mine.cancelled = true;
       if (mine.part.status === 'queued') {
@@ -238,6 +240,7 @@ export class DeleteJobs {
     // a cancel may have come while it waited
     const now = this.local.get(job.request.id) ?? job;
     if (this.closed || ended(now.part.status)) return;
+    this.current = now;
     await runPart(
       {
         engine: this.o.engine,
@@ -248,13 +251,14 @@ export class DeleteJobs {
           this.mirror(j);
         },
         cancelled: async (j) =>
-          this.local.get(j.request.id)?.cancelled === true ||
-          ((await this.board?.cancelled(j.request.id).catch(() => false)) ?? false),
+          j.cancelled === true || ((await this.board?.cancelled(j.request.id).catch(() => false)) ?? false),
         closing: () => this.closed,
         lease: this.lease,
       },
       now,
-    ).catch((err: unknown) => this.o.log.error({ err }, 'delete job failed'));
+    )
+      .catch((err: unknown) => this.o.log.error({ err }, 'delete job failed'))
+      .finally(() => (this.current = undefined));
     if (ended(now.part.status)) this.record(now);
   }
 

@@ -60,4 +60,22 @@ describe('a delete job killed with SIGKILL', { skip: !APACHE_PRESENT && 'SVC_REA
     assert.equal(second.deletedEvents, 0);
     assert.deepEqual(await tally(a), expected(lines, true));
   });
+
+  it('stops a cancelled job after the block it is on: what it deleted is gone, the rest stays', async () => {
+    const lines = apacheLines();
+    const before = await tally(a!);
+    const started = await api(a!, 'POST', '/api/admin/delete', { env: 'default', ...RANGE, query: 'status=200' });
+    const id = started.body.job.id as string;
+    const cancelled = await api(a!, 'POST', `/api/admin/delete/${id}/cancel`);
+    assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
+    const j = await ended(a!, id);
+    assert.equal(j.status, 'cancelled', JSON.stringify(j));
+    const all200 = lines.filter(
+      (l) => l.status === '200' && l.ms >= Date.parse(RANGE.from) && l.ms < Date.parse(RANGE.to),
+    );
+    assert.ok(j.deletedEvents < all200.length, `stopped before the end: ${j.deletedEvents} of ${all200.length}`);
+    const after = await tally(a!);
+    assert.equal(after.count, before.count - j.deletedEvents);
+    assert.equal(after.distinct, after.count);
+  });
 });

@@ -111,9 +111,11 @@ export class DeleteJobs {
   async create(spec: DeleteSpec, askedBy: AskedBy): Promise<DeleteJobView> {
     const node = this.o.engine.nodeId;
     const cluster = this.o.engine.cluster;
-    const nodes = cluster
-      ? (await cluster.nodes()).filter((n) => !n.retired && (n.self || n.state === 'running')).map((n) => n.id)
-      : [node];
+    const running = cluster
+      ? (await cluster.nodes()).filter((n) => !n.retired && n.state === 'running').map((n) => n.id)
+      : [];
+    // this node runs its part even before its first status reached the store
+    const nodes = [...new Set([node, ...running])];
     const request: DeleteRequest = {
       v: 1,
       id: `del-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`,

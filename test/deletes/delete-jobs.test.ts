@@ -72,6 +72,7 @@ describe(
         ['an unknown env', { ...body, env: 'nope' }, 400, 'unknown_environment', /env: unknown environment "nope"/],
         ['a pipe in the query', { ...body, query: 'status=404 | head 5' }, 400, 'invalid_query', /^query: .*not pipes/],
         ['no query', { env: 'default', ...RANGE }, 400, 'invalid_input', /query/],
+        ['an empty query', { ...body, query: '' }, 400, 'invalid_input', /query/],
       ];
       for (const [what, b, status, code, message] of cases) {
         const r = await api(a, 'POST', '/api/admin/delete', b);

@@ -9,7 +9,8 @@ const deleteBody = z
     index: z.string().min(1).max(100).optional(),
     from: z.string().min(1).max(64),
     to: z.string().min(1).max(64),
-    query: z.string().max(10_000),
+    // not empty: `*` says "everything in the range" on purpose
+    query: z.string().min(1).max(10_000),
     dryRun: z.boolean().optional(),
   })
   .strict();

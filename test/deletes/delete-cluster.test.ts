@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DirStore } from '../../src/shared-store/dir-store.js';
 import { createIngestToken } from '../helpers/auth.js';
 import { api, clusterNodes, eventually, stopAll, type Node } from '../cluster/nodes.js';
@@ -14,6 +15,7 @@ import {
   doomed,
   ended,
   expected,
+  job,
   send,
   tally,
   type Line,
@@ -22,7 +24,7 @@ import {
 /**
  * Two svc processes on one shared directory (test/cluster/), each with half of the real log in its
  * own blocks: a delete asked on node a runs on both (one at a time, under the delete lease) and is
- * seen whole on node b.
+ * seen whole on node b; a node killed during its part finishes it when it runs again.
  */
 describe('delete by query on two nodes sharing a store', { skip: !APACHE_PRESENT && 'SVC_REAL_DATA absent' }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-delete-cluster-'));
@@ -48,13 +50,13 @@ describe('delete by query on two nodes sharing a store', { skip: !APACHE_PRESENT
       a,
       token,
       lines.filter((l) => l.n % 2 === 1),
-      4,
+      40,
     );
     await send(
       b,
       token,
       lines.filter((l) => l.n % 2 === 0),
-      4,
+      40,
     );
     // each node sees the other's published blocks: every line once on both
     for (const n of [a, b])
@@ -99,5 +101,35 @@ describe('delete by query on two nodes sharing a store', { skip: !APACHE_PRESENT
       listed.body.jobs.some((j: { id: string }) => j.id === onB.id),
       'node b lists the job',
     );
+  });
+
+  it('finishes a job whose node b was killed mid-part once b runs again: the 304s of the range gone too', async () => {
+    const is304 = (l: Line) => l.status === '304' && l.ms >= Date.parse(RANGE.from) && l.ms < Date.parse(RANGE.to);
+    const started = await api(a, 'POST', '/api/admin/delete', { env: 'default', ...RANGE, query: 'status=304' });
+    const id = started.body.job.id as string;
+    let killed = false;
+    for (const deadline = Date.now() + 60_000; !killed && Date.now() < deadline; await sleep(20)) {
+      const part = (await job(b, id)).nodes.find((n) => n.node === 'b');
+      if (part?.status !== 'running' && part?.status !== 'queued') break;
+      if (part.blocksDone >= 2) {
+        await b.kill();
+        killed = true;
+      }
+    }
+    assert.ok(killed, 'node b was killed during its part');
+    assert.notEqual((await job(a, id)).status, 'done', 'not done while b is down');
+    await b.start();
+    const done = await ended(a, id);
+    assert.equal(done.status, 'done', JSON.stringify(done));
+    assert.equal(done.deletedEvents, lines.filter(is304).length);
+    const kept = lines.filter((l) => !doomed(l) && !is304(l));
+    const want = { count: kept.length, distinct: kept.length, sum: kept.reduce((n, l) => n + l.n, 0), doomed: 0 };
+    for (const n of [a, b])
+      await eventually(
+        `node ${n.id} counts the lines left`,
+        30,
+        () => tally(n),
+        (t) => JSON.stringify(t) === JSON.stringify(want),
+      );
   });
 });

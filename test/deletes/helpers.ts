@@ -109,7 +109,7 @@ export interface JobView {
   status: string;
   progress: { blocksDone: number; blocksTotal: number };
   deletedEvents: number;
-  nodes: { node: string; status: string; deletedEvents: number }[];
+  nodes: { node: string; status: string; blocksDone: number; blocksTotal: number; deletedEvents: number }[];
   error?: string;
 }
 

@@ -29,6 +29,7 @@ import { openLookups } from './lookups/open.js';
 import { openDashboards } from './dashboards/open.js';
 import { lookupWriter } from './lookups/write-rows.js';
 import { SavedSearchService } from './saved-searches/service.js';
+import { DeleteJobs } from './deletes/service.js';
 import { eventSinkOf } from './query/event-sink.js';
 import { readTlsFiles, watchTlsFiles } from './http/tls.js';
 import type { Server as TlsServer } from 'node:tls';
@@ -197,6 +198,19 @@ export async function startServer(
     stallMs: config.healthWriterStallSecs * 1000,
   });
   const savedSearches = new SavedSearchService(control, search, clock, log);
+  // after storage (its jobs rewrite blocks) and before HTTP; closed before storage, resumed at start
+  const deletes = new DeleteJobs({
+    engine: storage,
+    control,
+    clock,
+    log,
+    selflog,
+    dataDir: config.dataDir,
+    store: objectStore,
+    syncSecs: config.blockSyncSecs,
+  });
+  deletes.start();
+  closers.push(['delete jobs', () => deletes.close()]);
   const deps: AppDeps = {
     config,
     clock,
@@ -214,6 +228,7 @@ export async function startServer(
     sso,
     monitors: monitors.service,
     savedSearches,
+    deletes,
     llm,
     lookups: lookups.service,
     dashboards: await openDashboards({ control, search, clock, savedSearches }),

@@ -13,6 +13,7 @@ import { adminEnvRoutes } from './routes/admin-envs.js';
 import { adminUserRoutes } from './routes/admin-users.js';
 import { adminSettingsRoutes } from './routes/admin-settings.js';
 import { adminGcRoutes } from './routes/admin-gc.js';
+import { adminDeleteRoutes } from './routes/admin-delete.js';
 import { adminNodeRoutes } from './routes/admin-nodes.js';
 import { adminLookupRoutes } from './routes/admin-lookups.js';
 import { searchRoutes } from './routes/search.js';
@@ -102,6 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(adminUserRoutes);
   await app.register(adminSettingsRoutes);
   await app.register(adminGcRoutes);
+  await app.register(adminDeleteRoutes);
   await app.register(adminNodeRoutes);
   await app.register(adminLookupRoutes);
   await app.register(nativeRoutes, { ctx: ingestContext(deps, 'native') });

@@ -1,3 +1,4 @@
+import type { DeleteJobs } from '../deletes/service.js';
 import type { Logger } from 'pino';
 import type { Config } from '../config/load.js';
 import type { Clock } from '../clock/clock.js';
@@ -57,6 +58,8 @@ export interface AppDeps {
   lookups: LookupService;
   /** Grids of panels run as their viewer, with a cache of answers (src/dashboards/). */
   dashboards: DashboardService;
+  /** Delete by query: dry runs and jobs (src/deletes/, POST /api/admin/delete). */
+  deletes: DeleteJobs;
   /** Decode workers for large native and `_bulk` bodies (SVC_INGEST_WORKERS); unset = decode inline. */
   decoder?: DecodeRunner;
   /** The counters every subsystem reports to, served by SVC_METRICS_LISTEN (src/metrics/). */

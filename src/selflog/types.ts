@@ -41,6 +41,25 @@ export interface ServiceEventDetails {
   } & Detail;
   /** A retention sweep ran (timer or POST /api/admin/gc). */
   retention_sweep: { forced: boolean; deleted_blocks: number; deleted_events?: number; took_ms?: number } & Detail;
+  /**
+   * A delete by query (POST /api/admin/delete) started (`status=running`, on the node asked) and
+   * ended on a node (`done`, `failed`, `cancelled`): who asked, what, and how many events went on
+   * that node (docs/delete.md).
+   */
+  delete_job: {
+    job_id: string;
+    status: string;
+    asked_by: string;
+    principal_kind?: string;
+    target_env: string;
+    target_index?: string;
+    from: string;
+    to: string;
+    query: string;
+    deleted_events?: number;
+    blocks_rewritten?: number;
+    error?: string;
+  } & Detail;
   /** SVC_ADMIN_RESET=1 reset the admin password and revoked sessions. */
   admin_reset: { user: string; sessions_revoked?: boolean } & Detail;
   /**

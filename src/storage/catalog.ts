@@ -13,6 +13,8 @@ export class Catalog {
   private readonly local = new Map<string, Block>();
   /** Reference counts of local files (blocks, WAL segments) running scans read. */
   readonly refs = new FileRefs();
+  /** Blocks a running delete will rewrite (deleting.ts): merges leave them alone until it has. */
+  readonly reserved = new Set<string>();
   private shared: SharedBlocks | undefined;
 
   attach(shared: SharedBlocks): void {
@@ -62,12 +64,16 @@ export class Catalog {
   /** Blocks a merge may take: with a store only published ones, so one manifest write swaps the merge in whole. */
   mergeCandidates(): Block[] {
     const shared = this.shared;
-    return [...this.local.values()].filter((b) => !shared || shared.isPublished(b.meta.name));
+    return [...this.local.values()].filter(
+      (b) => !this.reserved.has(b.meta.name) && (!shared || shared.isPublished(b.meta.name)),
+    );
   }
 
-  /** Whether blocks may (still) be merged: all in the catalog and, with a store, all published (not taken out meanwhile). */
+  /** Whether blocks may (still) be merged: all in the catalog, none reserved by a delete and, with a store, all published (not taken out meanwhile). */
   mergeable(inputs: Block[]): boolean {
-    return inputs.every((b) => this.has(b) && (!this.shared || this.shared.isPublished(b.meta.name)));
+    return inputs.every(
+      (b) => this.has(b) && !this.reserved.has(b.meta.name) && (!this.shared || this.shared.isPublished(b.meta.name)),
+    );
   }
 
   /**

@@ -11,12 +11,13 @@ import { partsScratch } from './parts/part-commit.js';
 import type { Block } from './blocks/block-files.js';
 import type { BlockTarget } from './blocks/block-writer.js';
 import { mergeRound } from './merging.js';
+import { Deleting } from './deleting.js';
 import { DEFAULT_TUNING, type StorageTuning } from './tuning.js';
 import { Catalog } from './catalog.js';
 import { runScan } from './read/scan-run.js';
 import { UnreadableFiles } from './read/unreadable-files.js';
 import { summarizeFields, summarizePartitions } from './read/summaries.js';
-import { countBuckets, type BucketSources } from './read/bucket-counts.js';
+import { countBuckets, readableSources, type BucketSources } from './read/bucket-counts.js';
 import { countValues } from './read/value-counts.js';
 import { clearScratch, quarantineTo, recover } from './recovery.js';
 import { salvageQuarantined } from './salvage.js';
@@ -86,6 +87,8 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
   /** With SVC_STORE: publishing, the other nodes' blocks, the cluster's retention (shared/cluster.ts). */
   private shared: SharedBlocks | undefined;
   private readonly unreadable: UnreadableFiles;
+  /** Delete by query, this node's side: seal, pick and rewrite blocks (deleting.ts). */
+  readonly deleting: Deleting;
 
   private constructor(
     private readonly opts: StorageOptions,
@@ -124,6 +127,8 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
       refused: (b) => this.writes.refused(b),
     });
     this.partsDir = partsScratch(opts.config.dataDir);
+    const [target, shared] = [() => this.target(), () => this.shared];
+    this.deleting = new Deleting(this.blocks, duck, target, this.schedule.bind(this), shared);
   }
 
   /** Opens the data dir, recovers and replays the WAL (recovery.ts), and starts the background timers. */
@@ -387,13 +392,8 @@ export class StorageEngine implements EventStore, RetentionSweeper, StorageHandl
 
   /** The readable blocks and live segments the metadata counts read, pinned while rows are read. */
   private countSources(spec: BucketCountSpec): BucketSources {
-    const readable = <T extends { path: string }>(xs: Iterable<T>) =>
-      [...xs].filter((x) => !this.unreadable.has(x.path));
-    return {
-      blocks: readable(this.blocks.all()),
-      live: readable(this.writes.live.values()),
-      hold: (b, f) => this.blocks.hold(b, f),
-      query: (sql) => this.duck.query(sql, spec.signal),
-    };
+    return readableSources(this.blocks, this.writes.live.values(), this.unreadable, (q) =>
+      this.duck.query(q, spec.signal),
+    );
   }
 }

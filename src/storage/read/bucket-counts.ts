@@ -1,5 +1,7 @@
 import type { Block } from '../blocks/block-files.js';
 import type { LiveSegment } from '../wal/live-segment.js';
+import type { Catalog } from '../catalog.js';
+import type { UnreadableFiles } from './unreadable-files.js';
 import { MINUTE_US } from '../blocks/minute-counts.js';
 import { overlaps, selectBlocks, selectLive, type ScanPlan } from './scan-plan.js';
 import { relationSql } from './relation-sql.js';
@@ -135,6 +137,17 @@ export interface BucketSources {
   /** Pins what the row part reads until it is done (merge, retention and sealing wait; other nodes' blocks are fetched); call it in the planning step. */
   hold: (blocks: Block[], files: string[]) => Promise<() => void>;
   query: (sql: string) => Promise<QueryResult>;
+}
+
+/** The blocks and live segments a count may read (none DuckDB could not read before), pinned through the catalog. */
+export function readableSources(
+  catalog: Catalog,
+  live: Iterable<LiveSegment>,
+  unreadable: UnreadableFiles,
+  query: (sql: string) => Promise<QueryResult>,
+): BucketSources {
+  const readable = <T extends { path: string }>(xs: Iterable<T>) => [...xs].filter((x) => !unreadable.has(x.path));
+  return { blocks: readable(catalog.all()), live: readable(live), hold: (b, f) => catalog.hold(b, f), query };
 }
 
 /** EventStore.countByBucket: minute counts where they answer, one DuckDB statement for the rest. */

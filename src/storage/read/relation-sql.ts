@@ -153,6 +153,17 @@ function emptySql(plan: ScanPlan): string {
   return `SELECT ${cols.join(', ')} WHERE false`;
 }
 
+/**
+ * One block as the relation a search of `spec` reads (the same columns, the same time filter),
+ * plus `_drow`, each row's `file_row_number`: a delete (storage/deleting.ts) runs the search's own
+ * WHERE over it to learn which rows of the file to drop.
+ */
+export function numberedBlockSql(b: Block, plan: ScanPlan, spec: TimeRange): string {
+  const { cols, extraSql } = blockColumns([b], plan);
+  const where = timeFilter(spec, '_time');
+  return `(SELECT ${cols.join(', ')}, file_row_number AS _drow FROM (SELECT *${extraSql} FROM read_parquet(${lit(b.path)}, file_row_number = true)${where.length ? ' WHERE ' + where.join(' AND ') : ''}))`;
+}
+
 /** The relation SQL for a plan: blocks UNION ALL live, or an empty relation with the same columns. */
 export function relationSql(plan: ScanPlan, spec: ScanSpec): string {
   const parts: string[] = [];

@@ -11,6 +11,7 @@ import type { ClusterHandle } from '../storage/shared/types.js';
 import type { SelfLog } from '../selflog/types.js';
 import type { EventReader, SearchService } from '../query/types.js';
 import type { DecodeRunner } from '../ingest/common/decode-pool.js';
+import type { EnvIngestLimiter } from '../ingest/common/env-limits.js';
 import type { SamlSso } from '../auth/saml/sso.js';
 import type { MonitorService } from '../monitors/service.js';
 import type { LlmProvider } from '../llm/provider.js';
@@ -58,4 +59,6 @@ export interface AppDeps {
   dashboards: DashboardService;
   /** Decode workers for large native and `_bulk` bodies (SVC_INGEST_WORKERS); unset = decode inline. */
   decoder?: DecodeRunner;
+  /** Per-environment ingest limits, one for every protocol (docs/limits.md); unset = none. */
+  ingestLimiter?: EnvIngestLimiter;
 }

@@ -12,6 +12,7 @@ import { batchSize, type Writer, type WriteBatch } from '../../events/writer.js'
 import type { EventLimits } from '../../events/limits.js';
 import type { DecodeRunner } from './decode-pool.js';
 import { timeContext, type TimeContext } from '../../events/timestamp.js';
+import type { EnvIngestLimiter, IngestCharge, ThrottleOptions } from './env-limits.js';
 
 /**
  * What every ingest adapter needs, handed to it (a route's Fastify plugin, the syslog listener) so
@@ -38,6 +39,11 @@ export interface IngestContext {
   log?: Logger;
   /** Where large bodies of the protocols that offer a decode kind are decoded; unset = on the event loop. */
   decoder?: DecodeRunner;
+  /**
+   * The env's ingest limits (common/env-limits.ts): resolves when the charge may be written, waiting
+   * up to `maxWaitMs`; rejects rate_limited (retryAfterSecs) beyond. Unset: no limits.
+   */
+  throttle?: (charge: IngestCharge, opts: ThrottleOptions) => Promise<void>;
 }
 
 /** What ingestContext needs from the subsystems (the server's AppDeps has it all). */
@@ -50,6 +56,8 @@ export interface IngestDeps {
   config: Pick<Readonly<Config>, 'maxBodyBytes' | 'timezone' | 'eventLimits'>;
   log?: Logger;
   decoder?: DecodeRunner;
+  /** One per server, shared by every protocol: an env's rate is the sum over all of them. */
+  ingestLimiter?: EnvIngestLimiter;
 }
 
 /** The context of one ingest protocol; `protocol` names it in the self-log's refused tokens. */
@@ -82,6 +90,7 @@ export function ingestContext(deps: IngestDeps, protocol: string): IngestContext
     selflog: deps.selflog,
     log: deps.log,
     decoder: deps.decoder,
+    throttle: deps.ingestLimiter && ((charge, opts) => deps.ingestLimiter!.throttle(charge, opts)),
   };
 }
 
@@ -144,10 +153,21 @@ export async function authorize(ctx: IngestContext, token: string | undefined): 
   return new TargetResolver(ctx, principal);
 }
 
-/** Hands a batch to the writer without waiting for room: a full queue throws queue_full (the edge says "retry later"). */
-export async function forward(ctx: IngestContext, batch: WriteBatch): Promise<void> {
-  if (batchSize(batch) === 0) return;
-  await ctx.writer.write(batch, { wait: false });
+/**
+ * Hands a batch to the writer without waiting: an env over its ingest limit throws rate_limited, a
+ * full queue queue_full (the edge says "retry later" for both). `charge` names the env and the
+ * request's (decompressed) body bytes.
+ */
+export async function forward(
+  ctx: IngestContext,
+  batch: WriteBatch,
+  charge: Omit<IngestCharge, 'events'>,
+): Promise<void> {
+  const events = batchSize(batch);
+  if (events === 0) return;
+  const throttle = ctx.throttle;
+  const gate = throttle && (() => throttle({ ...charge, events }, { maxWaitMs: 0 }));
+  await ctx.writer.write(batch, { wait: false, gate });
 }
 
 /** Current time in epoch microseconds. */

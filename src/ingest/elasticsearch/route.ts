@@ -51,10 +51,11 @@ async function bulk(
   const { items, itemOf, batch } = await decodeJob(ctx.decoder, ES_BULK_DECODE, job, { wait: true });
   let retryAfterSecs: number | undefined;
   try {
-    await forward(ctx, batch);
+    await forward(ctx, batch, { env: principal.pin.env, bytes: body.length });
   } catch (e) {
-    if (!isSvcError(e) || e.code !== 'queue_full') throw e;
-    // backpressure: every accepted item fails retryably (too_many_requests) inside a successful answer
+    if (!isSvcError(e) || (e.code !== 'queue_full' && e.code !== 'rate_limited')) throw e;
+    // backpressure (a full queue, the env over its ingest limit): every accepted item fails
+    // retryably (too_many_requests) inside a successful answer
     for (const i of itemOf) items[i] = { ...items[i], error: itemError(e) };
     retryAfterSecs = e.retryAfterSecs ?? 1;
   }

@@ -8,11 +8,12 @@ import { decompressBody } from '../common/body.js';
 import { decodeJob } from '../common/decode-pool.js';
 import type { LineError } from './decode.js';
 import { NATIVE_DECODE } from './decode-job.js';
+import { NATIVE_MAX_WAIT_MS } from '../common/env-limits.js';
 
 /**
  * Native ingest (`POST /api/ingest`, docs/decisions/0006-canonical-event.md), free of HTTP: target →
  * decompress → decode → Writer.write(events, { wait: true }). A full writer queue makes the call wait, never
- * fail.
+ * fail; an env over its ingest limit makes it wait up to NATIVE_MAX_WAIT_MS, then fail rate_limited (429).
  *
  * Body formats by Content-Type: `text/*` → one event per line; `application/json` → a JSON
  * array of objects, one (maybe pretty-printed) object, or NDJSON; `application/x-ndjson` and the
@@ -70,6 +71,9 @@ export async function ingestNative(
   const r = await decodeJob(ctx.decoder, NATIVE_DECODE, job);
   const ingested = batchSize(r.batch);
   // the whole request is one batch: one WAL group commit, acknowledged together
-  if (ingested > 0) await ctx.writer.write(r.batch, { wait: true });
+  const throttle = ctx.throttle;
+  const charge = { env: target.env, events: ingested, bytes: body.length };
+  const gate = throttle && (() => throttle(charge, { maxWaitMs: NATIVE_MAX_WAIT_MS }));
+  if (ingested > 0) await ctx.writer.write(r.batch, { wait: true, gate });
   return { ingested, errors: r.errors, firstErrors: r.firstErrors };
 }

@@ -44,7 +44,7 @@ async function exportLogs(ctx: IngestContext, req: FastifyRequest, reply: Fastif
   };
   // large exports decode on a worker thread (common/decode-pool.ts), small ones right here
   const { batch, rejected, reason } = await decodeJob(ctx.decoder, OTLP_DECODE, job, { wait: false });
-  await forward(ctx, batch);
+  await forward(ctx, batch, { env: principal.pin.env, bytes: body.length });
   return sendExported(reply, enc, rejected, reason);
 }
 

@@ -61,7 +61,7 @@ async function ingest(
     if (event.source === '') event.source = source;
     return event;
   });
-  await forward(ctx, events);
+  await forward(ctx, events, { env: targets.principal.pin.env, bytes: body.length });
   // acknowledged only now, after the WAL fsync: the id is true from the start (acks.ts)
   return sendHecSuccess(reply, meta.channel ? acks.issue(meta.channel) : undefined);
 }

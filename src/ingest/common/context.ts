@@ -44,6 +44,8 @@ export interface IngestContext {
    * up to `maxWaitMs`; rejects rate_limited (retryAfterSecs) beyond. Unset: no limits.
    */
   throttle?: (charge: IngestCharge, opts: ThrottleOptions) => Promise<void>;
+  /** Throws rate_limited when the env is so far over its limit that nothing of it could pass within `maxWaitMs`. */
+  precheck?: (env: string, maxWaitMs: number) => void;
 }
 
 /** What ingestContext needs from the subsystems (the server's AppDeps has it all). */
@@ -91,6 +93,7 @@ export function ingestContext(deps: IngestDeps, protocol: string): IngestContext
     log: deps.log,
     decoder: deps.decoder,
     throttle: deps.ingestLimiter && ((charge, opts) => deps.ingestLimiter!.throttle(charge, opts)),
+    precheck: deps.ingestLimiter && ((env, maxWaitMs) => deps.ingestLimiter!.precheck(env, maxWaitMs)),
   };
 }
 

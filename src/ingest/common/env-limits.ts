@@ -4,14 +4,17 @@ import { SvcError } from '../../errors/svc-error.js';
 
 /**
  * Per-environment ingest limits (docs/limits.md, docs/decisions/0027-per-environment-limits.md):
- * events/s and bytes/s, each a token bucket per env that holds one second of its rate (the burst).
+ * events/s and bytes/s, each a token bucket per env that fills at its rate up to one second of it.
  *
- * A request reserves its events and bytes at once; when the buckets cannot pay yet it waits for
- * them (native ingest, syslog) or is refused with rate_limited and the seconds to wait
- * (compatibility protocols). Reserving before waiting keeps an env's waiters in arrival order and
- * the env's average at its rate; a request larger than the burst passes once the bucket is full
- * and leaves it in debt. Each env has its own buckets and nothing is shared or locked while a
- * caller waits (a timer per waiter), so an env at its limit never slows another.
+ * A request passes while the bucket holds anything and takes all it needs, leaving the bucket in
+ * debt when it is larger than what is there; the next ones wait (native ingest, syslog) or are
+ * refused with rate_limited and the seconds to wait (compatibility protocols) until the debt is
+ * paid off. So the long-run rate is the limit exactly, a burst is at most one second of it plus one
+ * request, a request larger than the burst still passes, and whether a request passes is known
+ * before its body is decoded (precheck): an env pushed past its limit costs little more than
+ * reading its requests. A waiting caller has reserved its share first, so an env's waiters keep
+ * their order. Each env has its own buckets and nothing is shared or locked while a caller waits (a
+ * timer per waiter), so an env at its limit never slows another.
  *
  * Per node: in a cluster each node enforces the whole rate for what it receives.
  * Single-threaded (the event loop); the limits are read from the control plane on every call, so
@@ -35,7 +38,7 @@ export interface ThrottleOptions {
 export const NATIVE_MAX_WAIT_MS = 30_000;
 
 class Bucket {
-  /** May go below zero: a reservation larger than what is there is paid off by the refill. */
+  /** Below zero: the debt a request larger than what was there left, paid off by the refill. */
   private tokens: number;
   private at: number;
 
@@ -47,11 +50,11 @@ class Bucket {
     this.at = now;
   }
 
-  /** Ms until `n` (capped at the burst, so any request can pass once the bucket is full) is there. */
-  waitMs(n: number, now: number): number {
+  /** Ms until the bucket holds something again (0: a request may pass now, whatever its size). */
+  waitMs(now: number): number {
     this.refill(now);
-    const need = Math.min(n, this.rate);
-    return this.tokens >= need ? 0 : ((need - this.tokens) / this.rate) * 1000;
+    // +1 ms: at exactly zero the bucket holds nothing yet
+    return this.tokens > 0 ? 0 : (-this.tokens / this.rate) * 1000 + 1;
   }
 
   take(n: number): void {
@@ -67,7 +70,17 @@ class Bucket {
 interface EnvBuckets {
   events?: Bucket;
   bytes?: Bucket;
+  /**
+   * While the env is in debt: until when the one request let through precheck (being decoded) has
+   * to reserve its share. Others are refused meanwhile: their decoding would be wasted, since what
+   * that request reserves puts them past the bound (measured: 40 clients pushing one env past its
+   * limit cut another env's native ingest to 7 % of its rate, from the decoding alone).
+   */
+  probeUntil?: number;
 }
+
+/** How long a request let through precheck while its env is in debt may take to decode (then the next may try). */
+const PROBE_MS = 1000;
 
 export class EnvIngestLimiter {
   private readonly buckets = new Map<string, EnvBuckets>();
@@ -85,12 +98,31 @@ export class EnvIngestLimiter {
     const b = this.bucketsOf(charge.env);
     if (!b.events && !b.bytes) return; // fast path: no limit on this env
     const now = this.clock.now();
-    const wait = Math.max(b.events?.waitMs(charge.events, now) ?? 0, b.bytes?.waitMs(charge.bytes, now) ?? 0);
+    const wait = Math.max(b.events?.waitMs(now) ?? 0, b.bytes?.waitMs(now) ?? 0);
     if (wait > opts.maxWaitMs) throw this.refusal(charge.env, wait);
+    b.probeUntil = undefined;
     b.events?.take(charge.events);
     b.bytes?.take(charge.bytes);
     // setTimeout takes at most 2^31-1 ms (~24 days): only a syslog batch with no bound on its wait gets near
     if (wait > 0) await new Promise((r) => setTimeout(r, Math.min(wait, 2 ** 31 - 1)));
+  }
+
+  /**
+   * Throws rate_limited when a request of `env` would wait longer than `maxWaitMs` (whatever its
+   * size: see above): checked before a body is decompressed and decoded, so a client that keeps
+   * pushing an env past its limit costs little more than its requests (the CPU its decoding would
+   * take is every env's).
+   */
+  precheck(env: string, maxWaitMs: number): void {
+    const b = this.bucketsOf(env);
+    if (!b.events && !b.bytes) return;
+    const now = this.clock.now();
+    const wait = Math.max(b.events?.waitMs(now) ?? 0, b.bytes?.waitMs(now) ?? 0);
+    if (wait > maxWaitMs) throw this.refusal(env, wait);
+    if (wait === 0) return; // the bucket holds something: every request may go on
+    // in debt: one request at a time goes on to decode and reserve
+    if (b.probeUntil !== undefined && now < b.probeUntil) throw this.refusal(env, wait);
+    b.probeUntil = now + PROBE_MS;
   }
 
   /** The env's buckets, made again when an admin changed its rates (a change starts with a full burst). */

@@ -40,6 +40,7 @@ async function decode(ctx: IngestContext, req: FastifyRequest, size: { bytes: nu
 async function push(ctx: IngestContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const tok = extractToken(header(req.headers.authorization), AUTH_SCHEMES);
   const targets = await authorize(ctx, tok?.token);
+  ctx.precheck?.(targets.principal.pin.env, 0); // before the body is decoded: a refusal costs little
   const size = { bytes: 0 };
   const { decoded, refusals, refused } = streamsToEvents(await decode(ctx, req, size), timeCtx(ctx), ctx.limits);
   const events = decoded.map(({ index, event }) => {

@@ -56,6 +56,8 @@ export async function ingestNative(
 ): Promise<IngestAnswer> {
   const target = resolveIngestTarget(principal, { env: req.query.env, index: req.query.index }, DEFAULT_INDEX);
   requireEnv(ctx, target.env);
+  // an env already far over its limit is refused before its body is decompressed and decoded
+  ctx.precheck?.(target.env, NATIVE_MAX_WAIT_MS);
   const body = await decompressBody(req.body, req.contentEncoding, ctx.maxBodyBytes);
   const nowMs = ctx.clock.now();
   const defaults: EventDefaults = {

@@ -32,6 +32,7 @@ async function exportLogs(ctx: IngestContext, req: FastifyRequest, reply: Fastif
   const enc = encodingOf(req);
   const tok = extractToken(header(req.headers.authorization), AUTH_SCHEMES);
   const targets = await authorize(ctx, tok?.token);
+  ctx.precheck?.(targets.principal.pin.env, 0); // before the body is decoded: a refusal costs little
   const body = await decompressBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
   const principal = targets.principal;
   const job = {

@@ -48,6 +48,7 @@ async function ingest(
 ): Promise<FastifyReply> {
   const tok = extractToken(header(req.headers.authorization), AUTH_SCHEMES);
   const targets = await authorize(ctx, tok?.token);
+  ctx.precheck?.(targets.principal.pin.env, 0); // before the body is decoded: a refusal costs little
   const body = await decompressBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
   const meta = metaOf(req);
   const decoded: HecDecoded[] = raw

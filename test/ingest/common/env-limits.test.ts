@@ -59,7 +59,7 @@ describe('per-environment limits', () => {
     await setLimits(srv, admin, 'lim-a', { ingestEventsPerSec: 10 });
     const a = await createIngestToken(srv, { env: 'lim-a' });
     const b = await createIngestToken(srv, { env: 'lim-b' });
-    // a full bucket lets one request of any size through; it leaves the env 990 events (99 s) in debt
+    // a bucket holding anything lets one request of any size through; it leaves the env 990 events (99 s) in debt
     assert.equal((await pushNative(srv, a, ndjson(1000, 'first'))).status, 200);
     // the next would wait longer than native ingest's bound (30 s): refused at once
     const over = await pushNative(srv, a, ndjson(5, 'over'));
@@ -76,8 +76,8 @@ describe('per-environment limits', () => {
     await createEnv(srv, 'lim-wait');
     await setLimits(srv, admin, 'lim-wait', { ingestEventsPerSec: 200 });
     const t = await createIngestToken(srv, { env: 'lim-wait' });
-    assert.equal((await pushNative(srv, t, ndjson(200, 'w1'))).status, 200);
-    // the bucket is empty: this one waits about half a second, then is stored
+    assert.equal((await pushNative(srv, t, ndjson(300, 'w1'))).status, 200);
+    // the bucket is 100 events in debt: this one waits about half a second, then is stored
     const second = await pushNative(srv, t, ndjson(100, 'w2'));
     assert.equal(second.status, 200);
     assert.equal(((await second.json()) as { ingested: number }).ingested, 100);

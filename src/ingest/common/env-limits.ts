@@ -72,9 +72,8 @@ interface EnvBuckets {
   bytes?: Bucket;
   /**
    * While the env is in debt: until when the one request let through precheck (being decoded) has
-   * to reserve its share. Others are refused meanwhile: their decoding would be wasted, since what
-   * that request reserves puts them past the bound (measured: 40 clients pushing one env past its
-   * limit cut another env's native ingest to 7 % of its rate, from the decoding alone).
+   * to reserve its share. Others are refused meanwhile: what that request reserves would put them
+   * past the bound anyway, after their decoding (CPU every env shares) was spent.
    */
   probeUntil?: number;
 }

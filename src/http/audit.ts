@@ -87,7 +87,8 @@ function record(request: FastifyRequest, reply: FastifyReply, spec: AuditSpec, m
       route,
       target: paramsOf(request),
       ...queryOf(request),
-      fields: CHANGES.has(request.method) && !spec.action ? bodyFields(request.body) : undefined,
+      // a declared route names what it keeps; a change by default keeps its body's field names
+      fields: CHANGES.has(request.method) && !spec.action && !spec.describe ? bodyFields(request.body) : undefined,
       ...extra,
       rows: request.auditRows,
       status: reply.raw.headersSent || reply.sent ? reply.raw.statusCode : reply.raw.destroyed ? 499 : reply.statusCode,

@@ -91,6 +91,7 @@ describe('the audit trail', () => {
     );
     assert.equal(recs[0].query, 'audited');
     assert.equal(recs[0].key_id, key.id);
+    assert.equal(recs[0].fields, undefined, 'the JSON-RPC envelope is not a change');
   });
 
   it('records an agent question, also when no LLM is configured', async () => {

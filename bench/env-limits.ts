@@ -143,7 +143,7 @@ async function pushUntil(
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-limits-'));
-  const extra = Object.fromEntries((a.env).map((kv) => kv.split(/=(.*)/s).slice(0, 2)));
+  const extra = Object.fromEntries(a.env.map((kv) => kv.split(/=(.*)/s).slice(0, 2)));
   const srv = await startServer(dataDir, { env: extra });
   try {
     const url = new URL(srv.url);

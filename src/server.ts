@@ -6,6 +6,7 @@ import { offsetClock } from './clock/clock.js';
 import { buildApp } from './http/app.js';
 import { closeHttp } from './http/close.js';
 import { ingestContext } from './ingest/common/context.js';
+import { EnvIngestLimiter } from './ingest/common/env-limits.js';
 import { startSyslog, type SyslogListeners } from './ingest/syslog/listener.js';
 import { startOtlpGrpc, type OtlpGrpcListener } from './ingest/otlp-grpc/listener.js';
 import type { AppDeps } from './http/deps.js';
@@ -225,6 +226,7 @@ export async function startServer(
     selflog,
     search,
     decoder,
+    ingestLimiter: new EnvIngestLimiter(control, clock),
     sso,
     monitors: monitors.service,
     savedSearches,

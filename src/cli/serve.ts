@@ -36,7 +36,12 @@ async function serve(opts: ServeOptions): Promise<void> {
   }
   const { default: pino } = await import('pino');
   const { startServer } = await import('../server.js');
-  const log = pino({ level: config.logLevel });
+  const { humanLogDestination } = await import('./log-lines.js');
+  // a terminal gets lines a person reads; a pipe or a file gets JSON, for the log shippers
+  const log = pino(
+    { level: config.logLevel },
+    process.stdout.isTTY ? humanLogDestination(process.stdout) : pino.destination(1),
+  );
   let server;
   try {
     server = await startServer(config, log);

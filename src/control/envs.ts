@@ -1,7 +1,7 @@
 import type { Clock } from '../clock/clock.js';
 import { SvcError } from '../errors/svc-error.js';
 import type { ControlStore } from './store.js';
-import type { EnvRecord } from './types.js';
+import { ENV_LIMIT_FIELDS, type EnvLimitField, type EnvRecord } from './types.js';
 import { checkName } from './names.js';
 
 // the name rule lives in names.ts; re-exported for the callers that know it from here
@@ -30,10 +30,13 @@ export class Envs {
     return e;
   }
 
-  async create(input: { name: string; retentionDays?: number }): Promise<EnvRecord> {
+  async create(
+    input: { name: string; retentionDays?: number } & Partial<Record<EnvLimitField, number>>,
+  ): Promise<EnvRecord> {
     checkName('name', input.name);
     const rec: EnvRecord = { name: input.name, createdAt: new Date(this.clock.now()).toISOString() };
     if (input.retentionDays !== undefined) rec.retentionDays = input.retentionDays;
+    for (const f of ENV_LIMIT_FIELDS) if (input[f] !== undefined) rec[f] = input[f];
     await this.control.mutate((doc) => {
       if (doc.envs.some((e) => e.name === input.name)) {
         throw new SvcError('already_exists', `environment "${input.name}" already exists`, {
@@ -45,14 +48,19 @@ export class Envs {
     return rec;
   }
 
-  /** retentionDays null removes the override (the global default applies again). */
-  async update(name: string, patch: { retentionDays?: number | null }): Promise<EnvRecord> {
+  /** A field set to null removes its override: the global default (retention) or no limit applies again. */
+  async update(
+    name: string,
+    patch: { retentionDays?: number | null } & Partial<Record<EnvLimitField, number | null>>,
+  ): Promise<EnvRecord> {
     this.get(name);
     return this.control.mutate((doc) => {
       const e = doc.envs.find((x) => x.name === name);
       if (!e) throw new SvcError('not_found', `no environment named "${name}"`);
-      if (patch.retentionDays === null) delete e.retentionDays;
-      else if (patch.retentionDays !== undefined) e.retentionDays = patch.retentionDays;
+      for (const f of ['retentionDays', ...ENV_LIMIT_FIELDS] as const) {
+        if (patch[f] === null) delete e[f];
+        else if (patch[f] !== undefined) e[f] = patch[f];
+      }
       return { ...e };
     });
   }

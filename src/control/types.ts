@@ -7,8 +7,18 @@ export interface EnvRecord {
   name: string;
   /** Per-environment retention override in days; undefined: the global default applies. */
   retentionDays?: number;
+  /** Events per second this env may ingest on each node (token bucket, burst 1 s); undefined: no limit (docs/limits.md). */
+  ingestEventsPerSec?: number;
+  /** Body bytes per second (after decompression) this env may ingest on each node; undefined: no limit. */
+  ingestBytesPerSec?: number;
+  /** Searches one user or key may run at once over this env, on each node; undefined: only SVC_MAX_SEARCHES_PER_USER. */
+  maxSearchesPerUser?: number;
   createdAt: string;
 }
+
+/** The per-environment limits an admin sets (Admin → Environments, PATCH /api/admin/envs/:name). */
+export const ENV_LIMIT_FIELDS = ['ingestEventsPerSec', 'ingestBytesPerSec', 'maxSearchesPerUser'] as const;
+export type EnvLimitField = (typeof ENV_LIMIT_FIELDS)[number];
 
 export interface Settings {
   /** Admin → General retention default in days; SVC_RETENTION_DEFAULT_DAYS wins when set. */

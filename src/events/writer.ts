@@ -29,6 +29,12 @@ export interface WriteOptions {
    * retryAfterSecs, so the route can answer in its protocol's "retry later" shape.
    */
   wait: boolean;
+  /**
+   * Runs before the batch enters the queue (the env's ingest limits: ingest/common/env-limits.ts);
+   * when it rejects, the batch is refused with its error as a full queue refuses one (a batch of
+   * parts loses its files).
+   */
+  gate?: () => Promise<void>;
 }
 
 /**

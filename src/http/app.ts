@@ -5,6 +5,7 @@ import { sendError, toSvcError } from '../http-kit/errors.js';
 import type { AppDeps } from './deps.js';
 import { versionRoutes } from './routes/version.js';
 import { registerAuthHook } from './auth-hook.js';
+import { registerAuditTrail } from './audit.js';
 import { authRoutes } from './routes/auth.js';
 import { samlRoutes } from './routes/saml.js';
 import { adminApiKeyRoutes } from './routes/admin-api-keys.js';
@@ -73,6 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   redirectBrowsersToUi(app);
   registerCrossSiteGuard(app, deps.config.publicOrigin);
   registerAuthHook(app, deps.auth);
+  registerAuditTrail(app);
 
   const hsts = deps.config.hstsMaxAgeSecs > 0 ? `max-age=${deps.config.hstsMaxAgeSecs}` : undefined;
   app.addHook('onSend', async (request, reply, payload) => {

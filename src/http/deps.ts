@@ -12,6 +12,7 @@ import type { ClusterHandle } from '../storage/shared/types.js';
 import type { SelfLog } from '../selflog/types.js';
 import type { EventReader, SearchService } from '../query/types.js';
 import type { DecodeRunner } from '../ingest/common/decode-pool.js';
+import type { EnvIngestLimiter } from '../ingest/common/env-limits.js';
 import type { SamlSso } from '../auth/saml/sso.js';
 import type { MonitorService } from '../monitors/service.js';
 import type { LlmProvider } from '../llm/provider.js';
@@ -64,4 +65,6 @@ export interface AppDeps {
   decoder?: DecodeRunner;
   /** The counters every subsystem reports to, served by SVC_METRICS_LISTEN (src/metrics/). */
   metrics?: Metrics;
+  /** Per-environment ingest limits, one for every protocol (docs/limits.md); unset = none. */
+  ingestLimiter?: EnvIngestLimiter;
 }

@@ -7,6 +7,7 @@ import { VERSION } from '../version.js';
 import { buildMcpServer } from './mcp-server.js';
 import { internalError, methodNotAllowed } from './respond.js';
 import type { McpDeps } from './tools/types.js';
+import type { Detail } from '../selflog/types.js';
 
 /**
  * `/mcp`: the MCP Streamable HTTP endpoint, stateless (a server and transport per POST, answers as
@@ -21,7 +22,8 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
   // the MCP SDK checks the message and answers JSON-RPC errors itself
   const message = described(z.record(z.unknown()).describe('a JSON-RPC 2.0 request or notification'));
   const post = { summary: 'MCP Streamable HTTP (stateless; JSON-RPC in, JSON out)', tags, body: message };
-  app.post('/mcp', { config: { access: 'mcp' }, schema: post }, (request, reply) => handlePost(deps, request, reply));
+  const config = { access: 'mcp' as const, audit: { describe: auditedCall } };
+  app.post('/mcp', { config, schema: post }, (request, reply) => handlePost(deps, request, reply));
   for (const method of ['GET', 'DELETE'] as const) {
     app.route({
       method,
@@ -31,6 +33,26 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
       handler: async (request, reply) => methodNotAllowed(request, reply),
     });
   }
+}
+
+/**
+ * The audit record of a `tools/call` (http/audit.ts): `mcp.<tool>` with the query, env, index and
+ * range it named; every other message (initialize, tools/list, notifications) is not audited.
+ */
+function auditedCall(request: FastifyRequest): Detail | null {
+  const msg = request.body as { method?: unknown; params?: { name?: unknown; arguments?: unknown } } | undefined;
+  if (msg?.method !== 'tools/call' || typeof msg.params?.name !== 'string') return null;
+  const args = (msg.params.arguments ?? {}) as Record<string, unknown>;
+  const text = (k: string) => (typeof args[k] === 'string' ? args[k] : undefined);
+  return {
+    action: `mcp.${msg.params.name.slice(0, 64)}`,
+    tool: msg.params.name.slice(0, 64),
+    query: text('query') ?? text('aggregation'),
+    env_name: text('env'),
+    index_name: text('index'),
+    from: text('from'),
+    to: text('to'),
+  };
 }
 
 async function handlePost(deps: McpDeps, request: FastifyRequest, reply: FastifyReply): Promise<void> {

@@ -5,7 +5,7 @@ import { Counter, type Registry } from 'prom-client';
  * protocol). Called on every request, never per event: each call is one label lookup and an add.
  */
 export interface IngestMeter {
-  /** A request's events are durable: `events` of them, from a body of `bytes` bytes as received, into `env`. */
+  /** A request's events are durable: `events` of them, from a body of `bytes` bytes (decompressed), into `env`. */
   stored: (env: string, events: number, bytes: number) => void;
   /** Lines, items, entries or records of a request refused one by one (bad JSON, an event limit) while the rest went on. */
   rejected: (lines: number) => void;
@@ -33,7 +33,7 @@ export class IngestMetrics {
     });
     this.bytes = new Counter({
       name: 'svc_ingest_bytes_total',
-      help: 'Request body bytes as received (before decompression) of requests whose events were stored; syslog: frame bytes.',
+      help: 'Request body bytes (decompressed) of requests whose events were stored; syslog: frame bytes.',
       labelNames: ['protocol', 'env'],
       registers,
     });

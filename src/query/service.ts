@@ -1,6 +1,7 @@
 import { isSvcError, SvcError } from '../errors/svc-error.js';
 import type { Principal } from '../auth/principal.js';
 import { SearchAdmission, type AdmissionLimits } from './admission.js';
+import { EnvSearchCaps } from './env-caps.js';
 import { contextRun } from './context.js';
 import { exportRun, type Deadline } from './export.js';
 import { histogramRun } from './histogram.js';
@@ -59,11 +60,13 @@ export const DEFAULT_ADMISSION: AdmissionLimits = {
  */
 export class QueryService implements SearchService, EventReader {
   private readonly admission: SearchAdmission;
+  private readonly envCaps: EnvSearchCaps;
 
   private readonly deps: QueryServiceDeps;
 
   constructor(deps: QueryServiceDeps) {
     this.admission = deps.admission ?? new SearchAdmission(DEFAULT_ADMISSION);
+    this.envCaps = new EnvSearchCaps(deps.control);
     // a subsearch runs inside its outer call: its slot, its time limit and its caller's signal
     this.deps = {
       ...deps,
@@ -86,19 +89,35 @@ export class QueryService implements SearchService, EventReader {
    * interrupted when either fires; the wait for a slot is not part of the time limit. Errors the query's values caused become 400s (run-errors.ts). `run` may lift the
    * limit (an export, once it streams: query/export.ts); the caller's signal still applies.
    */
-  private async guarded<R extends { q?: string; signal?: AbortSignal; lane?: 'monitor' }, T>(
+  private async guarded<R extends { q?: string; env?: string; signal?: AbortSignal; lane?: 'monitor' }, T>(
     kind: SearchKind,
     principal: Principal,
     req: R,
     run: (req: R, deadline: Deadline) => Promise<T>,
     what = req.q ?? '',
   ): Promise<T> {
+    const who = `${principal.kind}:${principal.id}`;
+    // an env's own cap on a caller's searches (query/env-caps.ts); monitors run in their own lane
+    const leaveEnv =
+      req.lane === 'monitor' ? () => undefined : this.envCaps.enter({ key: who, name: principal.name }, req.env);
+    try {
+      return await this.admitted(kind, principal, req, run, what, who);
+    } finally {
+      leaveEnv();
+    }
+  }
+
+  private async admitted<R extends { q?: string; signal?: AbortSignal; lane?: 'monitor' }, T>(
+    kind: SearchKind,
+    principal: Principal,
+    req: R,
+    run: (req: R, deadline: Deadline) => Promise<T>,
+    what: string,
+    who: string,
+  ): Promise<T> {
     let release: () => void;
     try {
-      release = await this.admission.admit(
-        { who: `${principal.kind}:${principal.id}`, lane: req.lane ?? 'caller' },
-        req.signal,
-      );
+      release = await this.admission.admit({ who, lane: req.lane ?? 'caller' }, req.signal);
     } catch (e) {
       const err =
         req.signal?.aborted && e === req.signal.reason

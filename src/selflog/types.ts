@@ -122,6 +122,12 @@ export interface ServiceEventDetails {
    * buffer (the kernel's figure; Linux counts twice the bytes granted).
    */
   syslog_dropped: { dropped: number; total: number; listen: string; recv_buffer_bytes: number } & Detail;
+  /**
+   * The audit trail (http/audit.ts, docs/audit.md): a search, export, agent question, MCP tool call
+   * or change, with who (`user`/`user_id` or `key_name`/`key_id`), `client_ip`, `action`, `route`,
+   * `target`, the `query`, `env_name`, `index_name`, `from`, `to`, `rows`, `status`, `error`, `duration_ms`.
+   */
+  audit: { action: string } & Detail;
 }
 
 /** `saml_*` events (saml_login_failed, saml_audience_mismatch, ...) carry free detail. */

@@ -150,6 +150,38 @@ describe("the admin pages and the UI's defences in Chromium", { skip }, () => {
     assert.match(report, /^Deleted 0 events in 0 blocks/);
   });
 
+  it("sets an environment's ingest and search limits in its dialog and shows them in the list", async () => {
+    await page.goto(`${base()}/ui/admin/envs`);
+    await page.click('button[aria-label="Edit staging"]');
+    const dialog = page.locator('dialog[open]');
+    await dialog.locator('input[aria-label="Ingest events per second"]').fill('5000');
+    await dialog.locator('input[aria-label="Searches at once per user or key"]').fill('2');
+    await shootBothThemes(page, 'env-limits', dialog);
+    await dialog.locator('.modal-foot button:has-text("Save")').click();
+    const cell = page.locator('[data-testid=envs] tr:has-text("staging") [data-testid=env-limits]');
+    await waitFor('the limits in the list', async () => (await cell.textContent())?.includes('5,000 events/s'));
+    assert.equal(await cell.textContent(), '5,000 events/s, 2 searches per user');
+    const envs = (await call(ui.srv, 'GET', '/api/admin/envs', { token: ui.admin })) as {
+      envs: { name: string; ingestEventsPerSec?: number; ingestBytesPerSec?: number; maxSearchesPerUser?: number }[];
+    };
+    const staging = envs.envs.find((e) => e.name === 'staging');
+    assert.deepEqual(
+      [staging?.ingestEventsPerSec, staging?.ingestBytesPerSec, staging?.maxSearchesPerUser],
+      [5000, undefined, 2],
+    );
+    // emptied, a limit is removed; the retention set before is kept
+    await page.click('button[aria-label="Edit staging"]');
+    await page.locator('dialog[open] input[aria-label="Searches at once per user or key"]').fill('');
+    await page.locator('dialog[open] .modal-foot button:has-text("Save")').click();
+    await waitFor('one limit left', async () => (await cell.textContent()) === '5,000 events/s');
+    const after = (await call(ui.srv, 'GET', '/api/admin/envs/staging', { token: ui.admin })) as Record<
+      string,
+      unknown
+    >;
+    assert.equal(after.maxSearchesPerUser, undefined);
+    assert.equal(after.retentionDays, 14);
+  });
+
   it('shows a non-admin no admin pages and only the environments they may read', async () => {
     await createUser(ui.srv, {
       username: 'reader',

@@ -55,22 +55,31 @@ export async function agentRoutes(app: FastifyInstance): Promise<void> {
     body: queryRequest,
     errors: [503],
   };
-  api.post('/api/agent/query', { config, schema: query }, async (request) => {
-    const input = request.body;
-    if (!app.deps.llm.configured)
-      throw new SvcError(
-        'llm_not_configured',
-        'writing queries needs an LLM provider, and none is configured (SVC_LLM_URL)',
-      );
-    return writeQuery(app.deps.llm, input.question, input);
-  });
+  // audit (http/audit.ts): the question is recorded, the answer is not
+  api.post(
+    '/api/agent/query',
+    { config: { ...config, audit: { action: 'agent.query' } }, schema: query },
+    async (request) => {
+      const input = request.body;
+      if (!app.deps.llm.configured)
+        throw new SvcError(
+          'llm_not_configured',
+          'writing queries needs an LLM provider, and none is configured (SVC_LLM_URL)',
+        );
+      return writeQuery(app.deps.llm, input.question, input);
+    },
+  );
   // "explain this event": the agent fetches the event as the caller (get_event) and explains it
   const explain = { summary: 'explain one event', tags, body: explainRequest, produces: NDJSON_OR_JSON, errors: [503] };
-  api.post('/api/agent/explain', { config, schema: explain }, async (request, reply) => {
-    const input = request.body;
-    const question = `Explain this log event: what happened, what it means, and what to look at next. Call get_event with id "${input.eventId}" first.${input.question ? ` The user asks: ${input.question}` : ''}`;
-    return answerAgent(app, request, reply, { question });
-  });
+  api.post(
+    '/api/agent/explain',
+    { config: { ...config, audit: { action: 'agent.explain' } }, schema: explain },
+    async (request, reply) => {
+      const input = request.body;
+      const question = `Explain this log event: what happened, what it means, and what to look at next. Call get_event with id "${input.eventId}" first.${input.question ? ` The user asks: ${input.question}` : ''}`;
+      return answerAgent(app, request, reply, { question });
+    },
+  );
   const ask = {
     summary: 'a question about the logs, answered by the agent',
     tags,
@@ -78,8 +87,10 @@ export async function agentRoutes(app: FastifyInstance): Promise<void> {
     produces: NDJSON_OR_JSON,
     errors: [503],
   };
-  api.post('/api/agent', { config, schema: ask }, async (request, reply) =>
-    answerAgent(app, request, reply, request.body),
+  api.post(
+    '/api/agent',
+    { config: { ...config, audit: { action: 'agent.ask' } }, schema: ask },
+    async (request, reply) => answerAgent(app, request, reply, request.body),
   );
 }
 

@@ -48,7 +48,10 @@ export async function contextRoutes(app: FastifyInstance): Promise<void> {
   };
   app
     .withTypeProvider<ZodTypes>()
-    .get('/api/context', { config: { access: 'standard' }, schema }, async (request, reply): Promise<ContextResult> =>
-      app.deps.search.context(principalOf(request), withCancel(request.query, reply)),
+    .get(
+      '/api/context',
+      { config: { access: 'standard', audit: { action: 'context' } }, schema },
+      async (request, reply): Promise<ContextResult> =>
+        app.deps.search.context(principalOf(request), withCancel(request.query, reply)),
     );
 }

@@ -104,7 +104,7 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
   app.get(
     '/api/export',
     {
-      config: { access: 'standard' },
+      config: { access: 'standard', audit: { action: 'export' } },
       exposeHeadRoute: false,
       schema: {
         summary: "a search's results as a CSV or NDJSON download, streamed",
@@ -130,7 +130,8 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
       const sink = new HttpExportSink(reply, format, headers, app.deps.config.requestTimeoutSecs * 1000);
       const req = withCancel({ q, env, index, from, to, max: limit, fieldList: format === 'csv' }, reply);
       try {
-        await app.deps.search.export(principalOf(request), req, sink);
+        const summary = await app.deps.search.export(principalOf(request), req, sink);
+        request.auditRows = summary.written;
         reply.raw.end();
       } catch (e) {
         if (!sink.started) throw e;

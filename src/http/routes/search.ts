@@ -16,7 +16,6 @@ function notWriting(request: FastifyRequest, route: string): SearchParams {
  * writes (outputlookup) needs. Standard API scope or a session; RBAC narrowing happens in the SearchService.
  */
 export async function searchRoutes(app: FastifyInstance): Promise<void> {
-  const config = { access: 'standard' as const };
   const routes: [string, string, (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>][] = [
     [
       '/api/search',
@@ -45,6 +44,8 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
   ];
   const doc = { tags: ['search'], errors: [429, 503] } satisfies FastifySchema;
   for (const [url, summary, handler] of routes) {
+    // audit (http/audit.ts): `search`, `histogram`, `fields`
+    const config = { access: 'standard' as const, audit: { action: url.slice('/api/'.length) } };
     app.get(url, { config, schema: { ...doc, summary, querystring: searchQuery } }, handler);
     // POST takes the same parameters as a JSON body: a long query does not fit in a URL (431)
     app.post(

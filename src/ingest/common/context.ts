@@ -8,11 +8,12 @@ import type { ControlReader } from '../../control/types.js';
 import type { SelfLog } from '../../selflog/types.js';
 import { SvcError } from '../../errors/svc-error.js';
 import { DEFAULT_INDEX } from '../../events/event.js';
-import { batchSize, type Writer, type WriteBatch, type WriteOptions } from '../../events/writer.js';
+import { batchSize, type Writer, type WriteBatch } from '../../events/writer.js';
 import type { EventLimits } from '../../events/limits.js';
 import type { DecodeRunner } from './decode-pool.js';
 import { timeContext, type TimeContext } from '../../events/timestamp.js';
 import type { IngestMeter, IngestMetrics } from '../../metrics/ingest.js';
+import type { EnvIngestLimiter, IngestCharge, ThrottleOptions } from './env-limits.js';
 
 /**
  * What every ingest adapter needs, handed to it (a route's Fastify plugin, the syslog listener) so
@@ -41,6 +42,13 @@ export interface IngestContext {
   decoder?: DecodeRunner;
   /** This protocol's counters (metrics/ingest.ts): `submit` counts stored events, the edge refused requests; unset = none. */
   meter?: IngestMeter;
+  /**
+   * The env's ingest limits (common/env-limits.ts): resolves when the charge may be written, waiting
+   * up to `maxWaitMs`; rejects rate_limited (retryAfterSecs) beyond. Unset: no limits.
+   */
+  throttle?: (charge: IngestCharge, opts: ThrottleOptions) => Promise<void>;
+  /** Throws rate_limited when the env is so far over its limit that nothing of it could pass within `maxWaitMs`. */
+  precheck?: (env: string, maxWaitMs: number) => void;
 }
 
 /** What ingestContext needs from the subsystems (the server's AppDeps has it all). */
@@ -54,6 +62,8 @@ export interface IngestDeps {
   log?: Logger;
   decoder?: DecodeRunner;
   metrics?: { ingest: IngestMetrics };
+  /** One per server, shared by every protocol: an env's rate is the sum over all of them. */
+  ingestLimiter?: EnvIngestLimiter;
 }
 
 /**
@@ -90,6 +100,8 @@ export function ingestContext(deps: IngestDeps, protocol: string, meterAs = prot
     log: deps.log,
     decoder: deps.decoder,
     meter: deps.metrics?.ingest.meter(meterAs),
+    throttle: deps.ingestLimiter && ((charge, opts) => deps.ingestLimiter!.throttle(charge, opts)),
+    precheck: deps.ingestLimiter && ((env, maxWaitMs) => deps.ingestLimiter!.precheck(env, maxWaitMs)),
   };
 }
 
@@ -153,24 +165,30 @@ export async function authorize(ctx: IngestContext, token: string | undefined): 
 }
 
 /**
- * The one way an adapter stores a request's events: hands the batch to the writer and, once it is
- * durable, counts it for `env` with the `bytes` of the body it came from, as received.
+ * The one way an adapter stores a request's events: the env's ingest limit first (waiting up to
+ * `maxWaitMs`, then rate_limited; `gate` replaces that check), then the writer; once durable, the
+ * batch is counted for `from.env` with the request's body bytes (decompressed).
  */
 export async function submit(
   ctx: IngestContext,
   batch: WriteBatch,
   from: { env: string; bytes: number },
-  opts: WriteOptions,
+  opts: { wait: boolean; maxWaitMs: number; gate?: () => Promise<void> },
 ): Promise<void> {
-  const n = batchSize(batch);
-  if (n === 0) return;
-  await ctx.writer.write(batch, opts);
-  ctx.meter?.stored(from.env, n, from.bytes);
+  const events = batchSize(batch);
+  if (events === 0) return;
+  const throttle = ctx.throttle;
+  const gate = opts.gate ?? (throttle && (() => throttle({ ...from, events }, { maxWaitMs: opts.maxWaitMs })));
+  await ctx.writer.write(batch, { wait: opts.wait, gate });
+  ctx.meter?.stored(from.env, events, from.bytes);
 }
 
-/** submit without waiting for room: a full queue throws queue_full (the edge says "retry later"). */
+/**
+ * submit without waiting: an env over its ingest limit throws rate_limited, a full queue
+ * queue_full (the edge says "retry later" for both).
+ */
 export function forward(ctx: IngestContext, batch: WriteBatch, from: { env: string; bytes: number }): Promise<void> {
-  return submit(ctx, batch, from, { wait: false });
+  return submit(ctx, batch, from, { wait: false, maxWaitMs: 0 });
 }
 
 /** Current time in epoch microseconds. */

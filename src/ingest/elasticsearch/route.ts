@@ -35,9 +35,9 @@ async function bulk(
 ): Promise<unknown> {
   const started = Date.now();
   const targets = await authorizeEs(ctx, req);
-  const raw = bodyOf(req.body);
-  const from = { env: targets.principal.pin.env, bytes: raw.length };
-  const body = await decompressBody(raw, header(req.headers['content-encoding']), ctx.maxBodyBytes);
+  const body = await decompressBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
+  // the body may be handed to a decode worker below (and so emptied here): its size is taken now
+  const from = { env: targets.principal.pin.env, bytes: body.length };
   const principal = targets.principal;
   const job = {
     body,
@@ -56,10 +56,11 @@ async function bulk(
   try {
     await forward(ctx, batch, from);
   } catch (e) {
-    if (!isSvcError(e) || e.code !== 'queue_full') throw e;
+    if (!isSvcError(e) || (e.code !== 'queue_full' && e.code !== 'rate_limited')) throw e;
     // answered inside a successful bulk, so the edge never sees it: counted here
     ctx.meter?.refused(e);
-    // backpressure: every accepted item fails retryably (too_many_requests) inside a successful answer
+    // backpressure (a full queue, the env over its ingest limit): every accepted item fails
+    // retryably (too_many_requests) inside a successful answer
     for (const i of itemOf) items[i] = { ...items[i], error: itemError(e) };
     retryAfterSecs = e.retryAfterSecs ?? 1;
   }

@@ -17,8 +17,8 @@ function longToNumber(v: LongLike | undefined): number {
   return v.toNumber();
 }
 
-/** Snappy block format → PushRequest. Throws invalid_input / body_too_large. */
-export function decodeProtobuf(body: Buffer, maxBytes: number): LokiStream[] {
+/** Snappy block format → PushRequest; `size.bytes` gets the decompressed size. Throws invalid_input / body_too_large. */
+export function decodeProtobuf(body: Buffer, maxBytes: number, size?: { bytes: number }): LokiStream[] {
   let raw: Uint8Array;
   try {
     raw = snappy.uncompress(body, maxBytes);
@@ -27,6 +27,7 @@ export function decodeProtobuf(body: Buffer, maxBytes: number): LokiStream[] {
     if (/too big/.test(msg)) throw new SvcError('body_too_large', `decompressed body is larger than ${maxBytes} bytes`);
     throw new SvcError('invalid_input', `cannot decompress snappy body: ${msg}`);
   }
+  if (size) size.bytes = raw.length;
   let msg: PushRequestMsg;
   try {
     msg = PushRequest.decode(raw) as unknown as PushRequestMsg;

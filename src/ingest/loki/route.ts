@@ -26,20 +26,23 @@ function isProtobuf(req: FastifyRequest, body: Buffer): boolean {
   return first !== 0x7b;
 }
 
-async function decode(ctx: IngestContext, req: FastifyRequest): Promise<LokiStream[]> {
+/** The push's streams; `size.bytes` gets the decompressed body size (what the env's bytes/s limit counts). */
+async function decode(ctx: IngestContext, req: FastifyRequest, size: { bytes: number }): Promise<LokiStream[]> {
   const raw = bodyOf(req.body);
   const enc = header(req.headers['content-encoding'])?.toLowerCase();
-  if (enc === 'snappy') return decodeProtobuf(raw, ctx.maxBodyBytes);
+  if (enc === 'snappy') return decodeProtobuf(raw, ctx.maxBodyBytes, size);
   const body = await decompressBody(raw, enc, ctx.maxBodyBytes);
   if (body.length === 0) throw new SvcError('invalid_input', 'empty push request');
-  return isProtobuf(req, body) ? decodeProtobuf(body, ctx.maxBodyBytes) : decodeJson(body.toString('utf8'));
+  size.bytes = body.length;
+  return isProtobuf(req, body) ? decodeProtobuf(body, ctx.maxBodyBytes, size) : decodeJson(body.toString('utf8'));
 }
 
 async function push(ctx: IngestContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const tok = extractToken(header(req.headers.authorization), AUTH_SCHEMES);
   const targets = await authorize(ctx, tok?.token);
-  const bytes = bodyOf(req.body).length;
-  const { decoded, refusals, refused } = streamsToEvents(await decode(ctx, req), timeCtx(ctx), ctx.limits);
+  ctx.precheck?.(targets.principal.pin.env, 0); // before the body is decoded: a refusal costs little
+  const size = { bytes: 0 };
+  const { decoded, refusals, refused } = streamsToEvents(await decode(ctx, req, size), timeCtx(ctx), ctx.limits);
   ctx.meter?.rejected(refused);
   const events = decoded.map(({ index, event }) => {
     const t = targets.resolve(index);
@@ -47,7 +50,7 @@ async function push(ctx: IngestContext, req: FastifyRequest, reply: FastifyReply
     event.index = t.index;
     return event;
   });
-  await forward(ctx, events, { env: targets.principal.pin.env, bytes });
+  await forward(ctx, events, { env: targets.principal.pin.env, bytes: size.bytes });
   // as Loki: the valid entries are stored, and the push is answered 400 naming the refused ones
   if (refused > 0)
     throw new SvcError(

@@ -8,11 +8,12 @@ import { decompressBody } from '../common/body.js';
 import { decodeJob } from '../common/decode-pool.js';
 import type { LineError } from './decode.js';
 import { NATIVE_DECODE } from './decode-job.js';
+import { NATIVE_MAX_WAIT_MS } from '../common/env-limits.js';
 
 /**
  * Native ingest (`POST /api/ingest`, docs/decisions/0006-canonical-event.md), free of HTTP: target →
  * decompress → decode → Writer.write(events, { wait: true }). A full writer queue makes the call wait, never
- * fail.
+ * fail; an env over its ingest limit makes it wait up to NATIVE_MAX_WAIT_MS, then fail rate_limited (429).
  *
  * Body formats by Content-Type: `text/*` → one event per line; `application/json` → a JSON
  * array of objects, one (maybe pretty-printed) object, or NDJSON; `application/x-ndjson` and the
@@ -55,9 +56,11 @@ export async function ingestNative(
 ): Promise<IngestAnswer> {
   const target = resolveIngestTarget(principal, { env: req.query.env, index: req.query.index }, DEFAULT_INDEX);
   requireEnv(ctx, target.env);
-  // the body may be handed to a decode worker below (and so emptied here): its size is taken now
-  const from = { env: target.env, bytes: req.body.length };
+  // an env already far over its limit is refused before its body is decompressed and decoded
+  ctx.precheck?.(target.env, NATIVE_MAX_WAIT_MS);
   const body = await decompressBody(req.body, req.contentEncoding, ctx.maxBodyBytes);
+  // the body may be handed to a decode worker below (and so emptied here): its size is taken now
+  const bytes = body.length;
   const nowMs = ctx.clock.now();
   const defaults: EventDefaults = {
     env: target.env,
@@ -73,6 +76,6 @@ export async function ingestNative(
   const ingested = batchSize(r.batch);
   ctx.meter?.rejected(r.errors);
   // the whole request is one batch: one WAL group commit, acknowledged together
-  await submit(ctx, r.batch, from, { wait: true });
+  await submit(ctx, r.batch, { env: target.env, bytes }, { wait: true, maxWaitMs: NATIVE_MAX_WAIT_MS });
   return { ingested, errors: r.errors, firstErrors: r.firstErrors };
 }

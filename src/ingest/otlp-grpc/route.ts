@@ -42,7 +42,8 @@ function authorization(call: ServerUnaryCall<Buffer, Buffer>): string | undefine
 async function exportLogs(ctx: IngestContext, call: ServerUnaryCall<Buffer, Buffer>): Promise<Buffer> {
   const tok = extractToken(authorization(call), AUTH_SCHEMES);
   const { principal } = await authorize(ctx, tok?.token);
-  const { rejected, reason } = await exportOtlp(ctx, principal, call.request, 'protobuf', call.request.length);
+  ctx.precheck?.(principal.pin.env, 0); // before the message is decoded: a refusal costs little
+  const { rejected, reason } = await exportOtlp(ctx, principal, call.request, 'protobuf');
   return Buffer.from(encodeExportResponse(rejected, reason));
 }
 

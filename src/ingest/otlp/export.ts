@@ -22,9 +22,9 @@ export async function exportOtlp(
   principal: IngestPrincipal,
   body: Uint8Array,
   encoding: 'protobuf' | 'json',
-  /** The request's size as received (before decompression), for the metrics. */
-  receivedBytes: number,
 ): Promise<OtlpExported> {
+  // the body may be handed to a decode worker below (and so emptied here): its size is taken now
+  const bytes = body.length;
   const job = {
     body,
     encoding,
@@ -36,6 +36,6 @@ export async function exportOtlp(
   // large exports decode on a worker thread (common/decode-pool.ts), small ones right here
   const { batch, rejected, reason } = await decodeJob(ctx.decoder, OTLP_DECODE, job, { wait: false });
   ctx.meter?.rejected(rejected);
-  await forward(ctx, batch, { env: principal.pin.env, bytes: receivedBytes });
+  await forward(ctx, batch, { env: principal.pin.env, bytes });
   return { rejected, reason };
 }

@@ -31,9 +31,9 @@ async function exportLogs(ctx: IngestContext, req: FastifyRequest, reply: Fastif
   const enc = encodingOf(req);
   const tok = extractToken(header(req.headers.authorization), AUTH_SCHEMES);
   const { principal } = await authorize(ctx, tok?.token);
-  const raw = bodyOf(req.body);
-  const body = await decompressBody(raw, header(req.headers['content-encoding']), ctx.maxBodyBytes);
-  const { rejected, reason } = await exportOtlp(ctx, principal, body, enc, raw.length);
+  ctx.precheck?.(principal.pin.env, 0); // before the body is decoded: a refusal costs little
+  const body = await decompressBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
+  const { rejected, reason } = await exportOtlp(ctx, principal, body, enc);
   return sendExported(reply, enc, rejected, reason);
 }
 

@@ -48,8 +48,8 @@ async function ingest(
 ): Promise<FastifyReply> {
   const tok = extractToken(header(req.headers.authorization), AUTH_SCHEMES);
   const targets = await authorize(ctx, tok?.token);
-  const sent = bodyOf(req.body);
-  const body = await decompressBody(sent, header(req.headers['content-encoding']), ctx.maxBodyBytes);
+  ctx.precheck?.(targets.principal.pin.env, 0); // before the body is decoded: a refusal costs little
+  const body = await decompressBody(bodyOf(req.body), header(req.headers['content-encoding']), ctx.maxBodyBytes);
   const meta = metaOf(req);
   const decoded: HecDecoded[] = raw
     ? decodeRawBody(body, meta, timeCtx(ctx), ctx.limits)
@@ -62,7 +62,7 @@ async function ingest(
     if (event.source === '') event.source = source;
     return event;
   });
-  await forward(ctx, events, { env: targets.principal.pin.env, bytes: sent.length });
+  await forward(ctx, events, { env: targets.principal.pin.env, bytes: body.length });
   // acknowledged only now, after the WAL fsync: the id is true from the start (acks.ts)
   return sendHecSuccess(reply, meta.channel ? acks.issue(meta.channel) : undefined);
 }

@@ -138,7 +138,8 @@ export async function startSyslog(ctx: IngestContext, opts: SyslogOptions): Prom
       // paused meanwhile) instead of dropping it at once, since syslog has no way to say "retry"
       for (let attempt = 1; ; attempt++) {
         try {
-          await submit(ctx, events, { env: target.env, bytes }, { wait: true });
+          const gate = throttleGate(ctx, target.env, events);
+          await submit(ctx, events, { env: target.env, bytes }, { wait: true, maxWaitMs: Infinity, gate });
           return true;
         } catch (err) {
           if (!isSvcError(err) || err.code !== 'storage_unavailable' || attempt >= STORAGE_RETRIES) throw err;
@@ -360,4 +361,21 @@ async function startTcp(
     for (const c of open) await c.batcher.drain();
   };
   return { server, port, drainAll };
+}
+
+/**
+ * The env's ingest limits for a syslog batch: it waits as long as it takes (syslog cannot say
+ * "retry later"), so a TCP sender is paused, as for a full queue. Bytes: the messages' UTF-8 size.
+ */
+function throttleGate(ctx: IngestContext, env: string, events: LogEvent[]): (() => Promise<void>) | undefined {
+  const throttle = ctx.throttle;
+  if (!throttle) return undefined;
+  let bytes = 0;
+  for (const e of events) bytes += Buffer.byteLength(e.message);
+  let charged = false; // a batch retried after a storage error is not charged again
+  return async () => {
+    if (charged) return;
+    charged = true;
+    await throttle({ env, events: events.length, bytes }, { maxWaitMs: Infinity });
+  };
 }

@@ -49,6 +49,7 @@ export class WriterQueue implements Writer {
   /** Every batch the queue refuses or fails is handed to `refused` once (a batch of parts removes its files). */
   async write(batch: WriteBatch, opts: WriteOptions): Promise<void> {
     try {
+      if (opts.gate) await opts.gate();
       await this.admit(batch, opts);
     } catch (e) {
       this.refused(batch);

@@ -27,7 +27,7 @@ export function EnvsPage() {
     <div className="admin-page">
       <PageHeader
         title="Environments"
-        description="Each environment holds its own indexes, tokens and retention. Events go into the environment their ingest token is pinned to."
+        description="Each environment holds its own indexes, tokens, retention and limits. Events go into the environment their ingest token is pinned to. Limits apply on each node."
         action={
           <Button variant="primary" icon="plus" onClick={() => setCreating(true)}>
             Create environment
@@ -37,7 +37,7 @@ export function EnvsPage() {
       <ErrorLine error={envs.error} />
       <AdminTable
         testId="envs"
-        columns={['Name', { label: 'Events', className: 'num' }, 'Indexes', 'Retention', 'Created']}
+        columns={['Name', { label: 'Events', className: 'num' }, 'Indexes', 'Retention', 'Limits', 'Created']}
       >
         {(envs.data?.envs ?? []).map((e) => {
           const s = stats.get(e.name);
@@ -59,10 +59,13 @@ export function EnvsPage() {
                   <span className="muted">{globalDays ? `default (${globalDays} days)` : 'forever'}</span>
                 )}
               </td>
+              <td className="small" data-testid="env-limits">
+                {limitsText(e) || <span className="muted">none</span>}
+              </td>
               <td>{shortTime(e.createdAt)}</td>
               <td className="actions-col">
-                <Button size="sm" onClick={() => setEditing(e)}>
-                  Retention
+                <Button size="sm" onClick={() => setEditing(e)} aria-label={`Edit ${e.name}`}>
+                  Edit
                 </Button>
                 {!PERMANENT.has(e.name) && <DeleteButton name={e.name} onClick={() => setDeleting(e)} />}
               </td>
@@ -98,20 +101,46 @@ export function EnvsPage() {
   );
 }
 
+type LimitField = 'ingestEventsPerSec' | 'ingestBytesPerSec' | 'maxSearchesPerUser';
+
+/** The limit fields of the dialog, in order: the API field, its label and the unit shown in the table. */
+const LIMITS: { field: LimitField; label: string; unit: string }[] = [
+  { field: 'ingestEventsPerSec', label: 'Ingest events per second', unit: 'events/s' },
+  { field: 'ingestBytesPerSec', label: 'Ingest bytes per second', unit: 'bytes/s' },
+  { field: 'maxSearchesPerUser', label: 'Searches at once per user or key', unit: 'searches per user' },
+];
+
+function limitsText(e: Env): string {
+  return LIMITS.filter((l) => e[l.field] !== undefined)
+    .map((l) => `${count(e[l.field]!)} ${l.unit}`)
+    .join(', ');
+}
+
 function EnvDialog({ env, onClose, onSaved }: { env: Env | null; onClose: () => void; onSaved: () => void }) {
   const [name, setName] = useState(env?.name ?? '');
   const [days, setDays] = useState(env?.retentionDays ? String(env.retentionDays) : '');
+  const [limits, setLimits] = useState<Record<LimitField, string>>(
+    () =>
+      Object.fromEntries(
+        LIMITS.map((l) => [l.field, env?.[l.field] !== undefined ? String(env[l.field]) : '']),
+      ) as Record<LimitField, string>,
+  );
   const action = useAsyncAction();
   const submit = async () => {
     const retentionDays = days ? Number(days) : null;
-    if (env) await patch(`/api/admin/envs/${encodeURIComponent(env.name)}`, { retentionDays });
-    else await api('POST', '/api/admin/envs', { body: retentionDays ? { name, retentionDays } : { name } });
+    // an empty field removes the limit (null); the server refuses 0 and negative numbers, naming the field
+    const values = Object.fromEntries(LIMITS.map((l) => [l.field, limits[l.field] ? Number(limits[l.field]) : null]));
+    if (env) await patch(`/api/admin/envs/${encodeURIComponent(env.name)}`, { retentionDays, ...values });
+    else {
+      const set = Object.fromEntries(Object.entries({ retentionDays, ...values }).filter(([, v]) => v !== null));
+      await api('POST', '/api/admin/envs', { body: { name, ...set } });
+    }
     onSaved();
   };
   return (
     <FormDialog
       id="env-form"
-      title={env ? `Retention of ${env.name}` : 'Create environment'}
+      title={env ? `Environment ${env.name}` : 'Create environment'}
       onClose={onClose}
       onSubmit={submit}
       action={action}
@@ -137,6 +166,17 @@ function EnvDialog({ env, onClose, onSaved }: { env: Env | null; onClose: () => 
         onChange={setDays}
         aria-label="Retention days"
       />
+      {LIMITS.map((l) => (
+        <TextField
+          key={l.field}
+          label={`${l.label} (empty: no limit)`}
+          type="number"
+          min={1}
+          value={limits[l.field]}
+          onChange={(v) => setLimits((old) => ({ ...old, [l.field]: v }))}
+          aria-label={l.label}
+        />
+      ))}
     </FormDialog>
   );
 }

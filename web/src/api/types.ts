@@ -93,6 +93,10 @@ export interface IngestToken {
 export interface Env {
   name: string;
   retentionDays?: number | null;
+  /** Per-node limits (docs/limits.md); absent: none. */
+  ingestEventsPerSec?: number;
+  ingestBytesPerSec?: number;
+  maxSearchesPerUser?: number;
   createdAt: string;
 }
 

@@ -5,6 +5,7 @@ import { SsoFailedPage } from '../login/SsoFailedPage';
 import { SearchPage } from '../search/SearchPage';
 import { MonitorsPage } from '../monitors/MonitorsPage';
 import { SavedSearchesPage } from '../saved/SavedSearchesPage';
+import { DashboardPage } from '../dashboards/DashboardPage';
 import { ToastProvider } from '../ui/toast';
 import { SessionGate } from './session';
 import { Shell } from './Shell';
@@ -26,6 +27,7 @@ export function App() {
                   <Route path="/search" component={SearchPage} />
                   <Route path="/saved" component={SavedSearchesPage} />
                   <Route path="/monitors" component={MonitorsPage} />
+                  <Route path="/dashboards/:id" component={DashboardPage} />
                   <Route path="/admin" nest>
                     <Suspense
                       fallback={

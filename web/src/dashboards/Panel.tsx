@@ -57,7 +57,7 @@ export function Panel({ dashId, panel, body, editing, onEdit, onRemove }: Props)
         <h2 className="panel-title" title={title}>
           {title}
         </h2>
-        {run.status === 'loading' && <span className="spinner spinner-sm" aria-label="Loading" />}
+        {run.status === 'loading' && <span className="spinner spinner-sm" role="status" aria-label="Loading" />}
         {a?.meta.hidden && (
           <span className="panel-hidden" data-testid="panel-hidden" title={a.meta.hidden}>
             <Icon name="lock" size={13} />
@@ -136,12 +136,14 @@ function Viz({
     );
   const rows = r.rows;
   const columns = r.columns;
+  if (rows.length === 0) return <p className="viz-empty muted">Nothing in this range.</p>;
   if (panel.type === 'timeseries')
     return (
       <TimeseriesViz
         columns={columns}
         rows={rows}
         style={panel.options?.style ?? 'line'}
+        range={answer.range}
         title={title}
         onDrill={(v, range) => drill(v === 'OTHER' ? null : v, range)}
       />

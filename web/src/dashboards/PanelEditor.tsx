@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { ApiError, get } from '../api/client';
 import type { SavedSearch } from '../api/types';
-import { QueryEditor, type QueryEditorHandle } from '../search/QueryEditor';
+import type { QueryEditorHandle } from '../search/QueryEditor';
+import { QueryField } from '../search/QueryField';
 import { useCatalog } from '../search/useCatalog';
 import { Button } from '../ui/Button';
 import { controlProps, FormField } from '../ui/Field';
@@ -198,20 +199,17 @@ export function PanelEditor({
       </div>
       {d.from === 'query' ? (
         <>
-          <FormField label="Query" id={idOf('query')} error={queryError?.message}>
-            <QueryEditor
-              ref={editor}
-              label="Query"
-              id={idOf('query')}
-              errorId={queryError ? `${idOf('query')}-error` : undefined}
-              placeholder="level=error host=$host$ | timechart count by host"
-              value={d.query}
-              onChange={(q) => set('query', q)}
-              onRun={() => undefined}
-              error={queryError}
-              completion={completion}
-            />
-          </FormField>
+          <QueryField
+            ref={editor}
+            label="Query"
+            id={idOf('query')}
+            placeholder="level=error host=$host$ | timechart count by host"
+            value={d.query}
+            onChange={(q) => set('query', q)}
+            onRun={() => undefined}
+            error={queryError}
+            completion={completion}
+          />
           <div className="grid-2">
             <FormField label="Environment" id={idOf('env')} error={errorAt('env')}>
               <select

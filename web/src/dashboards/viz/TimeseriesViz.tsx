@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import type uPlot from 'uplot';
 import { count } from '../../ui/format';
+import { useThemeKey } from '../../ui/palette';
 import { buildTimeseries, seriesAt, type SeriesStyle } from './timeseries';
 import { UplotChart } from './UplotChart';
 import type { Drill } from './types';
@@ -13,16 +14,21 @@ export function TimeseriesViz({
   columns,
   rows,
   style,
+  range,
   title,
   onDrill,
 }: {
   columns: string[];
   rows: unknown[][];
   style: SeriesStyle;
+  range: { from: string; to: string };
   title: string;
   onDrill: Drill;
 }) {
-  const t = useMemo(() => buildTimeseries(columns, rows, style), [columns, rows, style]);
+  const theme = useThemeKey();
+  // theme: the axes' colours are read from it when built
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const t = useMemo(() => buildTimeseries(columns, rows, style, range), [columns, rows, style, range, theme]);
   if (!t)
     return <p className="viz-empty muted">Nothing to draw: end the query with a timechart (| timechart count).</p>;
   const pick = (u: uPlot) => {

@@ -1,18 +1,17 @@
 import { useEffect, useEffectEvent, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { useThemeKey } from '../../ui/palette';
 
 export type Built = { opts: Omit<uPlot.Options, 'width' | 'height'>; data: uPlot.AlignedData };
 
 /**
  * A uPlot chart filling its box (a panel's body, whatever size the grid gives it): drawn again when
- * `built` or the theme changes, resized in place when the box does. `onPick` gets the plot at a click
+ * `built` changes (its caller builds it again for a new theme: a canvas keeps the colours it was
+ * drawn with), resized in place when the box does. `onPick` gets the plot at a click
  * on the plot area, to read the cursor's point.
  */
 export function UplotChart({ built, onPick, label }: { built: Built; onPick?: (u: uPlot) => void; label: string }) {
   const box = useRef<HTMLDivElement>(null);
-  const theme = useThemeKey();
   const pick = useEffectEvent((u: uPlot) => onPick?.(u));
   useEffect(() => {
     const el = box.current;
@@ -35,7 +34,6 @@ export function UplotChart({ built, onPick, label }: { built: Built; onPick?: (u
       u.over.removeEventListener('click', click);
       u.destroy();
     };
-    // theme: the canvas keeps the colours it was drawn with
-  }, [built, theme]);
+  }, [built]);
   return <div className="viz-plot" ref={box} role="img" aria-label={label} />;
 }

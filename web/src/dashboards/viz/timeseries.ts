@@ -24,12 +24,22 @@ export function shortCount(v: number): string {
   return a >= 1e6 ? `${+(v / 1e6).toFixed(1)}M` : a >= 1e3 ? `${+(v / 1e3).toFixed(1)}k` : String(+v.toFixed(2));
 }
 
-/** A timechart answer as lines, areas or stacked bars; null when it has no `_time` and number columns. */
-export function buildTimeseries(columns: string[], rows: unknown[][], style: SeriesStyle): Timeseries | null {
+/**
+ * A timechart answer as lines, areas or stacked bars over the panel's whole range (as Grafana draws
+ * it: where nothing was counted shows as such); null when it has no `_time` and number columns.
+ */
+export function buildTimeseries(
+  columns: string[],
+  rows: unknown[][],
+  style: SeriesStyle,
+  range: { from: string; to: string },
+): Timeseries | null {
   const nums = numericColumns(columns, rows).slice(0, MAX_SERIES);
   if (!columns.includes('_time') || nums.length === 0 || rows.length === 0) return null;
   const { xs, ys, totals } = timechartData(columns, rows, nums);
-  const spanSecs = xs.length > 1 ? xs[1] - xs[0] : 60;
+  const [lo, hi] = [Date.parse(range.from) / 1000, Date.parse(range.to) / 1000];
+  // one bucket alone does not say its width: it reaches to the range's end at most
+  const spanSecs = xs.length > 1 ? xs[1] - xs[0] : Math.max(1, hi - xs[0]);
   const names = nums.map((c) => columns[c]);
   const colors = names.map((n, k) => seriesColor(n, k));
   const axis = axisStyle();
@@ -57,10 +67,10 @@ export function buildTimeseries(columns: string[], rows: unknown[][], style: Ser
   }));
   const opts: Built['opts'] = {
     legend: { show: false },
-    padding: [8, 8, 0, 0],
+    padding: [8, 20, 0, 0],
     cursor: { points: { show: !stacked }, y: false },
     scales: {
-      x: { time: true, range: stacked ? (_u, min, max) => [min, max + spanSecs] : undefined },
+      x: { time: true, range: (_u, min, max) => [Math.min(lo, min), Math.max(hi, stacked ? max + spanSecs : max)] },
       y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.08)] },
     },
     axes: [
@@ -70,7 +80,11 @@ export function buildTimeseries(columns: string[], rows: unknown[][], style: Ser
     series: [{}, ...series],
   };
   return {
-    built: { opts, data: [xs, ...data] },
+    // uPlot widens a scale of one x value by years: a second x, the bucket's end, without values, keeps it to the range
+    built: {
+      opts,
+      data: xs.length === 1 ? [[xs[0], xs[0] + spanSecs], ...data.map((d) => [d[0], null])] : [xs, ...data],
+    },
     series: names.map((name, k) => ({ name, color: colors[k], total: totals[k] })),
     xs,
     spanSecs,

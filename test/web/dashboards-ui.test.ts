@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import type { DashboardView, PanelAnswer } from '../../src/dashboards/types.js';
 import { call, createEnv, createIngestToken, createUser } from '../helpers/auth.js';
 import { browserSkipReason, newContext, shootBothThemes, shownCount, signIn, waitFor, watchErrors } from './browser.js';
@@ -191,7 +191,11 @@ describe('Dashboards in Chromium', { skip }, () => {
       .locator('[data-testid=query-editor]')
       .fill(s.ui.real ? `${BACK} | stats count by status` : '* | stats count by level');
     // the completion list closed, as a person sees the form before saving
-    await dialog.locator('.modal-head, h2').first().click();
+    await waitFor('the completion list', async () =>
+      (await dialog.locator('.cm-tooltip-autocomplete').count()) ? true : null,
+    );
+    await page.keyboard.press('Escape'); // the completion list, not the dialog
+    await dialog.locator('.cm-tooltip-autocomplete').waitFor({ state: 'detached' });
     await shootBothThemes(page, 'dashboard-panel-editor', dialog);
     await dialog.getByRole('button', { name: 'Add panel' }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -461,6 +465,77 @@ describe('Dashboards in Chromium', { skip }, () => {
     const statuses = await panels.evaluateAll((ps) => ps.map((p) => (p as HTMLElement).dataset.status));
     assert.equal(statuses.length, ((await api('GET', `/api/dashboards/${shipped.id}`)) as DashboardView).panels.length);
     assert.deepEqual(new Set(statuses), new Set(['ready']));
+    // its Level variable takes several values: one less is one less `var-level` in the URL
+    await page.locator('#var-level').click();
+    await page.getByRole('dialog', { name: 'Level values' }).getByLabel('warn').uncheck();
+    await waitFor('the level in the URL', () =>
+      JSON.stringify(new URL(page.url()).searchParams.getAll('var-level')) === '["error"]' ? true : null,
+    );
+  });
+
+  it("shows a deleted saved search as that panel's error only; the others draw", async () => {
+    const saved = (await api('POST', '/api/saved-searches', {
+      name: 'App errors',
+      query: 'level=error | stats count',
+      ...APP,
+      range: { from: '-1h', to: 'now' },
+    })) as { id: string };
+    const d = (await api('POST', '/api/dashboards', {
+      title: 'From saved searches',
+      time: RANGE,
+      panels: [
+        {
+          id: 'kept',
+          title: 'Errors (saved)',
+          type: 'single',
+          source: { savedSearchId: saved.id },
+          grid: { x: 0, y: 0, w: 12, h: 4 },
+        },
+        {
+          id: 'inline',
+          title: 'Warnings',
+          type: 'single',
+          source: { query: 'level=warn | stats count', ...APP },
+          grid: { x: 12, y: 0, w: 12, h: 4 },
+        },
+      ],
+    })) as DashboardView;
+    await page.goto(`${base}/ui/dashboards/${d.id}`);
+    const kept = await ready('kept');
+    // the saved search's query over the dashboard's range, not its own hour
+    const errors = s.ui.app.filter((e) => e.level === 'error').length;
+    assert.equal(await kept.locator('[data-testid=single-value]').getAttribute('data-value'), String(errors));
+    await api('DELETE', `/api/saved-searches/${saved.id}`);
+    await page.reload();
+    await waitFor('the dead reference said', async () =>
+      (await panel('kept').getAttribute('data-status')) === 'error' ? true : null,
+    );
+    assert.match(
+      (await panel('kept').locator('[data-testid=panel-error]').textContent())!,
+      /no saved search .* you may read/,
+    );
+    const warnings = await ready('inline');
+    assert.equal(
+      await warnings.locator('[data-testid=single-value]').getAttribute('data-value'),
+      String(s.ui.app.filter((e) => e.level === 'warn').length),
+    );
+  });
+
+  it('runs the panels again at the auto-refresh interval chosen, kept in the URL', async () => {
+    const runs: string[] = [];
+    const seen = (r: Request) => {
+      if (r.url().endsWith('/panels/total/run')) runs.push((r.postDataJSON() as { now: string }).now);
+    };
+    page.on('request', seen);
+    await page.goto(`${base}/ui/dashboards/${id}`);
+    await ready('total');
+    await page.getByLabel('Auto-refresh').selectOption('10s');
+    await waitFor('refresh in the URL', () => new URL(page.url()).searchParams.get('refresh') === '10s');
+    // a new load: every panel asks again, with a later `now`
+    const later = await waitFor('a refresh', () => runs.find((n) => n !== runs[0] && runs.length > 1), 30_000);
+    assert.ok(Date.parse(later) > Date.parse(runs[0]));
+    page.off('request', seen);
+    await page.getByLabel('Auto-refresh').selectOption('off');
   });
 
   it('fits a phone screen and hides the shell in kiosk mode', async () => {

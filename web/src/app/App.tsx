@@ -5,13 +5,19 @@ import { SsoFailedPage } from '../login/SsoFailedPage';
 import { SearchPage } from '../search/SearchPage';
 import { MonitorsPage } from '../monitors/MonitorsPage';
 import { SavedSearchesPage } from '../saved/SavedSearchesPage';
-import { DashboardPage } from '../dashboards/DashboardPage';
 import { ToastProvider } from '../ui/toast';
 import { SessionGate } from './session';
 import { Shell } from './Shell';
 
-// admin pages are a separate chunk: most sessions never open them
+// admin pages and the dashboard (with its grid library) are separate chunks: many sessions never open them
 const AdminPages = lazy(() => import('../admin/AdminPages'));
+const DashboardPage = lazy(() => import('../dashboards/DashboardPage').then((m) => ({ default: m.DashboardPage })));
+
+const loadingPage = (
+  <div className="page-center">
+    <span className="spinner" />
+  </div>
+);
 
 export function App() {
   return (
@@ -27,15 +33,13 @@ export function App() {
                   <Route path="/search" component={SearchPage} />
                   <Route path="/saved" component={SavedSearchesPage} />
                   <Route path="/monitors" component={MonitorsPage} />
-                  <Route path="/dashboards/:id" component={DashboardPage} />
+                  <Route path="/dashboards/:id">
+                    <Suspense fallback={loadingPage}>
+                      <DashboardPage />
+                    </Suspense>
+                  </Route>
                   <Route path="/admin" nest>
-                    <Suspense
-                      fallback={
-                        <div className="page-center">
-                          <span className="spinner" />
-                        </div>
-                      }
-                    >
+                    <Suspense fallback={loadingPage}>
                       <AdminPages />
                     </Suspense>
                   </Route>

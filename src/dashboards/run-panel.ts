@@ -56,7 +56,9 @@ export async function runPanel(
     { kind, q, env: source.env, index: source.index, range, limit },
     refreshMs(d.refresh),
   );
-  return { ...out.result, panel: { id: panel.id, type: panel.type }, range, meta: metaOf(out) };
+  // `source`: what ran, variables inserted, so a drill-down opens the search page on the same query
+  const ran = { query: q, env: source.env, ...(source.index ? { index: source.index } : {}) };
+  return { ...out.result, panel: { id: panel.id, type: panel.type }, source: ran, range, meta: metaOf(out) };
 }
 
 /** The values a variable offers: a list's own, or the first column of a query variable's table (run as `p`). */

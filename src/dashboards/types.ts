@@ -1,4 +1,4 @@
-import type { DashboardRecord, PanelType } from '../control/records.js';
+import type { DashboardRecord, InlineSource, PanelType } from '../control/records.js';
 import type { HistogramResult, SearchMeta, SearchResult } from '../query/types.js';
 
 // The shapes /api/dashboards answers with, in one place for the server and the web UI (which
@@ -43,9 +43,13 @@ export interface ResolvedRange {
  * POST /api/dashboards/{id}/panels/{panelId}/run: the answer of /api/search (or /api/histogram for a
  * histogram panel) with the panel it is for and the range it covered.
  */
-export type PanelAnswer = { panel: { id: string; type: PanelType }; range: ResolvedRange; meta: PanelMeta } & (
-  Omit<SearchResult, 'meta'> | Omit<HistogramResult, 'meta'>
-);
+export type PanelAnswer = {
+  panel: { id: string; type: PanelType };
+  /** The query that ran (variables inserted, a saved search's read), its env and index: what a drill-down searches. */
+  source: InlineSource;
+  range: ResolvedRange;
+  meta: PanelMeta;
+} & (Omit<SearchResult, 'meta'> | Omit<HistogramResult, 'meta'>);
 
 /** POST /api/dashboards/{id}/variables/{name}/values. */
 export interface VariableValues {

@@ -12,6 +12,7 @@ import { call, createEnv, createUser, ingestEvents, login } from '../helpers/aut
 interface Answer {
   panel: { id: string; type: string };
   range: { from: string; to: string };
+  source: { query: string; env: string; index?: string };
   columns?: string[];
   rows?: unknown[][];
   events?: unknown[];
@@ -98,6 +99,23 @@ describe('dashboard panels run as the viewer', () => {
     assert.equal(countOf(dflt), prod.byHost.get('web-1'));
     const events = await run('events', { now, vars: { host: HOSTILE } });
     assert.equal(events.events?.length, prod.byHost.get(HOSTILE));
+  });
+
+  it('names the query it ran, values inserted as the search page would take them (for a drill-down)', async () => {
+    const a = await run('many', { now: fresh(), vars: { hosts: ['web-2', HOSTILE] } });
+    assert.deepEqual(a.source, {
+      query: 'host IN ("web-2", "evil\\" | head 1 | eval x=\\"") | stats count',
+      env: 'prod',
+    });
+    const search = (await call(
+      srv,
+      'GET',
+      `/api/search?${new URLSearchParams({ q: a.source.query, env: 'prod', from: a.range.from, to: a.range.to })}`,
+      {
+        token: admin,
+      },
+    )) as Answer;
+    assert.deepEqual(search.rows, a.rows);
   });
 
   it('turns a multi value into an IN list', async () => {

@@ -3,13 +3,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
-import { TEST_ADMIN_PASSWORD } from '../helpers/auth.js';
+import { call, TEST_ADMIN_PASSWORD } from '../helpers/auth.js';
 import { browserSkipReason, newContext, signIn } from './browser.js';
 import { startUiSession, type UiSession } from './fixture.js';
 
 /**
  * axe-core (Deque's rules for WCAG 2.x) over every page of the UI and every dialog (context, time
- * picker, shortcut sheet, monitor editor, create key, the one-time key, a delete confirmation), in the
+ * picker, shortcut sheet, monitor editor, create key, the one-time key, a delete confirmation, a
+ * dashboard and its panel editor), in the
  * light and the dark theme: no critical, serious or moderate violation. axe runs in the page as the
  * browser renders it (injected through the DevTools protocol, which the page's CSP does not govern).
  */
@@ -159,6 +160,27 @@ describe('accessibility of every page (axe-core)', { skip }, () => {
       await page.click('button:has-text("New monitor")');
       await page.locator('dialog[open]').waitFor();
       await check('the monitor editor');
+      await closeDialog();
+      // the dashboard the first start ships (panels of several kinds, a variable), and its panel editor
+      const listed = (await call(session.ui.srv, 'GET', '/api/dashboards', { token: session.ui.admin })) as {
+        dashboards: { id: string }[];
+      };
+      await page.goto(`${base}/ui/dashboards/${listed.dashboards[0].id}`);
+      await page.locator('[data-testid=dash-panel]').first().waitFor();
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid=dash-panel][data-status=loading]') === null,
+      );
+      await check('a dashboard');
+      await page.click('[data-testid=edit-dashboard]');
+      await check('a dashboard, editing');
+      await page.locator('[data-testid=dash-panel] button[aria-label^="Edit panel"]').first().click();
+      await page.locator('dialog[open] [data-testid=query-editor]').waitFor();
+      await check('the panel editor');
+      await closeDialog();
+      await page.click('[data-testid=add-panel]');
+      await page.locator('dialog[open]').getByLabel('Visualization').selectOption('single');
+      await page.locator('dialog[open] button:has-text("Add threshold")').click();
+      await check('the panel editor, a single value with a threshold');
       await closeDialog();
       await page.goto(`${base}/ui/admin/api-keys`);
       await page.click('button:has-text("Create key")');

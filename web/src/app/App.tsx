@@ -11,8 +11,15 @@ import { ToastProvider } from '../ui/toast';
 import { SessionGate } from './session';
 import { Shell } from './Shell';
 
-// admin pages are a separate chunk: most sessions never open them
+// admin pages and the dashboard (with its grid library) are separate chunks: many sessions never open them
 const AdminPages = lazy(() => import('../admin/AdminPages'));
+const DashboardPage = lazy(() => import('../dashboards/DashboardPage').then((m) => ({ default: m.DashboardPage })));
+
+const loadingPage = (
+  <div className="page-center">
+    <span className="spinner" />
+  </div>
+);
 
 export function App() {
   return (
@@ -29,14 +36,13 @@ export function App() {
                   <Route path="/saved" component={SavedSearchesPage} />
                   <Route path="/dashboards" component={DashboardsPage} />
                   <Route path="/monitors" component={MonitorsPage} />
+                  <Route path="/dashboards/:id">
+                    <Suspense fallback={loadingPage}>
+                      <DashboardPage />
+                    </Suspense>
+                  </Route>
                   <Route path="/admin" nest>
-                    <Suspense
-                      fallback={
-                        <div className="page-center">
-                          <span className="spinner" />
-                        </div>
-                      }
-                    >
+                    <Suspense fallback={loadingPage}>
                       <AdminPages />
                     </Suspense>
                   </Route>

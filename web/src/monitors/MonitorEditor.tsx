@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { api, get, post } from '../api/client';
 import type { FieldInfo, FieldsResult, Monitor, MonitorPreview } from '../api/types';
-import { QueryEditor, type QueryEditorHandle } from '../search/QueryEditor';
+import type { QueryEditorHandle } from '../search/QueryEditor';
+import { QueryField } from '../search/QueryField';
 import { useCatalog } from '../search/useCatalog';
 import { Button } from '../ui/Button';
-import { FormField } from '../ui/Field';
 import { FormDialog } from '../ui/Modal';
 import { useAsyncAction } from '../ui/useAsyncAction';
 import {
@@ -148,20 +148,17 @@ export function MonitorEditor({
       }
     >
       <TextPart k="name" label="Name" placeholder="ssh brute force" autoFocus p={part} />
-      <FormField label="Search" id={idOf('query')} error={queryError?.message}>
-        <QueryEditor
-          ref={editor}
-          label="Search"
-          id={idOf('query')}
-          errorId={queryError ? `${idOf('query')}-error` : undefined}
-          placeholder='sshd "Failed password" | stats count by host'
-          value={d.query}
-          onChange={(q) => set('query', q)}
-          onRun={runPreview}
-          error={queryError}
-          completion={completion}
-        />
-      </FormField>
+      <QueryField
+        ref={editor}
+        label="Search"
+        id={idOf('query')}
+        placeholder='sshd "Failed password" | stats count by host'
+        value={d.query}
+        onChange={(q) => set('query', q)}
+        onRun={runPreview}
+        error={queryError}
+        completion={completion}
+      />
       <div className="grid-4">
         <WherePickers {...part} envs={envs} />
         <TextPart k="every" label="Every" placeholder="5m" p={part} />

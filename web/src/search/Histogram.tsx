@@ -12,6 +12,8 @@ interface Props {
   onZoom: (fromMs: number, toMs: number) => void;
   /** Events the live tail has brought since the search (0: none, or live is off). */
   liveCount?: number;
+  /** The plot's height in pixels (a dashboard panel's body; the search page's is 150). */
+  height?: number;
 }
 
 interface Hover {
@@ -44,13 +46,14 @@ function options(
   width: number,
   onSelect: (u: uPlot) => void,
   onCursor: (u: uPlot) => void,
+  height: number,
 ): uPlot.Options {
   const axis = axisStyle();
   const bars = uPlot.paths.bars!({ size: [0.92, 64], align: 1, gap: 1 });
   const ordered = h.series && h.series.length > 0 ? names : ['events'];
   return {
     width,
-    height: 150,
+    height,
     padding: [8, 8, 0, 0],
     legend: { show: false },
     cursor: { drag: { x: true, y: false, setScale: false }, points: { show: false }, y: false },
@@ -84,7 +87,7 @@ function options(
  * Matches over time (uPlot), stacked by a field when the search asks for one. Dragging across it
  * selects a range and hands it to onZoom, which re-runs the search with that range.
  */
-export function Histogram({ data, loading, onZoom, liveCount = 0 }: Props) {
+export function Histogram({ data, loading, onZoom, liveCount = 0, height = 150 }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const [hover, setHover] = useState<Hover | null>(null);
@@ -112,12 +115,12 @@ export function Histogram({ data, loading, onZoom, liveCount = 0 }: Props) {
     };
     const el = box.current;
     let width = el.clientWidth;
-    plot.current = new uPlot(options(data, names, width, onSelect, onCursor), aligned, el);
+    plot.current = new uPlot(options(data, names, width, onSelect, onCursor, height), aligned, el);
     // the observer also calls back once at the start: with the width unchanged, a second full draw would only cost
     const ro = new ResizeObserver(() => {
       if (el.clientWidth === width) return;
       width = el.clientWidth;
-      plot.current?.setSize({ width, height: 150 });
+      plot.current?.setSize({ width, height });
     });
     ro.observe(el);
     return () => {
@@ -125,7 +128,7 @@ export function Histogram({ data, loading, onZoom, liveCount = 0 }: Props) {
       plot.current?.destroy();
       plot.current = null;
     };
-  }, [data, theme]);
+  }, [data, theme, height]);
 
   const tip = hover && hover.of === data ? hover : null;
   const empty = data !== null && data.buckets.every((b) => b.count === 0);

@@ -6,6 +6,8 @@ import { Icon } from '../ui/icons';
 interface Props {
   columns: string[];
   rows: unknown[][];
+  /** A row's click or Enter (a dashboard's drill-down): rows become focusable when given. */
+  onRow?: (row: unknown[]) => void;
 }
 
 const SHOWN = 2000;
@@ -38,7 +40,7 @@ function Spacer({ height, span }: { height: number; span: number }) {
  * (and a margin) are in the DOM: 1,000 rows of a timechart by 10 hosts are 11,000 cells, which took
  * 0.5-0.7 s to build and lay out, where the rows in view take a few ms.
  */
-export function TableResults({ columns, rows }: Props) {
+export function TableResults({ columns, rows, onRow }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const [sort, setSort] = useState<{ col: number; desc: boolean } | null>(null);
   const sorted = useMemo(() => {
@@ -86,7 +88,18 @@ export function TableResults({ columns, rows }: Props) {
         <tbody>
           <Spacer height={above} span={columns.length} />
           {items.map((item) => (
-            <tr key={item.key} data-index={item.index} ref={v.measureElement} aria-rowindex={item.index + 2}>
+            <tr
+              key={item.key}
+              data-index={item.index}
+              ref={v.measureElement}
+              aria-rowindex={item.index + 2}
+              {...(onRow && {
+                className: 'row-link',
+                tabIndex: 0,
+                onClick: () => onRow(sorted[item.index]),
+                onKeyDown: (e: React.KeyboardEvent) => e.key === 'Enter' && onRow(sorted[item.index]),
+              })}
+            >
               {sorted[item.index].map((x, i) => (
                 <td key={i} className={numeric[i] ? 'num mono' : 'mono'} title={isTime(x) ? `${x} (UTC)` : undefined}>
                   {typeof x === 'number' ? count(x) : isTime(x) ? localTime(x) : valueText(x)}

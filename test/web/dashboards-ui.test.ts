@@ -543,9 +543,15 @@ describe('Dashboards in Chromium', { skip }, () => {
     try {
       await page.goto(`${base}/ui/dashboards/${id}`);
       await ready('levels');
+      const wide = await page.evaluate(() =>
+        [...document.querySelectorAll('body *')]
+          .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+          .slice(0, 8)
+          .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`),
+      );
       assert.ok(
         await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
-        'no sideways scroll',
+        `no sideways scroll: ${wide.join(', ')}`,
       );
       assert.equal(
         await page.locator('.var-error').count(),

@@ -234,8 +234,16 @@ async function main(): Promise<void> {
     };
     const base = `${srv.url}/api/dashboards/${d.id}`;
 
-    // --- the browser first: its first load must find the answer cache empty for its range
-    await browserPart(srv.url, d.id, srv.pid);
+    // --- the browser first: its first load must find the answer cache empty for its range. Once on a
+    // server that has just started (DuckDB's first reads of these files), once on a server that has
+    // run the dashboard before (another range, an hour earlier: the cache has nothing for the page's)
+    await browserPart(srv.url, d.id, srv.pid, 'just started');
+    await Promise.all(
+      DASHBOARD.panels.map((p) =>
+        json(`${base}/panels/${p.id}/run`, 'POST', { now: new Date(Date.now() - 3_600_000).toISOString() }, admin),
+      ),
+    );
+    await browserPart(srv.url, d.id, srv.pid, 'warm');
 
     // --- the API: one load = the 8 panels and the trend run, in parallel, with one `now`
     const runOne = async (panel: string, body: Record<string, unknown>) => {
@@ -309,7 +317,7 @@ async function main(): Promise<void> {
  * the refresh interval. The page is another change's (web/src/dashboards/DashboardPage.tsx): without
  * it, this says so and the API figures stand alone.
  */
-async function browserPart(base: string, id: string, pid: number): Promise<void> {
+async function browserPart(base: string, id: string, pid: number, server: string): Promise<void> {
   const skip = browserSkipReason();
   if (skip) return void console.log(`\nbrowser: ${skip}`);
   if (!existsSync(join(UI_DIR, 'index.html'))) spawnSync('npm', ['run', 'build:web'], { stdio: 'inherit' });
@@ -319,15 +327,17 @@ async function browserPart(base: string, id: string, pid: number): Promise<void>
     await signIn(page, base, 'admin', BENCH_PASSWORD);
     const n = DASHBOARD.panels.length;
     const allReady = async () => {
-      // a string, not a function: tsx would wrap a named function in a helper the page does not have
+      // a function, not a string: the page's CSP forbids eval (its callbacks are anonymous, so tsx adds no helper)
       await page.waitForFunction(
-        `(() => { const p = [...document.querySelectorAll('[data-testid=dash-panel]')];
-          return p.length === ${n} && p.every((e) => e.dataset.status === 'ready' || e.dataset.status === 'error'); })()`,
-        undefined,
+        (count) => {
+          const p = Array.from(document.querySelectorAll<HTMLElement>('[data-testid=dash-panel]'));
+          return p.length === count && p.every((e) => e.dataset.status === 'ready' || e.dataset.status === 'error');
+        },
+        n,
         { timeout: 60_000, polling: 'raf' },
       );
       const errors = await page.locator('[data-testid=dash-panel][data-status=error]').count();
-      const at = await page.evaluate<number>('performance.now()');
+      const at = await page.evaluate(() => performance.now());
       return { at, errors };
     };
     await page.goto(`${base}/ui/dashboards/${encodeURIComponent(id)}`);
@@ -339,12 +349,43 @@ async function browserPart(base: string, id: string, pid: number): Promise<void>
       );
     }
     const first = await allReady();
+    // where the first paint's time went: the page's own resource timings (navigation start = 0)
+    const timeline = await page.evaluate(() =>
+      (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((e) => ({
+        name: new URL(e.name).pathname,
+        start: e.startTime,
+        end: e.responseEnd,
+      })),
+    );
+    const span = (re: RegExp) => {
+      const xs = timeline.filter((e) => re.test(e.name));
+      return xs.length === 0
+        ? 'none'
+        : `${ms(Math.min(...xs.map((e) => e.start)))}–${ms(Math.max(...xs.map((e) => e.end)))}`;
+    };
+    if (process.env.BENCH_TIMELINE) console.log(timeline);
+    console.log(
+      `\nbrowser (server ${server}), first load's timeline from navigation start: scripts ${span(/\.js$/)}, session/dashboard ${span(/\/api\/(me|session|dashboards\/[^/]+)$/)}, panel runs ${span(/\/run$/)}`,
+    );
+    // an in-page refresh (the refresh button, as the auto-refresh does): from the click to every panel ready again
+    const runs: Promise<unknown>[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/run')) runs.push(r.response());
+    });
+    const t0 = await page.evaluate(() => performance.now());
+    await page.getByRole('button', { name: 'Refresh now' }).click();
+    await waitUntil(() => runs.length >= n);
+    await Promise.all(runs);
+    const refreshed = await allReady();
+    console.log(
+      `browser, in-page refresh within the interval (click to all ${n} panels ready): ${ms(refreshed.at - t0)} (target ≤ 200 ms)`,
+    );
     await page.reload();
     const again = await allReady();
     console.log(
-      `\nbrowser (Chromium), from navigation start to all ${n} panels ready:` +
+      `\nbrowser (Chromium, server ${server}), from navigation start to all ${n} panels ready:` +
         `\n  first paint ${ms(first.at)} (target ≤ 1500 ms)${first.errors ? `, ${first.errors} panels in error` : ''}` +
-        `\n  reload within the interval ${ms(again.at)} (target ≤ 200 ms for the panels; this includes the page load)` +
+        `\n  page reload within the interval ${ms(again.at)} (the whole page again; the panels from the cache)` +
         `\n  server RSS ${rssMiB(pid).toFixed(0)} MiB`,
     );
   } finally {
@@ -353,3 +394,11 @@ async function browserPart(base: string, id: string, pid: number): Promise<void>
 }
 
 await main();
+
+async function waitUntil(ok: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const end = performance.now() + timeoutMs;
+  while (!ok()) {
+    if (performance.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

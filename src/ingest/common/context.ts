@@ -49,6 +49,8 @@ export interface IngestContext {
   throttle?: (charge: IngestCharge, opts: ThrottleOptions) => Promise<void>;
   /** Throws rate_limited when the env is so far over its limit that nothing of it could pass within `maxWaitMs`. */
   precheck?: (env: string, maxWaitMs: number) => void;
+  /** Native ingest: waits its turn while the env is past its limit (common/env-limits.ts waitTurn); call the answer once charged. */
+  waitTurn?: (env: string, maxWaitMs: number) => Promise<() => void>;
 }
 
 /** What ingestContext needs from the subsystems (the server's AppDeps has it all). */
@@ -102,6 +104,7 @@ export function ingestContext(deps: IngestDeps, protocol: string, meterAs = prot
     meter: deps.metrics?.ingest.meter(meterAs),
     throttle: deps.ingestLimiter && ((charge, opts) => deps.ingestLimiter!.throttle(charge, opts)),
     precheck: deps.ingestLimiter && ((env, maxWaitMs) => deps.ingestLimiter!.precheck(env, maxWaitMs)),
+    waitTurn: deps.ingestLimiter && ((env, maxWaitMs) => deps.ingestLimiter!.waitTurn(env, maxWaitMs)),
   };
 }
 
@@ -173,13 +176,16 @@ export async function submit(
   ctx: IngestContext,
   batch: WriteBatch,
   from: { env: string; bytes: number },
-  opts: { wait: boolean; maxWaitMs: number; gate?: () => Promise<void> },
+  opts: { wait: boolean; maxWaitMs: number; gate?: () => Promise<void>; charged?: () => void },
 ): Promise<void> {
   const events = batchSize(batch);
   if (events === 0) return;
   const throttle = ctx.throttle;
-  const gate = opts.gate ?? (throttle && (() => throttle({ ...from, events }, { maxWaitMs: opts.maxWaitMs })));
-  await ctx.writer.write(batch, { wait: opts.wait, gate });
+  const charge = throttle && (() => throttle({ ...from, events }, { maxWaitMs: opts.maxWaitMs }));
+  const gate = opts.gate ?? charge;
+  // `charged` (a waitTurn's): the next request of the env may go on once this one took its share
+  const gated = gate && opts.charged ? () => gate().finally(opts.charged) : gate;
+  await ctx.writer.write(batch, { wait: opts.wait, gate: gated });
   ctx.meter?.stored(from.env, events, from.bytes);
 }
 

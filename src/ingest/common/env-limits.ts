@@ -81,8 +81,13 @@ interface EnvBuckets {
 /** How long a request let through precheck while its env is in debt may take to decode (then the next may try). */
 const PROBE_MS = 1000;
 
+/** Nothing to give back: the env has no limit, or had room with nobody waiting. */
+const NO_TURN = (): void => undefined;
+
 export class EnvIngestLimiter {
   private readonly buckets = new Map<string, EnvBuckets>();
+  /** Per env: settles when the last request in its line has taken its share (see waitTurn). */
+  private readonly lines = new Map<string, Promise<void>>();
 
   constructor(
     private readonly control: Pick<ControlReader, 'env'>,
@@ -122,6 +127,51 @@ export class EnvIngestLimiter {
     // in debt: one request at a time goes on to decode and reserve
     if (b.probeUntil !== undefined && now < b.probeUntil) throw this.refusal(env, wait);
     b.probeUntil = now + PROBE_MS;
+  }
+
+  /**
+   * Native ingest's wait, before its body is decompressed and decoded: while the env is in debt (or
+   * others already wait), requests queue in arrival order, each waiting until the buckets hold
+   * something again and then going on alone to decode and take its share; the one after it waits
+   * for that (`done`, given back once the share is taken or the request failed). So an env past its
+   * limit holds its waiting requests as their raw bodies, not as decoded batches (memory and GC
+   * work every env shares), and waits instead of hearing 429 while the wait stays under
+   * `maxWaitMs`. Rejects rate_limited when the wait would be longer. Resolves at once with a no-op
+   * when the env has no limit, or room and nobody ahead.
+   */
+  async waitTurn(env: string, maxWaitMs: number): Promise<() => void> {
+    const b = this.bucketsOf(env);
+    if (!b.events && !b.bytes) return NO_TURN;
+    const ahead = this.lines.get(env);
+    const start = this.clock.now();
+    if (ahead === undefined && this.waitOf(b, start) === 0) return NO_TURN;
+    let leave!: () => void;
+    const mine = new Promise<void>((r) => (leave = r));
+    this.lines.set(env, mine);
+    let left = false;
+    const done = () => {
+      if (left) return;
+      left = true;
+      leave();
+      if (this.lines.get(env) === mine) this.lines.delete(env);
+    };
+    try {
+      await ahead;
+      for (;;) {
+        const now = this.clock.now();
+        const wait = this.waitOf(this.bucketsOf(env), now);
+        if (wait === 0) return done;
+        if (now + wait - start > maxWaitMs) throw this.refusal(env, wait);
+        await new Promise((r) => setTimeout(r, Math.min(wait, 2 ** 31 - 1)));
+      }
+    } catch (e) {
+      done();
+      throw e;
+    }
+  }
+
+  private waitOf(b: EnvBuckets, now: number): number {
+    return Math.max(b.events?.waitMs(now) ?? 0, b.bytes?.waitMs(now) ?? 0);
   }
 
   /** The env's buckets, made again when an admin changed its rates (a change starts with a full burst). */

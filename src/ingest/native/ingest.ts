@@ -56,8 +56,21 @@ export async function ingestNative(
 ): Promise<IngestAnswer> {
   const target = resolveIngestTarget(principal, { env: req.query.env, index: req.query.index }, DEFAULT_INDEX);
   requireEnv(ctx, target.env);
-  // an env already far over its limit is refused before its body is decompressed and decoded
-  ctx.precheck?.(target.env, NATIVE_MAX_WAIT_MS);
+  // an env past its limit: the request waits its turn before its body is decompressed and decoded
+  const charged = ctx.waitTurn ? await ctx.waitTurn(target.env, NATIVE_MAX_WAIT_MS) : undefined;
+  try {
+    return await decodeAndSubmit(ctx, req, target, charged);
+  } finally {
+    charged?.();
+  }
+}
+
+async function decodeAndSubmit(
+  ctx: IngestContext,
+  req: NativeRequest,
+  target: { env: string; index: string },
+  charged: (() => void) | undefined,
+): Promise<IngestAnswer> {
   const body = await decompressBody(req.body, req.contentEncoding, ctx.maxBodyBytes);
   // the body may be handed to a decode worker below (and so emptied here): its size is taken now
   const bytes = body.length;
@@ -76,6 +89,6 @@ export async function ingestNative(
   const ingested = batchSize(r.batch);
   ctx.meter?.rejected(r.errors);
   // the whole request is one batch: one WAL group commit, acknowledged together
-  await submit(ctx, r.batch, { env: target.env, bytes }, { wait: true, maxWaitMs: NATIVE_MAX_WAIT_MS });
+  await submit(ctx, r.batch, { env: target.env, bytes }, { wait: true, maxWaitMs: NATIVE_MAX_WAIT_MS, charged });
   return { ingested, errors: r.errors, firstErrors: r.firstErrors };
 }

@@ -83,6 +83,21 @@ describe('per-environment limits', () => {
     assert.equal(((await second.json()) as { ingested: number }).ingested, 100);
   });
 
+  it('lines up concurrent native requests of an env in debt: each waits its turn and is stored, none hears 429', async () => {
+    await createEnv(srv, 'lim-line');
+    await setLimits(srv, admin, 'lim-line', { ingestEventsPerSec: 400 });
+    const t = await createIngestToken(srv, { env: 'lim-line' });
+    assert.equal((await pushNative(srv, t, ndjson(800, 'l0'))).status, 200); // 400 events (1 s) in debt
+    // five at once: about 1 + 5 × 0.5 s of waiting in all, far under native ingest's 30 s bound
+    const answers = await Promise.all([1, 2, 3, 4, 5].map((i) => pushNative(srv, t, ndjson(200, `l${i}`))));
+    assert.deepEqual(
+      answers.map((r) => r.status),
+      [200, 200, 200, 200, 200],
+    );
+    const stored = await Promise.all(answers.map(async (r) => ((await r.json()) as { ingested: number }).ingested));
+    assert.deepEqual(stored, [200, 200, 200, 200, 200]);
+  });
+
   it('answers _bulk over the limit with retryable 429 items that the official client retries', async () => {
     await createEnv(srv, 'lim-es');
     await setLimits(srv, admin, 'lim-es', { ingestEventsPerSec: 10 });

@@ -136,7 +136,8 @@ export class MonitorService {
   async history(p: Principal, id: string, limit = 50): Promise<HistoryEntry[]> {
     this.find(p, id);
     const r = await this.d.search.search(SYSTEM_PRINCIPAL, {
-      q: `monitor_id=${JSON.stringify(id)}`,
+      // the audit trail names the monitor too (its route target): only the monitor's own records are its history
+      q: `monitor_id=${JSON.stringify(id)} event=monitor_*`,
       env: SYSTEM_ENV,
       index: SVCLOGS_INDEX,
       limit,

@@ -29,12 +29,13 @@ export interface UiServer {
  * generated app events in index `app` and, when SVC_REAL_DATA has them, the real Apache access
  * log in `apache` and the OpenSSH log in `openssh`.
  */
-export async function startUiServer(): Promise<UiServer> {
+export async function startUiServer(env: Record<string, string> = {}): Promise<UiServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-ui-'));
   const srv = await startServerProcess({
     SVC_DATA_DIR: dataDir,
     SVC_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
     SVC_LOG_LEVEL: 'info',
+    ...env,
   });
   const admin = await adminToken(srv);
   const ingest = await createIngestToken(srv, { env: 'default' });
@@ -68,8 +69,9 @@ export interface UiSession {
   close(): Promise<void>;
 }
 
-export async function startUiSession(): Promise<UiSession> {
-  const ui = await startUiServer();
+/** `env`: settings of the svc process beyond the fixture's own (e.g. a smaller search gate). */
+export async function startUiSession(env: Record<string, string> = {}): Promise<UiSession> {
+  const ui = await startUiServer(env);
   const browser = await launchBrowser();
   const ctx = await newContext(browser);
   const page = await ctx.newPage();

@@ -1,5 +1,6 @@
 import { partitionsOf, scanSpec, type PlanDeps, type Prepared } from './prepare.js';
 import { jsonValue } from './results.js';
+import { conjuncts } from './search/filter-logic.js';
 import { countEventsSql } from './sql/count-events.js';
 import { isoFromUs } from './time-range.js';
 import type { SearchMeta, SearchRequest } from './types.js';
@@ -16,6 +17,13 @@ export async function noMatchHint(deps: PlanDeps, p: Prepared, req: SearchReques
   const envName = p.targets.envs[0];
   if (p.targets.envs.length === 1 && !deps.control.env(envName)) {
     return { eventsOutsideRange: 0, message: `environment "${envName}" does not exist: check env` };
+  }
+  const named = filteredEnv(p);
+  if (named !== undefined) {
+    return {
+      eventsOutsideRange: 0,
+      message: `env=${named} in a query only filters the events of ${where}: search env "${named}" with the env parameter (the environment picker in the UI)`,
+    };
   }
   const before = partitionsOf(deps.store, p).reduce((s, x) => s + x.events, 0);
   if (before === 0) return { eventsOutsideRange: 0, message: `${where} holds no events: check env and index` };
@@ -34,6 +42,19 @@ export async function noMatchHint(deps: PlanDeps, p: Prepared, req: SearchReques
       ? `no events match; ${outside} events of ${where} lie outside the time range (data from ${earliest} to ${latest}): widen the time range`
       : `no events match the query; ${where} holds ${total} events from ${earliest} to ${latest}`;
   return { eventsOutsideRange: outside, earliest, latest, message };
+}
+
+/**
+ * An `env=NAME` AND-ed at the top of the search that none of the searched envs is: the filter
+ * can only match nothing. (The docs name svc's own logs `env=_system index=_svclogs`, and a
+ * Splunk user types `index=` to choose where to search; env is chosen by the request instead.)
+ */
+function filteredEnv(p: Prepared): string | undefined {
+  for (const c of conjuncts(p.q.search)) {
+    if (c.kind !== 'field' || c.field !== 'env' || c.op !== '=' || c.value.includes('*')) continue;
+    if (!p.targets.envs.some((e) => e.toLowerCase() === c.value.toLowerCase())) return c.value;
+  }
+  return undefined;
 }
 
 /** Events of the env/index inside the search's time range; all of them (`total`) when it has none. */

@@ -311,6 +311,20 @@ describe('search semantics over the real store', () => {
     assert.match(r.meta.hint.message, /widen the time range/);
   });
 
+  it('says that env= in the query filters the env searched, naming the env parameter', async () => {
+    const other = EVENTS.length - DEFAULT.length;
+    const filtered = await svc.search(SYSTEM_PRINCIPAL, { q: 'env=other' });
+    assert.equal(filtered.meta.matched, 0);
+    assert.match(filtered.meta.hint!.message, /env=other in a query only filters the events of env "default"/);
+    assert.match(filtered.meta.hint!.message, /env parameter/);
+    // the filter keeps its meaning where the env is searched: env=* reaches it, as does env=other
+    assert.equal(await count('env=other', { env: '*' }), other);
+    assert.equal(await count('env=other', { env: 'other' }), other);
+    // an env filter the searched env meets still gets the ordinary hint
+    const none = await svc.search(SYSTEM_PRINCIPAL, { q: 'env=default nosuchterm' });
+    assert.match(none.meta.hint!.message, /no events match the query; env "default" holds/);
+  });
+
   it('narrows env=* to the allowed envs and refuses a forbidden one', async () => {
     assert.equal(
       (await svc.search(principal(['default']), { q: '*', env: '*', limit: 1 })).meta.matched,

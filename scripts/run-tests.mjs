@@ -2,10 +2,12 @@
 // Node 20's --test does not expand globs, so we list the files ourselves.
 // When a selected file uses S3 and radosgw is installed, a real S3 server (scripts/s3-fixture.mjs)
 // is started once before the files run and stopped after, whatever happens to them.
+// src/ (and web/, when stale) is compiled first, incrementally (scripts/build-if-stale.mjs), so the
+// svc processes the tests start run the compiled dist/src (SVC_TEST_ENTRY=dist, test/helpers/entry.ts).
 // Usage: node scripts/run-tests.mjs [substring-filter ...]
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { s3FixtureSkipReason, startS3Fixture, sweepStaleS3Fixtures } from './s3-fixture.mjs';
 
 function walk(dir) {
@@ -37,6 +39,12 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   });
 }
 
+const build = spawnSync(process.execPath, [join(import.meta.dirname, 'build-if-stale.mjs')], { stdio: 'inherit' });
+if (build.status !== 0) {
+  console.error('the build failed: no test runs on a stale dist/');
+  process.exit(1);
+}
+
 sweepStaleS3Fixtures();
 let s3;
 const skip = s3FixtureSkipReason(files);
@@ -58,7 +66,7 @@ else {
 child = spawn(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
-  { stdio: 'inherit', env: { ...process.env, ...s3?.env, NODE_ENV: 'test' } },
+  { stdio: 'inherit', env: { ...process.env, ...s3?.env, NODE_ENV: 'test', SVC_TEST_ENTRY: 'dist' } },
 );
 const code = await new Promise((resolve) => {
   child.on('error', (e) => {

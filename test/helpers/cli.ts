@@ -3,15 +3,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { entryArgs } from './entry.js';
 
 /**
- * Runs the `svc` command line as a real subprocess (`node --import tsx src/cli/main.ts …`), with a
+ * Runs the `svc` command line as a real subprocess (`src/cli/main.ts`, entry.ts says how), with a
  * clean environment: no SVC_* of the test runner, its own config dir (XDG_CONFIG_HOME), no colour
  * settings of the machine. `onPty` runs it on a pseudo-terminal through util-linux `script`.
  */
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const ENTRY = ['--import', 'tsx', 'src/cli/main.ts'];
+const ENTRY = entryArgs('src/cli/main.ts');
 
 export interface CliResult {
   code: number | null;

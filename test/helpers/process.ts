@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { entryArgs } from './entry.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -26,7 +27,7 @@ function spawnSvc(env: Record<string, string>): {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_')));
   // benchmarks: BENCH_CPU_PROF_DIR=<dir> writes a V8 CPU profile per thread of the server at its exit
   const prof = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF_DIR] : [];
-  const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...prof, ...entryArgs('src/main.ts')], {
     cwd: ROOT,
     // cheap password hashes: the real cost is tested in test/auth/passwords.test.ts only
     env: { ...clean, SVC_LISTEN: '127.0.0.1:0', SVC_LOG_LEVEL: 'info', SVC_TEST_WEAK_PASSWORD_HASHES: '1', ...env },
@@ -40,7 +41,7 @@ function spawnSvc(env: Record<string, string>): {
 }
 
 /**
- * Starts `node --import tsx src/main.ts` as a real process with the given SVC_* settings (listening
+ * Starts svc (`src/main.ts`, entry.ts says how) as a real process with the given SVC_* settings (listening
  * on a free loopback port) and resolves once it logs "svc listening". Rejects with its output if
  * it exits first or takes longer than 30 s.
  */

@@ -17,7 +17,7 @@ const at = (x: number, y: number, w: number, h: number) => ({ x, y, w, h });
 export const SVCLOGS_DASHBOARD = {
   format: 1,
   title: 'svc: ingest, errors, sign-in, MCP',
-  description: "svc's own records (_system: _svclogs, _svcmcp) and the events every env received.",
+  description: "svc's own records (_system: _svclogs, _svcmcp) and the events of every env, by their own time.",
   time: { from: '-24h', to: 'now' },
   refresh: '1m',
   variables: [
@@ -26,7 +26,7 @@ export const SVCLOGS_DASHBOARD = {
   panels: [
     {
       id: 'ingest',
-      title: 'Events received, every env',
+      title: 'Events of every env, by their time',
       type: 'histogram',
       source: { query: '*', env: '*' },
       grid: at(0, 0, 16, 6),

@@ -9,6 +9,7 @@ import { ErrorLine } from '../ui/ErrorLine';
 import { TextField } from '../ui/Field';
 import { relativeTime } from '../ui/format';
 import { Icon } from '../ui/icons';
+import { ListFilter } from '../ui/ListFilter';
 import { ConfirmDelete, FormDialog } from '../ui/Modal';
 import { useNotifyAction, useToast } from '../ui/toast';
 import { useAsyncAction } from '../ui/useAsyncAction';
@@ -66,22 +67,14 @@ export function DashboardsPage() {
       />
       <ErrorLine error={error} />
       {all.length > 0 && (
-        <div className="list-filters">
-          <div className="find-box saved-filter">
-            <Icon name="filter" size={14} />
-            <input
-              type="search"
-              placeholder="Filter by title or owner"
-              aria-label="Filter by title or owner"
-              value={text}
-              onChange={(e) => setText(e.target.value)}
-            />
-          </div>
-          <span className="muted small">
-            {shown.length === all.length ? `${all.length}` : `${shown.length} of ${all.length}`}{' '}
-            {all.length === 1 ? 'dashboard' : 'dashboards'}
-          </span>
-        </div>
+        <ListFilter
+          label="Filter by title or owner"
+          text={text}
+          setText={setText}
+          shown={shown.length}
+          total={all.length}
+          noun={['dashboard', 'dashboards']}
+        />
       )}
       <AdminTable
         testId="dashboards"

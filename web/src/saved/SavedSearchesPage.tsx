@@ -10,6 +10,7 @@ import { ErrorLine } from '../ui/ErrorLine';
 import { NameFields } from './NameFields';
 import { relativeTime } from '../ui/format';
 import { Icon } from '../ui/icons';
+import { ListFilter } from '../ui/ListFilter';
 import { ConfirmDelete, FormDialog } from '../ui/Modal';
 import { useNotifyAction } from '../ui/toast';
 import { useAsyncAction } from '../ui/useAsyncAction';
@@ -53,17 +54,14 @@ export function SavedSearchesPage() {
       />
       <ErrorLine error={error} />
       {all.length > 0 && (
-        <div className="list-filters">
-          <div className="find-box saved-filter">
-            <Icon name="filter" size={14} />
-            <input
-              type="search"
-              placeholder="Filter by name or owner"
-              aria-label="Filter by name or owner"
-              value={text}
-              onChange={(e) => setText(e.target.value)}
-            />
-          </div>
+        <ListFilter
+          label="Filter by name or owner"
+          text={text}
+          setText={setText}
+          shown={shown.length}
+          total={all.length}
+          noun={['saved search', 'saved searches']}
+        >
           <div className="segmented" role="radiogroup" aria-label="Whose">
             {(
               [
@@ -83,11 +81,7 @@ export function SavedSearchesPage() {
               </button>
             ))}
           </div>
-          <span className="muted small">
-            {shown.length === all.length ? `${all.length}` : `${shown.length} of ${all.length}`} saved{' '}
-            {all.length === 1 ? 'search' : 'searches'}
-          </span>
-        </div>
+        </ListFilter>
       )}
       <AdminTable
         testId="saved-searches"
